@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * core/v1.cpp - RPC-over-RDMA version 1 transport header.
+ *
+ * Responder side (RFC 8166 Section 4.5, RFC 5666 Section 4.2):
+ *  - fewer than the four fixed words: there is no XID to answer, so the
+ *    message is dropped;
+ *  - a version other than 1: ERR_VERS with the range we support;
+ *  - RDMA_ERROR arriving as a Call: errors only flow from responder to
+ *    requester, so it is dropped;
+ *  - RDMA_MSGP and RDMA_DONE (RFC 5666 only, retired by RFC 8166
+ *    Section 4.6) and unknown procedures: ERR_CHUNK;
+ *  - any malformed chunk list or inconsistent Read chunk position:
+ *    ERR_CHUNK.
+ *
+ * Requester side: an RDMA_ERROR is decoded and fails the matching RPC;
+ * ERR_VERS is honoured whatever rdma_vers says, because RFC 8166
+ * Section 7 keeps its placement fixed for every protocol version.  A
+ * malformed Reply is dropped.
+ */
+#include <rpcrdmax/core/v1.h>
+#include <rpcrdmax/ktl/utility.h>
+#include <rpcrdmax/ktl/xdr.h>
+
+namespace rpcrdmax::core {
+
+namespace v1_impl {
+
+V1Verdict from_list_error(ListError e)
+{
+	switch (e) {
+	case ListError::None:
+		return V1Verdict::Ok;
+	case ListError::Truncated:
+		return V1Verdict::Truncated;
+	case ListError::BadDiscriminator:
+		return V1Verdict::BadDiscriminator;
+	case ListError::TooManyReadChunks:
+		return V1Verdict::TooManyReadChunks;
+	case ListError::TooManyWriteChunks:
+		return V1Verdict::TooManyWriteChunks;
+	case ListError::TooManySegments:
+		return V1Verdict::TooManySegments;
+	case ListError::SegmentWraps:
+		return V1Verdict::SegmentWraps;
+	case ListError::OutOfOrder:
+		break;
+	}
+	return V1Verdict::Truncated;
+}
+
+V1Verdict from_position_error(chunks::PositionError e)
+{
+	switch (e) {
+	case chunks::PositionError::None:
+		return V1Verdict::Ok;
+	case chunks::PositionError::Misaligned:
+		return V1Verdict::MisalignedPosition;
+	case chunks::PositionError::Overlap:
+		return V1Verdict::OverlappingChunks;
+	case chunks::PositionError::BeyondMessage:
+		break;
+	}
+	return V1Verdict::PositionBeyondMessage;
+}
+
+void reset(V1Header *hdr)
+{
+	hdr->xid = 0;
+	hdr->vers = 0;
+	hdr->credits = 0;
+	hdr->proc = V1Proc::Msg;
+	hdr->chunks.clear();
+	hdr->err = 0;
+	hdr->vers_low = 0;
+	hdr->vers_high = 0;
+	hdr->hdr_len = 0;
+	hdr->payload_len = 0;
+}
+
+/* The four fixed words; false when fewer than 16 octets arrived. */
+bool get_fixed(ktl::XdrReader &xdr, V1Header *hdr)
+{
+	u32 proc;
+
+	if (!xdr.get_u32(&hdr->xid) || !xdr.get_u32(&hdr->vers) ||
+	    !xdr.get_u32(&hdr->credits) || !xdr.get_u32(&proc))
+		return false;
+	hdr->proc = static_cast<V1Proc>(proc);
+	return true;
+}
+
+/* Chunk lists of RDMA_MSG/RDMA_NOMSG, then the lengths. */
+V1Verdict get_lists(ktl::XdrReader &xdr, ktl::ConstBytes buf,
+		    const DecodeLimits &lim, V1Header *hdr)
+{
+	V1Verdict v = from_list_error(chunks::decode(xdr, lim, &hdr->chunks));
+
+	if (v != V1Verdict::Ok)
+		return v;
+	hdr->hdr_len = (u32)xdr.offset();
+	hdr->payload_len = (u32)(buf.size() - xdr.offset());
+	return V1Verdict::Ok;
+}
+
+/* Buffers are far smaller than 4 GiB; bound them so lengths fit a u32. */
+ktl::ConstBytes bound(ktl::ConstBytes buf)
+{
+	return buf.first(ktl::U32_MAX);
+}
+
+} // namespace v1_impl
+
+V1Verdict v1_decode_call(ktl::ConstBytes buf, const DecodeLimits &lim, V1Header *hdr)
+{
+	buf = v1_impl::bound(buf);
+	ktl::XdrReader xdr(buf);
+	const ChunkLists &cl = hdr->chunks;
+	V1Verdict v;
+
+	v1_impl::reset(hdr);
+	if (!v1_impl::get_fixed(xdr, hdr))
+		return V1Verdict::TooShort;
+	if (hdr->vers != kRpcRdmaVersion1)
+		return V1Verdict::VersionMismatch;
+	switch (hdr->proc) {
+	case V1Proc::Msg:
+	case V1Proc::NoMsg:
+		break;
+	case V1Proc::MsgP:
+		return V1Verdict::ObsoleteMsgp;
+	case V1Proc::Done:
+		return V1Verdict::ObsoleteDone;
+	case V1Proc::Error:
+		return V1Verdict::UnexpectedError;
+	default:
+		return V1Verdict::UnknownProc;
+	}
+
+	v = v1_impl::get_lists(xdr, buf, lim, hdr);
+	if (v != V1Verdict::Ok)
+		return v;
+
+	if (hdr->proc == V1Proc::Msg) {
+		/* RFC 8166 Section 3.5.1/3.5.2: the RPC message follows. */
+		if (hdr->payload_len == 0)
+			return V1Verdict::NoMessage;
+		if (cl.has_call_chunk())
+			return V1Verdict::CallChunkInMsg;
+		return v1_impl::from_position_error(
+			chunks::check_positions(cl, hdr->payload_len, false));
+	}
+	/* RDMA_NOMSG Call: a Long Call (RFC 8166 Section 3.5.3.1). */
+	if (!cl.has_call_chunk())
+		return V1Verdict::MissingCallChunk;
+	return v1_impl::from_position_error(chunks::check_positions(
+		cl, cl.chunk_length(cl.read[0]), true));
+}
+
+V1Verdict v1_decode_reply(ktl::ConstBytes buf, const DecodeLimits &lim, V1Header *hdr)
+{
+	buf = v1_impl::bound(buf);
+	ktl::XdrReader xdr(buf);
+	const ChunkLists &cl = hdr->chunks;
+	V1Verdict v;
+
+	v1_impl::reset(hdr);
+	if (!v1_impl::get_fixed(xdr, hdr))
+		return V1Verdict::TooShort;
+
+	if (hdr->proc == V1Proc::Error) {
+		if (!xdr.get_u32(&hdr->err))
+			return V1Verdict::Truncated;
+		if (hdr->err == static_cast<u32>(V1ErrCode::Vers)) {
+			if (!xdr.get_u32(&hdr->vers_low) ||
+			    !xdr.get_u32(&hdr->vers_high))
+				return V1Verdict::Truncated;
+			hdr->hdr_len = (u32)xdr.offset();
+			return V1Verdict::ErrorReply;
+		}
+		if (hdr->vers != kRpcRdmaVersion1)
+			return V1Verdict::VersionMismatch;
+		hdr->hdr_len = (u32)xdr.offset();
+		if (hdr->err == static_cast<u32>(V1ErrCode::Chunk))
+			return V1Verdict::ErrorReply;
+		return V1Verdict::BadErrorCode;
+	}
+	if (hdr->vers != kRpcRdmaVersion1)
+		return V1Verdict::VersionMismatch;
+	switch (hdr->proc) {
+	case V1Proc::Msg:
+	case V1Proc::NoMsg:
+		break;
+	case V1Proc::MsgP:
+		return V1Verdict::ObsoleteMsgp;
+	case V1Proc::Done:
+		return V1Verdict::ObsoleteDone;
+	default:
+		return V1Verdict::UnknownProc;
+	}
+
+	v = v1_impl::get_lists(xdr, buf, lim, hdr);
+	if (v != V1Verdict::Ok)
+		return v;
+	/* RFC 8166 retired Read chunks in Replies with RDMA_DONE. */
+	if (cl.nread)
+		return V1Verdict::ReadListInReply;
+	if (hdr->proc == V1Proc::Msg && hdr->payload_len == 0)
+		return V1Verdict::NoMessage;
+	/* RFC 8166 Section 3.5.3.2: a Long Reply lives in the Reply chunk. */
+	if (hdr->proc == V1Proc::NoMsg && !cl.has_reply)
+		return V1Verdict::MissingReplyChunk;
+	return V1Verdict::Ok;
+}
+
+ResponderAction v1_responder_action(V1Verdict v)
+{
+	switch (v) {
+	case V1Verdict::Ok:
+		return ResponderAction::Process;
+	case V1Verdict::VersionMismatch:
+		return ResponderAction::ReplyErrVers;
+	case V1Verdict::TooShort:
+	case V1Verdict::UnexpectedError:
+	case V1Verdict::ErrorReply:
+		return ResponderAction::Drop;
+	default:
+		return ResponderAction::ReplyErrChunk;
+	}
+}
+
+RequesterAction v1_requester_action(V1Verdict v)
+{
+	switch (v) {
+	case V1Verdict::Ok:
+		return RequesterAction::Complete;
+	case V1Verdict::ErrorReply:
+	case V1Verdict::BadErrorCode:
+		return RequesterAction::FailRpc;
+	default:
+		return RequesterAction::Drop;
+	}
+}
+
+const char *v1_verdict_name(V1Verdict v)
+{
+	switch (v) {
+	case V1Verdict::Ok: return "ok";
+	case V1Verdict::ErrorReply: return "error_reply";
+	case V1Verdict::TooShort: return "too_short";
+	case V1Verdict::VersionMismatch: return "version_mismatch";
+	case V1Verdict::UnknownProc: return "unknown_proc";
+	case V1Verdict::ObsoleteMsgp: return "obsolete_msgp";
+	case V1Verdict::ObsoleteDone: return "obsolete_done";
+	case V1Verdict::UnexpectedError: return "unexpected_error";
+	case V1Verdict::Truncated: return "truncated";
+	case V1Verdict::BadDiscriminator: return "bad_discriminator";
+	case V1Verdict::TooManyReadChunks: return "too_many_read_chunks";
+	case V1Verdict::TooManyWriteChunks: return "too_many_write_chunks";
+	case V1Verdict::TooManySegments: return "too_many_segments";
+	case V1Verdict::SegmentWraps: return "segment_wraps";
+	case V1Verdict::MisalignedPosition: return "misaligned_position";
+	case V1Verdict::OverlappingChunks: return "overlapping_chunks";
+	case V1Verdict::PositionBeyondMessage: return "position_beyond_message";
+	case V1Verdict::NoMessage: return "no_message";
+	case V1Verdict::MissingCallChunk: return "missing_call_chunk";
+	case V1Verdict::CallChunkInMsg: return "call_chunk_in_msg";
+	case V1Verdict::ReadListInReply: return "read_list_in_reply";
+	case V1Verdict::MissingReplyChunk: return "missing_reply_chunk";
+	case V1Verdict::BadErrorCode: return "bad_error_code";
+	}
+	return "?";
+}
+
+u32 v1_encoded_size(const V1Header &hdr)
+{
+	switch (hdr.proc) {
+	case V1Proc::Msg:
+	case V1Proc::NoMsg:
+		return kFixedHeaderSize + hdr.chunks.encoded_size();
+	case V1Proc::Error:
+		return kFixedHeaderSize + kXdrWord +
+		       (hdr.err == static_cast<u32>(V1ErrCode::Vers) ? 2 * kXdrWord : 0);
+	default:
+		return 0;
+	}
+}
+
+ktl::Result<u32> v1_encode(const V1Header &hdr, ktl::Bytes out)
+{
+	ktl::XdrWriter xdr(out);
+	bool ok;
+
+	if (v1_encoded_size(hdr) == 0)
+		return ktl::error(ktl::err::EINVAL);
+	if (v1_encoded_size(hdr) > out.size())
+		return ktl::error(ktl::err::EMSGSIZE);
+	ok = xdr.put_u32(hdr.xid) && xdr.put_u32(hdr.vers) &&
+	     xdr.put_u32(hdr.credits) &&
+	     xdr.put_u32(static_cast<u32>(hdr.proc));
+	if (ok && hdr.proc == V1Proc::Error) {
+		ok = xdr.put_u32(hdr.err);
+		if (ok && hdr.err == static_cast<u32>(V1ErrCode::Vers))
+			ok = xdr.put_u32(hdr.vers_low) && xdr.put_u32(hdr.vers_high);
+	} else if (ok) {
+		ok = chunks::encode(xdr, hdr.chunks);
+	}
+	if (!ok)
+		return ktl::error(ktl::err::EMSGSIZE);
+	return (u32)xdr.offset();
+}
+
+namespace v1_impl {
+
+ktl::Result<u32> encode_error(u32 xid, u32 credits, V1ErrCode code, ktl::Bytes out)
+{
+	ktl::XdrWriter xdr(out);
+	bool ok;
+
+	ok = xdr.put_u32(xid) && xdr.put_u32(kRpcRdmaVersion1) &&
+	     xdr.put_u32(credits) &&
+	     xdr.put_u32(static_cast<u32>(V1Proc::Error)) &&
+	     xdr.put_u32(static_cast<u32>(code));
+	if (ok && code == V1ErrCode::Vers)
+		ok = xdr.put_u32(kV1VersLow) && xdr.put_u32(kV1VersHigh);
+	if (!ok)
+		return ktl::error(ktl::err::EMSGSIZE);
+	return (u32)xdr.offset();
+}
+
+} // namespace v1_impl
+
+ktl::Result<u32> v1_encode_err_vers(u32 xid, u32 credits, ktl::Bytes out)
+{
+	return v1_impl::encode_error(xid, credits, V1ErrCode::Vers, out);
+}
+
+ktl::Result<u32> v1_encode_err_chunk(u32 xid, u32 credits, ktl::Bytes out)
+{
+	return v1_impl::encode_error(xid, credits, V1ErrCode::Chunk, out);
+}
+
+bool v1_peek_xid(ktl::ConstBytes buf, u32 *xid)
+{
+	if (buf.size() < kXdrWord)
+		return false;
+	*xid = ktl::load_be32(buf.data());
+	return true;
+}
+
+} // namespace rpcrdmax::core
