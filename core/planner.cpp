@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * core/planner.cpp - chunk planning.  See core/planner.h for the forms
+ * and RFC sections.  The Reply side is planned first because the chunks
+ * offered for the Reply are part of the Call's transport header.
+ */
+#include <rpcrdmax/core/planner.h>
+#include <rpcrdmax/ktl/utility.h>
+#include <rpcrdmax/ktl/xdr.h>
+
+namespace rpcrdmax::core {
+
+namespace planner_impl {
+
+/* Header growth per element (see ChunkLists::encoded_size). */
+constexpr u64 write_chunk_bytes(u32 nsegs)
+{
+	return 2 * kXdrWord + (u64)nsegs * kSegmentSize;
+}
+constexpr u64 reply_chunk_extra(u32 nsegs) /* beyond the absent word */
+{
+	return kXdrWord + (u64)nsegs * kSegmentSize;
+}
+constexpr u64 read_list_bytes(u32 nsegs)
+{
+	return (u64)nsegs * kReadSegmentSize;
+}
+
+u64 stream_len(const MsgShape &m)
+{
+	return (u64)m.head.len + m.pages.len + m.pad + m.tail.len;
+}
+
+bool shape_ok(const MsgShape &m)
+{
+	if (m.pad > 3 || stream_len(m) > ktl::U32_MAX)
+		return false;
+	if (m.ddp && ((m.head.len & 3) || m.pad != ktl::xdr_pad(m.pages.len)))
+		return false;
+	return true;
+}
+
+bool params_ok(const PlanParams &p)
+{
+	return p.call_threshold && p.reply_threshold &&
+	       p.max_segments_per_chunk && p.pages_per_mr && p.page_size &&
+	       (p.page_size & (p.page_size - 1)) == 0;
+}
+
+void chunk_init(PlannedChunk *c, u32 position)
+{
+	c->position = position;
+	c->length = 0;
+	c->nsegs = 0;
+}
+
+/*
+ * Append the @len octets of extent @id, whose first octet sits
+ * @page_offset into its page, split at registration boundaries.
+ */
+bool add_extent(PlannedChunk *c, ExtentId id, u32 len, u32 page_offset,
+		const PlanParams &p)
+{
+	u32 limit = ktl::min(p.max_segments_per_chunk, kPlanMaxSegs);
+	u64 reg = (u64)p.pages_per_mr * p.page_size;
+	u64 in_reg = page_offset & (p.page_size - 1); /* octets before us */
+	u32 done = 0;
+
+	while (done < len) {
+		u64 room = reg - in_reg;
+		u32 n = (u32)ktl::min<u64>(room, len - done);
+
+		if (c->nsegs >= limit)
+			return false;
+		c->segs[c->nsegs++] = PlannedSegment{id, done, n};
+		c->length += n;
+		done += n;
+		in_reg = 0;
+	}
+	return true;
+}
+
+/* The whole stream of @m in one chunk: head, pages, round-up + tail. */
+bool add_whole(PlannedChunk *c, const MsgShape &m, const PlanParams &p)
+{
+	return add_extent(c, ExtentId::Head, m.head.len, m.head.page_offset, p) &&
+	       add_extent(c, ExtentId::Pages, m.pages.len, m.pages.page_offset, p) &&
+	       add_extent(c, ExtentId::Tail, m.pad + m.tail.len,
+			  m.tail.page_offset, p);
+}
+
+/* The stream less its DDP-eligible item and that item's round-up. */
+bool add_reduced(PlannedChunk *c, const MsgShape &m, const PlanParams &p)
+{
+	return add_extent(c, ExtentId::Head, m.head.len, m.head.page_offset, p) &&
+	       add_extent(c, ExtentId::Tail, m.tail.len, m.tail.page_offset, p);
+}
+
+bool ddp_usable(const MsgShape &m, const PlanParams &p)
+{
+	return m.ddp && p.ddp_allowed && m.pages.len > 0;
+}
+
+PlanError plan_reply(const MsgShape &m, const PlanParams &p, Plan *out)
+{
+	u64 total = stream_len(m);
+	u64 hdr = kMinChunkHeaderSize;
+
+	out->reply = ReplyForm::Inline;
+	if (hdr + total <= p.reply_threshold) {
+		out->reply_hdr_len = (u32)hdr;
+		return PlanError::None;
+	}
+	if (ddp_usable(m, p)) {
+		chunk_init(&out->write, 0);
+		if (!add_extent(&out->write, ExtentId::Pages, m.pages.len,
+				m.pages.page_offset, p))
+			return PlanError::TooManySegments;
+		out->has_write = true;
+		hdr += write_chunk_bytes(out->write.nsegs);
+		out->reply = ReplyForm::WriteChunk;
+		if (hdr + m.head.len + m.tail.len <= p.reply_threshold) {
+			out->reply_hdr_len = (u32)hdr;
+			return PlanError::None;
+		}
+		chunk_init(&out->reply_chunk, 0);
+		if (!add_reduced(&out->reply_chunk, m, p))
+			return PlanError::TooManySegments;
+		out->reply = ReplyForm::WriteAndReplyChunk;
+	} else {
+		chunk_init(&out->reply_chunk, 0);
+		if (!add_whole(&out->reply_chunk, m, p))
+			return PlanError::TooManySegments;
+		out->reply = ReplyForm::ReplyChunk;
+	}
+	out->has_reply = true;
+	hdr += reply_chunk_extra(out->reply_chunk.nsegs);
+	if (hdr > p.reply_threshold)
+		return PlanError::HeaderTooLarge;
+	out->reply_hdr_len = (u32)hdr;
+	return PlanError::None;
+}
+
+PlanError plan_call(const MsgShape &m, const PlanParams &p, Plan *out)
+{
+	u64 total = stream_len(m);
+	u64 hdr = kMinChunkHeaderSize;
+	u64 reduced = (u64)m.head.len + m.tail.len;
+
+	if (out->has_write)
+		hdr += write_chunk_bytes(out->write.nsegs);
+	if (out->has_reply)
+		hdr += reply_chunk_extra(out->reply_chunk.nsegs);
+
+	out->proc = V1Proc::Msg;
+	out->call = CallForm::Inline;
+	if (hdr + total <= p.call_threshold) {
+		out->call_hdr_len = (u32)hdr;
+		out->call_inline_len = (u32)total;
+		return PlanError::None;
+	}
+	if (ddp_usable(m, p)) {
+		chunk_init(&out->read, m.head.len);
+		if (!add_extent(&out->read, ExtentId::Pages, m.pages.len,
+				m.pages.page_offset, p))
+			return PlanError::TooManySegments;
+		out->has_read = true;
+		hdr += read_list_bytes(out->read.nsegs);
+		if (hdr + reduced <= p.call_threshold) {
+			out->call = CallForm::ReadChunk;
+			out->call_hdr_len = (u32)hdr;
+			out->call_inline_len = (u32)reduced;
+			return PlanError::None;
+		}
+		chunk_init(&out->call_chunk, 0);
+		if (!add_reduced(&out->call_chunk, m, p))
+			return PlanError::TooManySegments;
+		out->call = CallForm::LongCallReadChunk;
+	} else {
+		chunk_init(&out->call_chunk, 0);
+		if (!add_whole(&out->call_chunk, m, p))
+			return PlanError::TooManySegments;
+		out->call = CallForm::LongCall;
+	}
+	out->has_call_chunk = true;
+	out->proc = V1Proc::NoMsg;
+	hdr += read_list_bytes(out->call_chunk.nsegs);
+	if (hdr > p.call_threshold)
+		return PlanError::HeaderTooLarge;
+	out->call_hdr_len = (u32)hdr;
+	out->call_inline_len = 0;
+	return PlanError::None;
+}
+
+} // namespace planner_impl
+
+PlanError plan_rpc(const MsgShape &call, const MsgShape &reply,
+		   const PlanParams &params, Plan *out)
+{
+	PlanError e;
+
+	out->proc = V1Proc::Msg;
+	out->call = CallForm::Inline;
+	out->reply = ReplyForm::Inline;
+	out->call_hdr_len = 0;
+	out->call_inline_len = 0;
+	out->reply_hdr_len = 0;
+	out->reply_inline_max = 0;
+	out->has_call_chunk = out->has_read = false;
+	out->has_write = out->has_reply = false;
+	planner_impl::chunk_init(&out->call_chunk, 0);
+	planner_impl::chunk_init(&out->read, 0);
+	planner_impl::chunk_init(&out->write, 0);
+	planner_impl::chunk_init(&out->reply_chunk, 0);
+
+	if (!planner_impl::params_ok(params))
+		return PlanError::BadParams;
+	if (!planner_impl::shape_ok(call) || !planner_impl::shape_ok(reply))
+		return PlanError::BadShape;
+	e = planner_impl::plan_reply(reply, params, out);
+	if (e != PlanError::None)
+		return e;
+	out->reply_inline_max = params.reply_threshold - out->reply_hdr_len;
+	return planner_impl::plan_call(call, params, out);
+}
+
+const char *plan_error_name(PlanError e)
+{
+	switch (e) {
+	case PlanError::None: return "none";
+	case PlanError::BadParams: return "bad_params";
+	case PlanError::BadShape: return "bad_shape";
+	case PlanError::TooManySegments: return "too_many_segments";
+	case PlanError::HeaderTooLarge: return "header_too_large";
+	}
+	return "?";
+}
+
+} // namespace rpcrdmax::core

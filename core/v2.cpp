@@ -1,0 +1,570 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * core/v2.cpp - RPC-over-RDMA version 2 (draft-cel-nfsv4-rpcrdma-
+ * version-two-04) transport header codec.
+ *
+ * Everything the draft's XDR allows is decoded; everything else is
+ * refused with the error the draft assigns (Section 6.2.4):
+ * RDMA2_ERR_VERS for another version, RDMA2_ERR_INVALID_PROC for an
+ * unknown procedure, RDMA2_ERR_BAD_XDR for anything that does not parse
+ * (opaque lengths that overrun the message, non-zero XDR padding, enum
+ * values outside their range, known properties whose value does not
+ * decode), RDMA2_ERR_READ_CHUNKS / _WRITE_CHUNKS / _SEGMENTS when our
+ * limits are exceeded.  Chunk lists and Read chunk positions get the
+ * same checks as in version 1 (see core/chunks.cpp).
+ */
+#include <rpcrdmax/core/v2.h>
+#include <rpcrdmax/ktl/utility.h>
+#include <rpcrdmax/ktl/xdr.h>
+
+namespace rpcrdmax::core {
+
+bool PropSet::add_u32(u32 which, u32 v)
+{
+	if (count >= kMaxPropsCap)
+		return false;
+	items[count++] = PropVal{which, true, v, ktl::ConstBytes()};
+	return true;
+}
+
+bool PropSet::add_opaque(u32 which, ktl::ConstBytes data)
+{
+	if (count >= kMaxPropsCap)
+		return false;
+	items[count++] = PropVal{which, false, 0, data};
+	return true;
+}
+
+bool PropSubset::contains(u32 index) const
+{
+	u32 w = index / 32;
+
+	return w < nwords && (words[w] >> (index % 32)) & 1;
+}
+
+bool PropSubset::insert(u32 index)
+{
+	u32 w = index / 32;
+
+	if (w >= kMaxSubsetWordsCap)
+		return false;
+	while (nwords <= w)
+		words[nwords++] = 0;
+	words[w] |= 1u << (index % 32);
+	return true;
+}
+
+namespace v2_impl {
+
+V2Verdict from_list_error(ListError e)
+{
+	switch (e) {
+	case ListError::None:
+		return V2Verdict::Ok;
+	case ListError::TooManyReadChunks:
+		return V2Verdict::TooManyReadChunks;
+	case ListError::TooManyWriteChunks:
+		return V2Verdict::TooManyWriteChunks;
+	case ListError::TooManySegments:
+		return V2Verdict::TooManySegments;
+	default:
+		return V2Verdict::BadXdr;
+	}
+}
+
+V2Verdict get_msg_type(ktl::XdrReader &xdr, u32 *dir)
+{
+	if (!xdr.get_u32(dir) || *dir > kMsgReply)
+		return V2Verdict::BadXdr;
+	return V2Verdict::Ok;
+}
+
+/* opaque<>: a length, the octets, and zero padding to a 4-octet boundary. */
+V2Verdict get_opaque(ktl::XdrReader &xdr, ktl::ConstBytes *out)
+{
+	ktl::ConstBytes rest;
+	u32 len;
+
+	if (!xdr.get_u32(&len) || len > xdr.remaining() ||
+	    ktl::xdr_align(len) > xdr.remaining())
+		return V2Verdict::BadXdr;
+	rest = xdr.rest();
+	for (size_t i = len; i < ktl::xdr_align(len); i++)
+		if (rest[i] != 0)
+			return V2Verdict::BadXdr;
+	*out = rest.first(len);
+	return xdr.skip(ktl::xdr_align(len)) ? V2Verdict::Ok : V2Verdict::BadXdr;
+}
+
+/* Section 5.1.1: a known property must decode as its typedef. */
+bool known_prop_valid(const PropVal &pv)
+{
+	size_t n = pv.data.size();
+
+	switch (pv.which) {
+	case kV2PropRbsiz:
+		return n == 0 || n == 4;
+	case kV2PropBrs:
+		return n == 0 ||
+		       (n == 4 && ktl::load_be32(pv.data.data()) <=
+					  static_cast<u32>(BkReqSup::Genl));
+	default:
+		return true; /* unknown: skipped, never an error */
+	}
+}
+
+V2Verdict get_propset(ktl::XdrReader &xdr, PropSet *set)
+{
+	V2Verdict v;
+	u32 count;
+
+	set->count = 0;
+	if (!xdr.get_u32(&count) || count > xdr.remaining() / 8)
+		return V2Verdict::BadXdr;
+	if (count > kMaxPropsCap)
+		return V2Verdict::TooManyProperties;
+	for (u32 i = 0; i < count; i++) {
+		PropVal *pv = &set->items[i];
+
+		pv->is_u32 = false;
+		pv->value = 0;
+		if (!xdr.get_u32(&pv->which))
+			return V2Verdict::BadXdr;
+		v = get_opaque(xdr, &pv->data);
+		if (v != V2Verdict::Ok)
+			return v;
+		if (!known_prop_valid(*pv))
+			return V2Verdict::BadXdr;
+		set->count++;
+	}
+	return V2Verdict::Ok;
+}
+
+V2Verdict get_subset(ktl::XdrReader &xdr, PropSubset *sub)
+{
+	u32 count;
+
+	sub->nwords = 0;
+	if (!xdr.get_u32(&count) || count > xdr.remaining() / 4)
+		return V2Verdict::BadXdr;
+	if (count > kMaxSubsetWordsCap)
+		return V2Verdict::TooManyProperties;
+	for (u32 i = 0; i < count; i++)
+		if (!xdr.get_u32(&sub->words[sub->nwords++]))
+			return V2Verdict::BadXdr;
+	return V2Verdict::Ok;
+}
+
+/* Bodies of RDMA2_CONNPROP .. RDMA2_UPDPROP. */
+V2Verdict get_prop_body(ktl::XdrReader &xdr, V2Proc proc, V2Header *hdr)
+{
+	V2Verdict v;
+
+	switch (proc) {
+	case V2Proc::ConnProp:
+		v = get_propset(xdr, &hdr->props);
+		return v != V2Verdict::Ok ? v : get_subset(xdr, &hdr->subset_a);
+	case V2Proc::ReqProp:
+	case V2Proc::UpdProp:
+		return get_propset(xdr, &hdr->props);
+	case V2Proc::ResProp:
+		v = get_subset(xdr, &hdr->subset_a);
+		if (v == V2Verdict::Ok)
+			v = get_subset(xdr, &hdr->subset_b);
+		return v != V2Verdict::Ok ? v : get_propset(xdr, &hdr->props);
+	default:
+		return V2Verdict::InvalidProc;
+	}
+}
+
+V2Verdict get_error(ktl::XdrReader &xdr, V2Error *e)
+{
+	bool ok;
+
+	if (!xdr.get_u32(&e->code))
+		return V2Verdict::BadXdr;
+	switch (static_cast<V2ErrCode>(e->code)) {
+	case V2ErrCode::Vers:
+		ok = xdr.get_u32(&e->vers_low) && xdr.get_u32(&e->vers_high);
+		break;
+	case V2ErrCode::BadXdr:
+	case V2ErrCode::InvalidProc:
+	case V2ErrCode::InvalidOption:
+	case V2ErrCode::System:
+		ok = true;
+		break;
+	case V2ErrCode::ReadChunks:
+	case V2ErrCode::WriteChunks:
+		ok = xdr.get_u32(&e->max_chunks);
+		break;
+	case V2ErrCode::Segments:
+		ok = xdr.get_u32(&e->max_segments);
+		break;
+	case V2ErrCode::WriteResource:
+		ok = xdr.get_u32(&e->chunk_index) && xdr.get_u32(&e->length_needed);
+		break;
+	case V2ErrCode::ReplyResource:
+		ok = xdr.get_u32(&e->length_needed);
+		break;
+	default:
+		ok = false; /* not a value of rpcrdma2_errcode */
+		break;
+	}
+	return ok ? V2Verdict::Ok : V2Verdict::BadXdr;
+}
+
+/* The version 1 rules for chunks, by message direction. */
+V2Verdict check_chunks(const V2Header &hdr)
+{
+	const ChunkLists &cl = hdr.chunks;
+	chunks::PositionError pe;
+
+	if (hdr.direction == kMsgReply) {
+		if (cl.nread)
+			return V2Verdict::BadXdr;
+		if (hdr.proc == V2Proc::Msg)
+			return hdr.payload_len ? V2Verdict::Ok : V2Verdict::BadXdr;
+		return cl.has_reply ? V2Verdict::Ok : V2Verdict::BadXdr;
+	}
+	if (hdr.proc == V2Proc::Msg) {
+		if (hdr.payload_len == 0 || cl.has_call_chunk())
+			return V2Verdict::BadXdr;
+		pe = chunks::check_positions(cl, hdr.payload_len, false);
+	} else {
+		if (!cl.has_call_chunk())
+			return V2Verdict::BadXdr;
+		pe = chunks::check_positions(cl, cl.chunk_length(cl.read[0]), true);
+	}
+	return pe == chunks::PositionError::None ? V2Verdict::Ok : V2Verdict::BadXdr;
+}
+
+void reset(V2Header *hdr)
+{
+	hdr->xid = 0;
+	hdr->vers = 0;
+	hdr->credits = 0;
+	hdr->proc = V2Proc::Msg;
+	hdr->direction = 0;
+	hdr->inv_handle = 0;
+	hdr->chunks.clear();
+	hdr->error = V2Error{};
+	hdr->opttype = 0;
+	hdr->optinfo = ktl::ConstBytes();
+	hdr->props.count = 0;
+	hdr->subset_a.nwords = 0;
+	hdr->subset_b.nwords = 0;
+	hdr->hdr_len = 0;
+	hdr->payload_len = 0;
+}
+
+V2Verdict get_body(ktl::XdrReader &xdr, const DecodeLimits &lim, V2Header *hdr)
+{
+	V2Verdict v;
+
+	switch (hdr->proc) {
+	case V2Proc::Msg:
+	case V2Proc::NoMsg:
+		v = get_msg_type(xdr, &hdr->direction);
+		if (v != V2Verdict::Ok)
+			return v;
+		if (!xdr.get_u32(&hdr->inv_handle))
+			return V2Verdict::BadXdr;
+		return from_list_error(chunks::decode(xdr, lim, &hdr->chunks));
+	case V2Proc::Error:
+		return get_error(xdr, &hdr->error);
+	case V2Proc::Optional:
+		v = get_msg_type(xdr, &hdr->direction);
+		if (v != V2Verdict::Ok)
+			return v;
+		if (!xdr.get_u32(&hdr->opttype))
+			return V2Verdict::BadXdr;
+		return get_opaque(xdr, &hdr->optinfo);
+	case V2Proc::ConnProp:
+	case V2Proc::ReqProp:
+	case V2Proc::ResProp:
+	case V2Proc::UpdProp:
+		return get_prop_body(xdr, hdr->proc, hdr);
+	default:
+		return V2Verdict::InvalidProc;
+	}
+}
+
+} // namespace v2_impl
+
+V2Verdict v2_decode(ktl::ConstBytes buf, const DecodeLimits &lim, V2Header *hdr)
+{
+	buf = buf.first(ktl::U32_MAX);
+	ktl::XdrReader xdr(buf);
+	V2Verdict v;
+	u32 proc;
+
+	v2_impl::reset(hdr);
+	if (!xdr.get_u32(&hdr->xid) || !xdr.get_u32(&hdr->vers) ||
+	    !xdr.get_u32(&hdr->credits) || !xdr.get_u32(&proc))
+		return V2Verdict::TooShort;
+	hdr->proc = static_cast<V2Proc>(proc);
+	if (hdr->vers != kRpcRdmaVersion2)
+		return V2Verdict::VersionMismatch;
+	v = v2_impl::get_body(xdr, lim, hdr);
+	if (v != V2Verdict::Ok)
+		return v;
+	hdr->hdr_len = (u32)xdr.offset();
+	hdr->payload_len = (u32)(buf.size() - xdr.offset());
+	if (hdr->proc == V2Proc::Msg || hdr->proc == V2Proc::NoMsg)
+		return v2_impl::check_chunks(*hdr);
+	return V2Verdict::Ok;
+}
+
+V2Verdict v2_decode_optinfo(V2Header *hdr)
+{
+	ktl::XdrReader xdr(hdr->optinfo);
+	V2Verdict v;
+	V2Proc as;
+
+	switch (hdr->opttype) {
+	case 1: as = V2Proc::ConnProp; break;
+	case 2: as = V2Proc::ReqProp; break;
+	case 3: as = V2Proc::ResProp; break;
+	case 4: as = V2Proc::UpdProp; break;
+	default: return V2Verdict::InvalidProc;
+	}
+	v = v2_impl::get_prop_body(xdr, as, hdr);
+	if (v == V2Verdict::Ok && xdr.remaining())
+		v = V2Verdict::BadXdr; /* optinfo holds exactly the body */
+	return v;
+}
+
+V2Action v2_responder_action(V2Verdict v, const V2Header &hdr,
+			     const DecodeLimits &lim, V2Error *err)
+{
+	*err = V2Error{};
+	switch (v) {
+	case V2Verdict::Ok:
+		return hdr.proc == V2Proc::Error ? V2Action::Drop : V2Action::Process;
+	case V2Verdict::TooShort:
+		return V2Action::Drop;
+	case V2Verdict::VersionMismatch:
+		err->code = static_cast<u32>(V2ErrCode::Vers);
+		err->vers_low = kV2VersLow;
+		err->vers_high = kV2VersHigh;
+		break;
+	case V2Verdict::InvalidProc:
+		err->code = static_cast<u32>(V2ErrCode::InvalidProc);
+		break;
+	case V2Verdict::BadXdr:
+		err->code = static_cast<u32>(V2ErrCode::BadXdr);
+		break;
+	case V2Verdict::TooManyReadChunks:
+		err->code = static_cast<u32>(V2ErrCode::ReadChunks);
+		err->max_chunks = ktl::min(lim.max_read_chunks, kMaxChunksCap);
+		break;
+	case V2Verdict::TooManyWriteChunks:
+		err->code = static_cast<u32>(V2ErrCode::WriteChunks);
+		err->max_chunks = ktl::min(lim.max_write_chunks, kMaxChunksCap);
+		break;
+	case V2Verdict::TooManySegments:
+		err->code = static_cast<u32>(V2ErrCode::Segments);
+		err->max_segments = ktl::min(lim.max_segments_per_chunk, kMaxSegmentsCap);
+		break;
+	case V2Verdict::TooManyProperties:
+		err->code = static_cast<u32>(V2ErrCode::System);
+		break;
+	}
+	return V2Action::ReplyError;
+}
+
+const char *v2_verdict_name(V2Verdict v)
+{
+	switch (v) {
+	case V2Verdict::Ok: return "ok";
+	case V2Verdict::TooShort: return "too_short";
+	case V2Verdict::VersionMismatch: return "version_mismatch";
+	case V2Verdict::InvalidProc: return "invalid_proc";
+	case V2Verdict::BadXdr: return "bad_xdr";
+	case V2Verdict::TooManyReadChunks: return "too_many_read_chunks";
+	case V2Verdict::TooManyWriteChunks: return "too_many_write_chunks";
+	case V2Verdict::TooManySegments: return "too_many_segments";
+	case V2Verdict::TooManyProperties: return "too_many_properties";
+	}
+	return "?";
+}
+
+namespace v2_impl {
+
+bool put_opaque(ktl::XdrWriter &xdr, ktl::ConstBytes data)
+{
+	return data.size() <= ktl::U32_MAX && xdr.put_u32((u32)data.size()) &&
+	       xdr.put_opaque_fixed(data);
+}
+
+bool put_propset(ktl::XdrWriter &xdr, const PropSet &set)
+{
+	if (set.count > kMaxPropsCap || !xdr.put_u32(set.count))
+		return false;
+	for (u32 i = 0; i < set.count; i++) {
+		const PropVal &pv = set.items[i];
+
+		if (!xdr.put_u32(pv.which))
+			return false;
+		if (pv.is_u32 ? !(xdr.put_u32(4) && xdr.put_u32(pv.value)) :
+				!put_opaque(xdr, pv.data))
+			return false;
+	}
+	return true;
+}
+
+bool put_subset(ktl::XdrWriter &xdr, const PropSubset &sub)
+{
+	if (sub.nwords > kMaxSubsetWordsCap || !xdr.put_u32(sub.nwords))
+		return false;
+	for (u32 i = 0; i < sub.nwords; i++)
+		if (!xdr.put_u32(sub.words[i]))
+			return false;
+	return true;
+}
+
+/* false for a code outside rpcrdma2_errcode or no room */
+bool put_error(ktl::XdrWriter &xdr, const V2Error &e, bool *bad)
+{
+	if (!xdr.put_u32(e.code))
+		return false;
+	switch (static_cast<V2ErrCode>(e.code)) {
+	case V2ErrCode::Vers:
+		return xdr.put_u32(e.vers_low) && xdr.put_u32(e.vers_high);
+	case V2ErrCode::BadXdr:
+	case V2ErrCode::InvalidProc:
+	case V2ErrCode::InvalidOption:
+	case V2ErrCode::System:
+		return true;
+	case V2ErrCode::ReadChunks:
+	case V2ErrCode::WriteChunks:
+		return xdr.put_u32(e.max_chunks);
+	case V2ErrCode::Segments:
+		return xdr.put_u32(e.max_segments);
+	case V2ErrCode::WriteResource:
+		return xdr.put_u32(e.chunk_index) && xdr.put_u32(e.length_needed);
+	case V2ErrCode::ReplyResource:
+		return xdr.put_u32(e.length_needed);
+	}
+	*bad = true;
+	return false;
+}
+
+bool put_body(ktl::XdrWriter &xdr, const V2Header &hdr, bool *bad)
+{
+	switch (hdr.proc) {
+	case V2Proc::Msg:
+	case V2Proc::NoMsg:
+		return xdr.put_u32(hdr.direction) && xdr.put_u32(hdr.inv_handle) &&
+		       chunks::encode(xdr, hdr.chunks);
+	case V2Proc::Error:
+		return put_error(xdr, hdr.error, bad);
+	case V2Proc::Optional:
+		return xdr.put_u32(hdr.direction) && xdr.put_u32(hdr.opttype) &&
+		       put_opaque(xdr, hdr.optinfo);
+	case V2Proc::ConnProp:
+		return put_propset(xdr, hdr.props) && put_subset(xdr, hdr.subset_a);
+	case V2Proc::ReqProp:
+	case V2Proc::UpdProp:
+		return put_propset(xdr, hdr.props);
+	case V2Proc::ResProp:
+		return put_subset(xdr, hdr.subset_a) &&
+		       put_subset(xdr, hdr.subset_b) && put_propset(xdr, hdr.props);
+	}
+	*bad = true;
+	return false;
+}
+
+} // namespace v2_impl
+
+ktl::Result<u32> v2_encode(const V2Header &hdr, ktl::Bytes out)
+{
+	ktl::XdrWriter xdr(out);
+	bool bad = false;
+
+	if ((hdr.proc == V2Proc::Msg || hdr.proc == V2Proc::NoMsg ||
+	     hdr.proc == V2Proc::Optional) &&
+	    hdr.direction > kMsgReply)
+		return ktl::error(ktl::err::EINVAL);
+	if (xdr.put_u32(hdr.xid) && xdr.put_u32(hdr.vers) &&
+	    xdr.put_u32(hdr.credits) &&
+	    xdr.put_u32(static_cast<u32>(hdr.proc)) &&
+	    v2_impl::put_body(xdr, hdr, &bad))
+		return (u32)xdr.offset();
+	return ktl::error(bad ? ktl::err::EINVAL : ktl::err::EMSGSIZE);
+}
+
+ktl::Result<u32> v2_encode_error(u32 xid, u32 vers, u32 credits,
+				 const V2Error &err, ktl::Bytes out)
+{
+	ktl::XdrWriter xdr(out);
+	bool bad = false;
+
+	if (xdr.put_u32(xid) && xdr.put_u32(vers) && xdr.put_u32(credits) &&
+	    xdr.put_u32(static_cast<u32>(V2Proc::Error)) &&
+	    v2_impl::put_error(xdr, err, &bad))
+		return (u32)xdr.offset();
+	return ktl::error(bad ? ktl::err::EINVAL : ktl::err::EMSGSIZE);
+}
+
+namespace v2_impl {
+
+const PropVal *find_prop(const PropSet &set, u32 which)
+{
+	for (u32 i = 0; i < set.count && i < kMaxPropsCap; i++)
+		if (set.items[i].which == which)
+			return &set.items[i];
+	return nullptr;
+}
+
+/* The u32 in a property value; @dflt when the value is empty. */
+bool prop_u32(const PropVal &pv, u32 dflt, u32 *value)
+{
+	if (pv.is_u32) {
+		*value = pv.value;
+		return true;
+	}
+	if (pv.data.size() == 0) {
+		*value = dflt;
+		return true;
+	}
+	if (pv.data.size() != 4)
+		return false;
+	*value = ktl::load_be32(pv.data.data());
+	return true;
+}
+
+} // namespace v2_impl
+
+bool v2_prop_rbsiz(const PropSet &set, u32 *value)
+{
+	const PropVal *pv = v2_impl::find_prop(set, kV2PropRbsiz);
+
+	*value = kV2DefaultRbsiz;
+	return pv && v2_impl::prop_u32(*pv, kV2DefaultRbsiz, value);
+}
+
+bool v2_prop_brs(const PropSet &set, BkReqSup *value)
+{
+	const PropVal *pv = v2_impl::find_prop(set, kV2PropBrs);
+	u32 v;
+
+	*value = kV2DefaultBrs;
+	if (!pv || !v2_impl::prop_u32(*pv, static_cast<u32>(kV2DefaultBrs), &v) ||
+	    v > static_cast<u32>(BkReqSup::Genl))
+		return false;
+	*value = static_cast<BkReqSup>(v);
+	return true;
+}
+
+bool v2_inv_handle_usable(const V2Header &hdr)
+{
+	if (hdr.inv_handle == 0)
+		return false;
+	for (u32 i = 0; i < hdr.chunks.nsegs && i < kMaxSegmentsCap; i++)
+		if (hdr.chunks.segs[i].handle == hdr.inv_handle)
+			return true;
+	return false;
+}
+
+} // namespace rpcrdmax::core

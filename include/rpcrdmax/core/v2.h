@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * core/v2.h - the RPC-over-RDMA version 2 transport header, as written
+ * in draft-cel-nfsv4-rpcrdma-version-two-04 (Section 6.2 XDR).
+ *
+ *	xid, vers (2), credit, proc, then by proc:
+ *	  RDMA2_MSG / RDMA2_NOMSG: rpcrdma2_chunk_lists (direction,
+ *	                           inv_handle, Read/Write lists, Reply chunk)
+ *	  RDMA2_ERROR:             rpcrdma2_error (code and its payload)
+ *	  RDMA2_OPTIONAL:          direction, opttype, opaque optinfo<>
+ *	  RDMA2_CONNPROP:          propset rdma_start, propsubset rdma_nochg
+ *	  RDMA2_REQPROP:           propset rdma_want
+ *	  RDMA2_RESPROP:           propsubset rdma_done, rdma_rejected,
+ *	                           propset rdma_other
+ *	  RDMA2_UPDPROP:           propset rdma_now
+ *
+ * Property values are views into the received buffer.  Known property
+ * ids (RBSIZ, BRS) are validated while decoding; unknown ids are kept
+ * but not interpreted (Section 5.1.1); any length that overruns the
+ * message, or a known property whose value does not decode, is BAD_XDR.
+ *
+ * The draft's Table 2 also lists the property operations as RDMA2_OPTIONAL
+ * opttypes 1-4, while its XDR gives them procedure numbers 6-9.  The
+ * decoder follows the XDR; v2_decode_optinfo() reads an optinfo body as
+ * the property operation its opttype names, for peers that send it that
+ * way.
+ */
+#pragma once
+
+#include <rpcrdmax/core/wire.h>
+
+namespace rpcrdmax::core {
+
+inline constexpr u32 kRpcRdmaVersion2 = 2;
+/* Range reported in RDMA2_ERR_VERS: a version 2 endpoint also speaks 1. */
+inline constexpr u32 kV2VersLow = 1;
+inline constexpr u32 kV2VersHigh = 2;
+
+enum class V2Proc : u32 {
+	Msg = 0,
+	NoMsg = 1,
+	Error = 4,
+	Optional = 5,
+	ConnProp = 6,
+	ReqProp = 7,
+	ResProp = 8,
+	UpdProp = 9,
+};
+
+enum class V2ErrCode : u32 {
+	Vers = 1,
+	BadXdr = 2,
+	InvalidProc = 3,
+	ReadChunks = 4,
+	WriteChunks = 5,
+	Segments = 6,
+	WriteResource = 7,
+	ReplyResource = 8,
+	InvalidOption = 9,
+	System = 10,
+};
+
+/* enum msg_type (RFC 5531 Section 9). */
+inline constexpr u32 kMsgCall = 0;
+inline constexpr u32 kMsgReply = 1;
+
+/* Basic transport properties (Section 5.2). */
+inline constexpr u32 kV2PropRbsiz = 1;
+inline constexpr u32 kV2PropBrs = 2;
+inline constexpr u32 kV2DefaultRbsiz = 4096;
+enum class BkReqSup : u32 { None = 0, Inline = 1, Genl = 2 };
+inline constexpr BkReqSup kV2DefaultBrs = BkReqSup::Inline;
+
+inline constexpr u32 kMaxPropsCap = 16;	      /* propvals per propset */
+inline constexpr u32 kMaxSubsetWordsCap = 4;  /* words per propsubset */
+
+/* One rpcrdma2_propval.  A decoded value is a view of @data; a value
+ * built for sending may instead set @is_u32 and @value (4 octets). */
+struct PropVal {
+	u32 which;
+	bool is_u32;
+	u32 value;
+	ktl::ConstBytes data;
+};
+
+struct PropSet {
+	u32 count;
+	PropVal items[kMaxPropsCap];
+
+	/* Builders; false when full. */
+	bool add_u32(u32 which, u32 value);
+	bool add_opaque(u32 which, ktl::ConstBytes data);
+};
+
+/* rpcrdma2_propsubset: bit N mod 32 of word N div 32 selects item N. */
+struct PropSubset {
+	u32 nwords;
+	u32 words[kMaxSubsetWordsCap];
+
+	bool contains(u32 index) const;
+	/* Builder; false when @index needs more words than we hold. */
+	bool insert(u32 index);
+};
+
+/* rpcrdma2_error: @code selects which other fields are meaningful. */
+struct V2Error {
+	u32 code;
+	u32 vers_low, vers_high;   /* RDMA2_ERR_VERS */
+	u32 max_chunks;		   /* RDMA2_ERR_READ_CHUNKS, _WRITE_CHUNKS */
+	u32 max_segments;	   /* RDMA2_ERR_SEGMENTS */
+	u32 chunk_index;	   /* RDMA2_ERR_WRITE_RESOURCE */
+	u32 length_needed;	   /* RDMA2_ERR_WRITE_RESOURCE, _REPLY_RESOURCE */
+};
+
+struct V2Header {
+	u32 xid;
+	u32 vers;
+	u32 credits;
+	V2Proc proc;
+
+	/* RDMA2_MSG / RDMA2_NOMSG: rdma_direction; RDMA2_OPTIONAL: rdma_optdir */
+	u32 direction;
+	/* RDMA2_MSG / RDMA2_NOMSG */
+	u32 inv_handle;
+	ChunkLists chunks;
+
+	/* RDMA2_ERROR */
+	V2Error error;
+
+	/* RDMA2_OPTIONAL */
+	u32 opttype;
+	ktl::ConstBytes optinfo;
+
+	/* Property operations.  @props is rdma_start (CONNPROP), rdma_want
+	 * (REQPROP), rdma_other (RESPROP) or rdma_now (UPDPROP).  @subset_a
+	 * is rdma_nochg (CONNPROP) or rdma_done (RESPROP); @subset_b is
+	 * rdma_rejected (RESPROP). */
+	PropSet props;
+	PropSubset subset_a;
+	PropSubset subset_b;
+
+	u32 hdr_len;	 /* octets of transport header */
+	u32 payload_len; /* octets after it in the receive buffer */
+};
+
+enum class V2Verdict : u8 {
+	Ok,
+	TooShort,	    /* fewer than 16 octets: drop */
+	VersionMismatch,    /* rdma_vers is not 2 */
+	InvalidProc,	    /* rdma_proc not in rpcrdma2_proc */
+	BadXdr,		    /* anything that does not parse or is inconsistent */
+	TooManyReadChunks,
+	TooManyWriteChunks,
+	TooManySegments,
+	TooManyProperties,  /* more propvals or subset words than we hold */
+};
+
+/* What a responder owes for a received message (Section 6.2.4). */
+enum class V2Action : u8 { Process, ReplyError, Drop };
+
+/*
+ * Map a verdict to the responder's duty.  For ReplyError, @err is filled
+ * with the code and payload (limits come from @lim).  An RDMA2_ERROR
+ * that arrives at a responder is dropped: errors only flow to requesters.
+ */
+V2Action v2_responder_action(V2Verdict v, const V2Header &hdr,
+			     const DecodeLimits &lim, V2Error *err);
+const char *v2_verdict_name(V2Verdict v);
+
+/* Decode any version 2 message.  @hdr is always written. */
+V2Verdict v2_decode(ktl::ConstBytes buf, const DecodeLimits &lim, V2Header *hdr);
+
+/* Decode @hdr->optinfo as the property operation @hdr->opttype 1-4 names
+ * (Table 2), filling @hdr->props/subset_a/subset_b.  InvalidProc when
+ * @hdr->opttype is not 1-4. */
+V2Verdict v2_decode_optinfo(V2Header *hdr);
+
+ktl::Result<u32> v2_encode(const V2Header &hdr, ktl::Bytes out);
+/* RDMA2_ERROR echoing @xid and @vers (Section 6.2.4). */
+ktl::Result<u32> v2_encode_error(u32 xid, u32 vers, u32 credits,
+				 const V2Error &err, ktl::Bytes out);
+
+/* Value of RBSIZ / BRS in @set: true when present (the first occurrence
+ * counts; an empty value means the default). */
+bool v2_prop_rbsiz(const PropSet &set, u32 *value);
+bool v2_prop_brs(const PropSet &set, BkReqSup *value);
+
+/* Section 6.2.3: a Call's rdma_inv_handle may be used for Send With
+ * Invalidate only when non-zero and equal to one of its handles. */
+bool v2_inv_handle_usable(const V2Header &hdr);
+
+} // namespace rpcrdmax::core
