@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ktl/kernel.h - what the kernel-facing ktl headers share: the shim API,
+ * the generated constants, and the errno cross-check.
+ *
+ * Only code that runs in the module (or against a fake shim) includes
+ * this; the protocol core does not.
+ */
+#pragma once
+
+#include "rpcrdmax_consts.h"
+#include "rpcrdmax_shim.h"
+#include "result.h"
+
+namespace rpcrdmax::ktl {
+
+/* ktl's errno numbers must be the kernel's (shim/main.c checks the other side). */
+static_assert(err::EPERM == RPCRDMAX_EPERM && err::ENOENT == RPCRDMAX_ENOENT &&
+	      err::EINTR == RPCRDMAX_EINTR && err::EIO == RPCRDMAX_EIO &&
+	      err::E2BIG == RPCRDMAX_E2BIG && err::EAGAIN == RPCRDMAX_EAGAIN &&
+	      err::ENOMEM == RPCRDMAX_ENOMEM && err::EFAULT == RPCRDMAX_EFAULT &&
+	      err::EBUSY == RPCRDMAX_EBUSY && err::EEXIST == RPCRDMAX_EEXIST &&
+	      err::ENODEV == RPCRDMAX_ENODEV && err::EINVAL == RPCRDMAX_EINVAL &&
+	      err::ENOSPC == RPCRDMAX_ENOSPC && err::ERANGE == RPCRDMAX_ERANGE &&
+	      err::ENOSYS == RPCRDMAX_ENOSYS && err::ENOBUFS == RPCRDMAX_ENOBUFS &&
+	      err::EMSGSIZE == RPCRDMAX_EMSGSIZE &&
+	      err::EPROTONOSUPPORT == RPCRDMAX_EPROTONOSUPPORT &&
+	      err::EOPNOTSUPP == RPCRDMAX_EOPNOTSUPP &&
+	      err::EADDRINUSE == RPCRDMAX_EADDRINUSE &&
+	      err::ENETUNREACH == RPCRDMAX_ENETUNREACH &&
+	      err::ECONNABORTED == RPCRDMAX_ECONNABORTED &&
+	      err::ECONNRESET == RPCRDMAX_ECONNRESET &&
+	      err::ENOTCONN == RPCRDMAX_ENOTCONN && err::ETIMEDOUT == RPCRDMAX_ETIMEDOUT &&
+	      err::ECONNREFUSED == RPCRDMAX_ECONNREFUSED &&
+	      err::EHOSTUNREACH == RPCRDMAX_EHOSTUNREACH &&
+	      err::EALREADY == RPCRDMAX_EALREADY && err::EPROTO == RPCRDMAX_EPROTO &&
+	      err::EBADMSG == RPCRDMAX_EBADMSG && err::MAX_ERRNO == RPCRDMAX_MAX_ERRNO,
+	      "ktl errno values differ from the kernel's");
+
+/* Opaque storage for a kernel object C++ must not look inside. */
+template <size_t Size, size_t Align> struct alignas(Align) Opaque {
+	unsigned char bytes[Size];
+	void *get() { return bytes; }
+	const void *get() const { return bytes; }
+};
+
+} // namespace rpcrdmax::ktl
+
+/* Report a broken invariant (once, with a backtrace) and evaluate to it. */
+#define RPCRDMAX_WARN_ON(cond)                                                 \
+	({                                                                     \
+		bool _rpcrdmax_c = !!(cond);                                   \
+		if (__builtin_expect(_rpcrdmax_c, 0))                          \
+			rpcrdmax_warn_once(__FILE__, __LINE__, #cond);         \
+		_rpcrdmax_c;                                                   \
+	})

@@ -1,0 +1,12 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lib/unity.cpp - the module's one C++ translation unit.
+ *
+ * kbuild links C++ objects with `ld -r`; inline and template code lands
+ * in COMDAT sections whose __mcount_loc entries break that link when more
+ * than one C++ object carries them.  So every C++ source of the module is
+ * included here and compiled once.
+ */
+#include "../lib/runtime.cpp"
+#include "../lib/consts_table.cpp"
+#include "../lib/module.cpp"

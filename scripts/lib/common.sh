@@ -1,0 +1,57 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared helpers for rpcrdmax's scripts.  Source it; it defines functions
+# and a few variables and changes nothing by itself.
+
+RPCRDMAX_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+RPCRDMAX_CACHE=${RPCRDMAX_CACHE:-${HOME:-/root}/.cache/rpcrdmax}
+
+die() { printf '%s: error: %s\n' "${0##*/}" "$*" >&2; exit 1; }
+say() { printf '%s: %s\n' "${0##*/}" "$*" >&2; }
+
+need_root() {
+	[ "$(id -u)" -eq 0 ] || die "must run as root (apt, debootstrap, loop mounts, network namespaces)"
+}
+
+# need_space DIR GIB: fail early instead of half-way through a download.
+need_space() {
+	local dir=$1 gib=$2 avail
+	mkdir -p "$dir"
+	avail=$(df -Pk "$dir" | awk 'NR==2 {print int($4 / 1048576)}')
+	[ "$avail" -ge "$gib" ] || die "need ${gib} GiB free under $dir, only ${avail} GiB available"
+}
+
+# The Debian ABI that linux-image-amd64 points at today, e.g. 6.1.0-56-amd64.
+resolve_abi() {
+	local dep
+	dep=$(apt-cache depends linux-image-amd64 2>/dev/null |
+		awk '/Depends: linux-image-[0-9]/ {sub("linux-image-", "", $2); print $2; exit}')
+	[ -n "$dep" ] || die "cannot resolve linux-image-amd64's kernel ABI (run 'apt-get update' first?)"
+	printf '%s\n' "$dep"
+}
+
+# The Debian package version of that ABI's image, e.g. 6.1.192-2.
+resolve_kver() {
+	local abi=$1 v
+	v=$(apt-cache show "linux-image-$abi-unsigned" 2>/dev/null | awk '/^Version:/ {print $2; exit}')
+	[ -n "$v" ] || die "no package linux-image-$abi-unsigned in the apt lists"
+	printf '%s\n' "$v"
+}
+
+# hash_of FILE...: a short content hash used in cache keys.
+hash_of() {
+	cat "$@" | sha256sum | cut -c1-16
+}
+
+# Cache entries are complete only when their stamp exists; anything else
+# under the cache is a leftover from an interrupted run and is discarded.
+cache_ready() { [ -e "$1/.complete" ]; }
+cache_mark() { touch "$1/.complete"; }
+
+# The mirror the host's own apt uses (no host name is written in the tree).
+apt_mirror() {
+	local m
+	m=$(grep -hE '^(URIs:|deb )' /etc/apt/sources.list.d/*.sources /etc/apt/sources.list 2>/dev/null |
+		grep -v -- '-security' | grep -oE 'https?://[^ ]+' | grep -E '/debian/?$' | head -n1)
+	[ -n "$m" ] || die "cannot find a Debian mirror in the host's apt sources"
+	printf '%s\n' "${m%/}"
+}

@@ -1,0 +1,27 @@
+# SPDX-License-Identifier: GPL-2.0
+# Where each cached artefact lives.  Every key names the versions and
+# content hashes it was built from, so a change of either builds anew.
+# Source after common.sh; needs RPCRDMAX_ABI and RPCRDMAX_KVER.
+
+: "${RPCRDMAX_ABI:=$(resolve_abi)}"
+: "${RPCRDMAX_KVER:=$(resolve_kver "$RPCRDMAX_ABI")}"
+
+# Packages the guest root filesystem is bootstrapped with.
+GUEST_PACKAGES="kmod,iproute2,rdma-core,ibverbs-utils,ibverbs-providers,rdmacm-utils,perftest,nfs-kernel-server,nfs-common,fio,procps,util-linux,coreutils"
+
+guest_kernel_dir() { echo "$RPCRDMAX_CACHE/guest-kernel/$RPCRDMAX_ABI-$RPCRDMAX_KVER"; }
+
+rootfs_base_dir() {
+	echo "$RPCRDMAX_CACHE/rootfs-base/bookworm-$(printf '%s' "$GUEST_PACKAGES" | sha256sum | cut -c1-12)"
+}
+
+rootfs_image_dir() {
+	local h
+	h=$(printf '%s' "$GUEST_PACKAGES" | cat - "$RPCRDMAX_TOP/scripts/lib/rootfs.sh" \
+		"$RPCRDMAX_TOP/scripts/guest/init" | sha256sum | cut -c1-12)
+	echo "$RPCRDMAX_CACHE/rootfs/$RPCRDMAX_ABI-$RPCRDMAX_KVER-$h"
+}
+
+kunit_kernel_dir() {
+	echo "$RPCRDMAX_CACHE/kunit-kernel/$RPCRDMAX_KVER-$(hash_of "$RPCRDMAX_TOP/kunit/kunit.config" "$RPCRDMAX_TOP/scripts/lib/kunit-kernel.sh")"
+}

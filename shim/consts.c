@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * shim/consts.c - generate rpcrdmax_consts.h for the C++ side.
+ *
+ * Compiled to assembly only, never linked (the asm-offsets technique):
+ * each DEFINE() leaves a "->NAME value" marker that Kbuild's offsets
+ * filter turns into a #define.  C++ sizes opaque kernel objects and
+ * picks GFP flags and errno values from the result; shim/check.c then
+ * re-checks the generated numbers against the kernel's at build time.
+ */
+#include <linux/completion.h>
+#include <linux/errno.h>
+#include <linux/gfp.h>
+#include <linux/kbuild.h>
+#include <linux/mutex.h>
+#include <linux/refcount.h>
+#include <linux/spinlock.h>
+#include <linux/atomic.h>
+#include "internal.h"
+
+#define SIZE_ALIGN(name, type)                                   \
+	do {                                                     \
+		DEFINE(RPCRDMAX_SIZEOF_##name, sizeof(type));    \
+		DEFINE(RPCRDMAX_ALIGNOF_##name, __alignof__(type)); \
+	} while (0)
+
+int rpcrdmax_consts_main(void);
+int rpcrdmax_consts_main(void)
+{
+	SIZE_ALIGN(SPINLOCK, spinlock_t);
+	SIZE_ALIGN(MUTEX, struct mutex);
+	SIZE_ALIGN(REFCOUNT, refcount_t);
+	SIZE_ALIGN(ATOMIC, atomic_t);
+	SIZE_ALIGN(COMPLETION, struct completion);
+	SIZE_ALIGN(WORK, struct rpcrdmax_work);
+	BLANK();
+	DEFINE(RPCRDMAX_GFP_KERNEL, (__force unsigned int)GFP_KERNEL);
+	DEFINE(RPCRDMAX_GFP_NOFS, (__force unsigned int)GFP_NOFS);
+	DEFINE(RPCRDMAX_GFP_NOIO, (__force unsigned int)GFP_NOIO);
+	DEFINE(RPCRDMAX_GFP_ATOMIC, (__force unsigned int)GFP_ATOMIC);
+	DEFINE(RPCRDMAX_GFP_NOWAIT, (__force unsigned int)GFP_NOWAIT);
+	DEFINE(RPCRDMAX_GFP_ZERO, (__force unsigned int)__GFP_ZERO);
+	DEFINE(RPCRDMAX_GFP_NOWARN, (__force unsigned int)__GFP_NOWARN);
+	BLANK();
+	DEFINE(RPCRDMAX_PAGE_SIZE, PAGE_SIZE);
+	DEFINE(RPCRDMAX_PAGE_SHIFT, PAGE_SHIFT);
+	BLANK();
+	DEFINE(RPCRDMAX_EPERM, EPERM);
+	DEFINE(RPCRDMAX_ENOENT, ENOENT);
+	DEFINE(RPCRDMAX_EINTR, EINTR);
+	DEFINE(RPCRDMAX_EIO, EIO);
+	DEFINE(RPCRDMAX_E2BIG, E2BIG);
+	DEFINE(RPCRDMAX_EAGAIN, EAGAIN);
+	DEFINE(RPCRDMAX_ENOMEM, ENOMEM);
+	DEFINE(RPCRDMAX_EFAULT, EFAULT);
+	DEFINE(RPCRDMAX_EBUSY, EBUSY);
+	DEFINE(RPCRDMAX_EEXIST, EEXIST);
+	DEFINE(RPCRDMAX_ENODEV, ENODEV);
+	DEFINE(RPCRDMAX_EINVAL, EINVAL);
+	DEFINE(RPCRDMAX_ENOSPC, ENOSPC);
+	DEFINE(RPCRDMAX_ERANGE, ERANGE);
+	DEFINE(RPCRDMAX_ENOSYS, ENOSYS);
+	DEFINE(RPCRDMAX_ENOBUFS, ENOBUFS);
+	DEFINE(RPCRDMAX_EMSGSIZE, EMSGSIZE);
+	DEFINE(RPCRDMAX_EPROTONOSUPPORT, EPROTONOSUPPORT);
+	DEFINE(RPCRDMAX_EOPNOTSUPP, EOPNOTSUPP);
+	DEFINE(RPCRDMAX_EADDRINUSE, EADDRINUSE);
+	DEFINE(RPCRDMAX_ENETUNREACH, ENETUNREACH);
+	DEFINE(RPCRDMAX_ECONNABORTED, ECONNABORTED);
+	DEFINE(RPCRDMAX_ECONNRESET, ECONNRESET);
+	DEFINE(RPCRDMAX_ENOTCONN, ENOTCONN);
+	DEFINE(RPCRDMAX_ETIMEDOUT, ETIMEDOUT);
+	DEFINE(RPCRDMAX_ECONNREFUSED, ECONNREFUSED);
+	DEFINE(RPCRDMAX_EHOSTUNREACH, EHOSTUNREACH);
+	DEFINE(RPCRDMAX_EALREADY, EALREADY);
+	DEFINE(RPCRDMAX_EPROTO, EPROTO);
+	DEFINE(RPCRDMAX_EBADMSG, EBADMSG);
+	DEFINE(RPCRDMAX_MAX_ERRNO, MAX_ERRNO);
+	return 0;
+}

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * shim/internal.h - C-only definitions shared by the shims and the
+ * constants generator.  C++ sees these objects as opaque storage.
+ */
+#ifndef RPCRDMAX_SHIM_INTERNAL_H
+#define RPCRDMAX_SHIM_INTERNAL_H
+
+#include <linux/workqueue.h>
+#include "rpcrdmax_shim.h"
+
+/* A work item with a C++-facing callback that receives the item itself. */
+struct rpcrdmax_work {
+	struct work_struct work;
+	rpcrdmax_work_fn fn;
+};
+
+#endif

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * shim/main.c - rpcrdmax module entry points.
+ *
+ * Module init and exit live in C and hand over to C++ (lib/module.cpp).
+ * The transports themselves are registered by the client and server
+ * code; this file only brings the C++ side up and down.
+ */
+#include <linux/build_bug.h>
+#include <linux/errno.h>
+#include <linux/init.h>
+#include <linux/module.h>
+#include "rpcrdmax_consts.h"
+#include "internal.h"
+
+/* The errno values C++ was given must be the kernel's. */
+static_assert(RPCRDMAX_EINVAL == EINVAL && RPCRDMAX_ENOMEM == ENOMEM);
+static_assert(RPCRDMAX_ENOTCONN == ENOTCONN && RPCRDMAX_ETIMEDOUT == ETIMEDOUT);
+static_assert(RPCRDMAX_ECONNREFUSED == ECONNREFUSED && RPCRDMAX_EPROTO == EPROTO);
+static_assert(RPCRDMAX_EBADMSG == EBADMSG && RPCRDMAX_MAX_ERRNO == MAX_ERRNO);
+
+static int __init rpcrdmax_init(void)
+{
+	return rpcrdmax_cxx_init();
+}
+
+static void __exit rpcrdmax_exit(void)
+{
+	rpcrdmax_cxx_exit();
+}
+
+module_init(rpcrdmax_init);
+module_exit(rpcrdmax_exit);
+
+MODULE_AUTHOR("The rpcrdmax developers");
+MODULE_DESCRIPTION("RPC-over-RDMA transport for sunrpc, in freestanding C++");
+MODULE_LICENSE("GPL");

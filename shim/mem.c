@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * shim/mem.c - memory and pages for the C++ side.
+ *
+ * C++ allocates only through these (see ktl/alloc.h: every allocation names
+ * its GFP flags and may fail).  The GFP values C++ passes come from the
+ * generated rpcrdmax_consts.h; the asserts below catch a header generated
+ * for another kernel.
+ */
+#include <linux/build_bug.h>
+#include <linux/gfp.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include "rpcrdmax_consts.h"
+#include "internal.h"
+
+static_assert(RPCRDMAX_GFP_KERNEL == (__force unsigned int)GFP_KERNEL);
+static_assert(RPCRDMAX_GFP_NOFS == (__force unsigned int)GFP_NOFS);
+static_assert(RPCRDMAX_GFP_NOIO == (__force unsigned int)GFP_NOIO);
+static_assert(RPCRDMAX_GFP_ATOMIC == (__force unsigned int)GFP_ATOMIC);
+static_assert(RPCRDMAX_GFP_NOWAIT == (__force unsigned int)GFP_NOWAIT);
+static_assert(RPCRDMAX_GFP_ZERO == (__force unsigned int)__GFP_ZERO);
+static_assert(RPCRDMAX_GFP_NOWARN == (__force unsigned int)__GFP_NOWARN);
+static_assert(RPCRDMAX_PAGE_SIZE == PAGE_SIZE);
+static_assert(RPCRDMAX_PAGE_SHIFT == PAGE_SHIFT);
+
+/**
+ * rpcrdmax_kmalloc - allocate memory for C++
+ * @size: bytes wanted
+ * @gfp: allocation flags (an RPCRDMAX_GFP_* combination)
+ *
+ * Returns the memory, or NULL if it cannot be had under @gfp.
+ */
+void *rpcrdmax_kmalloc(unsigned long size, unsigned int gfp)
+{
+	return kmalloc(size, (__force gfp_t)gfp);
+}
+
+/**
+ * rpcrdmax_kfree - release memory from rpcrdmax_kmalloc()
+ * @p: the memory, or NULL
+ */
+void rpcrdmax_kfree(const void *p)
+{
+	kfree(p);
+}
+
+/**
+ * rpcrdmax_alloc_page - allocate one page
+ * @gfp: allocation flags
+ *
+ * Returns an opaque page handle, or NULL.
+ */
+void *rpcrdmax_alloc_page(unsigned int gfp)
+{
+	return alloc_page((__force gfp_t)gfp);
+}
+
+/**
+ * rpcrdmax_free_page - release a page from rpcrdmax_alloc_page()
+ * @page: the page handle, or NULL
+ */
+void rpcrdmax_free_page(void *page)
+{
+	if (page)
+		__free_page((struct page *)page);
+}
+
+/**
+ * rpcrdmax_page_address - kernel virtual address of a page
+ * @page: a page handle (lowmem: every page on x86_64)
+ */
+void *rpcrdmax_page_address(void *page)
+{
+	return page_address((struct page *)page);
+}
