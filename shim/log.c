@@ -6,8 +6,6 @@
  * limit per level, as a peer that floods us with bad traffic must not
  * flood the log.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
-
 #include <linux/bug.h>
 #include <linux/kernel.h>
 #include <linux/printk.h>
@@ -21,19 +19,19 @@ static void rpcrdmax_vlog(int level, struct va_format *vaf)
 	/* printk takes its level from the format string, not an argument. */
 	switch (level) {
 	case 0 ... 3:
-		pr_err("%pV\n", vaf);
+		pr_err(KBUILD_MODNAME ": %pV\n", vaf);
 		break;
 	case 4:
-		pr_warn("%pV\n", vaf);
+		pr_warn(KBUILD_MODNAME ": %pV\n", vaf);
 		break;
 	case 5:
-		pr_notice("%pV\n", vaf);
+		pr_notice(KBUILD_MODNAME ": %pV\n", vaf);
 		break;
 	case 6:
-		pr_info("%pV\n", vaf);
+		pr_info(KBUILD_MODNAME ": %pV\n", vaf);
 		break;
 	default:
-		pr_debug("%pV\n", vaf);
+		pr_debug(KBUILD_MODNAME ": %pV\n", vaf);
 		break;
 	}
 }
@@ -93,6 +91,6 @@ void rpcrdmax_warn_once(const char *file, int line, const char *what)
  */
 void rpcrdmax_bug(const char *file, int line, const char *what)
 {
-	pr_emerg("%s:%d: %s\n", file, line, what);
+	pr_emerg(KBUILD_MODNAME ": %s:%d: %s\n", file, line, what);
 	BUG();
 }

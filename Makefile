@@ -1,0 +1,51 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# rpcrdmax - user-facing targets.  kbuild reads ./Kbuild, not this file.
+#
+#   make                 build rpcrdmax.ko for Debian's current kernel
+#   make KDIR=<tree>     build against any prepared kernel tree
+#   make check           all three test tiers (host, KUnit, end to end)
+#   make check-quick     host tests without fuzzing, strict module build,
+#                        KUnit (the iteration loop)
+#   make demo            set up, build, boot a guest and show the module
+#   make setup           install packages and fill ~/.cache/rpcrdmax
+#   make clean
+
+SHELL := /bin/bash
+TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+
+.PHONY: all modules setup check check-quick check-host check-build check-kunit \
+	check-e2e demo clean
+
+all: modules
+
+modules:
+	@out=$$($(TOP)/scripts/build-module $(if $(KDIR),--kdir $(KDIR)) | tail -n1) && \
+	  ln -f "$$out/rpcrdmax.ko" $(TOP)/rpcrdmax.ko && echo "built $(TOP)/rpcrdmax.ko (from $$out)"
+
+setup:
+	$(TOP)/scripts/setup
+
+check:
+	$(TOP)/scripts/check
+
+check-quick:
+	$(TOP)/scripts/check --quick
+
+check-host:
+	$(TOP)/scripts/check host
+
+check-build:
+	$(TOP)/scripts/check build
+
+check-kunit:
+	$(TOP)/scripts/check kunit
+
+check-e2e:
+	$(TOP)/scripts/check e2e
+
+demo:
+	$(TOP)/scripts/demo
+
+clean:
+	rm -rf $(TOP)/build $(TOP)/rpcrdmax.ko

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kunit/kunit.c - rpcrdmax's KUnit suites.
+ *
+ * Suites are C (KUnit is a C API); the bodies that exercise C++ live in
+ * C++ and report each expectation through rpcrdmax_kunit_check(), which
+ * turns it into a KUNIT_EXPECT with the C++ file and line.
+ *
+ * rpcrdmax_consts: every constant C++ was compiled with (from the
+ *   generated rpcrdmax_consts.h) equals what this file, compiled against
+ *   the kernel's own headers, computes for the same name.
+ * rpcrdmax_cxx_runtime: GFP new/delete, virtual dispatch, lock guards,
+ *   a workqueue round trip and Result/TRY, all in the running kernel.
+ */
+#include <kunit/test.h>
+#include <linux/atomic.h>
+#include <linux/completion.h>
+#include <linux/errno.h>
+#include <linux/gfp.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/refcount.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include "../shim/internal.h"
+
+static void rpcrdmax_kunit_check(void *ctx, bool ok, const char *what,
+				 const char *file, int line)
+{
+	struct kunit *test = ctx;
+
+	KUNIT_EXPECT_TRUE_MSG(test, ok, "%s:%d: %s", file, line, what);
+}
+
+/* ---- rpcrdmax_consts ------------------------------------------------ */
+
+struct rpcrdmax_kconst {
+	const char *name;
+	long long value;
+};
+
+#define KC(n, v) { n, (long long)(v) }
+static const struct rpcrdmax_kconst rpcrdmax_kconsts[] = {
+	KC("RPCRDMAX_SIZEOF_SPINLOCK", sizeof(spinlock_t)),
+	KC("RPCRDMAX_ALIGNOF_SPINLOCK", __alignof__(spinlock_t)),
+	KC("RPCRDMAX_SIZEOF_MUTEX", sizeof(struct mutex)),
+	KC("RPCRDMAX_ALIGNOF_MUTEX", __alignof__(struct mutex)),
+	KC("RPCRDMAX_SIZEOF_REFCOUNT", sizeof(refcount_t)),
+	KC("RPCRDMAX_ALIGNOF_REFCOUNT", __alignof__(refcount_t)),
+	KC("RPCRDMAX_SIZEOF_ATOMIC", sizeof(atomic_t)),
+	KC("RPCRDMAX_ALIGNOF_ATOMIC", __alignof__(atomic_t)),
+	KC("RPCRDMAX_SIZEOF_COMPLETION", sizeof(struct completion)),
+	KC("RPCRDMAX_ALIGNOF_COMPLETION", __alignof__(struct completion)),
+	KC("RPCRDMAX_SIZEOF_WORK", sizeof(struct rpcrdmax_work)),
+	KC("RPCRDMAX_ALIGNOF_WORK", __alignof__(struct rpcrdmax_work)),
+	KC("RPCRDMAX_GFP_KERNEL", (__force unsigned int)GFP_KERNEL),
+	KC("RPCRDMAX_GFP_NOFS", (__force unsigned int)GFP_NOFS),
+	KC("RPCRDMAX_GFP_NOIO", (__force unsigned int)GFP_NOIO),
+	KC("RPCRDMAX_GFP_ATOMIC", (__force unsigned int)GFP_ATOMIC),
+	KC("RPCRDMAX_GFP_NOWAIT", (__force unsigned int)GFP_NOWAIT),
+	KC("RPCRDMAX_GFP_ZERO", (__force unsigned int)__GFP_ZERO),
+	KC("RPCRDMAX_GFP_NOWARN", (__force unsigned int)__GFP_NOWARN),
+	KC("RPCRDMAX_PAGE_SIZE", PAGE_SIZE),
+	KC("RPCRDMAX_PAGE_SHIFT", PAGE_SHIFT),
+	KC("EINVAL", EINVAL),
+	KC("ENOMEM", ENOMEM),
+	KC("ENOTCONN", ENOTCONN),
+	KC("ECONNREFUSED", ECONNREFUSED),
+	KC("ETIMEDOUT", ETIMEDOUT),
+	KC("EPROTO", EPROTO),
+};
+#undef KC
+
+static void rpcrdmax_consts_match(struct kunit *test)
+{
+	unsigned int i, j, seen = 0;
+	const char *name;
+	long long value;
+
+	for (i = 0; rpcrdmax_cxx_const(i, &name, &value); i++) {
+		for (j = 0; j < ARRAY_SIZE(rpcrdmax_kconsts); j++)
+			if (!strcmp(rpcrdmax_kconsts[j].name, name))
+				break;
+		KUNIT_EXPECT_LT_MSG(test, j, ARRAY_SIZE(rpcrdmax_kconsts),
+				    "C++ constant %s unknown to the kernel side", name);
+		if (j == ARRAY_SIZE(rpcrdmax_kconsts))
+			continue;
+		seen++;
+		KUNIT_EXPECT_EQ_MSG(test, value, rpcrdmax_kconsts[j].value,
+				    "%s: C++ has %lld, the kernel %lld", name,
+				    value, rpcrdmax_kconsts[j].value);
+	}
+	KUNIT_EXPECT_EQ(test, seen, (unsigned int)ARRAY_SIZE(rpcrdmax_kconsts));
+}
+
+static struct kunit_case rpcrdmax_consts_cases[] = {
+	KUNIT_CASE(rpcrdmax_consts_match),
+	{}
+};
+
+static struct kunit_suite rpcrdmax_consts_suite = {
+	.name = "rpcrdmax_consts",
+	.test_cases = rpcrdmax_consts_cases,
+};
+
+/* ---- rpcrdmax_cxx_runtime ------------------------------------------- */
+
+#define RPCRDMAX_CXX_CASE(fn)                                          \
+	static void fn##_case(struct kunit *test)                      \
+	{                                                              \
+		rpcrdmax_kunit_cxx_##fn(test, rpcrdmax_kunit_check);   \
+	}
+
+RPCRDMAX_CXX_CASE(new_delete)
+RPCRDMAX_CXX_CASE(virtual)
+RPCRDMAX_CXX_CASE(lock_guard)
+RPCRDMAX_CXX_CASE(workqueue)
+RPCRDMAX_CXX_CASE(result)
+
+static struct kunit_case rpcrdmax_cxx_runtime_cases[] = {
+	KUNIT_CASE(new_delete_case),
+	KUNIT_CASE(virtual_case),
+	KUNIT_CASE(lock_guard_case),
+	KUNIT_CASE(workqueue_case),
+	KUNIT_CASE(result_case),
+	{}
+};
+
+static struct kunit_suite rpcrdmax_cxx_runtime_suite = {
+	.name = "rpcrdmax_cxx_runtime",
+	.test_cases = rpcrdmax_cxx_runtime_cases,
+};
+
+kunit_test_suites(&rpcrdmax_consts_suite, &rpcrdmax_cxx_runtime_suite);
+
+MODULE_DESCRIPTION("KUnit tests for rpcrdmax");
+MODULE_LICENSE("GPL");

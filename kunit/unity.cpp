@@ -1,0 +1,8 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kunit/unity.cpp - the KUnit module's one C++ translation unit: the same
+ * runtime and core sources as rpcrdmax.ko, plus the C++ test bodies.
+ */
+#include "../lib/runtime.cpp"
+#include "../lib/consts_table.cpp"
+#include "../kunit/cxx_runtime_tests.cpp"

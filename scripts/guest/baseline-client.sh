@@ -1,0 +1,35 @@
+# SPDX-License-Identifier: GPL-2.0
+# e2e baseline, client side: the stock rpcrdma client mounts the stock
+# server over RDMA with NFS v3 and v4.2; files of edge-case sizes are
+# written, read back after a remount, and their sha256 compared.
+. /share/lib.sh
+set -u
+SIZES="0 1 1023 1024 1025 4095 4096 4097 65535 65536 65537 1048577"
+step "client: rxe up" rxe_up
+step "client: load rpcrdma" modprobe rpcrdma
+wait_for /share/server.ready 300 || { step_fail "client: server never became ready"; exit 1; }
+
+mkdir -p /mnt/nfs /tmp/src
+for s in $SIZES; do head -c "$s" /dev/urandom >"/tmp/src/f$s"; done
+(cd /tmp/src && sha256sum f*) >/tmp/src.sha256
+
+for v in 3 4.2; do
+	opts="rdma,port=20049,vers=$v"
+	[ "$v" = 3 ] && opts="$opts,nolock"
+	if ! mount -t nfs -o "$opts" 192.0.2.1:/export /mnt/nfs; then
+		step_fail "v$v: mount -o $opts"
+		continue
+	fi
+	step_ok "v$v: mount -o $opts"
+	grep -q ' /mnt/nfs nfs.*proto=rdma' /proc/mounts &&
+		step_ok "v$v: /proc/mounts says proto=rdma" ||
+		step_fail "v$v: not an RDMA mount: $(grep /mnt/nfs /proc/mounts)"
+	d=/mnt/nfs/v$v
+	step "v$v: write files" sh -c "mkdir -p $d && cp /tmp/src/f* $d/ && sync"
+	step "v$v: umount" umount /mnt/nfs
+	step "v$v: remount" mount -t nfs -o "$opts" 192.0.2.1:/export /mnt/nfs
+	step "v$v: sha256 after remount" sh -c "cd $d && sha256sum -c --quiet /tmp/src.sha256"
+	step "v$v: final umount" umount /mnt/nfs
+done
+step "client: kernel log clean" kernel_log_clean
+exit $STEP_FAILS

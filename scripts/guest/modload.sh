@@ -1,0 +1,21 @@
+# SPDX-License-Identifier: GPL-2.0
+# e2e: rpcrdmax.ko loads and unloads in the Debian guest kernel, and the
+# only kernel messages it causes are the out-of-tree/unsigned taint lines.
+. /share/lib.sh
+set -u
+dmesg -C
+step "insmod rpcrdmax.ko" insmod /share/rpcrdmax.ko
+grep -q '^rpcrdmax ' /proc/modules && step_ok "rpcrdmax listed in /proc/modules" ||
+	step_fail "rpcrdmax not in /proc/modules"
+step "rmmod rpcrdmax" rmmod rpcrdmax
+grep -q '^rpcrdmax ' /proc/modules && step_fail "rpcrdmax still loaded" ||
+	step_ok "rpcrdmax gone from /proc/modules"
+step "insmod again" insmod /share/rpcrdmax.ko
+step "rmmod again" rmmod rpcrdmax
+extra=$(dmesg | grep -vE 'loading out-of-tree module taints kernel|module verification failed: signature and/or required key missing - tainting kernel')
+if [ -z "$extra" ]; then
+	step_ok "no kernel messages beyond the taint lines"
+else
+	step_fail "unexpected kernel messages: $extra"
+fi
+exit $STEP_FAILS
