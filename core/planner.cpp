@@ -35,7 +35,10 @@ bool shape_ok(const MsgShape &m)
 {
 	if (m.pad > 3 || stream_len(m) > ktl::U32_MAX)
 		return false;
-	if (m.ddp && ((m.head.len & 3) || m.pad != ktl::xdr_pad(m.pages.len)))
+	/* A DDP item sits after the RPC header: never at position zero,
+	 * which RFC 8166 Section 3.5.3.1 reserves for the Long Call. */
+	if (m.ddp && (m.head.len == 0 || (m.head.len & 3) ||
+		      m.pad != ktl::xdr_pad(m.pages.len)))
 		return false;
 	return true;
 }

@@ -54,7 +54,7 @@ struct Extent {
  * The XDR stream of one RPC message: head, then @pages (followed by
  * @pad octets of XDR round-up), then tail.  With @ddp, @pages is one
  * DDP-eligible data item (RFC 8166 Section 3.4.2): @head.len must then
- * be a multiple of four and @pad equal to its round-up.  When the
+ * be a non-zero multiple of four and @pad equal to its round-up.  When the
  * whole stream lands in one chunk, the round-up is counted with the
  * tail extent (as the kernel keeps it at the start of the tail).
  */

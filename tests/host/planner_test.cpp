@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host-only planner tests: a table of NFS-like shapes with the form each
+ * must get, and randomized shapes checked against invariants (headers
+ * fit their thresholds, chunks add up, segments respect the
+ * registration limits, and a responder's decoder accepts the result).
+ */
+/* rpcrdmax headers first: hosted headers define errno and limit macros
+ * (EPERM, SIZE_MAX) that collide with ktl names. */
+#include <rpcrdmax/core/planner.h>
+#include <rpcrdmax/core/v1.h>
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <vector>
+
+using namespace rpcrdmax::core;
+namespace ktl = rpcrdmax::ktl;
+
+namespace {
+
+MsgShape shape(uint32_t head, uint32_t pages, uint32_t page_off, uint32_t tail, bool ddp)
+{
+	return MsgShape{Extent{head, 0}, Extent{pages, page_off},
+			ddp ? (uint32_t)ktl::xdr_pad(pages) : 0, Extent{tail, 0}, ddp};
+}
+
+struct Row {
+	const char *what;
+	MsgShape call, reply;
+	uint32_t threshold;
+	CallForm cf;
+	ReplyForm rf;
+};
+
+TEST(Planner, FormTable)
+{
+	const Row rows[] = {
+		{"GETATTR", shape(120, 0, 0, 0, false), shape(112, 0, 0, 0, false), 1024,
+		 CallForm::Inline, ReplyForm::Inline},
+		{"WRITE 4K", shape(136, 4096, 0, 0, true), shape(120, 0, 0, 0, false), 1024,
+		 CallForm::ReadChunk, ReplyForm::Inline},
+		{"WRITE 4K, 8K threshold", shape(136, 4096, 0, 0, true), shape(120, 0, 0, 0, false),
+		 8192, CallForm::Inline, ReplyForm::Inline},
+		{"READ 1M", shape(120, 0, 0, 0, false), shape(112, 1 << 20, 0, 0, true), 4096,
+		 CallForm::Inline, ReplyForm::WriteChunk},
+		{"READDIR 64K", shape(140, 0, 0, 0, false), shape(120, 65536, 0, 4, false), 4096,
+		 CallForm::Inline, ReplyForm::ReplyChunk},
+		{"big COMPOUND", shape(6000, 0, 0, 0, false), shape(200, 0, 0, 0, false), 4096,
+		 CallForm::LongCall, ReplyForm::Inline},
+		{"WRITE with big head", shape(5000, 65536, 0, 40, true), shape(200, 0, 0, 0, false),
+		 4096, CallForm::LongCallReadChunk, ReplyForm::Inline},
+		{"READ with big head", shape(100, 0, 0, 0, false), shape(5000, 65536, 0, 0, true), 4096,
+		 CallForm::Inline, ReplyForm::WriteAndReplyChunk},
+		{"both long", shape(9000, 0, 0, 0, false), shape(9000, 0, 0, 0, false), 4096,
+		 CallForm::LongCall, ReplyForm::ReplyChunk},
+	};
+	auto plan = std::make_unique<Plan>();
+
+	for (const Row &row : rows) {
+		PlanParams p{row.threshold, row.threshold, 16, 64, 4096, true};
+		ASSERT_EQ(plan_rpc(row.call, row.reply, p, plan.get()), PlanError::None) << row.what;
+		EXPECT_EQ(plan->call, row.cf) << row.what;
+		EXPECT_EQ(plan->reply, row.rf) << row.what;
+		EXPECT_EQ(plan->proc, (row.cf == CallForm::LongCall ||
+				       row.cf == CallForm::LongCallReadChunk)
+					      ? V1Proc::NoMsg
+					      : V1Proc::Msg)
+			<< row.what;
+	}
+}
+
+void to_header(const Plan &p, V1Header *h)
+{
+	ChunkLists &cl = h->chunks;
+	uint32_t handle = 1;
+
+	h->xid = 1;
+	h->vers = 1;
+	h->credits = 1;
+	h->proc = p.proc;
+	cl.clear();
+	for (uint32_t i = 0; p.has_call_chunk && i < p.call_chunk.nsegs; i++) {
+		ASSERT_EQ(cl.add_read_segment(0, Segment{handle++, p.call_chunk.segs[i].length, 0}),
+			  ListError::None);
+	}
+	for (uint32_t i = 0; p.has_read && i < p.read.nsegs; i++) {
+		ASSERT_EQ(cl.add_read_segment(p.read.position,
+					      Segment{handle++, p.read.segs[i].length, 0}),
+			  ListError::None);
+	}
+	if (p.has_write) {
+		ASSERT_EQ(cl.add_write_chunk(), ListError::None);
+		for (uint32_t i = 0; i < p.write.nsegs; i++)
+			ASSERT_EQ(cl.add_write_segment(Segment{handle++, p.write.segs[i].length, 0}),
+				  ListError::None);
+	}
+	if (p.has_reply) {
+		ASSERT_EQ(cl.set_reply_chunk(), ListError::None);
+		for (uint32_t i = 0; i < p.reply_chunk.nsegs; i++)
+			ASSERT_EQ(cl.add_reply_segment(Segment{handle++, p.reply_chunk.segs[i].length, 0}),
+				  ListError::None);
+	}
+}
+
+void check_chunk(const PlannedChunk &c, const PlanParams &p, const MsgShape &m)
+{
+	uint64_t sum = 0;
+	uint64_t reg = (uint64_t)p.pages_per_mr * p.page_size;
+
+	ASSERT_LE(c.nsegs, p.max_segments_per_chunk);
+	for (uint32_t i = 0; i < c.nsegs; i++) {
+		const PlannedSegment &s = c.segs[i];
+		uint32_t ext_len = s.extent == ExtentId::Head	 ? m.head.len
+				   : s.extent == ExtentId::Pages ? m.pages.len
+								 : m.pad + m.tail.len;
+		uint32_t page_off = s.extent == ExtentId::Head	  ? m.head.page_offset
+				    : s.extent == ExtentId::Pages ? m.pages.page_offset
+								  : m.tail.page_offset;
+		EXPECT_GT(s.length, 0u);
+		EXPECT_LE((uint64_t)s.offset + s.length, ext_len);
+		/* inside one registration */
+		uint64_t start = (page_off % p.page_size) + s.offset;
+		EXPECT_LE(start % reg + s.length, reg) << "segment crosses a registration";
+		sum += s.length;
+	}
+	EXPECT_EQ(sum, c.length);
+}
+
+TEST(Planner, RandomShapesInvariants)
+{
+	std::mt19937_64 rng(4242);
+	auto plan = std::make_unique<Plan>();
+	auto h = std::make_unique<V1Header>();
+	std::vector<uint8_t> buf(1 << 18);
+	int counts[4][4] = {};
+
+	for (int iter = 0; iter < 20000; iter++) {
+		auto pick = [&](uint32_t n) { return (uint32_t)(rng() % n); };
+		PlanParams p{1024u << pick(6), 1024u << pick(6), 1 + pick(32), 1 + pick(256),
+			     4096, pick(8) != 0};
+		bool cddp = pick(2), rddp = pick(2);
+		MsgShape call = shape(4 + 4 * pick(3000), pick(4) ? pick(1 << 20) : 0, pick(4096),
+				      pick(2000), cddp);
+		MsgShape reply = shape(4 + 4 * pick(3000), pick(4) ? pick(1 << 20) : 0, pick(4096),
+				       pick(2000), rddp);
+		call.head.page_offset = pick(4096);
+		reply.tail.page_offset = pick(4096);
+		PlanError e = plan_rpc(call, reply, p, plan.get());
+		if (e == PlanError::TooManySegments || e == PlanError::HeaderTooLarge)
+			continue;
+		ASSERT_EQ(e, PlanError::None) << plan_error_name(e);
+		counts[(int)plan->call][(int)plan->reply]++;
+
+		/* the Send fits the threshold */
+		EXPECT_LE(plan->call_hdr_len + plan->call_inline_len, p.call_threshold);
+		EXPECT_LE(plan->reply_hdr_len, p.reply_threshold);
+		uint64_t call_total = (uint64_t)call.head.len + call.pages.len + call.pad + call.tail.len;
+		uint64_t reply_total =
+			(uint64_t)reply.head.len + reply.pages.len + reply.pad + reply.tail.len;
+		/* every octet of the Call is carried exactly once (round-up is
+		 * dropped only with a DDP Read chunk) */
+		uint64_t carried = plan->call_inline_len + (plan->has_read ? plan->read.length : 0) +
+				   (plan->has_call_chunk ? plan->call_chunk.length : 0);
+		EXPECT_EQ(carried + (plan->has_read ? call.pad : 0), call_total);
+		/* the Reply has room: inline, or in the chunks offered */
+		if (plan->reply == ReplyForm::Inline) {
+			EXPECT_LE(reply_total + plan->reply_hdr_len, p.reply_threshold);
+		}
+		if (plan->has_write) {
+			EXPECT_EQ(plan->write.length, reply.pages.len);
+		}
+		if (plan->reply == ReplyForm::ReplyChunk) {
+			EXPECT_EQ(plan->reply_chunk.length, reply_total);
+		}
+		if (plan->reply == ReplyForm::WriteAndReplyChunk) {
+			EXPECT_EQ(plan->reply_chunk.length, (uint64_t)reply.head.len + reply.tail.len);
+		}
+		if (plan->reply == ReplyForm::WriteChunk) {
+			EXPECT_LE(reply.head.len + reply.tail.len + plan->reply_hdr_len,
+				  p.reply_threshold);
+		}
+		if (plan->has_call_chunk)
+			check_chunk(plan->call_chunk, p, call);
+		if (plan->has_read) {
+			check_chunk(plan->read, p, call);
+			EXPECT_EQ(plan->read.position, call.head.len);
+		}
+		if (plan->has_write)
+			check_chunk(plan->write, p, reply);
+		if (plan->has_reply)
+			check_chunk(plan->reply_chunk, p, reply);
+		if (HasFailure())
+			return;
+
+		/* a responder accepts the header built from the plan */
+		to_header(*plan, h.get());
+		ASSERT_EQ(v1_encoded_size(*h), plan->call_hdr_len);
+		auto res = v1_encode(*h, ktl::Bytes(buf.data(), buf.size()));
+		ASSERT_TRUE(res.is_ok());
+		DecodeLimits lim;
+		lim.max_segments_per_chunk = 32;
+		V1Verdict v = v1_decode_call(
+			ktl::ConstBytes(buf.data(), res.value() + plan->call_inline_len), lim, h.get());
+		ASSERT_EQ(v, V1Verdict::Ok) << v1_verdict_name(v) << " iter " << iter;
+	}
+	/* the random walk reached every call form and every reply form */
+	for (int c = 0; c < 4; c++) {
+		int n = 0;
+		for (int r = 0; r < 4; r++)
+			n += counts[c][r];
+		EXPECT_GT(n, 0) << "call form " << c;
+	}
+	for (int r = 0; r < 4; r++) {
+		int n = 0;
+		for (int c = 0; c < 4; c++)
+			n += counts[c][r];
+		EXPECT_GT(n, 0) << "reply form " << r;
+	}
+}
+
+} // namespace
