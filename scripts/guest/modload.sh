@@ -3,6 +3,9 @@
 # only kernel messages it causes are the out-of-tree/unsigned taint lines.
 . /share/lib.sh
 set -u
+# Let boot-time messages (eth0 coming up) land before the log is cleared.
+n=100
+while [ $n -gt 0 ] && ! dmesg | grep -q 'eth0: link becomes ready'; do sleep 0.1; n=$((n - 1)); done
 dmesg -C
 step "insmod rpcrdmax.ko" insmod /share/rpcrdmax.ko
 grep -q '^rpcrdmax ' /proc/modules && step_ok "rpcrdmax listed in /proc/modules" ||

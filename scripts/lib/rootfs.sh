@@ -61,8 +61,10 @@ build_rootfs_image() {
 		"$tmp/initrd/proc" "$tmp/initrd/sys" "$tmp/initrd/newroot"
 	cp /bin/busybox "$tmp/initrd/bin/busybox"
 	: >"$tmp/initrd/modules.list"
-	for m in $(modprobe -d "$gk" -S "$abi" --show-depends $ROOTFS_EARLY_MODULES |
-		awk '$1 == "insmod" {print $2}'); do
+	# One modprobe call per module: further words would be module options.
+	for m in $(for e in $ROOTFS_EARLY_MODULES; do
+			modprobe -d "$gk" -S "$abi" --show-depends "$e"
+		done | awk '$1 == "insmod" {print $2}'); do
 		grep -qx "${m##*/}" "$tmp/initrd/modules.list" && continue
 		cp "$m" "$tmp/initrd/lib/modules/"
 		echo "${m##*/}" >>"$tmp/initrd/modules.list"
