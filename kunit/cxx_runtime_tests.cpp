@@ -32,7 +32,7 @@ struct Tracked {
 	int *dtors_;
 };
 
-void new_delete(Reporter check)
+static void new_delete(Reporter check)
 {
 	int dtors = 0;
 	Tracked *t = new (Gfp::Kernel) Tracked(42, &dtors);
@@ -106,7 +106,7 @@ struct Square : Shape {
 	int *dtors_;
 };
 
-void virtual_dispatch(Reporter check)
+static void virtual_dispatch(Reporter check)
 {
 	int dtors = 0;
 	Shape *shapes[2] = { new (Gfp::Kernel) Triangle(&dtors),
@@ -133,7 +133,7 @@ struct Locked {
 	int counter = 0;
 };
 
-void lock_guard(Reporter check)
+static void lock_guard(Reporter check)
 {
 	Locked *l = new (Gfp::Kernel) Locked;
 
@@ -185,7 +185,7 @@ struct Job {
 	ListNode node;
 };
 
-void workqueue(Reporter check)
+static void workqueue(Reporter check)
 {
 	Job *job = new (Gfp::Kernel) Job;
 
@@ -223,20 +223,20 @@ void workqueue(Reporter check)
 	delete job;
 }
 
-Result<int> half(int v)
+static Result<int> half(int v)
 {
 	if (v & 1)
 		return error(err::EINVAL);
 	return v / 2;
 }
 
-Result<int> quarter(int v)
+static Result<int> quarter(int v)
 {
 	int h = RPCRDMAX_TRY(half(v));
 	return RPCRDMAX_TRY(half(h));
 }
 
-void result(Reporter check)
+static void result(Reporter check)
 {
 	auto ok = quarter(8);
 	EXPECT(ok.is_ok() && ok.value() == 2);
