@@ -137,7 +137,7 @@ struct Caps {
 	u32 total;
 };
 
-Caps clamp_limits(const DecodeLimits &lim)
+static Caps clamp_limits(const DecodeLimits &lim)
 {
 	return Caps{
 		ktl::min(lim.max_read_chunks, kMaxChunksCap),
@@ -148,7 +148,7 @@ Caps clamp_limits(const DecodeLimits &lim)
 }
 
 /* XDR optional-data ("*next") discriminator: exactly 0 or 1. */
-ListError get_present(ktl::XdrReader &xdr, bool *present)
+static ListError get_present(ktl::XdrReader &xdr, bool *present)
 {
 	u32 w;
 
@@ -160,7 +160,7 @@ ListError get_present(ktl::XdrReader &xdr, bool *present)
 	return ListError::None;
 }
 
-ListError get_segment(ktl::XdrReader &xdr, Segment *seg)
+static ListError get_segment(ktl::XdrReader &xdr, Segment *seg)
 {
 	if (!xdr.get_u32(&seg->handle) || !xdr.get_u32(&seg->length) ||
 	    !xdr.get_u64(&seg->offset))
@@ -169,7 +169,7 @@ ListError get_segment(ktl::XdrReader &xdr, Segment *seg)
 }
 
 /* A counted array of segments: one Write chunk or the Reply chunk. */
-ListError get_write_chunk(ktl::XdrReader &xdr, const Caps &caps,
+static ListError get_write_chunk(ktl::XdrReader &xdr, const Caps &caps,
 			  ChunkLists *out, ChunkRef *chunk)
 {
 	Segment seg;
@@ -194,7 +194,7 @@ ListError get_write_chunk(ktl::XdrReader &xdr, const Caps &caps,
 	return ListError::None;
 }
 
-ListError get_read_list(ktl::XdrReader &xdr, const Caps &caps, ChunkLists *out)
+static ListError get_read_list(ktl::XdrReader &xdr, const Caps &caps, ChunkLists *out)
 {
 	ListError err;
 	Segment seg;
@@ -225,7 +225,7 @@ ListError get_read_list(ktl::XdrReader &xdr, const Caps &caps, ChunkLists *out)
 	}
 }
 
-ListError get_write_list(ktl::XdrReader &xdr, const Caps &caps, ChunkLists *out)
+static ListError get_write_list(ktl::XdrReader &xdr, const Caps &caps, ChunkLists *out)
 {
 	ListError err;
 	bool more;
@@ -243,7 +243,7 @@ ListError get_write_list(ktl::XdrReader &xdr, const Caps &caps, ChunkLists *out)
 	}
 }
 
-ListError get_reply_chunk(ktl::XdrReader &xdr, const Caps &caps, ChunkLists *out)
+static ListError get_reply_chunk(ktl::XdrReader &xdr, const Caps &caps, ChunkLists *out)
 {
 	ListError err;
 	bool present;
@@ -257,7 +257,7 @@ ListError get_reply_chunk(ktl::XdrReader &xdr, const Caps &caps, ChunkLists *out
 	return err;
 }
 
-bool put_write_chunk(ktl::XdrWriter &xdr, const ChunkLists &cl, const ChunkRef &c)
+static bool put_write_chunk(ktl::XdrWriter &xdr, const ChunkLists &cl, const ChunkRef &c)
 {
 	if (!xdr.put_u32(c.nsegs))
 		return false;

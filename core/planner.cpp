@@ -26,12 +26,12 @@ constexpr u64 read_list_bytes(u32 nsegs)
 	return (u64)nsegs * kReadSegmentSize;
 }
 
-u64 stream_len(const MsgShape &m)
+static u64 stream_len(const MsgShape &m)
 {
 	return (u64)m.head.len + m.pages.len + m.pad + m.tail.len;
 }
 
-bool shape_ok(const MsgShape &m)
+static bool shape_ok(const MsgShape &m)
 {
 	if (m.pad > 3 || stream_len(m) > ktl::U32_MAX)
 		return false;
@@ -43,14 +43,14 @@ bool shape_ok(const MsgShape &m)
 	return true;
 }
 
-bool params_ok(const PlanParams &p)
+static bool params_ok(const PlanParams &p)
 {
 	return p.call_threshold && p.reply_threshold &&
 	       p.max_segments_per_chunk && p.pages_per_mr && p.page_size &&
 	       (p.page_size & (p.page_size - 1)) == 0;
 }
 
-void chunk_init(PlannedChunk *c, u32 position)
+static void chunk_init(PlannedChunk *c, u32 position)
 {
 	c->position = position;
 	c->length = 0;
@@ -61,7 +61,7 @@ void chunk_init(PlannedChunk *c, u32 position)
  * Append the @len octets of extent @id, whose first octet sits
  * @page_offset into its page, split at registration boundaries.
  */
-bool add_extent(PlannedChunk *c, ExtentId id, u32 len, u32 page_offset,
+static bool add_extent(PlannedChunk *c, ExtentId id, u32 len, u32 page_offset,
 		const PlanParams &p)
 {
 	u32 limit = ktl::min(p.max_segments_per_chunk, kPlanMaxSegs);
@@ -84,7 +84,7 @@ bool add_extent(PlannedChunk *c, ExtentId id, u32 len, u32 page_offset,
 }
 
 /* The whole stream of @m in one chunk: head, pages, round-up + tail. */
-bool add_whole(PlannedChunk *c, const MsgShape &m, const PlanParams &p)
+static bool add_whole(PlannedChunk *c, const MsgShape &m, const PlanParams &p)
 {
 	return add_extent(c, ExtentId::Head, m.head.len, m.head.page_offset, p) &&
 	       add_extent(c, ExtentId::Pages, m.pages.len, m.pages.page_offset, p) &&
@@ -93,18 +93,18 @@ bool add_whole(PlannedChunk *c, const MsgShape &m, const PlanParams &p)
 }
 
 /* The stream less its DDP-eligible item and that item's round-up. */
-bool add_reduced(PlannedChunk *c, const MsgShape &m, const PlanParams &p)
+static bool add_reduced(PlannedChunk *c, const MsgShape &m, const PlanParams &p)
 {
 	return add_extent(c, ExtentId::Head, m.head.len, m.head.page_offset, p) &&
 	       add_extent(c, ExtentId::Tail, m.tail.len, m.tail.page_offset, p);
 }
 
-bool ddp_usable(const MsgShape &m, const PlanParams &p)
+static bool ddp_usable(const MsgShape &m, const PlanParams &p)
 {
 	return m.ddp && p.ddp_allowed && m.pages.len > 0;
 }
 
-PlanError plan_reply(const MsgShape &m, const PlanParams &p, Plan *out)
+static PlanError plan_reply(const MsgShape &m, const PlanParams &p, Plan *out)
 {
 	u64 total = stream_len(m);
 	u64 hdr = kMinChunkHeaderSize;
@@ -144,7 +144,7 @@ PlanError plan_reply(const MsgShape &m, const PlanParams &p, Plan *out)
 	return PlanError::None;
 }
 
-PlanError plan_call(const MsgShape &m, const PlanParams &p, Plan *out)
+static PlanError plan_call(const MsgShape &m, const PlanParams &p, Plan *out)
 {
 	u64 total = stream_len(m);
 	u64 hdr = kMinChunkHeaderSize;

@@ -15,12 +15,12 @@ namespace rpcrdmax::core {
 
 namespace privdata_impl {
 
-u8 encode_size(u32 bytes)
+static u8 encode_size(u32 bytes)
 {
 	return (u8)(pd_effective_size(bytes) / 1024 - 1);
 }
 
-u32 decode_size(u8 v)
+static u32 decode_size(u8 v)
 {
 	return ((u32)v + 1) * 1024;
 }

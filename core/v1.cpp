@@ -26,7 +26,7 @@ namespace rpcrdmax::core {
 
 namespace v1_impl {
 
-V1Verdict from_list_error(ListError e)
+static V1Verdict from_list_error(ListError e)
 {
 	switch (e) {
 	case ListError::None:
@@ -49,7 +49,7 @@ V1Verdict from_list_error(ListError e)
 	return V1Verdict::Truncated;
 }
 
-V1Verdict from_position_error(chunks::PositionError e)
+static V1Verdict from_position_error(chunks::PositionError e)
 {
 	switch (e) {
 	case chunks::PositionError::None:
@@ -64,7 +64,7 @@ V1Verdict from_position_error(chunks::PositionError e)
 	return V1Verdict::PositionBeyondMessage;
 }
 
-void reset(V1Header *hdr)
+static void reset(V1Header *hdr)
 {
 	hdr->xid = 0;
 	hdr->vers = 0;
@@ -79,7 +79,7 @@ void reset(V1Header *hdr)
 }
 
 /* The four fixed words; false when fewer than 16 octets arrived. */
-bool get_fixed(ktl::XdrReader &xdr, V1Header *hdr)
+static bool get_fixed(ktl::XdrReader &xdr, V1Header *hdr)
 {
 	u32 proc;
 
@@ -91,7 +91,7 @@ bool get_fixed(ktl::XdrReader &xdr, V1Header *hdr)
 }
 
 /* Chunk lists of RDMA_MSG/RDMA_NOMSG, then the lengths. */
-V1Verdict get_lists(ktl::XdrReader &xdr, ktl::ConstBytes buf,
+static V1Verdict get_lists(ktl::XdrReader &xdr, ktl::ConstBytes buf,
 		    const DecodeLimits &lim, V1Header *hdr)
 {
 	V1Verdict v = from_list_error(chunks::decode(xdr, lim, &hdr->chunks));
@@ -104,7 +104,7 @@ V1Verdict get_lists(ktl::XdrReader &xdr, ktl::ConstBytes buf,
 }
 
 /* Buffers are far smaller than 4 GiB; bound them so lengths fit a u32. */
-ktl::ConstBytes bound(ktl::ConstBytes buf)
+static ktl::ConstBytes bound(ktl::ConstBytes buf)
 {
 	return buf.first(ktl::U32_MAX);
 }
@@ -312,7 +312,7 @@ ktl::Result<u32> v1_encode(const V1Header &hdr, ktl::Bytes out)
 
 namespace v1_impl {
 
-ktl::Result<u32> encode_error(u32 xid, u32 credits, V1ErrCode code, ktl::Bytes out)
+static ktl::Result<u32> encode_error(u32 xid, u32 credits, V1ErrCode code, ktl::Bytes out)
 {
 	ktl::XdrWriter xdr(out);
 	bool ok;

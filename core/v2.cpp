@@ -56,7 +56,7 @@ bool PropSubset::insert(u32 index)
 
 namespace v2_impl {
 
-V2Verdict from_list_error(ListError e)
+static V2Verdict from_list_error(ListError e)
 {
 	switch (e) {
 	case ListError::None:
@@ -72,7 +72,7 @@ V2Verdict from_list_error(ListError e)
 	}
 }
 
-V2Verdict get_msg_type(ktl::XdrReader &xdr, u32 *dir)
+static V2Verdict get_msg_type(ktl::XdrReader &xdr, u32 *dir)
 {
 	if (!xdr.get_u32(dir) || *dir > kMsgReply)
 		return V2Verdict::BadXdr;
@@ -80,7 +80,7 @@ V2Verdict get_msg_type(ktl::XdrReader &xdr, u32 *dir)
 }
 
 /* opaque<>: a length, the octets, and zero padding to a 4-octet boundary. */
-V2Verdict get_opaque(ktl::XdrReader &xdr, ktl::ConstBytes *out)
+static V2Verdict get_opaque(ktl::XdrReader &xdr, ktl::ConstBytes *out)
 {
 	ktl::ConstBytes rest;
 	u32 len;
@@ -97,7 +97,7 @@ V2Verdict get_opaque(ktl::XdrReader &xdr, ktl::ConstBytes *out)
 }
 
 /* Section 5.1.1: a known property must decode as its typedef. */
-bool known_prop_valid(const PropVal &pv)
+static bool known_prop_valid(const PropVal &pv)
 {
 	size_t n = pv.data.size();
 
@@ -113,7 +113,7 @@ bool known_prop_valid(const PropVal &pv)
 	}
 }
 
-V2Verdict get_propset(ktl::XdrReader &xdr, PropSet *set)
+static V2Verdict get_propset(ktl::XdrReader &xdr, PropSet *set)
 {
 	V2Verdict v;
 	u32 count;
@@ -140,7 +140,7 @@ V2Verdict get_propset(ktl::XdrReader &xdr, PropSet *set)
 	return V2Verdict::Ok;
 }
 
-V2Verdict get_subset(ktl::XdrReader &xdr, PropSubset *sub)
+static V2Verdict get_subset(ktl::XdrReader &xdr, PropSubset *sub)
 {
 	u32 count;
 
@@ -156,7 +156,7 @@ V2Verdict get_subset(ktl::XdrReader &xdr, PropSubset *sub)
 }
 
 /* Bodies of RDMA2_CONNPROP .. RDMA2_UPDPROP. */
-V2Verdict get_prop_body(ktl::XdrReader &xdr, V2Proc proc, V2Header *hdr)
+static V2Verdict get_prop_body(ktl::XdrReader &xdr, V2Proc proc, V2Header *hdr)
 {
 	V2Verdict v;
 
@@ -177,7 +177,7 @@ V2Verdict get_prop_body(ktl::XdrReader &xdr, V2Proc proc, V2Header *hdr)
 	}
 }
 
-V2Verdict get_error(ktl::XdrReader &xdr, V2Error *e)
+static V2Verdict get_error(ktl::XdrReader &xdr, V2Error *e)
 {
 	bool ok;
 
@@ -214,7 +214,7 @@ V2Verdict get_error(ktl::XdrReader &xdr, V2Error *e)
 }
 
 /* The version 1 rules for chunks, by message direction. */
-V2Verdict check_chunks(const V2Header &hdr)
+static V2Verdict check_chunks(const V2Header &hdr)
 {
 	const ChunkLists &cl = hdr.chunks;
 	chunks::PositionError pe;
@@ -238,7 +238,7 @@ V2Verdict check_chunks(const V2Header &hdr)
 	return pe == chunks::PositionError::None ? V2Verdict::Ok : V2Verdict::BadXdr;
 }
 
-void reset(V2Header *hdr)
+static void reset(V2Header *hdr)
 {
 	hdr->xid = 0;
 	hdr->vers = 0;
@@ -257,7 +257,7 @@ void reset(V2Header *hdr)
 	hdr->payload_len = 0;
 }
 
-V2Verdict get_body(ktl::XdrReader &xdr, const DecodeLimits &lim, V2Header *hdr)
+static V2Verdict get_body(ktl::XdrReader &xdr, const DecodeLimits &lim, V2Header *hdr)
 {
 	V2Verdict v;
 
@@ -391,13 +391,13 @@ const char *v2_verdict_name(V2Verdict v)
 
 namespace v2_impl {
 
-bool put_opaque(ktl::XdrWriter &xdr, ktl::ConstBytes data)
+static bool put_opaque(ktl::XdrWriter &xdr, ktl::ConstBytes data)
 {
 	return data.size() <= ktl::U32_MAX && xdr.put_u32((u32)data.size()) &&
 	       xdr.put_opaque_fixed(data);
 }
 
-bool put_propset(ktl::XdrWriter &xdr, const PropSet &set)
+static bool put_propset(ktl::XdrWriter &xdr, const PropSet &set)
 {
 	if (set.count > kMaxPropsCap || !xdr.put_u32(set.count))
 		return false;
@@ -413,7 +413,7 @@ bool put_propset(ktl::XdrWriter &xdr, const PropSet &set)
 	return true;
 }
 
-bool put_subset(ktl::XdrWriter &xdr, const PropSubset &sub)
+static bool put_subset(ktl::XdrWriter &xdr, const PropSubset &sub)
 {
 	if (sub.nwords > kMaxSubsetWordsCap || !xdr.put_u32(sub.nwords))
 		return false;
@@ -424,7 +424,7 @@ bool put_subset(ktl::XdrWriter &xdr, const PropSubset &sub)
 }
 
 /* false for a code outside rpcrdma2_errcode or no room */
-bool put_error(ktl::XdrWriter &xdr, const V2Error &e, bool *bad)
+static bool put_error(ktl::XdrWriter &xdr, const V2Error &e, bool *bad)
 {
 	if (!xdr.put_u32(e.code))
 		return false;
@@ -450,7 +450,7 @@ bool put_error(ktl::XdrWriter &xdr, const V2Error &e, bool *bad)
 	return false;
 }
 
-bool put_body(ktl::XdrWriter &xdr, const V2Header &hdr, bool *bad)
+static bool put_body(ktl::XdrWriter &xdr, const V2Header &hdr, bool *bad)
 {
 	switch (hdr.proc) {
 	case V2Proc::Msg:
@@ -509,7 +509,7 @@ ktl::Result<u32> v2_encode_error(u32 xid, u32 vers, u32 credits,
 
 namespace v2_impl {
 
-const PropVal *find_prop(const PropSet &set, u32 which)
+static const PropVal *find_prop(const PropSet &set, u32 which)
 {
 	for (u32 i = 0; i < set.count && i < kMaxPropsCap; i++)
 		if (set.items[i].which == which)
@@ -518,7 +518,7 @@ const PropVal *find_prop(const PropSet &set, u32 which)
 }
 
 /* The u32 in a property value; @dflt when the value is empty. */
-bool prop_u32(const PropVal &pv, u32 dflt, u32 *value)
+static bool prop_u32(const PropVal &pv, u32 dflt, u32 *value)
 {
 	if (pv.is_u32) {
 		*value = pv.value;

@@ -125,6 +125,24 @@ void rpcrdmax_kunit_cxx_lock_guard(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_
 void rpcrdmax_kunit_cxx_workqueue(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_result(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 
+/*
+ * Protocol-core self-tests (core/selftest/): the same cases run under
+ * GoogleTest on the host and under KUnit (kunit/kunit.c).  Case @i is
+ * named "group.case"; it runs with @scratch (8-octet aligned, at least
+ * rpcrdmax_core_selftest_scratch_size() octets) and calls @report once
+ * per failed check.  run() returns the number of failed checks (a case
+ * that checked nothing counts as failed), or -EINVAL for a bad index or
+ * scratch buffer.  Nothing here allocates, prints or sleeps.
+ */
+typedef void (*rpcrdmax_selftest_report_fn)(void *ctx, const char *what,
+					    const char *file, int line);
+unsigned int rpcrdmax_core_selftest_count(void) RPCRDMAX_NOEXCEPT;
+const char *rpcrdmax_core_selftest_name(unsigned int i) RPCRDMAX_NOEXCEPT;
+unsigned long rpcrdmax_core_selftest_scratch_size(void) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_core_selftest_run(unsigned int i, rpcrdmax_selftest_report_fn report,
+			       void *ctx, void *scratch,
+			       unsigned long scratch_len) RPCRDMAX_NOEXCEPT;
+
 #ifdef __cplusplus
 }
 #endif

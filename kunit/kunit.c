@@ -11,6 +11,8 @@
  *   the kernel's own headers, computes for the same name.
  * rpcrdmax_cxx_runtime: GFP new/delete, virtual dispatch, lock guards,
  *   a workqueue round trip and Result/TRY, all in the running kernel.
+ * rpcrdmax_core: every protocol-core self-test case (core/selftest/, the
+ *   same cases the host runs under GoogleTest), one KUnit parameter each.
  */
 #include <kunit/test.h>
 #include <linux/atomic.h>
@@ -131,7 +133,55 @@ static struct kunit_suite rpcrdmax_cxx_runtime_suite = {
 	.test_cases = rpcrdmax_cxx_runtime_cases,
 };
 
-kunit_test_suites(&rpcrdmax_consts_suite, &rpcrdmax_cxx_runtime_suite);
+/* ---- rpcrdmax_core ------------------------------------------------- */
+
+static void rpcrdmax_core_report(void *ctx, const char *what, const char *file,
+				 int line)
+{
+	struct kunit *test = ctx;
+
+	KUNIT_FAIL(test, "%s:%d: %s", file, line, what);
+}
+
+/* Parameters are case indices + 1, so that NULL can end the sequence. */
+static const void *rpcrdmax_core_gen(const void *prev, char *desc)
+{
+	unsigned long next = (unsigned long)prev + 1;
+	const char *name;
+
+	if (next > rpcrdmax_core_selftest_count())
+		return NULL;
+	name = rpcrdmax_core_selftest_name(next - 1);
+	strscpy(desc, name ? name : "?", KUNIT_PARAM_DESC_SIZE);
+	return (const void *)next;
+}
+
+static void rpcrdmax_core_case(struct kunit *test)
+{
+	unsigned int i = (unsigned long)test->param_value - 1;
+	unsigned long len = rpcrdmax_core_selftest_scratch_size();
+	void *scratch = kunit_kzalloc(test, len, GFP_KERNEL);
+	int failed;
+
+	KUNIT_ASSERT_NOT_NULL(test, scratch);
+	failed = rpcrdmax_core_selftest_run(i, rpcrdmax_core_report, test,
+					    scratch, len);
+	KUNIT_EXPECT_EQ_MSG(test, failed, 0, "%s: %d failed checks",
+			    rpcrdmax_core_selftest_name(i), failed);
+}
+
+static struct kunit_case rpcrdmax_core_cases[] = {
+	KUNIT_CASE_PARAM(rpcrdmax_core_case, rpcrdmax_core_gen),
+	{}
+};
+
+static struct kunit_suite rpcrdmax_core_suite = {
+	.name = "rpcrdmax_core",
+	.test_cases = rpcrdmax_core_cases,
+};
+
+kunit_test_suites(&rpcrdmax_consts_suite, &rpcrdmax_cxx_runtime_suite,
+		  &rpcrdmax_core_suite);
 
 MODULE_DESCRIPTION("KUnit tests for rpcrdmax");
 MODULE_LICENSE("GPL");

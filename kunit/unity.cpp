@@ -5,4 +5,5 @@
  */
 #include "../lib/runtime.cpp"
 #include "../lib/consts_table.cpp"
+#include "../core/unity_check.cpp"
 #include "../kunit/cxx_runtime_tests.cpp"

@@ -8,5 +8,11 @@
  * included here and compiled once.
  */
 #include "../lib/runtime.cpp"
+#include "../core/chunks.cpp"
+#include "../core/credits.cpp"
+#include "../core/planner.cpp"
+#include "../core/privdata.cpp"
+#include "../core/v1.cpp"
+#include "../core/v2.cpp"
 #include "../lib/consts_table.cpp"
 #include "../lib/module.cpp"

@@ -45,19 +45,19 @@ const Case *case_at(u32 i)
 
 } // namespace rpcrdmax::core::selftest
 
-extern "C" unsigned int rpcrdmax_core_selftest_count(void)
+extern "C" unsigned int rpcrdmax_core_selftest_count(void) noexcept
 {
 	return rpcrdmax::core::selftest::case_count();
 }
 
-extern "C" const char *rpcrdmax_core_selftest_name(unsigned int i)
+extern "C" const char *rpcrdmax_core_selftest_name(unsigned int i) noexcept
 {
 	const rpcrdmax::core::selftest::Case *c = rpcrdmax::core::selftest::case_at(i);
 
 	return c ? c->name : nullptr;
 }
 
-extern "C" unsigned long rpcrdmax_core_selftest_scratch_size(void)
+extern "C" unsigned long rpcrdmax_core_selftest_scratch_size(void) noexcept
 {
 	return rpcrdmax::core::selftest::kScratchSize;
 }
@@ -65,7 +65,7 @@ extern "C" unsigned long rpcrdmax_core_selftest_scratch_size(void)
 extern "C" int rpcrdmax_core_selftest_run(unsigned int i,
 					  rpcrdmax_selftest_report_fn report,
 					  void *ctx, void *scratch,
-					  unsigned long scratch_len)
+					  unsigned long scratch_len) noexcept
 {
 	namespace st = rpcrdmax::core::selftest;
 	const st::Case *c = st::case_at(i);

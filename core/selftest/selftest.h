@@ -11,7 +11,7 @@
  */
 #pragma once
 
-#include <rpcrdmax/core/selftest.h>
+#include <rpcrdmax_shim.h>
 #include <rpcrdmax/core/wire.h>
 #include <rpcrdmax/ktl/placement.h>
 #include <rpcrdmax/ktl/utility.h>

@@ -27,14 +27,14 @@ constexpr MsgShape with_ddp(u32 head, u32 pages, u32 page_offset, u32 tail)
 			Extent{tail, 0}, true};
 }
 
-bool seg_is(const PlannedSegment &s, ExtentId id, u32 off, u32 len)
+static bool seg_is(const PlannedSegment &s, ExtentId id, u32 off, u32 len)
 {
 	return s.extent == id && s.offset == off && s.length == len;
 }
 
 /* Turn @p into a transport header with made-up handles, as a requester
  * would after registering; @h->chunks is filled in wire order. */
-bool plan_to_header(const Plan &p, V1Header *h)
+static bool plan_to_header(const Plan &p, V1Header *h)
 {
 	ChunkLists &cl = h->chunks;
 	u32 handle = 0x100;
@@ -73,7 +73,7 @@ bool plan_to_header(const Plan &p, V1Header *h)
 
 /* The planned header has exactly the announced size and a responder
  * accepts it when followed by the planned inline octets. */
-void check_against_decoder(Reporter &r, const Plan &p)
+static void check_against_decoder(Reporter &r, const Plan &p)
 {
 	V1Header *h = r.make<V1Header>();
 	ST_NEED(r, h);
@@ -88,7 +88,7 @@ void check_against_decoder(Reporter &r, const Plan &p)
 	ST_EQ(r, h->payload_len, p.call_inline_len);
 }
 
-void small_inline(Reporter &r)
+static void small_inline(Reporter &r)
 {
 	Plan *p = r.make<Plan>();
 	ST_NEED(r, p);
@@ -111,7 +111,7 @@ void small_inline(Reporter &r)
 	ST_EQ(r, p->reply, ReplyForm::ReplyChunk);
 }
 
-void write_read_chunk(Reporter &r)
+static void write_read_chunk(Reporter &r)
 {
 	Plan *p = r.make<Plan>();
 	ST_NEED(r, p);
@@ -131,7 +131,7 @@ void write_read_chunk(Reporter &r)
 	check_against_decoder(r, *p);
 }
 
-void read_chunk_roundup(Reporter &r)
+static void read_chunk_roundup(Reporter &r)
 {
 	Plan *p = r.make<Plan>();
 	ST_NEED(r, p);
@@ -152,7 +152,7 @@ void read_chunk_roundup(Reporter &r)
 	check_against_decoder(r, *p);
 }
 
-void read_reply_write_chunk(Reporter &r)
+static void read_reply_write_chunk(Reporter &r)
 {
 	Plan *p = r.make<Plan>();
 	ST_NEED(r, p);
@@ -172,7 +172,7 @@ void read_reply_write_chunk(Reporter &r)
 	check_against_decoder(r, *p);
 }
 
-void reply_chunk_not_ddp(Reporter &r)
+static void reply_chunk_not_ddp(Reporter &r)
 {
 	Plan *p = r.make<Plan>();
 	ST_NEED(r, p);
@@ -191,7 +191,7 @@ void reply_chunk_not_ddp(Reporter &r)
 	check_against_decoder(r, *p);
 }
 
-void long_calls(Reporter &r)
+static void long_calls(Reporter &r)
 {
 	Plan *p = r.make<Plan>();
 	ST_NEED(r, p);
@@ -230,7 +230,7 @@ void long_calls(Reporter &r)
 	check_against_decoder(r, *p);
 }
 
-void write_and_reply_chunk(Reporter &r)
+static void write_and_reply_chunk(Reporter &r)
 {
 	Plan *p = r.make<Plan>();
 	ST_NEED(r, p);
@@ -245,7 +245,7 @@ void write_and_reply_chunk(Reporter &r)
 	check_against_decoder(r, *p);
 }
 
-void refusals(Reporter &r)
+static void refusals(Reporter &r)
 {
 	Plan *p = r.make<Plan>();
 	ST_NEED(r, p);

@@ -10,13 +10,13 @@ namespace rpcrdmax::core::selftest {
 
 namespace privdata_cases {
 
-bool same(const PrivData &a, const PrivData &b)
+static bool same(const PrivData &a, const PrivData &b)
 {
 	return a.send_size == b.send_size && a.recv_size == b.recv_size &&
 	       a.remote_inv == b.remote_inv;
 }
 
-void decode_basic(Reporter &r)
+static void decode_basic(Reporter &r)
 {
 	PrivData pd;
 
@@ -26,7 +26,7 @@ void decode_basic(Reporter &r)
 	ST_EQ(r, pd.recv_size, 65536u); /* (63 + 1) * 1024 */
 }
 
-void decode_unaligned_offset(Reporter &r)
+static void decode_unaligned_offset(Reporter &r)
 {
 	PrivData pd;
 
@@ -44,7 +44,7 @@ void decode_unaligned_offset(Reporter &r)
 	}
 }
 
-void invalid_means_defaults(Reporter &r)
+static void invalid_means_defaults(Reporter &r)
 {
 	PrivData pd;
 
@@ -64,7 +64,7 @@ void invalid_means_defaults(Reporter &r)
 		ST_CHECK(r, pd_decode(ktl::ConstBytes(vec::kPdBasic).first(n), &pd) != PdVerdict::Found);
 }
 
-void reserved_ignored(Reporter &r)
+static void reserved_ignored(Reporter &r)
 {
 	PrivData pd;
 
@@ -74,7 +74,7 @@ void reserved_ignored(Reporter &r)
 	ST_EQ(r, pd.recv_size, 262144u);
 }
 
-void second_candidate(Reporter &r)
+static void second_candidate(Reporter &r)
 {
 	PrivData pd;
 
@@ -84,7 +84,7 @@ void second_candidate(Reporter &r)
 	ST_EQ(r, pd.recv_size, 4096u);
 }
 
-void encode_and_clamp(Reporter &r)
+static void encode_and_clamp(Reporter &r)
 {
 	ktl::Bytes out = r.bytes(8);
 	PrivData pd;
@@ -112,7 +112,7 @@ void encode_and_clamp(Reporter &r)
 	ST_CHECK(r, same(pd, PrivData{4096, 262144, true}));
 }
 
-void thresholds_and_invalidate(Reporter &r)
+static void thresholds_and_invalidate(Reporter &r)
 {
 	const PrivData client{8192, 65536, true};
 	const PrivData server{16384, 4096, true};

@@ -38,7 +38,7 @@ constexpr CallVec kReplies[] = {
 };
 #undef RPCRDMAX_CV
 
-void decode_msg_inline(Reporter &r)
+static void decode_msg_inline(Reporter &r)
 {
 	V1Header *h = r.make<V1Header>();
 	ST_NEED(r, h);
@@ -56,7 +56,7 @@ void decode_msg_inline(Reporter &r)
 	ST_EQ(r, v1_responder_action(V1Verdict::Ok), ResponderAction::Process);
 }
 
-void decode_msg_read_chunk(Reporter &r)
+static void decode_msg_read_chunk(Reporter &r)
 {
 	V1Header *h = r.make<V1Header>();
 	ST_NEED(r, h);
@@ -79,7 +79,7 @@ void decode_msg_read_chunk(Reporter &r)
 	ST_EQ(r, h->payload_len, 48u);
 }
 
-void decode_nomsg_long_call(Reporter &r)
+static void decode_nomsg_long_call(Reporter &r)
 {
 	V1Header *h = r.make<V1Header>();
 	ST_NEED(r, h);
@@ -93,7 +93,7 @@ void decode_nomsg_long_call(Reporter &r)
 	ST_EQ(r, h->payload_len, 0u);
 }
 
-void decode_write_and_reply(Reporter &r)
+static void decode_write_and_reply(Reporter &r)
 {
 	V1Header *h = r.make<V1Header>();
 	ST_NEED(r, h);
@@ -116,7 +116,7 @@ void decode_write_and_reply(Reporter &r)
 }
 
 /* Decode, re-encode: the header octets must come back unchanged. */
-void roundtrip_one(Reporter &r, ktl::ConstBytes b, bool call, V1Header *h, ktl::Bytes out)
+static void roundtrip_one(Reporter &r, ktl::ConstBytes b, bool call, V1Header *h, ktl::Bytes out)
 {
 	V1Verdict v = call ? v1_decode_call(b, kLim, h) : v1_decode_reply(b, kLim, h);
 
@@ -130,7 +130,7 @@ void roundtrip_one(Reporter &r, ktl::ConstBytes b, bool call, V1Header *h, ktl::
 	ST_EQ(r, ktl::mem_compare(out.data(), b.data(), h->hdr_len), 0);
 }
 
-void roundtrip_vectors(Reporter &r)
+static void roundtrip_vectors(Reporter &r)
 {
 	V1Header *h = r.make<V1Header>();
 	ST_NEED(r, h);
@@ -143,7 +143,7 @@ void roundtrip_vectors(Reporter &r)
 }
 
 /* Every prefix shorter than the header is refused, never read past. */
-void truncation_every_byte(Reporter &r)
+static void truncation_every_byte(Reporter &r)
 {
 	V1Header *h = r.make<V1Header>();
 	ST_NEED(r, h);
@@ -173,7 +173,7 @@ void truncation_every_byte(Reporter &r)
 	      V1Verdict::NoMessage);
 }
 
-void obsolete_procs(Reporter &r)
+static void obsolete_procs(Reporter &r)
 {
 	V1Header *h = r.make<V1Header>();
 	ST_NEED(r, h);
@@ -192,7 +192,7 @@ void obsolete_procs(Reporter &r)
 	ST_CHECK(r, v1_encode(*h, r.bytes(64)).is_error());
 }
 
-void version_mismatch(Reporter &r)
+static void version_mismatch(Reporter &r)
 {
 	V1Header *h = r.make<V1Header>();
 	ST_NEED(r, h);
@@ -209,7 +209,7 @@ void version_mismatch(Reporter &r)
 	ST_CHECK(r, v1_encode_err_vers(kXid, 16, out.first(27)).is_error());
 }
 
-void err_chunk_encode(Reporter &r)
+static void err_chunk_encode(Reporter &r)
 {
 	ktl::Bytes out = r.bytes(64);
 	ktl::ConstBytes want = r.words(kV1ErrChunk);
@@ -220,7 +220,7 @@ void err_chunk_encode(Reporter &r)
 	ST_CHECK(r, v1_encode_err_chunk(kXid, 16, out.first(19)).is_error());
 }
 
-void error_at_responder(Reporter &r)
+static void error_at_responder(Reporter &r)
 {
 	V1Header *h = r.make<V1Header>();
 	ST_NEED(r, h);
@@ -243,7 +243,7 @@ constexpr u32 kNoWrap[] = {kXid, 1, 32, 0, 0, 1, 1, 0x1, 0xfff, 0xffffffff, 0xff
 constexpr u32 kHugeCount[] = {kXid, 1, 32, 0, 0, 1, 0xffffffff, 0, 0, 0, 0};
 constexpr u32 kHugeReplyCount[] = {kXid, 1, 32, 0, 0, 0, 1, 0x10000000, 0, 0, 0, 0};
 
-void malformed_basics(Reporter &r)
+static void malformed_basics(Reporter &r)
 {
 	V1Header *h = r.make<V1Header>();
 	ST_NEED(r, h);
@@ -264,7 +264,7 @@ void malformed_basics(Reporter &r)
 
 /* Build "RDMA_MSG, Write list of @nchunks chunks of @nsegs segments" and
  * a 40-octet payload in scratch. */
-ktl::ConstBytes write_list_msg(Reporter &r, u32 nchunks, u32 nsegs)
+static ktl::ConstBytes write_list_msg(Reporter &r, u32 nchunks, u32 nsegs)
 {
 	size_t nwords = 4 + 1 + nchunks * (2 + 4 * nsegs) + 1 + 1 + 10;
 	ktl::Bytes b = r.bytes(nwords * 4);
@@ -285,7 +285,7 @@ ktl::ConstBytes write_list_msg(Reporter &r, u32 nchunks, u32 nsegs)
 	return b;
 }
 
-void write_limits(Reporter &r)
+static void write_limits(Reporter &r)
 {
 	V1Header *h = r.make<V1Header>();
 	ST_NEED(r, h);
@@ -318,7 +318,7 @@ void write_limits(Reporter &r)
 
 /* RDMA_MSG with read segments at @pos[i] of @len[i] octets, then a
  * @payload-octet inline message. */
-ktl::ConstBytes read_list_msg(Reporter &r, u32 proc, const u32 *pos, const u32 *len,
+static ktl::ConstBytes read_list_msg(Reporter &r, u32 proc, const u32 *pos, const u32 *len,
 			      u32 n, u32 payload)
 {
 	ktl::Bytes b = r.bytes(16 + n * 24 + 12 + payload);
@@ -333,7 +333,7 @@ ktl::ConstBytes read_list_msg(Reporter &r, u32 proc, const u32 *pos, const u32 *
 	return b;
 }
 
-void read_limits(Reporter &r)
+static void read_limits(Reporter &r)
 {
 	V1Header *h = r.make<V1Header>();
 	ST_NEED(r, h);
@@ -358,7 +358,7 @@ void read_limits(Reporter &r)
 	      V1Verdict::TooManySegments);
 }
 
-void read_positions(Reporter &r)
+static void read_positions(Reporter &r)
 {
 	V1Header *h = r.make<V1Header>();
 	ST_NEED(r, h);
@@ -417,7 +417,7 @@ constexpr u32 kErrUnknown[] = {kXid, 1, 16, 4, 3};
 constexpr u32 kNoMsgNoReply[] = {kXid, 1, 32, 1, 0, 0, 0};
 constexpr u32 kReplyVers2[] = {kXid, 2, 32, 0, 0, 0, 0, 1, 2, 3};
 
-void reply_decode(Reporter &r)
+static void reply_decode(Reporter &r)
 {
 	V1Header *h = r.make<V1Header>();
 	ST_NEED(r, h);
@@ -458,7 +458,7 @@ void reply_decode(Reporter &r)
 }
 
 /* Build kV1MsgReadChunk's header with the builders; encode; compare. */
-void builder_encode(Reporter &r)
+static void builder_encode(Reporter &r)
 {
 	V1Header *h = r.make<V1Header>();
 	ST_NEED(r, h);
@@ -493,7 +493,7 @@ void builder_encode(Reporter &r)
 	ST_EQ(r, v1_encoded_size(*h), 76u + 8 + 20);
 }
 
-void peek_xid(Reporter &r)
+static void peek_xid(Reporter &r)
 {
 	u32 xid = 0;
 

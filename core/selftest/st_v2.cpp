@@ -32,7 +32,7 @@ constexpr Vec kValid[] = {
 };
 #undef RPCRDMAX_V
 
-void decode_msg_call(Reporter &r)
+static void decode_msg_call(Reporter &r)
 {
 	V2Header *h = r.make<V2Header>();
 	ST_NEED(r, h);
@@ -55,7 +55,7 @@ void decode_msg_call(Reporter &r)
 	ST_CHECK(r, !v2_inv_handle_usable(*h));
 }
 
-void decode_nomsg_reply(Reporter &r)
+static void decode_nomsg_reply(Reporter &r)
 {
 	V2Header *h = r.make<V2Header>();
 	ST_NEED(r, h);
@@ -89,7 +89,7 @@ constexpr ErrExpect kErrs[] = {
 #undef RPCRDMAX_E
 
 /* The payload fields of @e in XDR order. */
-void err_payload(const V2Error &e, u32 *a, u32 *b)
+static void err_payload(const V2Error &e, u32 *a, u32 *b)
 {
 	*a = *b = 0;
 	switch (static_cast<V2ErrCode>(e.code)) {
@@ -103,7 +103,7 @@ void err_payload(const V2Error &e, u32 *a, u32 *b)
 	}
 }
 
-void error_codes(Reporter &r)
+static void error_codes(Reporter &r)
 {
 	V2Header *h = r.make<V2Header>();
 	ST_NEED(r, h);
@@ -132,7 +132,7 @@ void error_codes(Reporter &r)
 	ST_CHECK(r, v2_encode_error(1, 2, 3, owed, out).is_error());
 }
 
-void optional_msg(Reporter &r)
+static void optional_msg(Reporter &r)
 {
 	V2Header *h = r.make<V2Header>();
 	ST_NEED(r, h);
@@ -153,7 +153,7 @@ void optional_msg(Reporter &r)
 	ST_EQ(r, v2_decode(r.words(bad_dir), kLim, h), V2Verdict::BadXdr);
 }
 
-void property_ops(Reporter &r)
+static void property_ops(Reporter &r)
 {
 	V2Header *h = r.make<V2Header>();
 	ST_NEED(r, h);
@@ -193,7 +193,7 @@ void property_ops(Reporter &r)
 	ST_EQ(r, rbsiz, kV2DefaultRbsiz);
 }
 
-void roundtrip_all(Reporter &r)
+static void roundtrip_all(Reporter &r)
 {
 	V2Header *h = r.make<V2Header>();
 	ST_NEED(r, h);
@@ -213,7 +213,7 @@ void roundtrip_all(Reporter &r)
 	}
 }
 
-void truncation_every_byte(Reporter &r)
+static void truncation_every_byte(Reporter &r)
 {
 	V2Header *h = r.make<V2Header>();
 	ST_NEED(r, h);
@@ -231,7 +231,7 @@ void truncation_every_byte(Reporter &r)
 	}
 }
 
-void malformed(Reporter &r)
+static void malformed(Reporter &r)
 {
 	V2Header *h = r.make<V2Header>();
 	ST_NEED(r, h);
@@ -280,7 +280,7 @@ void malformed(Reporter &r)
 
 /* RDMA2_UPDPROP with @nprops empty propvals, or RDMA2_CONNPROP with an
  * empty propset and a @nwords-word subset. */
-ktl::ConstBytes many(Reporter &r, u32 nprops, u32 nwords)
+static ktl::ConstBytes many(Reporter &r, u32 nprops, u32 nwords)
 {
 	ktl::Bytes b = r.bytes(16 + 4 + nprops * 8 + 4 + nwords * 4);
 	ktl::XdrWriter x(b);
@@ -301,7 +301,7 @@ ktl::ConstBytes many(Reporter &r, u32 nprops, u32 nwords)
 
 /* Version 2 Write list of @nchunks chunks of @nsegs segments (a Reply
  * with an inline payload). */
-ktl::ConstBytes v2_writes(Reporter &r, u32 nchunks, u32 nsegs)
+static ktl::ConstBytes v2_writes(Reporter &r, u32 nchunks, u32 nsegs)
 {
 	ktl::Bytes b = r.bytes(4 * (6 + 1 + nchunks * (2 + 4 * nsegs) + 2 + 2));
 	ktl::XdrWriter x(b);
@@ -318,7 +318,7 @@ ktl::ConstBytes v2_writes(Reporter &r, u32 nchunks, u32 nsegs)
 	return b;
 }
 
-void limits(Reporter &r)
+static void limits(Reporter &r)
 {
 	V2Header *h = r.make<V2Header>();
 	ST_NEED(r, h);
@@ -350,7 +350,7 @@ void limits(Reporter &r)
 	ST_EQ(r, owed.max_chunks, kLim.max_read_chunks);
 }
 
-void optinfo_props(Reporter &r)
+static void optinfo_props(Reporter &r)
 {
 	V2Header *h = r.make<V2Header>();
 	ST_NEED(r, h);
@@ -369,7 +369,7 @@ void optinfo_props(Reporter &r)
 }
 
 /* Build kV2ConnProp with the builders and compare octets. */
-void builders(Reporter &r)
+static void builders(Reporter &r)
 {
 	V2Header *h = r.make<V2Header>();
 	ST_NEED(r, h);

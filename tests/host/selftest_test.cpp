@@ -5,7 +5,7 @@
  */
 /* rpcrdmax headers first: hosted headers define errno and limit macros
  * (EPERM, SIZE_MAX) that collide with ktl names. */
-#include <rpcrdmax/core/selftest.h>
+#include <rpcrdmax_shim.h>
 #include "selftest/selftest.h"
 
 #include <gtest/gtest.h>
