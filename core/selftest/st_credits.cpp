@@ -9,7 +9,7 @@ namespace rpcrdmax::core::selftest {
 
 namespace credits_cases {
 
-void requester_first_exchange(Reporter &r)
+static void requester_first_exchange(Reporter &r)
 {
 	RequesterCredits c;
 
@@ -27,7 +27,7 @@ void requester_first_exchange(Reporter &r)
 	ST_EQ(r, c.in_flight, 16u);
 }
 
-void requester_grant_rules(Reporter &r)
+static void requester_grant_rules(Reporter &r)
 {
 	RequesterCredits c;
 
@@ -56,7 +56,7 @@ void requester_grant_rules(Reporter &r)
 	ST_EQ(r, c.max_requests, 1u);
 }
 
-void responder_grants(Reporter &r)
+static void responder_grants(Reporter &r)
 {
 	ResponderCredits c;
 
