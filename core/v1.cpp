@@ -109,6 +109,28 @@ static ktl::ConstBytes bound(ktl::ConstBytes buf)
 	return buf.first(ktl::U32_MAX);
 }
 
+/*
+ * Only RDMA_MSG and RDMA_NOMSG carry chunk lists; every other procedure
+ * ends decoding here with its own verdict.  A Reply's RDMA_ERROR is
+ * decoded before this is asked.
+ */
+static V1Verdict classify_proc(V1Proc proc)
+{
+	switch (proc) {
+	case V1Proc::Msg:
+	case V1Proc::NoMsg:
+		return V1Verdict::Ok;
+	case V1Proc::MsgP:
+		return V1Verdict::ObsoleteMsgp;
+	case V1Proc::Done:
+		return V1Verdict::ObsoleteDone;
+	case V1Proc::Error:
+		return V1Verdict::UnexpectedError;
+	default:
+		return V1Verdict::UnknownProc;
+	}
+}
+
 } // namespace v1_impl
 
 V1Verdict v1_decode_call(ktl::ConstBytes buf, const DecodeLimits &lim, V1Header *hdr)
@@ -123,19 +145,9 @@ V1Verdict v1_decode_call(ktl::ConstBytes buf, const DecodeLimits &lim, V1Header 
 		return V1Verdict::TooShort;
 	if (hdr->vers != kRpcRdmaVersion1)
 		return V1Verdict::VersionMismatch;
-	switch (hdr->proc) {
-	case V1Proc::Msg:
-	case V1Proc::NoMsg:
-		break;
-	case V1Proc::MsgP:
-		return V1Verdict::ObsoleteMsgp;
-	case V1Proc::Done:
-		return V1Verdict::ObsoleteDone;
-	case V1Proc::Error:
-		return V1Verdict::UnexpectedError;
-	default:
-		return V1Verdict::UnknownProc;
-	}
+	v = v1_impl::classify_proc(hdr->proc);
+	if (v != V1Verdict::Ok)
+		return v;
 
 	v = v1_impl::get_lists(xdr, buf, lim, hdr);
 	if (v != V1Verdict::Ok)
@@ -187,17 +199,9 @@ V1Verdict v1_decode_reply(ktl::ConstBytes buf, const DecodeLimits &lim, V1Header
 	}
 	if (hdr->vers != kRpcRdmaVersion1)
 		return V1Verdict::VersionMismatch;
-	switch (hdr->proc) {
-	case V1Proc::Msg:
-	case V1Proc::NoMsg:
-		break;
-	case V1Proc::MsgP:
-		return V1Verdict::ObsoleteMsgp;
-	case V1Proc::Done:
-		return V1Verdict::ObsoleteDone;
-	default:
-		return V1Verdict::UnknownProc;
-	}
+	v = v1_impl::classify_proc(hdr->proc);
+	if (v != V1Verdict::Ok)
+		return v;
 
 	v = v1_impl::get_lists(xdr, buf, lim, hdr);
 	if (v != V1Verdict::Ok)
