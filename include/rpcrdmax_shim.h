@@ -102,6 +102,170 @@ unsigned long rpcrdmax_jiffies(void) RPCRDMAX_NOEXCEPT;
 unsigned long rpcrdmax_msecs_to_jiffies(unsigned int ms) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_msleep(unsigned int ms) RPCRDMAX_NOEXCEPT;
 
+/* ---- RDMA connection manager (shim/cm.c) ------------------------------ */
+/* Events, translated from enum rdma_cm_event_type. */
+enum rpcrdmax_cm_event {
+	RPCRDMAX_CM_ADDR_RESOLVED,
+	RPCRDMAX_CM_ADDR_ERROR,
+	RPCRDMAX_CM_ROUTE_RESOLVED,
+	RPCRDMAX_CM_ROUTE_ERROR,
+	RPCRDMAX_CM_CONNECT_REQUEST,
+	RPCRDMAX_CM_CONNECT_ERROR,
+	RPCRDMAX_CM_UNREACHABLE,
+	RPCRDMAX_CM_REJECTED,
+	RPCRDMAX_CM_ESTABLISHED,
+	RPCRDMAX_CM_DISCONNECTED,
+	RPCRDMAX_CM_DEVICE_REMOVAL,
+	RPCRDMAX_CM_ADDR_CHANGE,
+	RPCRDMAX_CM_TIMEWAIT_EXIT,
+	RPCRDMAX_CM_OTHER,
+};
+
+struct rpcrdmax_cm_event_info {
+	int event;			/* enum rpcrdmax_cm_event */
+	int status;			/* the CM's status (errno or reject reason) */
+	const void *private_data;	/* valid during the callback only */
+	unsigned int private_data_len;
+	unsigned int responder_resources;
+	unsigned int initiator_depth;
+	void *new_id;			/* CONNECT_REQUEST: the new connection's id */
+};
+
+/*
+ * Called in process context for every event on an id.  @handler is the
+ * storage given to rpcrdmax_cm_create_id()/rpcrdmax_cm_set_handler().
+ * For CONNECT_REQUEST, a non-zero return rejects and destroys new_id.
+ * Other ids must be destroyed outside the callback.
+ */
+typedef int (*rpcrdmax_cm_fn)(void *handler, const struct rpcrdmax_cm_event_info *ev);
+
+int rpcrdmax_cm_create_id(void *handler, rpcrdmax_cm_fn fn, void **id) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_cm_set_handler(void *id, void *handler, rpcrdmax_cm_fn fn) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_cm_destroy_id(void *id) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_cm_bind_addr(void *id, const void *addr) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_cm_listen(void *id, int backlog) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_cm_resolve_addr(void *id, const void *dst, unsigned int timeout_ms) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_cm_resolve_route(void *id, unsigned int timeout_ms) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_cm_create_qp(void *id, void *pd, void *send_cq, void *recv_cq,
+			  unsigned int max_send_wr, unsigned int max_recv_wr,
+			  unsigned int max_send_sge, unsigned int max_recv_sge) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_cm_destroy_qp(void *id) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_cm_connect(void *id, const void *pdata, unsigned int pdata_len,
+			unsigned int initiator_depth, unsigned int responder_resources,
+			unsigned int retry_count, unsigned int rnr_retry_count) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_cm_accept(void *id, const void *pdata, unsigned int pdata_len,
+		       unsigned int initiator_depth,
+		       unsigned int responder_resources) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_cm_reject(void *id, const void *pdata, unsigned int pdata_len) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_cm_disconnect(void *id) RPCRDMAX_NOEXCEPT;
+void *rpcrdmax_cm_device(void *id) RPCRDMAX_NOEXCEPT;
+void *rpcrdmax_cm_qp(void *id) RPCRDMAX_NOEXCEPT;
+/* Parse a numeric IPv4 or IPv6 address into sockaddr storage. */
+int rpcrdmax_sockaddr_parse(const char *addr, unsigned short port, void *storage,
+			    unsigned int storage_len) RPCRDMAX_NOEXCEPT;
+
+/* ---- verbs (shim/verbs.c) --------------------------------------------- */
+struct rpcrdmax_dev_attrs {
+	unsigned int max_qp_wr;
+	unsigned int max_send_sge;
+	unsigned int max_recv_sge;
+	unsigned int max_cqe;
+	unsigned int max_qp_rd_atom;
+	unsigned int max_qp_init_rd_atom;
+	unsigned int max_fast_reg_page_list_len;
+	unsigned int num_comp_vectors;
+	bool mem_mgt_extensions;	/* FRWR: REG_MR and LOCAL_INV work requests */
+};
+int rpcrdmax_ib_query_device(void *device, struct rpcrdmax_dev_attrs *attrs) RPCRDMAX_NOEXCEPT;
+const char *rpcrdmax_ib_device_name(void *device) RPCRDMAX_NOEXCEPT;
+
+int rpcrdmax_ib_alloc_pd(void *device, void **pd) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_ib_dealloc_pd(void *pd) RPCRDMAX_NOEXCEPT;
+unsigned int rpcrdmax_ib_pd_local_dma_lkey(void *pd) RPCRDMAX_NOEXCEPT;
+
+/* @workqueue: completions in a workqueue (may sleep) or in softirq. */
+int rpcrdmax_ib_alloc_cq(void *device, int nr_cqe, int comp_vector, bool workqueue,
+			 void **cq) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_ib_free_cq(void *cq) RPCRDMAX_NOEXCEPT;
+
+/* A completion, translated from struct ib_wc. */
+struct rpcrdmax_wc {
+	unsigned int status;	/* RPCRDMAX_IB_WC_* status constants */
+	unsigned int opcode;	/* RPCRDMAX_IB_WC_OP_* constants */
+	unsigned int byte_len;
+	unsigned int vendor_err;
+	unsigned int invalidated_rkey;
+	bool with_invalidate;	/* a Send with Invalidate arrived */
+};
+/* @cqe is the storage given to rpcrdmax_ib_cqe_init(). */
+typedef void (*rpcrdmax_wc_fn)(void *cqe, const struct rpcrdmax_wc *wc);
+void rpcrdmax_ib_cqe_init(void *cqe, rpcrdmax_wc_fn fn) RPCRDMAX_NOEXCEPT;
+const char *rpcrdmax_ib_wc_status_msg(unsigned int status) RPCRDMAX_NOEXCEPT;
+
+struct rpcrdmax_sge {
+	unsigned long long addr;
+	unsigned int length;
+	unsigned int lkey;
+};
+
+enum rpcrdmax_wr_opcode {
+	RPCRDMAX_WR_SEND,
+	RPCRDMAX_WR_SEND_INV,
+	RPCRDMAX_WR_RDMA_WRITE,
+	RPCRDMAX_WR_RDMA_READ,
+	RPCRDMAX_WR_LOCAL_INV,
+	RPCRDMAX_WR_REG_MR,
+};
+/* MR access bits for REG_MR. */
+#define RPCRDMAX_ACCESS_LOCAL_WRITE	1u
+#define RPCRDMAX_ACCESS_REMOTE_WRITE	2u
+#define RPCRDMAX_ACCESS_REMOTE_READ	4u
+
+struct rpcrdmax_send_wr {
+	void *cqe;			/* completion storage, or NULL if unsignaled */
+	int opcode;			/* enum rpcrdmax_wr_opcode */
+	const struct rpcrdmax_sge *sge;
+	unsigned int num_sge;
+	unsigned long long remote_addr;	/* RDMA READ/WRITE */
+	unsigned int rkey;		/* RDMA READ/WRITE; SEND_INV, LOCAL_INV: the key */
+	void *mr;			/* REG_MR */
+	unsigned int access;		/* REG_MR: RPCRDMAX_ACCESS_* */
+};
+#define RPCRDMAX_MAX_WR_CHAIN 8
+/* Post @n chained work requests; on failure none after *@bad was posted. */
+int rpcrdmax_ib_post_send(void *qp, const struct rpcrdmax_send_wr *wrs, unsigned int n,
+			  unsigned int *bad) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_ib_post_recv(void *qp, void *cqe, const struct rpcrdmax_sge *sge,
+			  unsigned int num_sge) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_ib_drain_qp(void *qp) RPCRDMAX_NOEXCEPT;
+
+/* DMA mapping; @dir is an RPCRDMAX_DMA_* constant. */
+int rpcrdmax_ib_dma_map_single(void *device, void *addr, unsigned long len, int dir,
+			       unsigned long long *dma) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_ib_dma_unmap_single(void *device, unsigned long long dma, unsigned long len,
+				  int dir) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_ib_dma_sync_for_cpu(void *device, unsigned long long dma, unsigned long len,
+				  int dir) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_ib_dma_sync_for_device(void *device, unsigned long long dma,
+				     unsigned long len, int dir) RPCRDMAX_NOEXCEPT;
+
+/* Fast-registration MRs (FRWR).  @sgl: RPCRDMAX_SIZEOF_SCATTERLIST each. */
+struct rpcrdmax_page_seg {
+	void *page;
+	unsigned int offset;
+	unsigned int len;
+};
+int rpcrdmax_ib_alloc_mr(void *pd, unsigned int max_sg, void **mr) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_ib_dereg_mr(void *mr) RPCRDMAX_NOEXCEPT;
+/* DMA-map @segs and map them into @mr; returns the segments mapped or -errno. */
+int rpcrdmax_ib_mr_map(void *mr, void *device, void *sgl, const struct rpcrdmax_page_seg *segs,
+		       unsigned int nsegs, int dir) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_ib_mr_unmap(void *device, void *sgl, unsigned int nsegs, int dir) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_ib_mr_info(void *mr, unsigned int *lkey, unsigned int *rkey,
+			 unsigned long long *iova, unsigned long long *length) RPCRDMAX_NOEXCEPT;
+/* Advance the rkey's variant byte so a stale rkey no longer matches. */
+void rpcrdmax_ib_mr_bump_key(void *mr) RPCRDMAX_NOEXCEPT;
+
 /* ---- C++ entry points called from C ----------------------------------- */
 /* Module life cycle (lib/module.cpp): called from shim/main.c. */
 int rpcrdmax_cxx_init(void) RPCRDMAX_NOEXCEPT;
@@ -124,6 +288,9 @@ void rpcrdmax_kunit_cxx_virtual(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOE
 void rpcrdmax_kunit_cxx_lock_guard(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_workqueue(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_result(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_rdma_connect(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_rdma_frwr(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_rdma_flush(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 
 /*
  * Protocol-core self-tests (core/selftest/): the same cases run under

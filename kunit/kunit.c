@@ -11,6 +11,9 @@
  *   the kernel's own headers, computes for the same name.
  * rpcrdmax_cxx_runtime: GFP new/delete, virtual dispatch, lock guards,
  *   a workqueue round trip and Result/TRY, all in the running kernel.
+ * rpcrdmax_rdma: in-kernel loopback over soft-RoCE through our cm and
+ *   verbs shims: connect with private data, FRWR + RDMA Write + Send with
+ *   Invalidate, LOCAL_INV, flush and MR recovery (kunit/cxx_rdma_tests.cpp).
  * rpcrdmax_core: every protocol-core self-test case (core/selftest/, the
  *   same cases the host runs under GoogleTest), one KUnit parameter each.
  */
@@ -133,6 +136,24 @@ static struct kunit_suite rpcrdmax_cxx_runtime_suite = {
 	.test_cases = rpcrdmax_cxx_runtime_cases,
 };
 
+/* ---- rpcrdmax_rdma ------------------------------------------------- */
+
+RPCRDMAX_CXX_CASE(rdma_connect)
+RPCRDMAX_CXX_CASE(rdma_frwr)
+RPCRDMAX_CXX_CASE(rdma_flush)
+
+static struct kunit_case rpcrdmax_rdma_cases[] = {
+	KUNIT_CASE(rdma_connect_case),
+	KUNIT_CASE(rdma_frwr_case),
+	KUNIT_CASE(rdma_flush_case),
+	{}
+};
+
+static struct kunit_suite rpcrdmax_rdma_suite = {
+	.name = "rpcrdmax_rdma",
+	.test_cases = rpcrdmax_rdma_cases,
+};
+
 /* ---- rpcrdmax_core ------------------------------------------------- */
 
 static void rpcrdmax_core_report(void *ctx, const char *what, const char *file,
@@ -181,7 +202,7 @@ static struct kunit_suite rpcrdmax_core_suite = {
 };
 
 kunit_test_suites(&rpcrdmax_consts_suite, &rpcrdmax_cxx_runtime_suite,
-		  &rpcrdmax_core_suite);
+		  &rpcrdmax_rdma_suite, &rpcrdmax_core_suite);
 
 MODULE_DESCRIPTION("KUnit tests for rpcrdmax");
 MODULE_LICENSE("GPL");

@@ -13,3 +13,5 @@
 #include "../shim/sync.c"
 #include "../shim/work.c"
 #include "../shim/time.c"
+#include "../shim/cm.c"
+#include "../shim/verbs.c"

@@ -7,3 +7,4 @@
 #include "../lib/consts_table.cpp"
 #include "../core/unity_check.cpp"
 #include "../kunit/cxx_runtime_tests.cpp"
+#include "../kunit/cxx_rdma_tests.cpp"

@@ -16,6 +16,9 @@
 #include <linux/refcount.h>
 #include <linux/spinlock.h>
 #include <linux/atomic.h>
+#include <linux/dma-direction.h>
+#include <linux/scatterlist.h>
+#include <linux/socket.h>
 #include "internal.h"
 
 #define SIZE_ALIGN(name, type)                                   \
@@ -33,6 +36,23 @@ int rpcrdmax_consts_main(void)
 	SIZE_ALIGN(ATOMIC, atomic_t);
 	SIZE_ALIGN(COMPLETION, struct completion);
 	SIZE_ALIGN(WORK, struct rpcrdmax_work);
+	SIZE_ALIGN(CQE, struct rpcrdmax_cqe);
+	SIZE_ALIGN(CM_HANDLER, struct rpcrdmax_cm_handler);
+	SIZE_ALIGN(SCATTERLIST, struct scatterlist);
+	SIZE_ALIGN(SOCKADDR_STORAGE, struct sockaddr_storage);
+	BLANK();
+	DEFINE(RPCRDMAX_DMA_BIDIRECTIONAL, DMA_BIDIRECTIONAL);
+	DEFINE(RPCRDMAX_DMA_TO_DEVICE, DMA_TO_DEVICE);
+	DEFINE(RPCRDMAX_DMA_FROM_DEVICE, DMA_FROM_DEVICE);
+	BLANK();
+	DEFINE(RPCRDMAX_IB_WC_SUCCESS, IB_WC_SUCCESS);
+	DEFINE(RPCRDMAX_IB_WC_WR_FLUSH_ERR, IB_WC_WR_FLUSH_ERR);
+	DEFINE(RPCRDMAX_IB_WC_OP_SEND, IB_WC_SEND);
+	DEFINE(RPCRDMAX_IB_WC_OP_RDMA_WRITE, IB_WC_RDMA_WRITE);
+	DEFINE(RPCRDMAX_IB_WC_OP_RDMA_READ, IB_WC_RDMA_READ);
+	DEFINE(RPCRDMAX_IB_WC_OP_LOCAL_INV, IB_WC_LOCAL_INV);
+	DEFINE(RPCRDMAX_IB_WC_OP_REG_MR, IB_WC_REG_MR);
+	DEFINE(RPCRDMAX_IB_WC_OP_RECV, IB_WC_RECV);
 	BLANK();
 	DEFINE(RPCRDMAX_GFP_KERNEL, (__force unsigned int)GFP_KERNEL);
 	DEFINE(RPCRDMAX_GFP_NOFS, (__force unsigned int)GFP_NOFS);

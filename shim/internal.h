@@ -7,12 +7,24 @@
 #define RPCRDMAX_SHIM_INTERNAL_H
 
 #include <linux/workqueue.h>
+#include <rdma/ib_verbs.h>
 #include "rpcrdmax_shim.h"
 
 /* A work item with a C++-facing callback that receives the item itself. */
 struct rpcrdmax_work {
 	struct work_struct work;
 	rpcrdmax_work_fn fn;
+};
+
+/* A completion handler: ib_core calls cqe.done, which calls fn. */
+struct rpcrdmax_cqe {
+	struct ib_cqe cqe;
+	rpcrdmax_wc_fn fn;
+};
+
+/* What an rdma_cm_id's context points at. */
+struct rpcrdmax_cm_handler {
+	rpcrdmax_cm_fn fn;
 };
 
 #endif

@@ -1,0 +1,320 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rdma/verbs.h - RDMA resources as C++ objects over the cm and verbs shims.
+ *
+ * Every type is built empty and acquires its resource with a fallible
+ * call returning ktl::Result<void>; its destructor releases whatever it
+ * holds, so a half-built connection unwinds by going out of scope.  Work
+ * requests are asynchronous: once one is posted, its completion (or flush)
+ * is the only safe moment to reuse what it references, so nothing here
+ * hides a post behind a destructor.
+ */
+#pragma once
+
+#include "../ktl/alloc.h"
+#include "../ktl/kernel.h"
+#include "../ktl/span.h"
+#include "../ktl/utility.h"
+
+namespace rpcrdmax::rdma {
+
+using ktl::Errno;
+using ktl::Result;
+using ktl::u32;
+using ktl::u64;
+
+inline Result<void> check(int rc)
+{
+	if (rc < 0)
+		return Errno::from(rc);
+	return {};
+}
+
+/* sockaddr_in/in6 storage, filled from a numeric address. */
+struct SockAddr {
+	ktl::Opaque<RPCRDMAX_SIZEOF_SOCKADDR_STORAGE, RPCRDMAX_ALIGNOF_SOCKADDR_STORAGE> raw;
+	Result<void> parse(const char *addr, unsigned short port)
+	{
+		return check(rpcrdmax_sockaddr_parse(addr, port, raw.get(), sizeof(raw.bytes)));
+	}
+	const void *get() const { return raw.get(); }
+};
+
+/*
+ * Completion storage.  The owner finds itself from the Cqe with
+ * ktl::container_of(cqe, &Owner::member).
+ */
+class Cqe {
+public:
+	using Fn = void (*)(Cqe *cqe, const rpcrdmax_wc &wc);
+	explicit Cqe(Fn fn) : fn_(fn) { rpcrdmax_ib_cqe_init(raw_.get(), &Cqe::upcall); }
+	Cqe(const Cqe &) = delete;
+	Cqe &operator=(const Cqe &) = delete;
+	void *raw() { return raw_.get(); }
+
+private:
+	static void upcall(void *raw, const rpcrdmax_wc *wc)
+	{
+		/* raw_ is the first member: its address is the Cqe's. */
+		Cqe *self = reinterpret_cast<Cqe *>(raw);
+		self->fn_(self, *wc);
+	}
+	ktl::Opaque<RPCRDMAX_SIZEOF_CQE, RPCRDMAX_ALIGNOF_CQE> raw_;
+	Fn fn_;
+};
+
+class Pd {
+public:
+	Pd() = default;
+	Pd(const Pd &) = delete;
+	Pd &operator=(const Pd &) = delete;
+	~Pd() { rpcrdmax_ib_dealloc_pd(pd_); }
+	Result<void> alloc(void *device) { return check(rpcrdmax_ib_alloc_pd(device, &pd_)); }
+	void *get() const { return pd_; }
+	u32 local_dma_lkey() const { return rpcrdmax_ib_pd_local_dma_lkey(pd_); }
+
+private:
+	void *pd_ = nullptr;
+};
+
+class Cq {
+public:
+	Cq() = default;
+	Cq(const Cq &) = delete;
+	Cq &operator=(const Cq &) = delete;
+	~Cq() { rpcrdmax_ib_free_cq(cq_); }
+	Result<void> alloc(void *device, int entries, int vector, bool workqueue)
+	{
+		return check(rpcrdmax_ib_alloc_cq(device, entries, vector, workqueue, &cq_));
+	}
+	void *get() const { return cq_; }
+
+private:
+	void *cq_ = nullptr;
+};
+
+/* A DMA mapping of kernel memory, unmapped on destruction. */
+class DmaBuf {
+public:
+	DmaBuf() = default;
+	DmaBuf(const DmaBuf &) = delete;
+	DmaBuf &operator=(const DmaBuf &) = delete;
+	~DmaBuf() { unmap(); }
+	Result<void> map(void *device, void *addr, unsigned long len, int dir)
+	{
+		RPCRDMAX_TRY(check(rpcrdmax_ib_dma_map_single(device, addr, len, dir, &dma_)));
+		device_ = device;
+		len_ = len;
+		dir_ = dir;
+		return {};
+	}
+	void unmap()
+	{
+		if (device_)
+			rpcrdmax_ib_dma_unmap_single(device_, dma_, len_, dir_);
+		device_ = nullptr;
+	}
+	void sync_for_cpu() { rpcrdmax_ib_dma_sync_for_cpu(device_, dma_, len_, dir_); }
+	void sync_for_device() { rpcrdmax_ib_dma_sync_for_device(device_, dma_, len_, dir_); }
+	rpcrdmax_sge sge(u32 lkey) const { return { dma_, static_cast<u32>(len_), lkey }; }
+
+private:
+	void *device_ = nullptr;
+	unsigned long long dma_ = 0;
+	unsigned long len_ = 0;
+	int dir_ = 0;
+};
+
+/*
+ * A fast-registration MR.  map() loads pages, a REG_MR work request
+ * (reg_wr()) makes the rkey live, and LOCAL_INV or a peer's Send with
+ * Invalidate retires it; unmap() only after that has completed.
+ */
+class Mr {
+public:
+	Mr() = default;
+	Mr(const Mr &) = delete;
+	Mr &operator=(const Mr &) = delete;
+	~Mr()
+	{
+		unmap();
+		(void)rpcrdmax_ib_dereg_mr(mr_);
+		delete[] sgl_;
+	}
+
+	Result<void> alloc(void *pd, void *device, unsigned int max_pages)
+	{
+		sgl_ = new (ktl::Gfp::Kernel) ktl::u8[max_pages * RPCRDMAX_SIZEOF_SCATTERLIST];
+		if (!sgl_)
+			return ktl::error(ktl::err::ENOMEM);
+		RPCRDMAX_TRY(check(rpcrdmax_ib_alloc_mr(pd, max_pages, &mr_)));
+		pd_ = pd;
+		device_ = device;
+		max_pages_ = max_pages;
+		return {};
+	}
+
+	/* Replace the MR after a flush left its state unknown (recovery). */
+	Result<void> recover()
+	{
+		unmap();
+		(void)rpcrdmax_ib_dereg_mr(mr_);
+		mr_ = nullptr;
+		return check(rpcrdmax_ib_alloc_mr(pd_, max_pages_, &mr_));
+	}
+
+	Result<void> map(ktl::Span<const rpcrdmax_page_seg> segs, int dir)
+	{
+		if (mapped_ || segs.empty() || segs.size() > max_pages_)
+			return ktl::error(ktl::err::EINVAL);
+		int n = rpcrdmax_ib_mr_map(mr_, device_, sgl_, segs.data(),
+					   static_cast<unsigned int>(segs.size()), dir);
+		if (n < 0)
+			return Errno::from(n);
+		mapped_ = static_cast<unsigned int>(n);
+		dir_ = dir;
+		return {};
+	}
+
+	void unmap()
+	{
+		if (mapped_)
+			rpcrdmax_ib_mr_unmap(device_, sgl_, mapped_, dir_);
+		mapped_ = 0;
+	}
+
+	/* A fresh rkey for the next registration, so stale ones never match. */
+	void bump_key() { rpcrdmax_ib_mr_bump_key(mr_); }
+
+	rpcrdmax_send_wr reg_wr(void *cqe, u32 access) const
+	{
+		rpcrdmax_send_wr wr = {};
+		wr.cqe = cqe;
+		wr.opcode = RPCRDMAX_WR_REG_MR;
+		wr.mr = mr_;
+		wr.access = access;
+		return wr;
+	}
+
+	u32 rkey() const { return info().rkey; }
+	u32 lkey() const { return info().lkey; }
+	u64 iova() const { return info().iova; }
+	u64 length() const { return info().length; }
+	bool mapped() const { return mapped_ != 0; }
+
+private:
+	struct Info {
+		u32 lkey, rkey;
+		unsigned long long iova, length;
+	};
+	Info info() const
+	{
+		Info i;
+		rpcrdmax_ib_mr_info(mr_, &i.lkey, &i.rkey, &i.iova, &i.length);
+		return i;
+	}
+	void *mr_ = nullptr;
+	void *pd_ = nullptr;
+	void *device_ = nullptr;
+	ktl::u8 *sgl_ = nullptr;
+	unsigned int max_pages_ = 0;
+	unsigned int mapped_ = 0;
+	int dir_ = 0;
+};
+
+class CmId;
+
+/* Receives an id's connection-manager events (process context). */
+struct CmEvents {
+	/* For CONNECT_REQUEST, non-zero rejects and destroys ev.new_id. */
+	virtual int cm_event(CmId *id, const rpcrdmax_cm_event_info &ev) = 0;
+
+protected:
+	~CmEvents() = default;
+};
+
+class CmId {
+public:
+	CmId() = default;
+	CmId(const CmId &) = delete;
+	CmId &operator=(const CmId &) = delete;
+	~CmId()
+	{
+		if (id_) {
+			rpcrdmax_cm_destroy_qp(id_);
+			rpcrdmax_cm_destroy_id(id_);
+		}
+	}
+
+	Result<void> create(CmEvents *events)
+	{
+		events_ = events;
+		return check(rpcrdmax_cm_create_id(handler_.get(), &CmId::upcall, &id_));
+	}
+
+	/* Take over a connection's id from a CONNECT_REQUEST. */
+	void adopt(void *new_id, CmEvents *events)
+	{
+		events_ = events;
+		id_ = new_id;
+		rpcrdmax_cm_set_handler(id_, handler_.get(), &CmId::upcall);
+	}
+
+	/* Give the id back to the CM (it destroys ids refused from CONNECT_REQUEST). */
+	void *release() { return ktl::exchange(id_, nullptr); }
+
+	Result<void> bind(const SockAddr &a) { return check(rpcrdmax_cm_bind_addr(id_, a.get())); }
+	Result<void> listen(int backlog) { return check(rpcrdmax_cm_listen(id_, backlog)); }
+	Result<void> resolve_addr(const SockAddr &dst, unsigned int ms)
+	{
+		return check(rpcrdmax_cm_resolve_addr(id_, dst.get(), ms));
+	}
+	Result<void> resolve_route(unsigned int ms)
+	{
+		return check(rpcrdmax_cm_resolve_route(id_, ms));
+	}
+	Result<void> create_qp(const Pd &pd, const Cq &scq, const Cq &rcq, u32 send_wr,
+			       u32 recv_wr, u32 send_sge, u32 recv_sge)
+	{
+		return check(rpcrdmax_cm_create_qp(id_, pd.get(), scq.get(), rcq.get(), send_wr,
+						   recv_wr, send_sge, recv_sge));
+	}
+	Result<void> connect(ktl::ConstBytes pdata, u32 ird_ord, u32 retries)
+	{
+		return check(rpcrdmax_cm_connect(id_, pdata.data(), (unsigned int)pdata.size(),
+						 ird_ord, ird_ord, retries, 7));
+	}
+	Result<void> accept(ktl::ConstBytes pdata, u32 ord, u32 ird)
+	{
+		return check(rpcrdmax_cm_accept(id_, pdata.data(), (unsigned int)pdata.size(),
+						ord, ird));
+	}
+	Result<void> disconnect() { return check(rpcrdmax_cm_disconnect(id_)); }
+
+	Result<void> post_send(const rpcrdmax_send_wr *wrs, unsigned int n, unsigned int *bad)
+	{
+		return check(rpcrdmax_ib_post_send(qp(), wrs, n, bad));
+	}
+	Result<void> post_recv(Cqe *cqe, const rpcrdmax_sge *sge, unsigned int n)
+	{
+		return check(rpcrdmax_ib_post_recv(qp(), cqe->raw(), sge, n));
+	}
+	void drain() { rpcrdmax_ib_drain_qp(qp()); }
+
+	void *device() const { return rpcrdmax_cm_device(id_); }
+	void *qp() const { return rpcrdmax_cm_qp(id_); }
+	void *get() const { return id_; }
+
+private:
+	static int upcall(void *handler, const rpcrdmax_cm_event_info *ev)
+	{
+		/* handler_ is the first member: its address is the CmId's. */
+		CmId *self = reinterpret_cast<CmId *>(handler);
+		return self->events_->cm_event(self, *ev);
+	}
+	ktl::Opaque<RPCRDMAX_SIZEOF_CM_HANDLER, RPCRDMAX_ALIGNOF_CM_HANDLER> handler_;
+	CmEvents *events_ = nullptr;
+	void *id_ = nullptr;
+};
+
+} // namespace rpcrdmax::rdma

@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * shim/cm.c - the RDMA connection manager (rdma_cm) for C++.
+ *
+ * An rdma_cm_id's context points at caller-owned storage (struct
+ * rpcrdmax_cm_handler, opaque to C++) holding the C++ callback; events
+ * are translated to struct rpcrdmax_cm_event_info.  Ids are always
+ * RDMA_PS_TCP/RC in the initial network namespace, as NFS/RDMA uses.
+ */
+#include <linux/in.h>
+#include <linux/in6.h>
+#include <linux/inet.h>
+#include <linux/socket.h>
+#include <net/net_namespace.h>
+#include <rdma/ib_cm.h>
+#include <rdma/rdma_cm.h>
+#include "rpcrdmax_consts.h"
+#include "internal.h"
+
+static_assert(RPCRDMAX_SIZEOF_CM_HANDLER == sizeof(struct rpcrdmax_cm_handler));
+static_assert(RPCRDMAX_SIZEOF_SOCKADDR_STORAGE == sizeof(struct sockaddr_storage));
+
+static int rpcrdmax_cm_translate(enum rdma_cm_event_type type)
+{
+	switch (type) {
+	case RDMA_CM_EVENT_ADDR_RESOLVED: return RPCRDMAX_CM_ADDR_RESOLVED;
+	case RDMA_CM_EVENT_ADDR_ERROR: return RPCRDMAX_CM_ADDR_ERROR;
+	case RDMA_CM_EVENT_ROUTE_RESOLVED: return RPCRDMAX_CM_ROUTE_RESOLVED;
+	case RDMA_CM_EVENT_ROUTE_ERROR: return RPCRDMAX_CM_ROUTE_ERROR;
+	case RDMA_CM_EVENT_CONNECT_REQUEST: return RPCRDMAX_CM_CONNECT_REQUEST;
+	case RDMA_CM_EVENT_CONNECT_ERROR: return RPCRDMAX_CM_CONNECT_ERROR;
+	case RDMA_CM_EVENT_UNREACHABLE: return RPCRDMAX_CM_UNREACHABLE;
+	case RDMA_CM_EVENT_REJECTED: return RPCRDMAX_CM_REJECTED;
+	case RDMA_CM_EVENT_ESTABLISHED: return RPCRDMAX_CM_ESTABLISHED;
+	case RDMA_CM_EVENT_DISCONNECTED: return RPCRDMAX_CM_DISCONNECTED;
+	case RDMA_CM_EVENT_DEVICE_REMOVAL: return RPCRDMAX_CM_DEVICE_REMOVAL;
+	case RDMA_CM_EVENT_ADDR_CHANGE: return RPCRDMAX_CM_ADDR_CHANGE;
+	case RDMA_CM_EVENT_TIMEWAIT_EXIT: return RPCRDMAX_CM_TIMEWAIT_EXIT;
+	default: return RPCRDMAX_CM_OTHER;
+	}
+}
+
+static int rpcrdmax_cm_upcall(struct rdma_cm_id *id, struct rdma_cm_event *event)
+{
+	struct rpcrdmax_cm_handler *h = id->context;
+	struct rpcrdmax_cm_event_info ev = {
+		.event = rpcrdmax_cm_translate(event->event),
+		.status = event->status,
+		.private_data = event->param.conn.private_data,
+		.private_data_len = event->param.conn.private_data_len,
+		.responder_resources = event->param.conn.responder_resources,
+		.initiator_depth = event->param.conn.initiator_depth,
+	};
+
+	/* A new connection's id arrives with the listener's context. */
+	if (event->event == RDMA_CM_EVENT_CONNECT_REQUEST)
+		ev.new_id = id;
+	if (!h || !h->fn)
+		return event->event == RDMA_CM_EVENT_CONNECT_REQUEST ? -ECONNREFUSED : 0;
+	return h->fn(h, &ev);
+}
+
+/**
+ * rpcrdmax_cm_create_id - create an RC rdma_cm_id
+ * @handler: storage (RPCRDMAX_SIZEOF_CM_HANDLER) that outlives the id
+ * @fn: event callback, called with @handler
+ * @id: set to the new id
+ *
+ * Returns 0 or a negative errno.
+ */
+int rpcrdmax_cm_create_id(void *handler, rpcrdmax_cm_fn fn, void **id)
+{
+	struct rpcrdmax_cm_handler *h = handler;
+	struct rdma_cm_id *cm;
+
+	h->fn = fn;
+	cm = rdma_create_id(&init_net, rpcrdmax_cm_upcall, h, RDMA_PS_TCP, IB_QPT_RC);
+	if (IS_ERR(cm))
+		return PTR_ERR(cm);
+	*id = cm;
+	return 0;
+}
+
+/**
+ * rpcrdmax_cm_set_handler - direct an id's events to new storage
+ * @id: typically a connection's id from a CONNECT_REQUEST
+ * @handler: storage that outlives the id
+ * @fn: event callback
+ */
+void rpcrdmax_cm_set_handler(void *id, void *handler, rpcrdmax_cm_fn fn)
+{
+	struct rpcrdmax_cm_handler *h = handler;
+
+	h->fn = fn;
+	((struct rdma_cm_id *)id)->context = h;
+}
+
+/** rpcrdmax_cm_destroy_id - destroy @id (not from its own event callback) */
+void rpcrdmax_cm_destroy_id(void *id)
+{
+	if (id)
+		rdma_destroy_id(id);
+}
+
+/** rpcrdmax_cm_bind_addr - bind @id to sockaddr storage @addr */
+int rpcrdmax_cm_bind_addr(void *id, const void *addr)
+{
+	return rdma_bind_addr(id, (struct sockaddr *)addr);
+}
+
+/** rpcrdmax_cm_listen - listen for connection requests on a bound @id */
+int rpcrdmax_cm_listen(void *id, int backlog)
+{
+	return rdma_listen(id, backlog);
+}
+
+/**
+ * rpcrdmax_cm_resolve_addr - start resolving @dst (ADDR_RESOLVED/ADDR_ERROR follow)
+ * @id: an unbound id
+ * @dst: sockaddr storage
+ * @timeout_ms: resolution time limit
+ */
+int rpcrdmax_cm_resolve_addr(void *id, const void *dst, unsigned int timeout_ms)
+{
+	return rdma_resolve_addr(id, NULL, (struct sockaddr *)dst, timeout_ms);
+}
+
+/** rpcrdmax_cm_resolve_route - start route resolution (ROUTE_RESOLVED/ROUTE_ERROR follow) */
+int rpcrdmax_cm_resolve_route(void *id, unsigned int timeout_ms)
+{
+	return rdma_resolve_route(id, timeout_ms);
+}
+
+/**
+ * rpcrdmax_cm_create_qp - create an RC QP on @id's device
+ * @id: an id with a resolved route, or a connection's id
+ * @pd: protection domain
+ * @send_cq: completion queue for Sends
+ * @recv_cq: completion queue for Receives
+ * @max_send_wr: Send Queue depth
+ * @max_recv_wr: Receive Queue depth
+ * @max_send_sge: SGEs per Send
+ * @max_recv_sge: SGEs per Receive
+ *
+ * Every Send signals only if asked to (IB_SIGNAL_REQ_WR).
+ */
+int rpcrdmax_cm_create_qp(void *id, void *pd, void *send_cq, void *recv_cq,
+			  unsigned int max_send_wr, unsigned int max_recv_wr,
+			  unsigned int max_send_sge, unsigned int max_recv_sge)
+{
+	struct ib_qp_init_attr attr = {
+		.send_cq = send_cq,
+		.recv_cq = recv_cq,
+		.cap = {
+			.max_send_wr = max_send_wr,
+			.max_recv_wr = max_recv_wr,
+			.max_send_sge = max_send_sge,
+			.max_recv_sge = max_recv_sge,
+		},
+		.sq_sig_type = IB_SIGNAL_REQ_WR,
+		.qp_type = IB_QPT_RC,
+	};
+
+	return rdma_create_qp(id, pd, &attr);
+}
+
+/** rpcrdmax_cm_destroy_qp - destroy the QP on @id, if any */
+void rpcrdmax_cm_destroy_qp(void *id)
+{
+	struct rdma_cm_id *cm = id;
+
+	if (cm->qp)
+		rdma_destroy_qp(cm);
+}
+
+/**
+ * rpcrdmax_cm_connect - connect @id, offering @pdata as CM private data
+ * @id: an id with a QP
+ * @pdata: private data (at most 56 octets on RC)
+ * @pdata_len: its length
+ * @initiator_depth: outstanding RDMA Reads we issue
+ * @responder_resources: outstanding RDMA Reads we accept
+ * @retry_count: transport retries
+ * @rnr_retry_count: receiver-not-ready retries (7 = forever)
+ */
+int rpcrdmax_cm_connect(void *id, const void *pdata, unsigned int pdata_len,
+			unsigned int initiator_depth, unsigned int responder_resources,
+			unsigned int retry_count, unsigned int rnr_retry_count)
+{
+	struct rdma_conn_param param = {
+		.private_data = pdata,
+		.private_data_len = min(pdata_len, 255U),
+		.initiator_depth = min(initiator_depth, 255U),
+		.responder_resources = min(responder_resources, 255U),
+		.retry_count = min(retry_count, 7U),
+		.rnr_retry_count = min(rnr_retry_count, 7U),
+		.flow_control = 1,
+	};
+
+	return rdma_connect(id, &param);
+}
+
+/**
+ * rpcrdmax_cm_accept - accept a connection request on @id
+ * @id: the new_id of a CONNECT_REQUEST, with a QP
+ * @pdata: our private data
+ * @pdata_len: its length
+ * @initiator_depth: outstanding RDMA Reads we issue
+ * @responder_resources: outstanding RDMA Reads we accept
+ */
+int rpcrdmax_cm_accept(void *id, const void *pdata, unsigned int pdata_len,
+		       unsigned int initiator_depth, unsigned int responder_resources)
+{
+	struct rdma_conn_param param = {
+		.private_data = pdata,
+		.private_data_len = min(pdata_len, 255U),
+		.initiator_depth = min(initiator_depth, 255U),
+		.responder_resources = min(responder_resources, 255U),
+		.rnr_retry_count = 7,
+		.flow_control = 1,
+	};
+
+	return rdma_accept(id, &param);
+}
+
+/** rpcrdmax_cm_reject - refuse a connection request, with optional private data */
+int rpcrdmax_cm_reject(void *id, const void *pdata, unsigned int pdata_len)
+{
+	return rdma_reject(id, pdata, min(pdata_len, 255U), IB_CM_REJ_CONSUMER_DEFINED);
+}
+
+/** rpcrdmax_cm_disconnect - start disconnecting @id (DISCONNECTED follows) */
+int rpcrdmax_cm_disconnect(void *id)
+{
+	return rdma_disconnect(id);
+}
+
+/** rpcrdmax_cm_device - the ib_device @id is bound to, or NULL */
+void *rpcrdmax_cm_device(void *id)
+{
+	return ((struct rdma_cm_id *)id)->device;
+}
+
+/** rpcrdmax_cm_qp - the QP created on @id, or NULL */
+void *rpcrdmax_cm_qp(void *id)
+{
+	return ((struct rdma_cm_id *)id)->qp;
+}
+
+/**
+ * rpcrdmax_sockaddr_parse - build a sockaddr from a numeric address
+ * @addr: "192.0.2.1" or "2001:db8::1"
+ * @port: port in host order
+ * @storage: sockaddr storage to fill
+ * @storage_len: its size (at least sizeof(struct sockaddr_storage))
+ *
+ * Returns 0, or -EINVAL if @addr is not a numeric address.
+ */
+int rpcrdmax_sockaddr_parse(const char *addr, unsigned short port, void *storage,
+			    unsigned int storage_len)
+{
+	struct sockaddr_in *sin = storage;
+	struct sockaddr_in6 *sin6 = storage;
+
+	if (storage_len < sizeof(struct sockaddr_storage))
+		return -EINVAL;
+	memset(storage, 0, storage_len);
+	if (in4_pton(addr, -1, (u8 *)&sin->sin_addr, '\0', NULL)) {
+		sin->sin_family = AF_INET;
+		sin->sin_port = htons(port);
+		return 0;
+	}
+	if (in6_pton(addr, -1, (u8 *)&sin6->sin6_addr, '\0', NULL)) {
+		sin6->sin6_family = AF_INET6;
+		sin6->sin6_port = htons(port);
+		return 0;
+	}
+	return -EINVAL;
+}

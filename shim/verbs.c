@@ -1,0 +1,397 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * shim/verbs.c - ib_core verbs for C++: device limits, PDs, CQs, work
+ * requests, DMA mapping and fast-registration memory regions.
+ *
+ * Work requests arrive as struct rpcrdmax_send_wr and are rebuilt here as
+ * the kernel's ib_send_wr family on the stack; completions come back
+ * through struct rpcrdmax_cqe as struct rpcrdmax_wc.
+ */
+#include <linux/dma-direction.h>
+#include <linux/scatterlist.h>
+#include <rdma/ib_verbs.h>
+#include "rpcrdmax_consts.h"
+#include "internal.h"
+
+static_assert(RPCRDMAX_SIZEOF_CQE == sizeof(struct rpcrdmax_cqe));
+static_assert(RPCRDMAX_SIZEOF_SCATTERLIST == sizeof(struct scatterlist));
+static_assert(RPCRDMAX_DMA_TO_DEVICE == DMA_TO_DEVICE &&
+	      RPCRDMAX_DMA_FROM_DEVICE == DMA_FROM_DEVICE &&
+	      RPCRDMAX_DMA_BIDIRECTIONAL == DMA_BIDIRECTIONAL);
+static_assert(RPCRDMAX_IB_WC_SUCCESS == IB_WC_SUCCESS &&
+	      RPCRDMAX_IB_WC_WR_FLUSH_ERR == IB_WC_WR_FLUSH_ERR);
+
+/**
+ * rpcrdmax_ib_query_device - the limits of @device that rpcrdmax sizes by
+ * @device: an ib_device
+ * @attrs: filled in
+ */
+int rpcrdmax_ib_query_device(void *device, struct rpcrdmax_dev_attrs *attrs)
+{
+	struct ib_device *dev = device;
+	const struct ib_device_attr *a = &dev->attrs;
+
+	attrs->max_qp_wr = a->max_qp_wr;
+	attrs->max_send_sge = a->max_send_sge;
+	attrs->max_recv_sge = a->max_recv_sge;
+	attrs->max_cqe = a->max_cqe;
+	attrs->max_qp_rd_atom = a->max_qp_rd_atom;
+	attrs->max_qp_init_rd_atom = a->max_qp_init_rd_atom;
+	attrs->max_fast_reg_page_list_len = a->max_fast_reg_page_list_len;
+	attrs->num_comp_vectors = dev->num_comp_vectors;
+	attrs->mem_mgt_extensions = !!(a->device_cap_flags & IB_DEVICE_MEM_MGT_EXTENSIONS);
+	return 0;
+}
+
+/** rpcrdmax_ib_device_name - @device's name, e.g. "rxe0" */
+const char *rpcrdmax_ib_device_name(void *device)
+{
+	return dev_name(&((struct ib_device *)device)->dev);
+}
+
+/** rpcrdmax_ib_alloc_pd - allocate a protection domain on @device into @pd */
+int rpcrdmax_ib_alloc_pd(void *device, void **pd)
+{
+	struct ib_pd *p = ib_alloc_pd(device, 0);
+
+	if (IS_ERR(p))
+		return PTR_ERR(p);
+	*pd = p;
+	return 0;
+}
+
+/** rpcrdmax_ib_dealloc_pd - free @pd (NULL is ignored) */
+void rpcrdmax_ib_dealloc_pd(void *pd)
+{
+	if (pd)
+		ib_dealloc_pd(pd);
+}
+
+/** rpcrdmax_ib_pd_local_dma_lkey - the lkey for DMA-mapped kernel memory */
+unsigned int rpcrdmax_ib_pd_local_dma_lkey(void *pd)
+{
+	return ((struct ib_pd *)pd)->local_dma_lkey;
+}
+
+/**
+ * rpcrdmax_ib_alloc_cq - allocate a completion queue
+ * @device: the ib_device
+ * @nr_cqe: entries
+ * @comp_vector: completion vector (spread connections over them)
+ * @workqueue: poll from a workqueue (handlers may sleep) instead of softirq
+ * @cq: set to the CQ
+ */
+int rpcrdmax_ib_alloc_cq(void *device, int nr_cqe, int comp_vector, bool workqueue,
+			 void **cq)
+{
+	struct ib_cq *c = ib_alloc_cq(device, NULL, nr_cqe, comp_vector,
+				      workqueue ? IB_POLL_WORKQUEUE : IB_POLL_SOFTIRQ);
+
+	if (IS_ERR(c))
+		return PTR_ERR(c);
+	*cq = c;
+	return 0;
+}
+
+/** rpcrdmax_ib_free_cq - free @cq (NULL is ignored) */
+void rpcrdmax_ib_free_cq(void *cq)
+{
+	if (cq)
+		ib_free_cq(cq);
+}
+
+static void rpcrdmax_ib_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rpcrdmax_cqe *c = container_of(wc->wr_cqe, struct rpcrdmax_cqe, cqe);
+	struct rpcrdmax_wc w = {
+		.status = wc->status,
+		.opcode = wc->opcode,
+		.byte_len = wc->byte_len,
+		.vendor_err = wc->vendor_err,
+		.with_invalidate = !!(wc->wc_flags & IB_WC_WITH_INVALIDATE),
+	};
+
+	/* Only a successful completion carries a valid opcode and flags. */
+	if (wc->status == IB_WC_SUCCESS && w.with_invalidate)
+		w.invalidated_rkey = wc->ex.invalidate_rkey;
+	c->fn(c, &w);
+}
+
+/**
+ * rpcrdmax_ib_cqe_init - prepare completion storage
+ * @cqe: RPCRDMAX_SIZEOF_CQE bytes that outlive every WR posted with them
+ * @fn: called with @cqe for each completion (in the CQ's poll context)
+ */
+void rpcrdmax_ib_cqe_init(void *cqe, rpcrdmax_wc_fn fn)
+{
+	struct rpcrdmax_cqe *c = cqe;
+
+	c->cqe.done = rpcrdmax_ib_done;
+	c->fn = fn;
+}
+
+/** rpcrdmax_ib_wc_status_msg - text for a completion status */
+const char *rpcrdmax_ib_wc_status_msg(unsigned int status)
+{
+	return ib_wc_status_msg(status);
+}
+
+union rpcrdmax_any_wr {
+	struct ib_send_wr send;
+	struct ib_rdma_wr rdma;
+	struct ib_reg_wr reg;
+};
+
+static int rpcrdmax_ib_access(unsigned int access)
+{
+	return (access & RPCRDMAX_ACCESS_LOCAL_WRITE ? IB_ACCESS_LOCAL_WRITE : 0) |
+	       (access & RPCRDMAX_ACCESS_REMOTE_WRITE ? IB_ACCESS_REMOTE_WRITE : 0) |
+	       (access & RPCRDMAX_ACCESS_REMOTE_READ ? IB_ACCESS_REMOTE_READ : 0);
+}
+
+static int rpcrdmax_ib_build_wr(const struct rpcrdmax_send_wr *in,
+				union rpcrdmax_any_wr *out, struct ib_sge *sge)
+{
+	struct ib_send_wr *wr = &out->send;
+	unsigned int i;
+
+	memset(out, 0, sizeof(*out));
+	if (in->num_sge > 0 && (!in->sge || !sge))
+		return -EINVAL;
+	for (i = 0; i < in->num_sge; i++) {
+		sge[i].addr = in->sge[i].addr;
+		sge[i].length = in->sge[i].length;
+		sge[i].lkey = in->sge[i].lkey;
+	}
+	wr->sg_list = in->num_sge ? sge : NULL;
+	wr->num_sge = in->num_sge;
+	wr->wr_cqe = in->cqe;
+	wr->send_flags = in->cqe ? IB_SEND_SIGNALED : 0;
+	switch (in->opcode) {
+	case RPCRDMAX_WR_SEND:
+		wr->opcode = IB_WR_SEND;
+		break;
+	case RPCRDMAX_WR_SEND_INV:
+		wr->opcode = IB_WR_SEND_WITH_INV;
+		wr->ex.invalidate_rkey = in->rkey;
+		break;
+	case RPCRDMAX_WR_RDMA_WRITE:
+	case RPCRDMAX_WR_RDMA_READ:
+		wr->opcode = in->opcode == RPCRDMAX_WR_RDMA_WRITE ? IB_WR_RDMA_WRITE :
+								    IB_WR_RDMA_READ;
+		out->rdma.remote_addr = in->remote_addr;
+		out->rdma.rkey = in->rkey;
+		break;
+	case RPCRDMAX_WR_LOCAL_INV:
+		wr->opcode = IB_WR_LOCAL_INV;
+		wr->ex.invalidate_rkey = in->rkey;
+		break;
+	case RPCRDMAX_WR_REG_MR:
+		if (!in->mr)
+			return -EINVAL;
+		wr->opcode = IB_WR_REG_MR;
+		out->reg.mr = in->mr;
+		out->reg.key = ((struct ib_mr *)in->mr)->rkey;
+		out->reg.access = rpcrdmax_ib_access(in->access);
+		break;
+	default:
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Scatter/gather entries a chained post may carry in all. */
+#define RPCRDMAX_MAX_CHAIN_SGE 16
+
+/**
+ * rpcrdmax_ib_post_send - post a chain of work requests on the Send Queue
+ * @qp: the QP
+ * @wrs: @n requests, posted in order
+ * @n: 1 to RPCRDMAX_MAX_WR_CHAIN
+ * @bad: on failure, the index of the first request not posted
+ *
+ * Returns 0 or a negative errno.  Requests before *@bad were posted and
+ * will complete (or flush) as usual.
+ */
+int rpcrdmax_ib_post_send(void *qp, const struct rpcrdmax_send_wr *wrs, unsigned int n,
+			  unsigned int *bad)
+{
+	union rpcrdmax_any_wr chain[RPCRDMAX_MAX_WR_CHAIN];
+	struct ib_sge sges[RPCRDMAX_MAX_CHAIN_SGE];
+	const struct ib_send_wr *bad_wr = NULL;
+	unsigned int i, used = 0;
+	int ret;
+
+	*bad = 0;
+	if (n == 0 || n > RPCRDMAX_MAX_WR_CHAIN)
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		if (wrs[i].num_sge > RPCRDMAX_MAX_CHAIN_SGE - used)
+			return -EINVAL;
+		ret = rpcrdmax_ib_build_wr(&wrs[i], &chain[i], sges + used);
+		if (ret)
+			return ret;
+		used += wrs[i].num_sge;
+		chain[i].send.next = i + 1 < n ? &chain[i + 1].send : NULL;
+	}
+	ret = ib_post_send(qp, &chain[0].send, &bad_wr);
+	if (ret) {
+		for (i = 0; i < n && bad_wr != &chain[i].send; i++)
+			;
+		*bad = i;
+	}
+	return ret;
+}
+
+/**
+ * rpcrdmax_ib_post_recv - post one Receive
+ * @qp: the QP
+ * @cqe: completion storage
+ * @sge: buffers (DMA-mapped, local lkey)
+ * @num_sge: how many
+ */
+int rpcrdmax_ib_post_recv(void *qp, void *cqe, const struct rpcrdmax_sge *sge,
+			  unsigned int num_sge)
+{
+	struct ib_sge sges[4];
+	struct ib_recv_wr wr = {
+		.wr_cqe = cqe,
+		.sg_list = sges,
+		.num_sge = num_sge,
+	};
+	unsigned int i;
+
+	if (num_sge > ARRAY_SIZE(sges))
+		return -EINVAL;
+	for (i = 0; i < num_sge; i++) {
+		sges[i].addr = sge[i].addr;
+		sges[i].length = sge[i].length;
+		sges[i].lkey = sge[i].lkey;
+	}
+	return ib_post_recv(qp, &wr, NULL);
+}
+
+/** rpcrdmax_ib_drain_qp - move @qp to error and wait until every WR has completed */
+void rpcrdmax_ib_drain_qp(void *qp)
+{
+	ib_drain_qp(qp);
+}
+
+/**
+ * rpcrdmax_ib_dma_map_single - DMA-map kernel memory for @device
+ * @device: the ib_device
+ * @addr: kernel virtual address (kmalloc or page memory)
+ * @len: bytes
+ * @dir: an RPCRDMAX_DMA_* direction
+ * @dma: set to the DMA address
+ */
+int rpcrdmax_ib_dma_map_single(void *device, void *addr, unsigned long len, int dir,
+			       unsigned long long *dma)
+{
+	u64 a = ib_dma_map_single(device, addr, len, dir);
+
+	if (ib_dma_mapping_error(device, a))
+		return -EIO;
+	*dma = a;
+	return 0;
+}
+
+/** rpcrdmax_ib_dma_unmap_single - undo rpcrdmax_ib_dma_map_single() */
+void rpcrdmax_ib_dma_unmap_single(void *device, unsigned long long dma, unsigned long len,
+				  int dir)
+{
+	ib_dma_unmap_single(device, dma, len, dir);
+}
+
+/** rpcrdmax_ib_dma_sync_for_cpu - let the CPU read what the device wrote */
+void rpcrdmax_ib_dma_sync_for_cpu(void *device, unsigned long long dma, unsigned long len,
+				  int dir)
+{
+	ib_dma_sync_single_for_cpu(device, dma, len, dir);
+}
+
+/** rpcrdmax_ib_dma_sync_for_device - hand CPU writes back to the device */
+void rpcrdmax_ib_dma_sync_for_device(void *device, unsigned long long dma,
+				     unsigned long len, int dir)
+{
+	ib_dma_sync_single_for_device(device, dma, len, dir);
+}
+
+/** rpcrdmax_ib_alloc_mr - allocate a fast-registration MR of up to @max_sg pages */
+int rpcrdmax_ib_alloc_mr(void *pd, unsigned int max_sg, void **mr)
+{
+	struct ib_mr *m = ib_alloc_mr(pd, IB_MR_TYPE_MEM_REG, max_sg);
+
+	if (IS_ERR(m))
+		return PTR_ERR(m);
+	*mr = m;
+	return 0;
+}
+
+/** rpcrdmax_ib_dereg_mr - release @mr (NULL is ignored) */
+int rpcrdmax_ib_dereg_mr(void *mr)
+{
+	return mr ? ib_dereg_mr(mr) : 0;
+}
+
+/**
+ * rpcrdmax_ib_mr_map - DMA-map pages and load them into an MR's page list
+ * @mr: the MR
+ * @device: its device
+ * @sgl: scatterlist storage for @nsegs entries
+ * @segs: the page segments, in order (interior ones page-aligned)
+ * @nsegs: how many
+ * @dir: an RPCRDMAX_DMA_* direction
+ *
+ * Returns the number of segments mapped into @mr (all of them on
+ * success), or a negative errno; on any error nothing stays mapped.
+ * Registration itself is a REG_MR work request the caller posts.
+ */
+int rpcrdmax_ib_mr_map(void *mr, void *device, void *sgl, const struct rpcrdmax_page_seg *segs,
+		       unsigned int nsegs, int dir)
+{
+	struct scatterlist *sg = sgl;
+	unsigned int i;
+	int mapped, n;
+
+	if (!nsegs)
+		return -EINVAL;
+	sg_init_table(sg, nsegs);
+	for (i = 0; i < nsegs; i++)
+		sg_set_page(&sg[i], segs[i].page, segs[i].len, segs[i].offset);
+	mapped = ib_dma_map_sg(device, sg, nsegs, dir);
+	if (!mapped)
+		return -EIO;
+	n = ib_map_mr_sg(mr, sg, mapped, NULL, PAGE_SIZE);
+	if (n != mapped) {
+		ib_dma_unmap_sg(device, sg, nsegs, dir);
+		return n < 0 ? n : -EIO;
+	}
+	return nsegs;
+}
+
+/** rpcrdmax_ib_mr_unmap - undo rpcrdmax_ib_mr_map()'s DMA mapping */
+void rpcrdmax_ib_mr_unmap(void *device, void *sgl, unsigned int nsegs, int dir)
+{
+	ib_dma_unmap_sg(device, sgl, nsegs, dir);
+}
+
+/** rpcrdmax_ib_mr_info - @mr's keys, I/O virtual address and mapped length */
+void rpcrdmax_ib_mr_info(void *mr, unsigned int *lkey, unsigned int *rkey,
+			 unsigned long long *iova, unsigned long long *length)
+{
+	struct ib_mr *m = mr;
+
+	*lkey = m->lkey;
+	*rkey = m->rkey;
+	*iova = m->iova;
+	*length = m->length;
+}
+
+/** rpcrdmax_ib_mr_bump_key - give @mr's next registration a fresh rkey */
+void rpcrdmax_ib_mr_bump_key(void *mr)
+{
+	struct ib_mr *m = mr;
+
+	ib_update_fast_reg_key(m, ib_inc_rkey(m->rkey));
+}
