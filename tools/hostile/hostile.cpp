@@ -1,0 +1,1472 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tools/hostile/hostile.cpp - a hostile RPC-over-RDMA version 1 peer.
+ *
+ * Connects to an NFS/RDMA server (librdmacm/libibverbs), sends malformed
+ * transport headers and crafted CM Private Data, and checks each answer
+ * against what RFC 8166 / RFC 5666 / RFC 8797 allow.  Every case runs on
+ * a fresh connection:
+ *
+ *   1. connect; send a valid NFS NULL Call (one credit) and require its
+ *      Reply: the baseline, and the server's credit grant;
+ *   2. send the malformed message; watch for up to --wait-ms;
+ *   3. on a live connection send another NULL Call and require its Reply
+ *      (so "nothing came back" means a drop, not a stall); when the
+ *      connection was closed, reconnect and require a NULL Reply there;
+ *   4. classify what the malformed message got (ERR_VERS, ERR_CHUNK,
+ *      another RDMA_ERROR, an RPC Reply, a drop, or a closed connection)
+ *      and compare it with the outcomes the RFCs allow for that case.
+ *
+ * Valid headers are built and every reply is decoded with the project's
+ * protocol core (core/v1.cpp, core/privdata.cpp); the malformed octets
+ * are written out word by word in the case table below.
+ *
+ * Output: one "STEP ok NAME" or "STEP FAIL NAME: why" line per check,
+ * "NOTE NAME: ..." lines for what was observed; exit status is the
+ * number of failed checks (at most 255).  Every wait is bounded and
+ * --deadline bounds the whole run (an alarm backs it up).
+ *
+ * Known deviations of the stock Linux server (see
+ * Documentation/hostile.rst) are accepted with a NOTE unless --strict.
+ */
+
+/* rpcrdmax headers first: hosted headers define errno and limit macros
+ * (EPERM, SIZE_MAX) that collide with ktl names. */
+#include <rpcrdmax/core/v1.h>
+#include <rpcrdmax/core/privdata.h>
+#include <rpcrdmax/ktl/xdr.h>
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <infiniband/verbs.h>
+#include <rdma/rdma_cma.h>
+
+#include <cerrno>
+#include <cstdarg>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <deque>
+#include <string>
+#include <vector>
+
+namespace core = rpcrdmax::core;
+namespace ktl = rpcrdmax::ktl;
+
+namespace {
+
+/* ---- options and reporting -------------------------------------------- */
+
+struct Options {
+	std::string server = "192.0.2.1";
+	std::string port = "20049";
+	int deadline_s = 600;	/* whole run */
+	int wait_ms = 1500;	/* for an answer to the malformed message */
+	int reply_ms = 5000;	/* for the answer to a valid NULL Call */
+	int connect_ms = 5000;
+	bool strict = false;	/* refuse known stock deviations */
+	bool verbose = false;
+	std::vector<std::string> only;
+};
+
+Options opt;
+int failures;
+int64_t deadline_at;
+
+int64_t now_ms()
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+std::string fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
+std::string fmt(const char *f, ...)
+{
+	char buf[1024];
+	va_list ap;
+	va_start(ap, f);
+	vsnprintf(buf, sizeof(buf), f, ap);
+	va_end(ap);
+	return buf;
+}
+
+void step_ok(const std::string &name)
+{
+	printf("STEP ok %s\n", name.c_str());
+	fflush(stdout);
+}
+
+void step_fail(const std::string &name, const std::string &why)
+{
+	printf("STEP FAIL %s: %s\n", name.c_str(), why.c_str());
+	fflush(stdout);
+	failures++;
+}
+
+void note(const std::string &name, const std::string &what)
+{
+	printf("NOTE %s: %s\n", name.c_str(), what.c_str());
+	fflush(stdout);
+}
+
+void debug(const std::string &what)
+{
+	if (opt.verbose) {
+		printf("DEBUG %s\n", what.c_str());
+		fflush(stdout);
+	}
+}
+
+void on_alarm(int)
+{
+	static const char msg[] = "STEP FAIL hostile: hard deadline (alarm) hit, exiting\n";
+	ssize_t r = write(1, msg, sizeof(msg) - 1);
+	(void)r;
+	_exit(255);
+}
+
+/* ---- bytes -------------------------------------------------------------- */
+
+using Bytes = std::vector<uint8_t>;
+
+/* Handcrafted XDR, one word at a time. */
+struct W {
+	Bytes b;
+	W &u32(uint32_t v)
+	{
+		uint8_t w[4];
+		ktl::store_be32(w, v);
+		b.insert(b.end(), w, w + 4);
+		return *this;
+	}
+	W &u64(uint64_t v) { return u32((uint32_t)(v >> 32)).u32((uint32_t)v); }
+	W &seg(uint32_t handle, uint32_t len, uint64_t off)
+	{
+		return u32(handle).u32(len).u64(off);
+	}
+	/* one Read list entry: discriminator 1, position, segment */
+	W &rseg(uint32_t pos, uint32_t handle, uint32_t len, uint64_t off)
+	{
+		return u32(1).u32(pos).seg(handle, len, off);
+	}
+	W &raw(const Bytes &x)
+	{
+		b.insert(b.end(), x.begin(), x.end());
+		return *this;
+	}
+	W &pad_to(size_t n)
+	{
+		if (b.size() < n)
+			b.resize(n, 0);
+		return *this;
+	}
+	W &cut(size_t n)
+	{
+		if (b.size() > n)
+			b.resize(n);
+		return *this;
+	}
+};
+
+uint32_t be32_at(const Bytes &b, size_t off)
+{
+	return off + 4 <= b.size() ? ktl::load_be32(b.data() + off) : 0;
+}
+
+/* ---- RPC: NFSv3 NULL (program 100003, version 3, procedure 0) ------------ */
+
+constexpr uint32_t kNfsProg = 100003;
+constexpr uint32_t kNfsVers = 3;
+constexpr uint32_t kRpcCallLen = 40;
+
+Bytes rpc_null_call(uint32_t xid)
+{
+	W w;
+	w.u32(xid).u32(0 /* CALL */).u32(2 /* RPC version */);
+	w.u32(kNfsProg).u32(kNfsVers).u32(0 /* NULL */);
+	w.u32(0).u32(0);  /* cred AUTH_NONE, empty */
+	w.u32(0).u32(0);  /* verf AUTH_NONE, empty */
+	return w.b;
+}
+
+constexpr uint32_t kCreditsAsked = 8;
+
+/* A valid RDMA_MSG header with empty chunk lists, from the core encoder. */
+Bytes v1_msg_header(uint32_t xid)
+{
+	static core::V1Header h;
+	memset(&h, 0, sizeof(h));
+	h.xid = xid;
+	h.vers = core::kRpcRdmaVersion1;
+	h.credits = kCreditsAsked;
+	h.proc = core::V1Proc::Msg;
+	h.chunks.clear();
+	uint8_t buf[64];
+	auto r = core::v1_encode(h, ktl::Bytes(buf, sizeof(buf)));
+	if (r.is_error()) {
+		fprintf(stderr, "hostile: v1_encode failed (%d)\n", r.error().code());
+		exit(255);
+	}
+	return Bytes(buf, buf + r.value());
+}
+
+/* A whole valid inline NULL Call, optionally padded to @total octets. */
+Bytes null_msg(uint32_t xid, size_t total = 0)
+{
+	W w;
+	w.raw(v1_msg_header(xid)).raw(rpc_null_call(xid));
+	if (total)
+		w.pad_to(total);
+	return w.b;
+}
+
+/* ---- what came back ------------------------------------------------------ */
+
+enum Outcome : unsigned {
+	O_ERRVERS = 1u << 0,  /* RDMA_ERROR / ERR_VERS with our XID */
+	O_ERRCHUNK = 1u << 1, /* RDMA_ERROR / ERR_CHUNK with our XID */
+	O_DROP = 1u << 2,     /* nothing; the connection kept working */
+	O_CLOSED = 1u << 3,   /* nothing; the connection was closed */
+	O_REPLY = 1u << 4,    /* an RPC Reply (the Call was processed) */
+	O_OTHER = 1u << 5,    /* another RDMA_ERROR code or a malformed answer */
+};
+
+std::string outcome_names(unsigned set)
+{
+	static const char *names[] = {"ERR_VERS", "ERR_CHUNK", "drop", "close", "reply", "other"};
+	std::string s;
+	for (unsigned i = 0; i < 6; i++)
+		if (set & (1u << i))
+			s += (s.empty() ? "" : "|") + std::string(names[i]);
+	return s.empty() ? "nothing" : s;
+}
+
+struct Seen {
+	Outcome kind = O_OTHER;
+	uint32_t xid = 0, vers = 0, credits = 0, low = 0, high = 0, err = 0;
+	std::string detail;
+};
+
+core::V1Header rx_hdr; /* 4.5 KiB: static, not on the stack */
+/* Where the RPC message starts in the last classified Reply (RDMA_MSG). */
+uint32_t rx_rpc_off;
+
+/* Walk a Reply's three chunk lists by hand, for Replies whose lists are
+ * well-formed but longer than the core's fixed capacities (e.g. a
+ * server echoing 100 Write chunks).  Returns the offset after the lists,
+ * or 0 when they run past the message or a discriminator is not 0/1. */
+uint32_t walk_reply_lists(const Bytes &m)
+{
+	size_t off = 16, n = m.size();
+	auto word = [&](uint32_t *v) {
+		if (off + 4 > n)
+			return false;
+		*v = ktl::load_be32(m.data() + off);
+		off += 4;
+		return true;
+	};
+	uint32_t w, cnt;
+	/* Read list: entries of 6 words */
+	for (;;) {
+		if (!word(&w) || w > 1)
+			return 0;
+		if (!w)
+			break;
+		if (off + 24 > n)
+			return 0;
+		off += 24;
+	}
+	/* Write list: counted arrays of 4-word segments */
+	for (;;) {
+		if (!word(&w) || w > 1)
+			return 0;
+		if (!w)
+			break;
+		if (!word(&cnt) || (n - off) / 16 < cnt)
+			return 0;
+		off += (size_t)cnt * 16;
+	}
+	/* Reply chunk */
+	if (!word(&w) || w > 1)
+		return 0;
+	if (w) {
+		if (!word(&cnt) || (n - off) / 16 < cnt)
+			return 0;
+		off += (size_t)cnt * 16;
+	}
+	return (uint32_t)off;
+}
+
+std::string hex_words(const Bytes &m, size_t max = 24)
+{
+	std::string s;
+	for (size_t i = 0; i < m.size() && i < max; i++)
+		s += fmt("%s%02x", i && i % 4 == 0 ? " " : "", m[i]);
+	return s;
+}
+
+Seen classify(const Bytes &m)
+{
+	Seen s;
+	core::DecodeLimits lim;
+	core::V1Verdict v = core::v1_decode_reply(ktl::ConstBytes(m.data(), m.size()), lim, &rx_hdr);
+	s.xid = rx_hdr.xid;
+	s.vers = rx_hdr.vers;
+	s.credits = rx_hdr.credits;
+	if (v == core::V1Verdict::ErrorReply) {
+		s.err = rx_hdr.err;
+		if (rx_hdr.err == (uint32_t)core::V1ErrCode::Vers) {
+			s.kind = O_ERRVERS;
+			s.low = rx_hdr.vers_low;
+			s.high = rx_hdr.vers_high;
+			s.detail = fmt("RDMA_ERROR/ERR_VERS rdma_vers %u range %u..%u", s.vers, s.low, s.high);
+		} else {
+			s.kind = O_ERRCHUNK;
+			s.detail = fmt("RDMA_ERROR/ERR_CHUNK rdma_vers %u", s.vers);
+		}
+	} else if (v == core::V1Verdict::BadErrorCode) {
+		s.kind = O_OTHER;
+		s.detail = fmt("RDMA_ERROR with unknown rdma_err %u", rx_hdr.err);
+	} else if (v == core::V1Verdict::Ok ||
+		   ((v == core::V1Verdict::TooManyWriteChunks ||
+		     v == core::V1Verdict::TooManySegments) &&
+		    rx_hdr.vers == 1 && rx_hdr.proc == core::V1Proc::Msg && walk_reply_lists(m))) {
+		/* The second form: well-formed lists the core's decoder has
+		 * no room for (it bounds them for a requester's own use);
+		 * walked by hand. */
+		s.kind = O_REPLY;
+		rx_rpc_off = v == core::V1Verdict::Ok ? rx_hdr.hdr_len : walk_reply_lists(m);
+		if (v != core::V1Verdict::Ok)
+			s.detail = fmt("(lists beyond the core's capacity: %s) ", core::v1_verdict_name(v));
+		if (rx_hdr.proc == core::V1Proc::Msg) {
+			uint32_t off = rx_rpc_off;
+			s.detail += fmt("RDMA_MSG RPC reply xid 0x%08x mtype %u stat %u accept_stat %u",
+				       be32_at(m, off), be32_at(m, off + 4), be32_at(m, off + 8),
+				       be32_at(m, off + 20));
+		} else {
+			s.detail = "RDMA_NOMSG reply (Reply chunk)";
+		}
+	} else {
+		s.kind = O_OTHER;
+		uint32_t x = 0;
+		core::v1_peek_xid(ktl::ConstBytes(m.data(), m.size()), &x);
+		s.xid = x;
+		s.detail = fmt("undecodable answer (%s, %zu octets: %s)", core::v1_verdict_name(v),
+			       m.size(), hex_words(m).c_str());
+	}
+	return s;
+}
+
+/* An RDMA_MSG Reply to our NULL Call: RPC xid, REPLY, MSG_ACCEPTED. */
+bool good_null_reply(const Bytes &m, uint32_t xid, std::string *why)
+{
+	Seen s = classify(m);
+	if (s.kind != O_REPLY) {
+		*why = s.detail;
+		return false;
+	}
+	if (rx_hdr.proc != core::V1Proc::Msg) {
+		/* a NULL reply always fits inline; but a server may still
+		 * use a Reply chunk we did not offer - that would be a bug */
+		*why = "NULL reply not sent inline: " + s.detail;
+		return false;
+	}
+	uint32_t off = rx_rpc_off;
+	if (m.size() < off + 24 || be32_at(m, off) != xid || be32_at(m, off + 4) != 1 ||
+	    be32_at(m, off + 8) != 0) {
+		*why = "malformed RPC reply: " + s.detail;
+		return false;
+	}
+	return true;
+}
+
+/* ---- one RDMA connection -------------------------------------------------- */
+
+constexpr int kRecvs = 32;
+constexpr size_t kRecvSize = 64 * 1024;
+constexpr int kSendSlots = 4;
+constexpr size_t kSendSize = 256 * 1024 + 4096;
+constexpr size_t kAreaSize = 64 * 1024; /* remotely readable/writable */
+constexpr uint64_t kSendTag = 1ull << 32;
+
+struct Conn {
+	rdma_event_channel *ch = nullptr;
+	rdma_cm_id *id = nullptr;
+	ibv_pd *pd = nullptr;
+	ibv_comp_channel *cc = nullptr;
+	ibv_cq *cq = nullptr;
+	bool qp = false;
+	uint8_t *recv_buf = nullptr, *send_buf = nullptr, *area = nullptr;
+	ibv_mr *recv_mr = nullptr, *send_mr = nullptr, *area_mr = nullptr;
+	bool send_busy[kSendSlots] = {};
+
+	bool established = false;
+	bool closed = false;
+	std::string close_why;
+	std::deque<Bytes> rx;
+	uint32_t grant = 1; /* RFC 8166 Section 3.3.1: one credit until told */
+
+	bool have_server_pd = false;
+	Bytes server_pd_raw;
+	core::PdVerdict server_pdv = core::PdVerdict::Absent;
+	core::PrivData server_pd = core::kPdDefaults;
+
+	~Conn() { teardown(); }
+
+	uint64_t area_addr() const { return (uint64_t)(uintptr_t)area; }
+	uint32_t area_rkey() const { return area_mr ? area_mr->rkey : 0; }
+
+	/* The call-direction inline threshold (RFC 8797 Section 4.2) for
+	 * our advertised Send Size @ours_send. */
+	uint32_t call_threshold(uint32_t ours_send) const
+	{
+		core::PrivData me{ours_send, kPdRecvAdvertised, false};
+		return core::pd_thresholds(me, server_pd).call;
+	}
+	static constexpr uint32_t kPdRecvAdvertised = 4096;
+
+	void mark_closed(const std::string &why)
+	{
+		if (!closed) {
+			closed = true;
+			close_why = why;
+		}
+	}
+
+	bool post_recv(int i)
+	{
+		ibv_sge sge{(uint64_t)(uintptr_t)(recv_buf + i * kRecvSize), (uint32_t)kRecvSize,
+			    recv_mr->lkey};
+		ibv_recv_wr wr{}, *bad = nullptr;
+		wr.wr_id = (uint64_t)i;
+		wr.sg_list = &sge;
+		wr.num_sge = 1;
+		return ibv_post_recv(id->qp, &wr, &bad) == 0;
+	}
+
+	void drain_cq()
+	{
+		ibv_wc wc[16];
+		int n;
+		while (cq && (n = ibv_poll_cq(cq, 16, wc)) > 0) {
+			for (int i = 0; i < n; i++) {
+				bool is_send = wc[i].wr_id & kSendTag;
+				if (is_send)
+					send_busy[wc[i].wr_id & 0xff] = false;
+				if (wc[i].status != IBV_WC_SUCCESS) {
+					mark_closed(fmt("%s completion: %s", is_send ? "send" : "receive",
+							ibv_wc_status_str(wc[i].status)));
+					continue;
+				}
+				if (is_send)
+					continue;
+				int idx = (int)wc[i].wr_id;
+				uint8_t *p = recv_buf + idx * kRecvSize;
+				rx.emplace_back(p, p + wc[i].byte_len);
+				debug(fmt("received %u octets, xid 0x%08x", wc[i].byte_len,
+					  wc[i].byte_len >= 4 ? ktl::load_be32(p) : 0));
+				if (!closed && !post_recv(idx))
+					mark_closed("cannot repost a receive");
+			}
+		}
+	}
+
+	void drain_cm()
+	{
+		rdma_cm_event *ev;
+		while (ch && rdma_get_cm_event(ch, &ev) == 0) {
+			debug(fmt("cm event %s", rdma_event_str(ev->event)));
+			if (ev->event == RDMA_CM_EVENT_DISCONNECTED ||
+			    ev->event == RDMA_CM_EVENT_DEVICE_REMOVAL)
+				mark_closed(fmt("cm: %s", rdma_event_str(ev->event)));
+			rdma_ack_cm_event(ev);
+		}
+	}
+
+	/* Run the event loop until @until (ms), or as soon as something
+	 * arrived or the connection closed. */
+	void pump(int64_t until)
+	{
+		size_t had = rx.size();
+		bool was_closed = closed;
+		for (;;) {
+			drain_cq();
+			drain_cm();
+			if (rx.size() != had || closed != was_closed)
+				return;
+			int64_t left = until - now_ms();
+			if (left <= 0)
+				return;
+			pollfd fds[2] = {{ch->fd, POLLIN, 0}, {cc ? cc->fd : -1, POLLIN, 0}};
+			int r = poll(fds, cc ? 2 : 1, (int)(left < 100 ? left : 100));
+			if (r > 0 && cc && (fds[1].revents & POLLIN)) {
+				ibv_cq *ecq;
+				void *ctx;
+				if (ibv_get_cq_event(cc, &ecq, &ctx) == 0) {
+					ibv_ack_cq_events(ecq, 1);
+					ibv_req_notify_cq(cq, 0);
+				}
+			}
+		}
+	}
+
+	/* Wait for one CM event during set-up. */
+	bool expect_cm(rdma_cm_event_type want, std::string *why)
+	{
+		int64_t until = now_ms() + opt.connect_ms;
+		for (;;) {
+			rdma_cm_event *ev;
+			if (rdma_get_cm_event(ch, &ev) == 0) {
+				rdma_cm_event_type got = ev->event;
+				if (got == want && want == RDMA_CM_EVENT_ESTABLISHED) {
+					const uint8_t *p = (const uint8_t *)ev->param.conn.private_data;
+					if (p && ev->param.conn.private_data_len) {
+						have_server_pd = true;
+						server_pd_raw.assign(p, p + ev->param.conn.private_data_len);
+					}
+				}
+				int status = ev->status;
+				rdma_ack_cm_event(ev);
+				if (got == want)
+					return true;
+				*why = fmt("%s (status %d) while waiting for %s", rdma_event_str(got),
+					   status, rdma_event_str(want));
+				return false;
+			}
+			if (errno != EAGAIN) {
+				*why = fmt("rdma_get_cm_event: %s", strerror(errno));
+				return false;
+			}
+			int64_t left = until - now_ms();
+			if (left <= 0) {
+				*why = fmt("timed out waiting for %s", rdma_event_str(want));
+				return false;
+			}
+			pollfd fd{ch->fd, POLLIN, 0};
+			poll(&fd, 1, (int)(left < 100 ? left : 100));
+		}
+	}
+
+	bool open(const uint8_t *pdata, uint8_t pdlen, std::string *why)
+	{
+		addrinfo hints{}, *res = nullptr;
+		hints.ai_socktype = SOCK_STREAM;
+		if (getaddrinfo(opt.server.c_str(), opt.port.c_str(), &hints, &res) || !res) {
+			*why = "cannot resolve " + opt.server;
+			return false;
+		}
+		ch = rdma_create_event_channel();
+		if (!ch) {
+			freeaddrinfo(res);
+			*why = fmt("rdma_create_event_channel: %s", strerror(errno));
+			return false;
+		}
+		fcntl(ch->fd, F_SETFL, fcntl(ch->fd, F_GETFL) | O_NONBLOCK);
+		if (rdma_create_id(ch, &id, nullptr, RDMA_PS_TCP)) {
+			freeaddrinfo(res);
+			id = nullptr;
+			*why = fmt("rdma_create_id: %s", strerror(errno));
+			return false;
+		}
+		int r = rdma_resolve_addr(id, nullptr, res->ai_addr, 2000);
+		freeaddrinfo(res);
+		if (r) {
+			*why = fmt("rdma_resolve_addr: %s", strerror(errno));
+			return false;
+		}
+		if (!expect_cm(RDMA_CM_EVENT_ADDR_RESOLVED, why))
+			return false;
+		if (rdma_resolve_route(id, 2000)) {
+			*why = fmt("rdma_resolve_route: %s", strerror(errno));
+			return false;
+		}
+		if (!expect_cm(RDMA_CM_EVENT_ROUTE_RESOLVED, why))
+			return false;
+
+		this->pd = ibv_alloc_pd(id->verbs);
+		cc = ibv_create_comp_channel(id->verbs);
+		if (!this->pd || !cc) {
+			*why = "cannot allocate a PD or completion channel";
+			return false;
+		}
+		fcntl(cc->fd, F_SETFL, fcntl(cc->fd, F_GETFL) | O_NONBLOCK);
+		cq = ibv_create_cq(id->verbs, 2 * (kRecvs + kSendSlots), nullptr, cc, 0);
+		if (!cq || ibv_req_notify_cq(cq, 0)) {
+			*why = "cannot create the CQ";
+			return false;
+		}
+		ibv_qp_init_attr qa{};
+		qa.send_cq = cq;
+		qa.recv_cq = cq;
+		qa.qp_type = IBV_QPT_RC;
+		qa.cap.max_send_wr = kSendSlots;
+		qa.cap.max_recv_wr = kRecvs;
+		qa.cap.max_send_sge = 1;
+		qa.cap.max_recv_sge = 1;
+		if (rdma_create_qp(id, this->pd, &qa)) {
+			*why = fmt("rdma_create_qp: %s", strerror(errno));
+			return false;
+		}
+		qp = true;
+		if (posix_memalign((void **)&recv_buf, 4096, kRecvs * kRecvSize) ||
+		    posix_memalign((void **)&send_buf, 4096, kSendSlots * kSendSize) ||
+		    posix_memalign((void **)&area, 4096, kAreaSize)) {
+			*why = "out of memory";
+			return false;
+		}
+		memset(area, 0x5a, kAreaSize);
+		recv_mr = ibv_reg_mr(this->pd, recv_buf, kRecvs * kRecvSize, IBV_ACCESS_LOCAL_WRITE);
+		send_mr = ibv_reg_mr(this->pd, send_buf, kSendSlots * kSendSize, 0);
+		area_mr = ibv_reg_mr(this->pd, area, kAreaSize,
+				     IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ |
+					     IBV_ACCESS_REMOTE_WRITE);
+		if (!recv_mr || !send_mr || !area_mr) {
+			*why = fmt("ibv_reg_mr: %s", strerror(errno));
+			return false;
+		}
+		for (int i = 0; i < kRecvs; i++)
+			if (!post_recv(i)) {
+				*why = "cannot post receives";
+				return false;
+			}
+
+		rdma_conn_param cp{};
+		cp.private_data = pdlen ? pdata : nullptr;
+		cp.private_data_len = pdlen;
+		cp.responder_resources = 4; /* the server pulls Read chunks */
+		cp.initiator_depth = 4;
+		cp.retry_count = 7;
+		cp.rnr_retry_count = 7;
+		if (rdma_connect(id, &cp)) {
+			*why = fmt("rdma_connect: %s", strerror(errno));
+			return false;
+		}
+		if (!expect_cm(RDMA_CM_EVENT_ESTABLISHED, why))
+			return false;
+		established = true;
+		if (have_server_pd)
+			server_pdv = core::pd_decode(
+				ktl::ConstBytes(server_pd_raw.data(), server_pd_raw.size()), &server_pd);
+		return true;
+	}
+
+	/* private data to send, staged by connect_with() */
+	uint8_t pd_stage[64] = {};
+
+	bool send(const Bytes &m, std::string *why)
+	{
+		if (closed) {
+			*why = "connection closed: " + close_why;
+			return false;
+		}
+		if (m.size() > kSendSize) {
+			*why = "message larger than the send buffer";
+			return false;
+		}
+		int slot = -1;
+		int64_t until = now_ms() + opt.reply_ms;
+		while (slot < 0) {
+			for (int i = 0; i < kSendSlots; i++)
+				if (!send_busy[i]) {
+					slot = i;
+					break;
+				}
+			if (slot >= 0)
+				break;
+			if (closed || now_ms() >= until) {
+				*why = "no free send slot (send completions stalled)";
+				return false;
+			}
+			pump(until);
+		}
+		uint8_t *p = send_buf + slot * kSendSize;
+		if (!m.empty())
+			memcpy(p, m.data(), m.size());
+		ibv_sge sge{(uint64_t)(uintptr_t)p, (uint32_t)m.size(), send_mr->lkey};
+		ibv_send_wr wr{}, *bad = nullptr;
+		wr.wr_id = kSendTag | (uint64_t)slot;
+		wr.opcode = IBV_WR_SEND;
+		wr.send_flags = IBV_SEND_SIGNALED;
+		wr.sg_list = m.empty() ? nullptr : &sge;
+		wr.num_sge = m.empty() ? 0 : 1;
+		if (ibv_post_send(id->qp, &wr, &bad)) {
+			*why = fmt("ibv_post_send: %s", strerror(errno));
+			return false;
+		}
+		send_busy[slot] = true;
+		debug(fmt("sent %zu octets", m.size()));
+		return true;
+	}
+
+	/* Take the first received message with @xid, waiting until @until. */
+	bool take_xid(uint32_t xid, int64_t until, Bytes *out)
+	{
+		for (;;) {
+			for (auto it = rx.begin(); it != rx.end(); ++it)
+				if (it->size() >= 4 && ktl::load_be32(it->data()) == xid) {
+					*out = std::move(*it);
+					rx.erase(it);
+					return true;
+				}
+			if (closed) {
+				/* completions that raced the close are already
+				 * queued; one more drain catches them */
+				drain_cq();
+				for (auto it = rx.begin(); it != rx.end(); ++it)
+					if (it->size() >= 4 && ktl::load_be32(it->data()) == xid) {
+						*out = std::move(*it);
+						rx.erase(it);
+						return true;
+					}
+				return false;
+			}
+			if (now_ms() >= until)
+				return false;
+			pump(until);
+		}
+	}
+
+	void teardown()
+	{
+		if (id && established && !closed) {
+			rdma_disconnect(id);
+			int64_t until = now_ms() + 500;
+			while (!closed && now_ms() < until)
+				pump(until);
+		}
+		if (qp)
+			rdma_destroy_qp(id);
+		qp = false;
+		if (recv_mr)
+			ibv_dereg_mr(recv_mr);
+		if (send_mr)
+			ibv_dereg_mr(send_mr);
+		if (area_mr)
+			ibv_dereg_mr(area_mr);
+		recv_mr = send_mr = area_mr = nullptr;
+		if (cq)
+			ibv_destroy_cq(cq);
+		cq = nullptr;
+		if (cc)
+			ibv_destroy_comp_channel(cc);
+		cc = nullptr;
+		if (pd)
+			ibv_dealloc_pd(pd);
+		pd = nullptr;
+		if (ch)
+			drain_cm();
+		if (id)
+			rdma_destroy_id(id);
+		id = nullptr;
+		if (ch)
+			rdma_destroy_event_channel(ch);
+		ch = nullptr;
+		free(recv_buf);
+		free(send_buf);
+		free(area);
+		recv_buf = send_buf = area = nullptr;
+	}
+};
+
+uint32_t next_xid = 0x48500000; /* "HP" */
+
+/* Our own CM Private Data (RFC 8797): 4 KiB Send and Receive, no R. */
+Bytes our_pd()
+{
+	uint8_t b[8];
+	core::PrivData me{4096, Conn::kPdRecvAdvertised, false};
+	auto r = core::pd_encode(me, ktl::Bytes(b, sizeof(b)));
+	if (r.is_error())
+		exit(255);
+	return Bytes(b, b + 8);
+}
+
+/* Open @c with private data @pd (empty: none). */
+bool connect_with(Conn &c, const Bytes &pd, std::string *why)
+{
+	size_t n = pd.size() < sizeof(c.pd_stage) ? pd.size() : sizeof(c.pd_stage);
+	memcpy(c.pd_stage, pd.data(), n);
+	return c.open(c.pd_stage, (uint8_t)n, why);
+}
+
+/* Send a NULL Call (optionally padded) and require a good Reply. */
+bool null_roundtrip(Conn &c, std::string *why, size_t total = 0)
+{
+	uint32_t xid = next_xid++;
+	if (!c.send(null_msg(xid, total), why))
+		return false;
+	Bytes m;
+	if (!c.take_xid(xid, now_ms() + opt.reply_ms, &m)) {
+		*why = c.closed ? "connection closed (" + c.close_why + ") before the NULL reply" :
+				  fmt("no NULL reply within %d ms", opt.reply_ms);
+		return false;
+	}
+	if (!good_null_reply(m, xid, why))
+		return false;
+	/* RFC 5666 3.3 (RFC 8166 3.3.1): never zero credits to a client
+	 * with nothing outstanding - it could never send again. */
+	if (rx_hdr.credits == 0) {
+		*why = "reply grants zero credits with no Call outstanding";
+		return false;
+	}
+	c.grant = rx_hdr.credits;
+	return true;
+}
+
+/* ---- the cases ------------------------------------------------------------ */
+
+struct Ctx {
+	uint32_t xid;
+	uint64_t area;	   /* address of our readable/writable region */
+	uint32_t rkey;	   /* its handle */
+	uint32_t threshold; /* call-direction inline threshold */
+};
+
+using Build = Bytes (*)(const Ctx &);
+
+struct Case {
+	const char *name;
+	Build build;
+	unsigned allowed;     /* RFC-allowed outcomes */
+	unsigned stock_dev;   /* extra outcomes accepted unless --strict */
+	const char *dev_why;  /* the documented stock deviation */
+	bool xid_readable;    /* the message carries our XID (else any error
+			       * reply cannot match it: see short-*) */
+};
+
+/* Fixed words of an RDMA_MSG header; the chunk lists follow. */
+W hdr(const Ctx &c, uint32_t vers = 1, uint32_t proc = 0)
+{
+	W w;
+	w.u32(c.xid).u32(vers).u32(kCreditsAsked).u32(proc);
+	return w;
+}
+
+Bytes call(const Ctx &c) { return rpc_null_call(c.xid); }
+
+/* -- version (RFC 8166 Section 4.5.1 / RFC 5666 Section 4.2: ERR_VERS) -- */
+Bytes b_vers0(const Ctx &c) { return hdr(c, 0).u32(0).u32(0).u32(0).raw(call(c)).b; }
+Bytes b_vers7(const Ctx &c) { return hdr(c, 7).u32(0).u32(0).u32(0).raw(call(c)).b; }
+Bytes b_versmax(const Ctx &c) { return hdr(c, 0xffffffff).u32(0).u32(0).u32(0).raw(call(c)).b; }
+/* a bad version with nothing after the fixed words: ERR_VERS still owed */
+Bytes b_vers2_bare(const Ctx &c) { return hdr(c, 2, 0).b; }
+
+/* -- procedures -- */
+/* RDMA_MSGP (RFC 5666 4.3: align, thresh, lists, message) */
+Bytes b_msgp(const Ctx &c)
+{
+	return hdr(c, 1, 2).u32(4).u32(1024).u32(0).u32(0).u32(0).raw(call(c)).b;
+}
+Bytes b_done(const Ctx &c) { return hdr(c, 1, 3).b; }
+Bytes b_error_chunk(const Ctx &c) { return hdr(c, 1, 4).u32(2).b; }
+Bytes b_error_vers(const Ctx &c) { return hdr(c, 1, 4).u32(1).u32(1).u32(1).b; }
+Bytes b_proc5(const Ctx &c) { return hdr(c, 1, 5).u32(0).u32(0).u32(0).raw(call(c)).b; }
+Bytes b_procmax(const Ctx &c) { return hdr(c, 1, 0xffffffff).u32(0).u32(0).u32(0).raw(call(c)).b; }
+
+/* -- truncated headers -- */
+Bytes b_short0(const Ctx &) { return {}; }
+Bytes b_short3(const Ctx &c) { return hdr(c).cut(3).b; }
+Bytes b_short8(const Ctx &c) { return hdr(c).cut(8).b; }
+Bytes b_short15(const Ctx &c) { return hdr(c).cut(15).b; }
+Bytes b_fixed_only(const Ctx &c) { return hdr(c).b; }
+/* Read list entry cut after position and handle */
+Bytes b_trunc_read(const Ctx &c) { return hdr(c).u32(1).u32(40).u32(c.rkey).b; }
+/* Write chunk claiming 4 segments, carrying 1 */
+Bytes b_trunc_write(const Ctx &c)
+{
+	return hdr(c).u32(0).u32(1).u32(4).seg(c.rkey, 64, c.area).b;
+}
+/* Reply chunk claiming 2 segments, carrying 1 */
+Bytes b_trunc_reply(const Ctx &c)
+{
+	return hdr(c).u32(0).u32(0).u32(1).u32(2).seg(c.rkey, 1024, c.area).b;
+}
+/* RDMA_MSG with lists but no RPC message */
+Bytes b_msg_empty(const Ctx &c) { return hdr(c).u32(0).u32(0).u32(0).b; }
+/* RDMA_NOMSG without any chunk: nowhere to find the Call */
+Bytes b_nomsg_empty(const Ctx &c) { return hdr(c, 1, 1).u32(0).u32(0).u32(0).b; }
+
+/* -- XDR discriminators other than 0 or 1 (RFC 4506 optional-data) -- */
+/* Read list "present" word 2 in front of a well-formed entry that points
+ * at our readable region: a server that takes 2 as TRUE pulls 8 octets
+ * and processes the NULL Call. */
+Bytes b_discrim_read(const Ctx &c)
+{
+	return hdr(c).u32(2).u32(kRpcCallLen).seg(c.rkey, 8, c.area).u32(0).u32(0).u32(0)
+		.raw(call(c)).b;
+}
+
+/* -- chunk and segment counts that overflow -- */
+Bytes b_wsegs_max(const Ctx &c) { return hdr(c).u32(0).u32(1).u32(0xffffffff).b; }
+/* 0x10000000 segments: 0x10000000 * 16 octets wraps 32 bits to 0 */
+Bytes b_wsegs_wrap(const Ctx &c)
+{
+	return hdr(c).u32(0).u32(1).u32(0x10000000).seg(c.rkey, 64, c.area).u32(0).u32(0)
+		.raw(call(c)).b;
+}
+Bytes b_rsegs_wrap(const Ctx &c)
+{
+	return hdr(c).u32(0).u32(0).u32(1).u32(0x10000000).seg(c.rkey, 1024, c.area)
+		.raw(call(c)).b;
+}
+/* a Read list that is never terminated and fills the receive buffer */
+Bytes b_read_unterminated(const Ctx &c)
+{
+	W w = hdr(c);
+	while (w.b.size() + 28 <= c.threshold)
+		w.rseg(kRpcCallLen, c.rkey, 8, c.area);
+	return w.b;
+}
+/* two Read segments of 2 GiB each: 32-bit sum wraps to zero */
+Bytes b_read_len_wrap(const Ctx &c)
+{
+	return hdr(c).rseg(kRpcCallLen, c.rkey, 0x80000000u, c.area)
+		.rseg(kRpcCallLen, c.rkey, 0x80000000u, c.area).u32(0).u32(0).u32(0)
+		.raw(call(c)).b;
+}
+/* 100 Write chunks of one segment each */
+Bytes b_many_write_chunks(const Ctx &c)
+{
+	W w = hdr(c).u32(0);
+	for (int i = 0; i < 100; i++)
+		w.u32(1).u32(1).seg(c.rkey, 64, c.area + 64 * i);
+	return w.u32(0).u32(0).raw(call(c)).b;
+}
+/* one Read chunk of 100 segments (all valid, 8 octets each) */
+Bytes b_many_read_segs(const Ctx &c)
+{
+	W w = hdr(c);
+	for (int i = 0; i < 100; i++)
+		w.rseg(kRpcCallLen, c.rkey, 8, c.area + 8 * i);
+	return w.u32(0).u32(0).u32(0).raw(call(c)).b;
+}
+
+/* -- lengths and offsets past any buffer -- */
+Bytes b_read_len_past(const Ctx &c)
+{
+	return hdr(c).rseg(kRpcCallLen, c.rkey, kAreaSize + 4096, c.area).u32(0).u32(0).u32(0)
+		.raw(call(c)).b;
+}
+Bytes b_read_off_past(const Ctx &c)
+{
+	return hdr(c).rseg(kRpcCallLen, c.rkey, 8, c.area + kAreaSize).u32(0).u32(0).u32(0)
+		.raw(call(c)).b;
+}
+Bytes b_read_bad_handle(const Ctx &c)
+{
+	return hdr(c).rseg(kRpcCallLen, c.rkey ^ 0x5a5a5a00u, 8, c.area).u32(0).u32(0).u32(0)
+		.raw(call(c)).b;
+}
+Bytes b_read_off_wrap(const Ctx &c)
+{
+	return hdr(c).rseg(kRpcCallLen, c.rkey, 16, 0xfffffffffffffff8ull).u32(0).u32(0).u32(0)
+		.raw(call(c)).b;
+}
+Bytes b_reply_bad_handle(const Ctx &c)
+{
+	return hdr(c).u32(0).u32(0).u32(1).u32(1).seg(c.rkey ^ 0x5a5a5a00u, 1024, c.area)
+		.raw(call(c)).b;
+}
+Bytes b_reply_off_past(const Ctx &c)
+{
+	return hdr(c).u32(0).u32(0).u32(1).u32(1).seg(c.rkey, 1024, c.area + kAreaSize)
+		.raw(call(c)).b;
+}
+
+/* -- Read chunk positions (RFC 8166 Section 3.4.5) -- */
+Bytes b_pos_misaligned(const Ctx &c)
+{
+	return hdr(c).rseg(2, c.rkey, 8, c.area).u32(0).u32(0).u32(0).raw(call(c)).b;
+}
+Bytes b_pos_past(const Ctx &c)
+{
+	return hdr(c).rseg(4096, c.rkey, 8, c.area).u32(0).u32(0).u32(0).raw(call(c)).b;
+}
+/* chunk at 8 occupies XDR octets 8..16; a chunk at 12 overlaps it */
+Bytes b_pos_overlap(const Ctx &c)
+{
+	return hdr(c).rseg(8, c.rkey, 8, c.area).rseg(12, c.rkey, 8, c.area + 8)
+		.u32(0).u32(0).u32(0).raw(call(c)).b;
+}
+
+/* -- inline size -- */
+Bytes b_inline_at(const Ctx &c) { return null_msg(c.xid, c.threshold); }
+Bytes b_inline_over(const Ctx &c) { return null_msg(c.xid, c.threshold + 4); }
+Bytes b_inline_huge(const Ctx &c) { return null_msg(c.xid, 256 * 1024 + 4); }
+
+constexpr unsigned kAny = O_ERRVERS | O_ERRCHUNK | O_DROP | O_CLOSED | O_REPLY;
+/* A Read or Write the server attempts against a bad segment fails at
+ * our RNIC, which terminates the connection (RFC 8166 Sections 8.1.1,
+ * 8.1.4); a server that validates first answers ERR_CHUNK. */
+constexpr unsigned kFault = O_ERRCHUNK | O_CLOSED;
+
+const char *const kDevStaleXid =
+	"stock sends ERR_CHUNK for a Send shorter than 16 octets, copying "
+	"XID and version from whatever its receive buffer held before "
+	"(svc_rdma_send_error_msg on out_short)";
+
+const Case kCases[] = {
+	/* name, build, RFC-allowed, stock extra, why, XID readable */
+	{"vers-0", b_vers0, O_ERRVERS, 0, nullptr, true},
+	{"vers-7", b_vers7, O_ERRVERS, 0, nullptr, true},
+	{"vers-max", b_versmax, O_ERRVERS, 0, nullptr, true},
+	{"vers-2-bare", b_vers2_bare, O_ERRVERS, 0, nullptr, true},
+
+	/* RFC 8166 4.6: RDMA_MSGP/RDMA_DONE retired; Responders SHOULD
+	 * answer ERR_CHUNK - SHOULD, so a drop is allowed too */
+	{"proc-msgp", b_msgp, O_ERRCHUNK | O_DROP, 0, nullptr, true},
+	{"proc-done", b_done, O_ERRCHUNK | O_DROP, 0, nullptr, true},
+	/* RDMA_ERROR answers a Call and is never answered itself */
+	{"proc-error-chunk", b_error_chunk, O_DROP, 0, nullptr, true},
+	{"proc-error-vers", b_error_vers, O_DROP, 0, nullptr, true},
+	/* unknown rdma_proc: an XDR error in a Call, ERR_CHUNK */
+	{"proc-5", b_proc5, O_ERRCHUNK, 0, nullptr, true},
+	{"proc-max", b_procmax, O_ERRCHUNK, 0, nullptr, true},
+
+	/* no XID in the message: nothing can be answered */
+	{"short-0", b_short0, O_DROP, O_OTHER, kDevStaleXid, false},
+	{"short-3", b_short3, O_DROP, O_OTHER, kDevStaleXid, false},
+	/* XID present, fixed words incomplete: ERR_CHUNK, or a drop */
+	{"short-8", b_short8, O_ERRCHUNK | O_DROP, 0, nullptr, true},
+	{"short-15", b_short15, O_ERRCHUNK | O_DROP, 0, nullptr, true},
+	{"fixed-only", b_fixed_only, O_ERRCHUNK, 0, nullptr, true},
+	{"trunc-read-entry", b_trunc_read, O_ERRCHUNK, 0, nullptr, true},
+	{"trunc-write-chunk", b_trunc_write, O_ERRCHUNK, 0, nullptr, true},
+	{"trunc-reply-chunk", b_trunc_reply, O_ERRCHUNK, 0, nullptr, true},
+	/* the lists parse; the RPC message is missing: ERR_CHUNK for the
+	 * transport (RFC 8166 4.5), or the RPC layer discards it */
+	{"msg-no-rpc", b_msg_empty, O_ERRCHUNK | O_DROP, 0, nullptr, true},
+	{"nomsg-no-chunk", b_nomsg_empty, O_ERRCHUNK | O_DROP, 0, nullptr, true},
+
+	{"discrim-2", b_discrim_read, O_ERRCHUNK, O_REPLY,
+	 "stock treats any non-zero optional-data word as TRUE "
+	 "(xdr_item_is_present)", true},
+
+	{"write-segcount-max", b_wsegs_max, O_ERRCHUNK, 0, nullptr, true},
+	{"write-segcount-wrap", b_wsegs_wrap, O_ERRCHUNK, 0, nullptr, true},
+	{"reply-segcount-wrap", b_rsegs_wrap, O_ERRCHUNK, 0, nullptr, true},
+	{"read-list-unterminated", b_read_unterminated, O_ERRCHUNK, 0, nullptr, true},
+	{"read-length-wrap", b_read_len_wrap, kFault, 0, nullptr, true},
+	/* RFC 8166 sets no limit on chunks or segments: processing them is
+	 * allowed, and so is refusing what the Responder cannot handle */
+	{"many-write-chunks", b_many_write_chunks, O_ERRCHUNK | O_REPLY, 0, nullptr, true},
+	{"many-read-segments", b_many_read_segs, O_ERRCHUNK | O_REPLY, 0, nullptr, true},
+
+	{"read-length-past-mr", b_read_len_past, kFault, 0, nullptr, true},
+	{"read-offset-past-mr", b_read_off_past, kFault, 0, nullptr, true},
+	{"read-bad-handle", b_read_bad_handle, kFault, 0, nullptr, true},
+	{"read-offset-wrap", b_read_off_wrap, kFault, 0, nullptr, true},
+	/* the Responder may also send a short Reply inline instead of
+	 * using the Reply chunk (RFC 8166 3.5.3) */
+	{"reply-bad-handle", b_reply_bad_handle, kFault | O_REPLY, 0, nullptr, true},
+	{"reply-offset-past-mr", b_reply_off_past, kFault | O_REPLY, 0, nullptr, true},
+
+	{"pos-misaligned", b_pos_misaligned, O_ERRCHUNK, 0, nullptr, true},
+	{"pos-past-message", b_pos_past, O_ERRCHUNK, 0, nullptr, true},
+	{"pos-overlap", b_pos_overlap, O_ERRCHUNK, 0, nullptr, true},
+
+	/* exactly the inline threshold: must be processed */
+	{"inline-at-threshold", b_inline_at, O_REPLY, 0, nullptr, true},
+	/* past the threshold the RFCs only say the receiver MAY break the
+	 * connection (RFC 5666 Section 6); any answer is allowed so long as
+	 * the server keeps serving (checked after every case) */
+	{"inline-over-threshold", b_inline_over, kAny, 0, nullptr, true},
+	{"inline-256k", b_inline_huge, kAny, 0, nullptr, true},
+};
+
+bool selected(const char *name)
+{
+	if (opt.only.empty())
+		return true;
+	for (auto &o : opt.only)
+		if (o == name)
+			return true;
+	return false;
+}
+
+/* What the project's own decoder makes of the message: for the record
+ * (it is what rpcrdmax's server will do), never part of the verdict. */
+std::string core_view(const Bytes &m)
+{
+	static core::V1Header h;
+	core::DecodeLimits lim;
+	core::V1Verdict v = core::v1_decode_call(ktl::ConstBytes(m.data(), m.size()), lim, &h);
+	static const char *acts[] = {"process", "ERR_VERS", "ERR_CHUNK", "drop"};
+	return fmt("core verdict %s -> %s", core::v1_verdict_name(v),
+		   acts[(int)core::v1_responder_action(v)]);
+}
+
+void run_case(const Case &k)
+{
+	std::string name = k.name, why;
+	if (now_ms() >= deadline_at) {
+		step_fail(name, "overall deadline reached before the case ran");
+		return;
+	}
+	Conn c;
+	if (!connect_with(c, our_pd(), &why)) {
+		step_fail(name, "connect: " + why);
+		return;
+	}
+	if (!null_roundtrip(c, &why)) {
+		step_fail(name, "baseline NULL before the case: " + why);
+		return;
+	}
+	Ctx ctx{next_xid++, c.area_addr(), c.area_rkey(), c.call_threshold(4096)};
+	Bytes m = k.build(ctx);
+	if (opt.verbose)
+		debug(fmt("%s: %zu octets, %s", k.name, m.size(), core_view(m).c_str()));
+	if (!c.send(m, &why)) {
+		step_fail(name, "send: " + why);
+		return;
+	}
+
+	/* 1. watch for an answer to the malformed message */
+	Bytes ans;
+	bool got = c.take_xid(ctx.xid, now_ms() + opt.wait_ms, &ans);
+
+	/* 2. is the connection still serving?  Another Call with one
+	 * outstanding is within the grant only when the grant is >= 2 or
+	 * the bad message was answered. */
+	bool alive = false, probed = false;
+	if (!c.closed && (got || c.grant >= 2)) {
+		probed = true;
+		uint32_t x2 = next_xid++;
+		if (c.send(null_msg(x2), &why)) {
+			Bytes r;
+			int64_t until = now_ms() + opt.reply_ms;
+			bool have = c.take_xid(x2, until, &r);
+			if (!got) /* a late answer to the bad message still counts */
+				got = c.take_xid(ctx.xid, now_ms(), &ans);
+			if (have) {
+				std::string w2;
+				if (!good_null_reply(r, x2, &w2)) {
+					step_fail(name, "NULL after the case: " + w2);
+					return;
+				}
+				alive = true;
+			} else if (!c.closed) {
+				step_fail(name, fmt("connection open but no NULL reply within %d ms "
+						    "after the case (server stalled)", opt.reply_ms));
+				return;
+			}
+		}
+	}
+	if (!got) /* anything that raced a close */
+		got = c.take_xid(ctx.xid, now_ms(), &ans);
+	if (!alive && !c.closed && !probed) {
+		note(name, fmt("grant is %u: not probing the connection, reconnecting", c.grant));
+	}
+
+	/* strays: answers carrying an XID we never used here */
+	std::vector<Seen> strays;
+	for (auto &s : c.rx)
+		strays.push_back(classify(s));
+	c.rx.clear();
+
+	/* 3. the server must still accept and serve a new connection when
+	 * this one was closed */
+	if (!alive) {
+		Conn c2;
+		std::string w2;
+		if (!connect_with(c2, our_pd(), &w2) || !null_roundtrip(c2, &w2)) {
+			step_fail(name, "server no longer serves a new connection: " + w2);
+			return;
+		}
+	}
+
+	/* 4. classify and judge */
+	Seen s;
+	unsigned out;
+	if (got) {
+		s = classify(ans);
+		out = s.kind;
+	} else {
+		out = c.closed ? O_CLOSED : O_DROP;
+	}
+	std::string seen = got ? s.detail : (c.closed ? "connection closed (" + c.close_why + ")" : "no answer (dropped)");
+	if (got && c.closed)
+		seen += "; then the connection closed (" + c.close_why + ")";
+	note(name, fmt("%zu octets sent; got %s", m.size(), seen.c_str()));
+
+	std::vector<std::string> problems;
+	std::vector<std::string> devs;
+
+	/* content checks on what was received */
+	if (got && out == O_ERRVERS) {
+		/* RFC 8166 4.5.1 / RFC 5666 4.2: low..high the versions the
+		 * Responder supports; v1 must be in (the NULLs worked), the
+		 * version we sent must not. */
+		uint32_t sent = be32_at(m, 4);
+		if (!(s.low <= 1 && 1 <= s.high))
+			problems.push_back(fmt("ERR_VERS range %u..%u excludes version 1", s.low, s.high));
+		if (s.low <= sent && sent <= s.high)
+			problems.push_back(fmt("ERR_VERS range %u..%u includes the version we sent (%u)",
+					       s.low, s.high, sent));
+		/* RFC 5666 4.2: "The version number in this reply MUST be any
+		 * value otherwise valid at the receiver". */
+		if (!(s.low <= s.vers && s.vers <= s.high)) {
+			if (s.vers == sent)
+				devs.push_back(fmt("ERR_VERS carries rdma_vers %u (echoes the Call's) "
+						   "instead of a version in %u..%u",
+						   s.vers, s.low, s.high));
+			else
+				problems.push_back(fmt("ERR_VERS carries rdma_vers %u outside %u..%u",
+						       s.vers, s.low, s.high));
+		}
+	}
+	if (got && out == O_ERRCHUNK && s.vers != 1)
+		problems.push_back(fmt("ERR_CHUNK with rdma_vers %u", s.vers));
+	if (got && out == O_REPLY && rx_hdr.proc == core::V1Proc::Msg) {
+		std::string w3;
+		if (!good_null_reply(ans, ctx.xid, &w3))
+			problems.push_back("processed, but " + w3);
+	}
+
+	for (auto &st : strays) {
+		/* An error reply carrying another XID can only come from a
+		 * message without one of ours. */
+		if (!k.xid_readable && st.kind != O_REPLY && (k.stock_dev & O_OTHER))
+			devs.push_back(fmt("answer with XID 0x%08x (not ours): %s", st.xid, st.detail.c_str()));
+		else
+			problems.push_back(fmt("unexpected answer with XID 0x%08x: %s", st.xid,
+					       st.detail.c_str()));
+	}
+
+	if (!(out & k.allowed)) {
+		if ((out & k.stock_dev) && k.dev_why)
+			devs.push_back(fmt("got %s, RFC allows %s: %s", outcome_names(out).c_str(),
+					   outcome_names(k.allowed).c_str(), k.dev_why));
+		else
+			problems.push_back(fmt("got %s, RFC allows %s", outcome_names(out).c_str(),
+					       outcome_names(k.allowed).c_str()));
+	}
+
+	for (auto &d : devs) {
+		if (opt.strict)
+			problems.push_back("stock deviation refused under --strict: " + d);
+		else
+			note(name, "accepted stock deviation: " + d);
+	}
+	if (problems.empty()) {
+		step_ok(name);
+		return;
+	}
+	std::string all;
+	for (auto &p : problems)
+		all += (all.empty() ? "" : "; ") + p;
+	step_fail(name, all);
+}
+
+/* ---- CM Private Data cases (RFC 8797) --------------------------------------
+ *
+ * Whatever the client's Private Data, the connection must come up and
+ * carry Calls at least as large as the version 1 default (1024 octets,
+ * RFC 8797 Section 5.1); the server's own Private Data, when it sends
+ * some, must be well-formed.  Refusing the connection is not allowed:
+ * a peer without (valid) Private Data is a plain RFC 8166 peer.  Whether
+ * the server found our identifier at an odd offset cannot be seen on the
+ * wire: the stock server uses the client's sizes for nothing.
+ */
+struct PdCase {
+	const char *name;
+	Bytes (*build)();
+};
+
+Bytes pd_at(size_t off, size_t total)
+{
+	Bytes b(total, 0xa5);
+	Bytes p = our_pd();
+	for (size_t i = 0; i < 8 && off + i < total; i++)
+		b[off + i] = p[i];
+	return b;
+}
+Bytes pd_none() { return {}; }
+Bytes pd_off1() { return pd_at(1, 16); }
+Bytes pd_off3() { return pd_at(3, 16); }
+Bytes pd_off17() { return pd_at(17, 32); }
+Bytes pd_off48() { return pd_at(48, 56); } /* 56: RDMA_PS_TCP limit on IB/RoCE */
+Bytes pd_trunc5() { return pd_at(0, 5); }
+Bytes pd_trunc_tail() { return pd_at(51, 56); } /* identifier fits, sizes do not */
+Bytes pd_badvers()
+{
+	Bytes b = our_pd();
+	b[4] = 2;
+	return b;
+}
+/* an invalid candidate first, then a valid one at an odd offset */
+Bytes pd_bad_then_good()
+{
+	Bytes b(24, 0);
+	Bytes p = our_pd();
+	for (int i = 0; i < 8; i++)
+		b[i] = p[i];
+	b[4] = 0xee;
+	for (int i = 0; i < 8; i++)
+		b[11 + i] = p[i];
+	return b;
+}
+Bytes pd_max_sizes()
+{
+	Bytes b = our_pd();
+	b[5] = 0xff; /* reserved bits set (MUST be ignored) and R */
+	b[6] = 0xff;
+	b[7] = 0xff;
+	return b;
+}
+Bytes pd_garbage() { return Bytes(56, 0xf6); }
+
+const PdCase kPdCases[] = {
+	{"pd-none", pd_none},
+	{"pd-offset-1", pd_off1},
+	{"pd-offset-3", pd_off3},
+	{"pd-offset-17", pd_off17},
+	{"pd-offset-48", pd_off48},
+	{"pd-truncated-5", pd_trunc5},
+	{"pd-truncated-tail", pd_trunc_tail},
+	{"pd-bad-version", pd_badvers},
+	{"pd-bad-then-good", pd_bad_then_good},
+	{"pd-max-sizes-reserved-bits", pd_max_sizes},
+	{"pd-garbage-56", pd_garbage},
+};
+
+void run_pd_case(const PdCase &k)
+{
+	std::string name = k.name, why;
+	if (now_ms() >= deadline_at) {
+		step_fail(name, "overall deadline reached before the case ran");
+		return;
+	}
+	Bytes pd = k.build();
+	core::PrivData mine;
+	core::PdVerdict mv = core::pd_decode(ktl::ConstBytes(pd.data(), pd.size()), &mine);
+	Conn c;
+	if (!connect_with(c, pd, &why)) {
+		step_fail(name, "connection not established (RFC 8797 5.1: the server must "
+			  "fall back to version 1 defaults): " + why);
+		return;
+	}
+	std::vector<std::string> problems;
+	if (!null_roundtrip(c, &why))
+		problems.push_back("NULL: " + why);
+	/* 1024 octets: the version 1 default inline threshold */
+	else if (!null_roundtrip(c, &why, core::kPdMinInline))
+		problems.push_back("1024-octet NULL Call: " + why);
+	std::string srv = "none";
+	if (c.have_server_pd) {
+		if (c.server_pdv == core::PdVerdict::Found)
+			srv = fmt("send %u recv %u R=%d", c.server_pd.send_size, c.server_pd.recv_size,
+				  c.server_pd.remote_inv);
+		else if (c.server_pdv == core::PdVerdict::Absent)
+			srv = "no RPC-over-RDMA identifier";
+		else
+			problems.push_back(fmt("server Private Data malformed (verdict %d)",
+					       (int)c.server_pdv));
+	}
+	note(name, fmt("sent %zu octets of private data (core reads it as %s); server's: %s",
+		       pd.size(),
+		       mv == core::PdVerdict::Found ? "found" :
+		       mv == core::PdVerdict::Absent ? "absent" :
+		       mv == core::PdVerdict::BadVersion ? "bad version" : "truncated",
+		       srv.c_str()));
+	if (problems.empty()) {
+		step_ok(name);
+		return;
+	}
+	std::string all;
+	for (auto &p : problems)
+		all += (all.empty() ? "" : "; ") + p;
+	step_fail(name, all);
+}
+
+void usage()
+{
+	fprintf(stderr,
+		"usage: hostile [--server ADDR] [--port PORT] [--deadline SEC] [--wait-ms MS]\n"
+		"               [--reply-ms MS] [--strict] [--verbose] [--only NAME[,NAME...]]\n"
+		"               [--list]\n");
+	exit(255);
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+	bool list = false;
+	for (int i = 1; i < argc; i++) {
+		std::string a = argv[i];
+		auto val = [&]() -> std::string {
+			if (i + 1 >= argc)
+				usage();
+			return argv[++i];
+		};
+		if (a == "--server")
+			opt.server = val();
+		else if (a == "--port")
+			opt.port = val();
+		else if (a == "--deadline")
+			opt.deadline_s = atoi(val().c_str());
+		else if (a == "--wait-ms")
+			opt.wait_ms = atoi(val().c_str());
+		else if (a == "--reply-ms")
+			opt.reply_ms = atoi(val().c_str());
+		else if (a == "--strict")
+			opt.strict = true;
+		else if (a == "--verbose")
+			opt.verbose = true;
+		else if (a == "--list")
+			list = true;
+		else if (a == "--only") {
+			std::string v = val();
+			size_t p = 0;
+			while (p <= v.size()) {
+				size_t q = v.find(',', p);
+				if (q == std::string::npos)
+					q = v.size();
+				if (q > p)
+					opt.only.push_back(v.substr(p, q - p));
+				p = q + 1;
+			}
+		} else
+			usage();
+	}
+	if (opt.deadline_s <= 0 || opt.wait_ms <= 0 || opt.reply_ms <= 0)
+		usage();
+	if (list) {
+		for (auto &k : kCases)
+			printf("%s\n", k.name);
+		for (auto &k : kPdCases)
+			printf("%s\n", k.name);
+		return 0;
+	}
+	setvbuf(stdout, nullptr, _IOLBF, 0);
+	signal(SIGALRM, on_alarm);
+	alarm((unsigned)opt.deadline_s + 30);
+	deadline_at = now_ms() + (int64_t)opt.deadline_s * 1000;
+	next_xid ^= (uint32_t)getpid() << 8;
+
+	int ran = 0;
+	for (auto &k : kCases)
+		if (selected(k.name)) {
+			run_case(k);
+			ran++;
+		}
+	for (auto &k : kPdCases)
+		if (selected(k.name)) {
+			run_pd_case(k);
+			ran++;
+		}
+	if (!ran) {
+		step_fail("hostile", "no case matched --only");
+	}
+	printf("hostile: %d cases, %d failed\n", ran, failures);
+	return failures > 255 ? 255 : failures;
+}
