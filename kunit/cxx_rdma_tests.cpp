@@ -67,25 +67,25 @@ struct End : CmEvents {
 		switch (ev.event) {
 		case RPCRDMAX_CM_ADDR_RESOLVED:
 			if (id.resolve_route(kWaitMs).is_error())
-				failed.complete();
+				failed.complete_all();
 			break;
 		case RPCRDMAX_CM_ROUTE_RESOLVED:
-			resolved.complete();
+			resolved.complete_all();
 			break;
 		case RPCRDMAX_CM_ESTABLISHED:
 			/* The active side learns the peer's private data here. */
 			if (!pdata_len)
 				save_pdata(ev);
-			established.complete();
+			established.complete_all();
 			break;
 		case RPCRDMAX_CM_DISCONNECTED:
 			/* Answer the peer's DREQ; a no-op after our own disconnect. */
 			(void)id.disconnect();
-			disconnected.complete();
+			disconnected.complete_all();
 			break;
 		default:
 			last_error = ev.event;
-			failed.complete();
+			failed.complete_all();
 			break;
 		}
 		return 0;

@@ -27,6 +27,10 @@
 #include <linux/refcount.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
+#include <linux/dma-direction.h>
+#include <linux/scatterlist.h>
+#include <linux/socket.h>
+#include <rdma/ib_verbs.h>
 #include "../shim/internal.h"
 
 static void rpcrdmax_kunit_check(void *ctx, bool ok, const char *what,
@@ -58,6 +62,23 @@ static const struct rpcrdmax_kconst rpcrdmax_kconsts[] = {
 	KC("RPCRDMAX_ALIGNOF_COMPLETION", __alignof__(struct completion)),
 	KC("RPCRDMAX_SIZEOF_WORK", sizeof(struct rpcrdmax_work)),
 	KC("RPCRDMAX_ALIGNOF_WORK", __alignof__(struct rpcrdmax_work)),
+	KC("RPCRDMAX_SIZEOF_CQE", sizeof(struct rpcrdmax_cqe)),
+	KC("RPCRDMAX_ALIGNOF_CQE", __alignof__(struct rpcrdmax_cqe)),
+	KC("RPCRDMAX_SIZEOF_CM_HANDLER", sizeof(struct rpcrdmax_cm_handler)),
+	KC("RPCRDMAX_ALIGNOF_CM_HANDLER", __alignof__(struct rpcrdmax_cm_handler)),
+	KC("RPCRDMAX_SIZEOF_SCATTERLIST", sizeof(struct scatterlist)),
+	KC("RPCRDMAX_SIZEOF_SOCKADDR_STORAGE", sizeof(struct sockaddr_storage)),
+	KC("RPCRDMAX_DMA_BIDIRECTIONAL", DMA_BIDIRECTIONAL),
+	KC("RPCRDMAX_DMA_TO_DEVICE", DMA_TO_DEVICE),
+	KC("RPCRDMAX_DMA_FROM_DEVICE", DMA_FROM_DEVICE),
+	KC("RPCRDMAX_IB_WC_SUCCESS", IB_WC_SUCCESS),
+	KC("RPCRDMAX_IB_WC_WR_FLUSH_ERR", IB_WC_WR_FLUSH_ERR),
+	KC("RPCRDMAX_IB_WC_OP_SEND", IB_WC_SEND),
+	KC("RPCRDMAX_IB_WC_OP_RDMA_WRITE", IB_WC_RDMA_WRITE),
+	KC("RPCRDMAX_IB_WC_OP_RDMA_READ", IB_WC_RDMA_READ),
+	KC("RPCRDMAX_IB_WC_OP_LOCAL_INV", IB_WC_LOCAL_INV),
+	KC("RPCRDMAX_IB_WC_OP_REG_MR", IB_WC_REG_MR),
+	KC("RPCRDMAX_IB_WC_OP_RECV", IB_WC_RECV),
 	KC("RPCRDMAX_GFP_KERNEL", (__force unsigned int)GFP_KERNEL),
 	KC("RPCRDMAX_GFP_NOFS", (__force unsigned int)GFP_NOFS),
 	KC("RPCRDMAX_GFP_NOIO", (__force unsigned int)GFP_NOIO),

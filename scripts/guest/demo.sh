@@ -4,8 +4,8 @@
 set -u
 echo "== guest kernel: $(uname -r)"
 rxe_up && echo "== soft-RoCE device:" && rdma link show
-echo "== insmod rpcrdmax.ko"
-insmod /share/rpcrdmax.ko || exit 1
+echo "== modprobe rpcrdmax"
+install_rpcrdmax && modprobe rpcrdmax || exit 1
 echo "== /proc/modules:"; grep '^rpcrdmax ' /proc/modules
 echo "== /sys/module/rpcrdmax:"; ls /sys/module/rpcrdmax
 echo "== taint: $(cat /proc/sys/kernel/tainted)"

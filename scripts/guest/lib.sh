@@ -40,3 +40,11 @@ rxe_up() {
 kernel_log_clean() {
 	! dmesg | grep -E 'WARNING:|BUG:|Oops|general protection fault|Call Trace:|UBSAN:|refcount_t:'
 }
+
+# Install /share/rpcrdmax.ko as a user would (extra/ + depmod), so that
+# modprobe pulls in ib_core and rdma_cm.
+install_rpcrdmax() {
+	mkdir -p "/lib/modules/$(uname -r)/extra" &&
+		cp /share/rpcrdmax.ko "/lib/modules/$(uname -r)/extra/" &&
+		depmod -a
+}
