@@ -266,10 +266,38 @@ void rpcrdmax_ib_mr_info(void *mr, unsigned int *lkey, unsigned int *rkey,
 /* Advance the rkey's variant byte so a stale rkey no longer matches. */
 void rpcrdmax_ib_mr_bump_key(void *mr) RPCRDMAX_NOEXCEPT;
 
+/* ---- sunrpc client transport (shim/xprt.c) ---------------------------- */
+int rpcrdmax_xprt_register(void) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_xprt_unregister(void) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_xprt_rqst_snd_copy(void *rqst, void *dst, unsigned int max) RPCRDMAX_NOEXCEPT;
+void *rpcrdmax_xprt_lookup_pin(void *xprt, unsigned int xid) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_xprt_rqst_rcv_copy(void *rqst, const void *src, unsigned int len) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_xprt_complete_unpin(void *xprt, void *rqst, int status) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_xprt_unpin(void *xprt, void *rqst) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_xprt_count_bad_xid(void *xprt) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_xprt_set_credits(void *xprt, unsigned int credits) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_xprt_force_disconnect(void *xprt) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_seq_printf(void *seq, const char *fmt, ...) RPCRDMAX_NOEXCEPT
+	RPCRDMAX_PRINTF(2, 3);
+
 /* ---- C++ entry points called from C ----------------------------------- */
 /* Module life cycle (lib/module.cpp): called from shim/main.c. */
 int rpcrdmax_cxx_init(void) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_cxx_exit(void) RPCRDMAX_NOEXCEPT;
+
+/*
+ * The client endpoint (xprtrdma/), one per sunrpc transport.  create()
+ * returns NULL without memory; connect() and close() sleep; send()
+ * returns 0, -ENOTCONN (the connection must be reset) or another errno
+ * that fails this transmission.
+ */
+void *rpcrdmax_clnt_create(void *xprt) RPCRDMAX_NOEXCEPT;
+unsigned int rpcrdmax_clnt_max_payload(void *ep) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_clnt_connect(void *ep, const void *addr, unsigned int addrlen) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_clnt_send(void *ep, void *rqst, unsigned int xid, unsigned int len) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_clnt_close(void *ep) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_clnt_destroy(void *ep) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_clnt_print_stats(void *ep, void *seq) RPCRDMAX_NOEXCEPT;
 
 /*
  * The constants C++ was compiled with, for the KUnit cross-check

@@ -16,3 +16,4 @@
 #include "../core/v2.cpp"
 #include "../lib/consts_table.cpp"
 #include "../lib/module.cpp"
+#include "../xprtrdma/endpoint.cpp"

@@ -19,13 +19,33 @@ static_assert(RPCRDMAX_ENOTCONN == ENOTCONN && RPCRDMAX_ETIMEDOUT == ETIMEDOUT);
 static_assert(RPCRDMAX_ECONNREFUSED == ECONNREFUSED && RPCRDMAX_EPROTO == EPROTO);
 static_assert(RPCRDMAX_EBADMSG == EBADMSG && RPCRDMAX_MAX_ERRNO == MAX_ERRNO);
 
+/*
+ * The client transport carries inline messages only so far (no chunks),
+ * so it is offered to sunrpc only on request: modprobe rpcrdmax client=1.
+ */
+static bool rpcrdmax_client;
+module_param_named(client, rpcrdmax_client, bool, 0444);
+MODULE_PARM_DESC(client, "register the (inline-only, experimental) client transport");
+
 static int __init rpcrdmax_init(void)
 {
-	return rpcrdmax_cxx_init();
+	int rc = rpcrdmax_cxx_init();
+
+	if (rc || !rpcrdmax_client)
+		return rc;
+	rc = rpcrdmax_xprt_register();
+	if (rc) {
+		pr_err(KBUILD_MODNAME ": cannot register the rdma client transport (%d)%s\n",
+		       rc, rc == -EEXIST ? ": is rpcrdma loaded?" : "");
+		rpcrdmax_cxx_exit();
+	}
+	return rc;
 }
 
 static void __exit rpcrdmax_exit(void)
 {
+	if (rpcrdmax_client)
+		rpcrdmax_xprt_unregister();
 	rpcrdmax_cxx_exit();
 }
 

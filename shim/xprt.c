@@ -1,0 +1,478 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * shim/xprt.c - the sunrpc client transport class "rdma", for C++.
+ *
+ * sunrpc drives a transport through struct rpc_xprt_ops.  Each op here
+ * only translates: it finds the C++ endpoint (xprtrdma/) and hands it
+ * plain values; the generic congestion, slot and timeout handling is
+ * sunrpc's own.  The C++ side reaches back through the rpcrdmax_xprt_*
+ * helpers below to copy RPC messages between xdr_bufs and its buffers,
+ * to find and complete requests by XID, and to report a lost connection.
+ *
+ * Connecting sleeps (address and route resolution, the CM handshake), so
+ * it runs from a delayed work item, as sunrpc expects of ->connect.
+ */
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/sunrpc/addr.h>
+#include <linux/sunrpc/clnt.h>
+#include <linux/sunrpc/sched.h>
+#include <linux/sunrpc/xprt.h>
+#include <linux/sunrpc/xdr.h>
+#include <linux/seq_file.h>
+#include "internal.h"
+
+struct rpcrdmax_xprt {
+	struct rpc_xprt xprt;		/* first: xprt_alloc() sizes the whole */
+	void *ep;			/* the C++ endpoint */
+	struct delayed_work connect_worker;
+};
+
+static unsigned int rpcrdmax_slot_table_entries = 128;
+
+static struct rpcrdmax_xprt *rpcrdmax_x(struct rpc_xprt *xprt)
+{
+	return container_of(xprt, struct rpcrdmax_xprt, xprt);
+}
+
+/* Generous timeouts: retransmission on a reliable transport means trouble. */
+static const struct rpc_timeout rpcrdmax_timeout = {
+	.to_initval = 60 * HZ,
+	.to_maxval = 60 * HZ,
+};
+
+static void rpcrdmax_xprt_format_addresses(struct rpc_xprt *xprt)
+{
+	struct sockaddr *sap = (struct sockaddr *)&xprt->addr;
+	char buf[128];
+
+	rpc_ntop(sap, buf, sizeof(buf));
+	xprt->address_strings[RPC_DISPLAY_ADDR] = kstrdup(buf, GFP_KERNEL);
+	snprintf(buf, sizeof(buf), "%u", rpc_get_port(sap));
+	xprt->address_strings[RPC_DISPLAY_PORT] = kstrdup(buf, GFP_KERNEL);
+	snprintf(buf, sizeof(buf), "%4hx", rpc_get_port(sap));
+	xprt->address_strings[RPC_DISPLAY_HEX_PORT] = kstrdup(buf, GFP_KERNEL);
+	xprt->address_strings[RPC_DISPLAY_PROTO] = "rdma";
+	xprt->address_strings[RPC_DISPLAY_NETID] =
+		sap->sa_family == AF_INET6 ? RPCBIND_NETID_RDMA6 : RPCBIND_NETID_RDMA;
+}
+
+static void rpcrdmax_xprt_free_addresses(struct rpc_xprt *xprt)
+{
+	kfree(xprt->address_strings[RPC_DISPLAY_ADDR]);
+	kfree(xprt->address_strings[RPC_DISPLAY_PORT]);
+	kfree(xprt->address_strings[RPC_DISPLAY_HEX_PORT]);
+}
+
+static void rpcrdmax_xprt_connect_worker(struct work_struct *work)
+{
+	struct rpcrdmax_xprt *rx = container_of(work, struct rpcrdmax_xprt,
+						 connect_worker.work);
+	struct rpc_xprt *xprt = &rx->xprt;
+	int rc;
+
+	rc = rpcrdmax_clnt_connect(rx->ep, &xprt->addr, xprt->addrlen);
+	xprt_clear_connecting(xprt);
+	if (!rc) {
+		xprt->connect_cookie++;
+		xprt->stat.connect_count++;
+		xprt->stat.connect_time += (long)jiffies - xprt->stat.connect_start;
+		xprt_set_connected(xprt);
+		rc = -EAGAIN;	/* the waiting tasks retry their transmission */
+	}
+	xprt_unlock_connect(xprt, rx);
+	xprt_wake_pending_tasks(xprt, rc);
+}
+
+static void rpcrdmax_xprt_connect(struct rpc_xprt *xprt, struct rpc_task *task)
+{
+	struct rpcrdmax_xprt *rx = rpcrdmax_x(xprt);
+	unsigned long delay = 0;
+
+	WARN_ON_ONCE(!xprt_lock_connect(xprt, task, rx));
+	if (xprt->reestablish_timeout) {
+		delay = xprt_reconnect_delay(xprt);
+		xprt_reconnect_backoff(xprt, 5 * HZ);
+	} else {
+		xprt->reestablish_timeout = 5 * HZ;
+	}
+	queue_delayed_work(system_long_wq, &rx->connect_worker, delay);
+}
+
+static void rpcrdmax_xprt_close(struct rpc_xprt *xprt)
+{
+	rpcrdmax_clnt_close(rpcrdmax_x(xprt)->ep);
+	++xprt->connect_cookie;
+	xprt_disconnect_done(xprt);
+}
+
+static void rpcrdmax_xprt_destroy(struct rpc_xprt *xprt)
+{
+	struct rpcrdmax_xprt *rx = rpcrdmax_x(xprt);
+
+	cancel_delayed_work_sync(&rx->connect_worker);
+	rpcrdmax_clnt_destroy(rx->ep);
+	rpcrdmax_xprt_free_addresses(xprt);
+	xprt_free(xprt);
+	module_put(THIS_MODULE);
+}
+
+static void rpcrdmax_xprt_set_port(struct rpc_xprt *xprt, u16 port)
+{
+	char buf[8];
+
+	rpc_set_port((struct sockaddr *)&xprt->addr, port);
+	kfree(xprt->address_strings[RPC_DISPLAY_PORT]);
+	snprintf(buf, sizeof(buf), "%u", port);
+	xprt->address_strings[RPC_DISPLAY_PORT] = kstrdup(buf, GFP_KERNEL);
+	kfree(xprt->address_strings[RPC_DISPLAY_HEX_PORT]);
+	snprintf(buf, sizeof(buf), "%4hx", port);
+	xprt->address_strings[RPC_DISPLAY_HEX_PORT] = kstrdup(buf, GFP_KERNEL);
+}
+
+static void rpcrdmax_xprt_timer(struct rpc_xprt *xprt, struct rpc_task *task)
+{
+	/* A timed-out RPC on a reliable transport: reset the connection. */
+	xprt_force_disconnect(xprt);
+}
+
+static int rpcrdmax_xprt_buf_alloc(struct rpc_task *task)
+{
+	struct rpc_rqst *rqst = task->tk_rqstp;
+	size_t size = rqst->rq_callsize + rqst->rq_rcvsize;
+	void *buf = kmalloc(size, rpc_task_gfp_mask() | __GFP_NOWARN);
+
+	if (!buf)
+		return -ENOMEM;
+	rqst->rq_buffer = buf;
+	rqst->rq_rbuffer = (char *)buf + rqst->rq_callsize;
+	return 0;
+}
+
+static void rpcrdmax_xprt_buf_free(struct rpc_task *task)
+{
+	struct rpc_rqst *rqst = task->tk_rqstp;
+
+	kfree(rqst->rq_buffer);
+	rqst->rq_buffer = NULL;
+	rqst->rq_rbuffer = NULL;
+}
+
+static int rpcrdmax_xprt_send_request(struct rpc_rqst *rqst)
+{
+	struct rpc_xprt *xprt = rqst->rq_xprt;
+	int rc;
+
+	if (!xprt_connected(xprt))
+		return -ENOTCONN;
+	if (!xprt_request_get_cong(xprt, rqst))
+		return -EBADSLT;
+	/* A retransmission on the same connection would spend a credit
+	 * the server never granted: reset the connection instead. */
+	if (rqst->rq_connect_cookie == xprt->connect_cookie)
+		goto drop;
+	rc = rpcrdmax_clnt_send(rpcrdmax_x(xprt)->ep, rqst, be32_to_cpu(rqst->rq_xid),
+				rqst->rq_snd_buf.len);
+	if (rc == -ENOTCONN)
+		goto drop;
+	if (rc)
+		return rc;
+	rqst->rq_xtime = ktime_get();
+	rqst->rq_xmit_bytes_sent += rqst->rq_snd_buf.len;
+	xprt->stat.sends++;
+	/* An RPC without a reply would throw the credit count off. */
+	if (!rpc_reply_expected(rqst->rq_task))
+		goto drop;
+	return 0;
+drop:
+	xprt_force_disconnect(xprt);
+	return -ENOTCONN;
+}
+
+static void rpcrdmax_xprt_set_connect_timeout(struct rpc_xprt *xprt,
+					      unsigned long connect_timeout,
+					      unsigned long reconnect_timeout)
+{
+	spin_lock(&xprt->transport_lock);
+	if (connect_timeout < xprt->connect_timeout)
+		xprt->connect_timeout = connect_timeout;
+	if (reconnect_timeout < xprt->max_reconnect_timeout)
+		xprt->max_reconnect_timeout = reconnect_timeout;
+	spin_unlock(&xprt->transport_lock);
+}
+
+static void rpcrdmax_xprt_print_stats(struct rpc_xprt *xprt, struct seq_file *seq)
+{
+	long idle = 0;
+
+	if (xprt_connected(xprt))
+		idle = (long)(jiffies - xprt->last_used) / HZ;
+	/* The generic part of the stock module's "xprt: rdma" line. */
+	seq_printf(seq, "\txprt:\trdma %u %lu %lu %lu %ld %lu %lu %lu %llu %llu ",
+		   0, xprt->stat.bind_count, xprt->stat.connect_count,
+		   xprt->stat.connect_time / HZ, idle, xprt->stat.sends,
+		   xprt->stat.recvs, xprt->stat.bad_xids, xprt->stat.req_u,
+		   xprt->stat.bklog_u);
+	rpcrdmax_clnt_print_stats(rpcrdmax_x(xprt)->ep, seq);
+}
+
+/*
+ * Backchannel: not supported yet.  NFSv4.1+ needs these ops to exist to
+ * mount at all; Calls the server sends on the connection are dropped and
+ * counted by the receive path, so the server sees its callback path down.
+ */
+static int rpcrdmax_xprt_bc_setup(struct rpc_xprt *xprt, unsigned int min_reqs)
+{
+	return 0;
+}
+
+static size_t rpcrdmax_xprt_bc_maxpayload(struct rpc_xprt *xprt)
+{
+	return 1024;
+}
+
+static unsigned int rpcrdmax_xprt_bc_num_slots(struct rpc_xprt *xprt)
+{
+	return 1;
+}
+
+static void rpcrdmax_xprt_bc_free_rqst(struct rpc_rqst *rqst)
+{
+}
+
+static void rpcrdmax_xprt_bc_destroy(struct rpc_xprt *xprt, unsigned int max_reqs)
+{
+}
+
+static const struct rpc_xprt_ops rpcrdmax_xprt_ops = {
+	.reserve_xprt = xprt_reserve_xprt_cong,
+	.release_xprt = xprt_release_xprt_cong,
+	.alloc_slot = xprt_alloc_slot,
+	.free_slot = xprt_free_slot,
+	.release_request = xprt_release_rqst_cong,
+	.wait_for_reply_request = xprt_wait_for_reply_request_def,
+	.timer = rpcrdmax_xprt_timer,
+	.rpcbind = rpcb_getport_async,
+	.set_port = rpcrdmax_xprt_set_port,
+	.connect = rpcrdmax_xprt_connect,
+	.buf_alloc = rpcrdmax_xprt_buf_alloc,
+	.buf_free = rpcrdmax_xprt_buf_free,
+	.send_request = rpcrdmax_xprt_send_request,
+	.close = rpcrdmax_xprt_close,
+	.destroy = rpcrdmax_xprt_destroy,
+	.set_connect_timeout = rpcrdmax_xprt_set_connect_timeout,
+	.print_stats = rpcrdmax_xprt_print_stats,
+	.bc_setup = rpcrdmax_xprt_bc_setup,
+	.bc_maxpayload = rpcrdmax_xprt_bc_maxpayload,
+	.bc_num_slots = rpcrdmax_xprt_bc_num_slots,
+	.bc_free_rqst = rpcrdmax_xprt_bc_free_rqst,
+	.bc_destroy = rpcrdmax_xprt_bc_destroy,
+};
+
+static struct xprt_class rpcrdmax_xprt_class;
+
+static struct rpc_xprt *rpcrdmax_xprt_setup(struct xprt_create *args)
+{
+	struct rpcrdmax_xprt *rx;
+	struct rpc_xprt *xprt;
+
+	if (args->addrlen > sizeof(xprt->addr))
+		return ERR_PTR(-EBADF);
+	if (!try_module_get(THIS_MODULE))
+		return ERR_PTR(-EIO);
+	xprt = xprt_alloc(args->net, sizeof(*rx), 0, rpcrdmax_slot_table_entries);
+	if (!xprt) {
+		module_put(THIS_MODULE);
+		return ERR_PTR(-ENOMEM);
+	}
+	rx = rpcrdmax_x(xprt);
+	xprt->timeout = &rpcrdmax_timeout;
+	xprt->connect_timeout = xprt->timeout->to_initval;
+	xprt->max_reconnect_timeout = xprt->timeout->to_maxval;
+	xprt->bind_timeout = 60 * HZ;
+	xprt->reestablish_timeout = 0;
+	xprt->idle_timeout = 5 * 60 * HZ;
+	xprt->resvport = 0;
+	xprt->ops = &rpcrdmax_xprt_ops;
+	xprt->prot = IPPROTO_TCP;	/* what side protocols expect to see */
+	xprt->xprt_class = &rpcrdmax_xprt_class;
+	xprt->addrlen = args->addrlen;
+	memcpy(&xprt->addr, args->dstaddr, xprt->addrlen);
+	if (rpc_get_port((struct sockaddr *)&xprt->addr))
+		xprt_set_bound(xprt);
+	INIT_DELAYED_WORK(&rx->connect_worker, rpcrdmax_xprt_connect_worker);
+
+	rx->ep = rpcrdmax_clnt_create(xprt);
+	if (rx->ep)
+		xprt->max_payload = rpcrdmax_clnt_max_payload(rx->ep);
+	if (!rx->ep) {
+		xprt_free(xprt);
+		module_put(THIS_MODULE);
+		return ERR_PTR(-ENOMEM);
+	}
+	rpcrdmax_xprt_format_addresses(xprt);
+	return xprt;
+}
+
+static struct xprt_class rpcrdmax_xprt_class = {
+	.list = LIST_HEAD_INIT(rpcrdmax_xprt_class.list),
+	.name = "rdma",
+	.owner = THIS_MODULE,
+	.ident = XPRT_TRANSPORT_RDMA,
+	.setup = rpcrdmax_xprt_setup,
+	.netid = { "rdma", "rdma6", "" },
+};
+
+/**
+ * rpcrdmax_xprt_register - offer the "rdma" client transport to sunrpc
+ *
+ * Returns 0, or -EEXIST if another module (the stock rpcrdma) has it.
+ */
+int rpcrdmax_xprt_register(void)
+{
+	return xprt_register_transport(&rpcrdmax_xprt_class);
+}
+
+/** rpcrdmax_xprt_unregister - withdraw the "rdma" client transport */
+void rpcrdmax_xprt_unregister(void)
+{
+	xprt_unregister_transport(&rpcrdmax_xprt_class);
+}
+
+/**
+ * rpcrdmax_xprt_rqst_snd_copy - copy an RPC Call's message into @dst
+ * @rqst: the request (struct rpc_rqst)
+ * @dst: destination
+ * @max: room at @dst
+ *
+ * Returns the message length, or -EMSGSIZE if it does not fit.
+ */
+int rpcrdmax_xprt_rqst_snd_copy(void *rqst, void *dst, unsigned int max)
+{
+	struct xdr_buf *buf = &((struct rpc_rqst *)rqst)->rq_snd_buf;
+
+	if (buf->len > max)
+		return -EMSGSIZE;
+	if (read_bytes_from_xdr_buf(buf, 0, dst, buf->len))
+		return -EMSGSIZE;
+	return buf->len;
+}
+
+/**
+ * rpcrdmax_xprt_lookup_pin - find the request waiting for a Reply's XID
+ * @xprt: the transport (struct rpc_xprt)
+ * @xid: the XID, host order
+ *
+ * Returns the request, pinned so it cannot go away, or NULL (counted as
+ * a bad XID).  Every request returned must be handed to
+ * rpcrdmax_xprt_complete_unpin() or rpcrdmax_xprt_unpin().
+ */
+void *rpcrdmax_xprt_lookup_pin(void *xprt, unsigned int xid)
+{
+	struct rpc_xprt *x = xprt;
+	struct rpc_rqst *rqst;
+
+	spin_lock(&x->queue_lock);
+	rqst = xprt_lookup_rqst(x, cpu_to_be32(xid));
+	if (rqst)
+		xprt_pin_rqst(rqst);
+	x->stat.recvs++;
+	spin_unlock(&x->queue_lock);
+	return rqst;
+}
+
+/**
+ * rpcrdmax_xprt_rqst_rcv_copy - place a Reply's RPC message in the request
+ * @rqst: a pinned request
+ * @src: the message
+ * @len: its length
+ *
+ * Fills the receive buffer's head, pages and tail in order.  Returns @len
+ * or -EMSGSIZE if the message is longer than the request can take.
+ */
+int rpcrdmax_xprt_rqst_rcv_copy(void *rqst, const void *src, unsigned int len)
+{
+	struct xdr_buf *buf = &((struct rpc_rqst *)rqst)->rq_private_buf;
+
+	if (len > buf->buflen ||
+	    write_bytes_to_xdr_buf(buf, 0, (void *)src, len))
+		return -EMSGSIZE;
+	return len;
+}
+
+/**
+ * rpcrdmax_xprt_complete_unpin - complete a pinned request and unpin it
+ * @xprt: the transport
+ * @rqst: from rpcrdmax_xprt_lookup_pin()
+ * @status: octets placed in the receive buffer, or a negative errno
+ */
+void rpcrdmax_xprt_complete_unpin(void *xprt, void *rqst, int status)
+{
+	struct rpc_xprt *x = xprt;
+	struct rpc_rqst *r = rqst;
+
+	spin_lock(&x->queue_lock);
+	xprt_complete_rqst(r->rq_task, status);
+	xprt_unpin_rqst(r);
+	spin_unlock(&x->queue_lock);
+}
+
+/** rpcrdmax_xprt_unpin - release a pinned request without completing it */
+void rpcrdmax_xprt_unpin(void *xprt, void *rqst)
+{
+	struct rpc_xprt *x = xprt;
+
+	spin_lock(&x->queue_lock);
+	xprt_unpin_rqst(rqst);
+	spin_unlock(&x->queue_lock);
+}
+
+/** rpcrdmax_xprt_count_bad_xid - count a Reply that matched no request */
+void rpcrdmax_xprt_count_bad_xid(void *xprt)
+{
+	struct rpc_xprt *x = xprt;
+
+	spin_lock(&x->queue_lock);
+	x->stat.bad_xids++;
+	spin_unlock(&x->queue_lock);
+}
+
+/**
+ * rpcrdmax_xprt_set_credits - let the server's grant drive the congestion window
+ * @xprt: the transport
+ * @credits: the current grant (at least 1)
+ */
+void rpcrdmax_xprt_set_credits(void *xprt, unsigned int credits)
+{
+	struct rpc_xprt *x = xprt;
+
+	/* Waiters are woken as completing requests release their slots. */
+	spin_lock(&x->transport_lock);
+	x->cwnd = credits << RPC_CWNDSHIFT;
+	spin_unlock(&x->transport_lock);
+}
+
+/** rpcrdmax_xprt_force_disconnect - report a lost connection to sunrpc */
+void rpcrdmax_xprt_force_disconnect(void *xprt)
+{
+	xprt_force_disconnect(xprt);
+}
+
+/**
+ * rpcrdmax_seq_printf - append to a /proc seq_file (mountstats)
+ * @seq: the seq_file handed to the C++ print_stats hook
+ * @fmt: printf format
+ */
+void rpcrdmax_seq_printf(void *seq, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	seq_vprintf(seq, fmt, ap);
+	va_end(ap);
+}
+
+module_param_named(rdma_slot_table_entries, rpcrdmax_slot_table_entries, uint, 0444);
+MODULE_PARM_DESC(rdma_slot_table_entries, "RPC slots per client transport (default 128)");
+MODULE_ALIAS("rpcrdma6");
+MODULE_ALIAS("xprtrdma");
