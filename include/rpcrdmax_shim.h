@@ -270,6 +270,8 @@ void rpcrdmax_ib_mr_bump_key(void *mr) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_xprt_register(void) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_xprt_unregister(void) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_xprt_rqst_snd_copy(void *rqst, void *dst, unsigned int max) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_xprt_rqst_snd_copy_range(void *rqst, unsigned int offset, unsigned int len,
+				      void *dst, unsigned int max) RPCRDMAX_NOEXCEPT;
 void *rpcrdmax_xprt_lookup_pin(void *xprt, unsigned int xid) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_xprt_rqst_rcv_copy(void *rqst, const void *src, unsigned int len) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_xprt_complete_unpin(void *xprt, void *rqst, int status) RPCRDMAX_NOEXCEPT;
@@ -277,6 +279,23 @@ void rpcrdmax_xprt_unpin(void *xprt, void *rqst) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_xprt_count_bad_xid(void *xprt) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_xprt_set_credits(void *xprt, unsigned int credits) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_xprt_force_disconnect(void *xprt) RPCRDMAX_NOEXCEPT;
+
+/* The layout of an xdr_buf (head, page list, tail), as the planner sees it. */
+struct rpcrdmax_xdr_shape {
+	unsigned int head_len, head_offset;	/* offsets: within the first page */
+	unsigned int page_len, page_offset;
+	unsigned int tail_len, tail_offset;
+	unsigned int len;	/* Call: octets to send; Reply: room */
+	bool ddp;		/* the page list is one DDP-eligible item */
+};
+void *rpcrdmax_xprt_rqst_buffer(void *rqst) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_xprt_rqst_shape(void *rqst, bool rcv, struct rpcrdmax_xdr_shape *out) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_xprt_rqst_fill_sparse(void *rqst, unsigned int gfp) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_xprt_rqst_pages(void *rqst, bool rcv, unsigned int extent, unsigned int offset,
+			     unsigned int len, struct rpcrdmax_page_seg *segs,
+			     unsigned int max) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_xprt_rqst_rcv_place(void *rqst, const void *src, unsigned int len,
+				 unsigned int ddp_len) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_seq_printf(void *seq, const char *fmt, ...) RPCRDMAX_NOEXCEPT
 	RPCRDMAX_PRINTF(2, 3);
 
@@ -298,6 +317,10 @@ int rpcrdmax_clnt_send(void *ep, void *rqst, unsigned int xid, unsigned int len)
 void rpcrdmax_clnt_close(void *ep) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_clnt_destroy(void *ep) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_clnt_print_stats(void *ep, void *seq) RPCRDMAX_NOEXCEPT;
+/* Per-request buffers (and transport state) for sunrpc's buf_alloc/buf_free. */
+int rpcrdmax_clnt_buf_alloc(void *ep, unsigned int callsize, unsigned int rcvsize,
+			    unsigned int gfp, void **call, void **rcv) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_clnt_buf_free(void *ep, void *call) RPCRDMAX_NOEXCEPT;
 
 /*
  * The constants C++ was compiled with, for the KUnit cross-check

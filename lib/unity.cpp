@@ -17,3 +17,5 @@
 #include "../lib/consts_table.cpp"
 #include "../lib/module.cpp"
 #include "../xprtrdma/endpoint.cpp"
+#include "../xprtrdma/frwr.cpp"
+#include "../xprtrdma/marshal.cpp"

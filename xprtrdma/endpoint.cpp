@@ -1,136 +1,38 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * xprtrdma/endpoint.cpp - the client endpoint behind one sunrpc transport.
- *
- * Scope today: the inline path.  Each Call goes out as one RDMA_MSG whose
- * transport header is encoded by the protocol core; each Reply arrives in
- * a posted Receive, is decoded by the core, matched to its request by XID
- * and copied into the request's receive buffer.  max_payload is kept small
- * enough that NFS I/O fits the inline thresholds, so no chunk is needed.
- * Read, Write and Reply chunks (FRWR), Long Calls and the rest of
- * mountstats are the next steps; a Call that does not fit fails with -EIO
- * rather than being sent in a form the server cannot take.
+ * xprtrdma/endpoint.cpp - the client endpoint behind one sunrpc transport:
+ * connecting, Sends and Receives, per-request buffers, statistics.
  *
  * Life cycle: one Conn per connection, made by connect() in the connect
- * worker and destroyed by close() after the QP is drained, so no
+ * worker and destroyed by close() after its QP is drained, so no
  * completion can touch a freed buffer.  sunrpc serializes send() with
- * close() (both hold the transport's write lock); Receive completions run
- * in the receive CQ's workqueue and end before the drain returns.
+ * close() (both hold the transport's write lock).  Receive completions
+ * run in the receive CQ's workqueue; Send and LOCAL_INV completions in
+ * the send CQ's.  Both end before the drain returns.  buf_free() takes
+ * the endpoint mutex, so it never races close() over a request's MRs.
  */
-#include "rpcrdmax/core/credits.h"
-#include "rpcrdmax/core/privdata.h"
-#include "rpcrdmax/core/v1.h"
-#include "rpcrdmax/ktl/alloc.h"
-#include "rpcrdmax/ktl/list.h"
-#include "rpcrdmax/ktl/lock.h"
-#include "rpcrdmax/ktl/sync.h"
-#include "rpcrdmax/rdma/verbs.h"
+#include "xprtrdma.h"
 
 namespace rpcrdmax::xprtrdma {
 
-using namespace rpcrdmax::ktl;
-using namespace rpcrdmax::rdma;
+/* Each request's allocation: Req, Call buffer, Reply buffer, bounce. */
+inline constexpr u32 kReqHeader = (u32)round_up<size_t>(sizeof(Req), 64);
 
-inline constexpr u32 kInlineSize = 4096;	/* our Send and Receive buffers */
-inline constexpr u32 kMaxRequests = 32;		/* credits we ask for; Receives posted */
-inline constexpr u32 kSendBufs = 2 * kMaxRequests;
-inline constexpr u32 kMaxPayload = 2048;	/* NFS I/O that fits inline */
-inline constexpr unsigned int kResolveMs = 5000;
-inline constexpr unsigned int kConnectMs = 15000;
-
-class ClntEp;
-class Conn;
-
-struct SendBuf {
-	SendBuf() : cqe(&SendBuf::done) {}
-	static void done(Cqe *c, const rpcrdmax_wc &wc);
-	Cqe cqe; /* first: see Cqe */
-	ListNode node;
-	DmaBuf map;
-	u8 *data = nullptr;
-	Conn *conn = nullptr;
-	~SendBuf() { delete[] data; }
-};
-
-struct RecvBuf {
-	RecvBuf() : cqe(&RecvBuf::done) {}
-	static void done(Cqe *c, const rpcrdmax_wc &wc);
-	Cqe cqe;
-	DmaBuf map;
-	u8 *data = nullptr;
-	Conn *conn = nullptr;
-	~RecvBuf() { delete[] data; }
-};
-
-struct Counters {
-	Atomic bad_reply, backchannel_calls, failed_marshal, send_errors;
-	Atomic reply_bytes, request_bytes;
-};
-
-class Conn final : public CmEvents {
-public:
-	explicit Conn(ClntEp *ep) : ep_(ep) {}
-	~Conn()
-	{
-		/* Everything posted completes (or flushes) before buffers go. */
-		if (id.qp())
-			id.drain();
-	}
-
-	int cm_event(CmId *, const rpcrdmax_cm_event_info &ev) override;
-	Result<void> setup(const void *addr, unsigned int addrlen);
-	Result<void> send(void *rqst, u32 xid);
-	void recv_done(RecvBuf *rb, const rpcrdmax_wc &wc);
-	void send_done(SendBuf *sb, const rpcrdmax_wc &wc);
-	void lost();
-
-	core::InlineThresholds thresholds = { core::kPdMinInline, core::kPdMinInline };
-
-private:
-	friend class ClntEp;
-	Result<void> wait_event(Completion *c, unsigned int ms);
-	Result<void> post_recv(RecvBuf *rb);
-	void handle_reply(RecvBuf *rb, u32 len);
-
-	ClntEp *ep_;
-	/* Destruction runs bottom-up: the id (QP) first, then buffers, CQs, PD. */
-	Pd pd_;
-	Cq scq_, rcq_;
-	SendBuf sends_[kSendBufs];
-	RecvBuf recvs_[kMaxRequests];
-	SpinLock free_lock_;
-	List<SendBuf, &SendBuf::node> free_sends_;
-	core::V1Header send_hdr_;	/* transmit path: serialized by sunrpc */
-	core::V1Header recv_hdr_;	/* one receive CQ: completions are serial */
-	core::RequesterCredits credits_;
-	Completion resolved_, established_, failed_;
-	int fail_event_ = -1;
-	u8 peer_pd_[64];
-	u32 peer_pd_len_ = 0;
-	Atomic lost_;
-
-public:
-	CmId id;
-};
-
-class ClntEp {
-public:
-	explicit ClntEp(void *xprt) : xprt_(xprt) {}
-	~ClntEp() { close(); }
-	int connect(const void *addr, unsigned int addrlen);
-	int send(void *rqst, u32 xid);
-	void close();
-	void print_stats(void *seq);
-
-	void *xprt_;
-	Counters stats;
-
-private:
-	Mutex mutex_;
-	Conn *conn_ = nullptr;
-};
+Req *Req::from_call_buffer(void *call)
+{
+	return reinterpret_cast<Req *>(static_cast<u8 *>(call) - kReqHeader);
+}
 
 /* ---- connection ------------------------------------------------------- */
+
+Conn::~Conn()
+{
+	/* Everything posted completes (or flushes) before anything goes. */
+	if (id.qp())
+		id.drain();
+	frwr_detach_all();
+	delete[] mrs_;
+}
 
 int Conn::cm_event(CmId *, const rpcrdmax_cm_event_info &ev)
 {
@@ -176,23 +78,19 @@ void Conn::lost()
 
 Result<void> Conn::wait_event(Completion *c, unsigned int ms)
 {
-	unsigned int waited = 0;
-
-	/* Poll both outcomes: success completes c, any error completes failed_. */
-	while (waited < ms) {
+	/* Success completes @c; any error completes failed_. */
+	for (unsigned int waited = 0; waited < ms; waited += 50) {
 		if (c->wait_ms(50))
 			return {};
 		if (failed_.wait_ms(0))
 			break;
-		waited += 50;
 	}
 	switch (fail_event_) {
 	case RPCRDMAX_CM_REJECTED:
 		return error(err::ECONNREFUSED);
-	case RPCRDMAX_CM_ADDR_ERROR:
-		return error(err::EHOSTUNREACH);
 	case RPCRDMAX_CM_ROUTE_ERROR:
 		return error(err::ENETUNREACH);
+	case RPCRDMAX_CM_ADDR_ERROR:
 	case RPCRDMAX_CM_UNREACHABLE:
 	case RPCRDMAX_CM_CONNECT_ERROR:
 		return error(err::EHOSTUNREACH);
@@ -224,12 +122,19 @@ Result<void> Conn::setup(const void *addr, unsigned int addrlen)
 	void *dev = id.device();
 	rpcrdmax_dev_attrs attrs;
 	RPCRDMAX_TRY(check(rpcrdmax_ib_query_device(dev, &attrs)));
-	if (attrs.max_qp_wr < kSendBufs || attrs.max_send_sge < 1 || attrs.max_recv_sge < 1)
+	if (!attrs.mem_mgt_extensions) {
+		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_ERR, "%s cannot do FRWR",
+					 rpcrdmax_ib_device_name(dev));
+		return error(err::EOPNOTSUPP);
+	}
+	u32 send_wrs = min(kSendWrs, attrs.max_qp_wr);
+	if (send_wrs < kSendBufs || attrs.max_qp_wr < kMaxRequests)
 		return error(err::ENOMEM);
 	RPCRDMAX_TRY(pd_.alloc(dev));
-	RPCRDMAX_TRY(scq_.alloc(dev, kSendBufs, 0, true));
-	RPCRDMAX_TRY(rcq_.alloc(dev, kMaxRequests, 0, true));
-	RPCRDMAX_TRY(id.create_qp(pd_, scq_, rcq_, kSendBufs, kMaxRequests, 1, 1));
+	RPCRDMAX_TRY(scq_.alloc(dev, (int)min(send_wrs, attrs.max_cqe), 0, true));
+	RPCRDMAX_TRY(rcq_.alloc(dev, (int)kMaxRequests, 0, true));
+	RPCRDMAX_TRY(id.create_qp(pd_, scq_, rcq_, send_wrs, kMaxRequests, 1, 1));
+	RPCRDMAX_TRY(frwr_setup(dev, min(kPagesPerMr, attrs.max_fast_reg_page_list_len)));
 
 	for (auto &sb : sends_) {
 		sb.conn = this;
@@ -248,8 +153,7 @@ Result<void> Conn::setup(const void *addr, unsigned int addrlen)
 		RPCRDMAX_TRY(post_recv(&rb));
 	}
 
-	/* RFC 8797: our buffer sizes; R set, since we never need our rkeys
-	 * to outlive a Reply. */
+	/* RFC 8797: our buffer sizes, and R set (every MR is FRWR). */
 	u8 pd[core::kPdSize];
 	const core::PrivData ours = { kInlineSize, kInlineSize, true };
 	u32 pdlen = RPCRDMAX_TRY(core::pd_encode(ours, Bytes(pd, sizeof(pd))));
@@ -292,51 +196,55 @@ void Conn::send_done(SendBuf *sb, const rpcrdmax_wc &wc)
 
 Result<void> Conn::send(void *rqst, u32 xid)
 {
+	Req *req = Req::from_call_buffer(rpcrdmax_xprt_rqst_buffer(rqst));
 	SendBuf *sb;
+
+	/* A retransmission on this connection is reset by the shim, and a
+	 * reconnect detaches old MRs: a request arrives here without any. */
+	if (RPCRDMAX_WARN_ON(!req->mrs.empty()))
+		return error(err::ENOTCONN);
 	{
 		SpinLockBhGuard g(&free_lock_);
 		sb = free_sends_.pop_front();
 	}
-	if (!sb)
+	if (!sb) {
+		ep_->stats.empty_sendctx.add_return(1);
 		return error(err::ENOBUFS);
-
-	core::V1Header &h = send_hdr_;
-	mem_set(&h, 0, sizeof(h));
-	h.xid = xid;
-	h.vers = core::kRpcRdmaVersion1;
-	h.credits = core::credits_requester_request(credits_);
-	h.proc = core::V1Proc::Msg;
-	u32 limit = min(thresholds.call, kInlineSize);
-	auto hl = core::v1_encode(h, Bytes(sb->data, limit));
-	int n = hl.is_ok() ? rpcrdmax_xprt_rqst_snd_copy(rqst, sb->data + hl.value(),
-							 limit - hl.value())
-			   : -err::EMSGSIZE;
-	if (n < 0) {
-		/* Too big to send inline, and chunks are not implemented yet. */
+	}
+	u32 len = 0;
+	unsigned int n = 0;
+	auto m = marshal(req, rqst, xid, sb, &len, wrs_, &n);
+	if (m.is_error()) {
 		SpinLockBhGuard g(&free_lock_);
 		free_sends_.push_back(sb);
-		ep_->stats.failed_marshal.add_return(1);
-		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_WARNING,
-					 "Call of XID %08x exceeds the %u-byte inline threshold",
-					 xid, limit);
-		return error(err::EIO);
+		return m.error();
 	}
+
 	rpcrdmax_sge sge = sb->map.sge(pd_.local_dma_lkey());
-	sge.length = hl.value() + (u32)n;
+	sge.length = len;
 	sb->map.sync_for_device();
-	rpcrdmax_send_wr wr = {};
+	rpcrdmax_send_wr &wr = wrs_[n++];
+	wr = {};
 	wr.cqe = sb->cqe.raw();
 	wr.opcode = RPCRDMAX_WR_SEND;
 	wr.sge = &sge;
 	wr.num_sge = 1;
-	unsigned int bad;
-	auto posted = id.post_send(&wr, 1, &bad);
-	if (posted.is_error()) {
-		SpinLockBhGuard g(&free_lock_);
-		free_sends_.push_back(sb);
-		return error(err::ENOTCONN);
+
+	/* REG_MRs (unsignaled) then the Send, in chains the shim accepts. */
+	for (unsigned int i = 0; i < n; i += RPCRDMAX_MAX_WR_CHAIN) {
+		unsigned int bad, batch = min<unsigned int>(n - i, RPCRDMAX_MAX_WR_CHAIN);
+		if (id.post_send(wrs_ + i, batch, &bad).is_error()) {
+			/* Some WRs may be on the QP: the connection is reset
+			 * and the drain retires them; the Send buffer comes
+			 * back only if its WR never got posted. */
+			if (i + bad < n - 1 || n - 1 >= i + batch) {
+				SpinLockBhGuard g(&free_lock_);
+				free_sends_.push_back(sb);
+			}
+			return error(err::ENOTCONN);
+		}
 	}
-	ep_->stats.request_bytes.add_return((int)sge.length);
+	ep_->stats.request_bytes.add_return((int)len);
 	return {};
 }
 
@@ -359,52 +267,9 @@ void Conn::recv_done(RecvBuf *rb, const rpcrdmax_wc &wc)
 		return;
 	}
 	rb->map.sync_for_cpu();
-	handle_reply(rb, wc.byte_len);
+	handle_reply(rb, wc.byte_len, wc);
 	if (post_recv(rb).is_error())
 		lost();
-}
-
-void Conn::handle_reply(RecvBuf *rb, u32 len)
-{
-	core::V1Header &h = recv_hdr_;
-	const core::DecodeLimits limits;
-	auto verdict = core::v1_decode_reply(ConstBytes(rb->data, min(len, kInlineSize)), limits, &h);
-	auto action = core::v1_requester_action(verdict);
-
-	if (action == core::RequesterAction::Drop ||
-	    (action == core::RequesterAction::Complete && h.proc != core::V1Proc::Msg)) {
-		/* Malformed, or a form this client never asked for (it offers
-		 * no chunks yet): count it; the RPC times out and retransmits. */
-		ep_->stats.bad_reply.add_return(1);
-		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_WARNING, "dropped Reply (%s)",
-					 core::v1_verdict_name(verdict));
-		return;
-	}
-	u32 grant = core::credits_requester_update(&credits_, h.credits);
-	rpcrdmax_xprt_set_credits(ep_->xprt_, grant);
-
-	const u8 *msg = rb->data + h.hdr_len;
-	if (action == core::RequesterAction::Complete && h.payload_len >= 8 &&
-	    load_be32(msg + 4) == 0 /* msg_type CALL */) {
-		/* A backchannel Call: not supported yet, dropped and counted. */
-		ep_->stats.backchannel_calls.add_return(1);
-		return;
-	}
-	void *rqst = rpcrdmax_xprt_lookup_pin(ep_->xprt_, h.xid);
-	if (!rqst) {
-		rpcrdmax_xprt_count_bad_xid(ep_->xprt_);
-		return;
-	}
-	int status = -err::EIO; /* RDMA_ERROR: ERR_VERS or ERR_CHUNK */
-	if (action == core::RequesterAction::Complete) {
-		status = rpcrdmax_xprt_rqst_rcv_copy(rqst, msg, h.payload_len);
-		if (status < 0)
-			status = -err::EIO;
-		else
-			ep_->stats.reply_bytes.add_return((int)len);
-	}
-	rpcrdmax_xprt_complete_unpin(ep_->xprt_, rqst, status);
-	core::credits_requester_complete(&credits_);
 }
 
 /* ---- endpoint --------------------------------------------------------- */
@@ -444,7 +309,27 @@ void ClntEp::close()
 	if (!c)
 		return;
 	(void)c->id.disconnect();
-	delete c; /* drains the QP first */
+	delete c; /* drains the QP, detaches MRs from their requests */
+}
+
+void ClntEp::buf_free(Req *req)
+{
+	{
+		MutexGuard g(&mutex_);
+		Conn *c = conn_;
+
+		/* The RPC ended with registrations live (a signal, a soft
+		 * timeout): invalidate them before its pages go back. */
+		if (!req->mrs.empty() && c && req->conn == c) {
+			req->sync_wait = true;
+			if (c->frwr_invalidate(req, true).is_ok() &&
+			    !req->invalidated.wait_ms(kInvalidateMs))
+				c->lost();
+			c->frwr_release(req);
+		}
+	}
+	req->~Req();
+	rpcrdmax_kfree(req);
 }
 
 void ClntEp::print_stats(void *seq)
@@ -452,16 +337,22 @@ void ClntEp::print_stats(void *seq)
 	/* The RDMA part of the stock "xprt: rdma" line, same field order:
 	 * read/write/reply chunk counts, request and reply bytes, pull-up
 	 * and fix-up copies, hardway registrations, failed marshals, bad
-	 * replies, NOMSG calls; then MR and send-context counters. */
-	rpcrdmax_seq_printf(seq, "%u %u %u %d %d %u %u %u %d %d %u ", 0, 0, 0,
-			    stats.request_bytes.read(), stats.reply_bytes.read(), 0, 0, 0,
-			    stats.failed_marshal.read(), stats.bad_reply.read(), 0);
-	rpcrdmax_seq_printf(seq, "%u %u %u %u %u %u\n", 0, 0, 0, 0, 0, 0);
+	 * replies, NOMSG calls; then MRs recycled, orphaned, allocated,
+	 * LOCAL_INVs needed, empty send contexts, replies waiting for Send. */
+	Counters &s = stats;
+	rpcrdmax_seq_printf(seq, "%d %d %d %d %d %u %d %u %d %d %d ", s.read_chunks.read(),
+			    s.write_chunks.read(), s.reply_chunks.read(), s.request_bytes.read(),
+			    s.reply_bytes.read(), 0, s.fixup_bytes.read(), 0,
+			    s.failed_marshal.read(), s.bad_reply.read(), s.nomsg_calls.read());
+	rpcrdmax_seq_printf(seq, "%d %u %d %d %d %u\n", s.mrs_recovered.read(), 0,
+			    s.mrs_allocated.read(), s.local_inv_needed.read(),
+			    s.empty_sendctx.read(), 0);
 }
 
 } // namespace rpcrdmax::xprtrdma
 
 using rpcrdmax::xprtrdma::ClntEp;
+using rpcrdmax::xprtrdma::Req;
 
 /**
  * rpcrdmax_clnt_create - make the endpoint for a new sunrpc transport
@@ -474,7 +365,7 @@ extern "C" void *rpcrdmax_clnt_create(void *xprt) noexcept
 	return new (rpcrdmax::ktl::Gfp::Kernel) ClntEp(xprt);
 }
 
-/** rpcrdmax_clnt_max_payload - largest RPC payload the endpoint can carry */
+/** rpcrdmax_clnt_max_payload - largest RPC payload the endpoint carries */
 extern "C" unsigned int rpcrdmax_clnt_max_payload(void *) noexcept
 {
 	return rpcrdmax::xprtrdma::kMaxPayload;
@@ -487,7 +378,7 @@ extern "C" unsigned int rpcrdmax_clnt_max_payload(void *) noexcept
  * @addrlen: its length
  *
  * Returns 0 or -ECONNREFUSED, -EHOSTUNREACH, -ENETUNREACH, -ETIMEDOUT,
- * -ENOMEM as sunrpc expects of a failed connect.
+ * -EOPNOTSUPP (no FRWR), -ENOMEM, as sunrpc expects of a failed connect.
  */
 extern "C" int rpcrdmax_clnt_connect(void *ep, const void *addr, unsigned int addrlen) noexcept
 {
@@ -516,4 +407,39 @@ extern "C" void rpcrdmax_clnt_destroy(void *ep) noexcept
 extern "C" void rpcrdmax_clnt_print_stats(void *ep, void *seq) noexcept
 {
 	static_cast<ClntEp *>(ep)->print_stats(seq);
+}
+
+/**
+ * rpcrdmax_clnt_buf_alloc - buffers for one RPC, with its transport state
+ * @ep: the endpoint
+ * @callsize: Call buffer octets
+ * @rcvsize: Reply buffer octets
+ * @gfp: allocation flags of the RPC task
+ * @call: set to the Call buffer (rq_buffer)
+ * @rcv: set to the Reply buffer (rq_rbuffer)
+ *
+ * Returns 0 or -ENOMEM.
+ */
+extern "C" int rpcrdmax_clnt_buf_alloc(void *, unsigned int callsize, unsigned int rcvsize,
+				       unsigned int gfp, void **call, void **rcv) noexcept
+{
+	using namespace rpcrdmax::xprtrdma;
+	size_t cs = round_up<size_t>(callsize, 64), rs = round_up<size_t>(rcvsize, 64);
+	auto *raw = static_cast<u8 *>(rpcrdmax_kmalloc(kReqHeader + cs + rs + kInlineSize, gfp));
+
+	if (!raw)
+		return -err::ENOMEM;
+	Req *req = new (raw) Req;
+	req->call = raw + kReqHeader;
+	req->rcv = raw + kReqHeader + cs;
+	req->bounce = raw + kReqHeader + cs + rs;
+	*call = req->call;
+	*rcv = req->rcv;
+	return 0;
+}
+
+/** rpcrdmax_clnt_buf_free - release an RPC's buffers (may sleep to invalidate) */
+extern "C" void rpcrdmax_clnt_buf_free(void *ep, void *call) noexcept
+{
+	static_cast<ClntEp *>(ep)->buf_free(Req::from_call_buffer(call));
 }

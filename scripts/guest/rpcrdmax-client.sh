@@ -1,11 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
-# e2e, client side with rpcrdmax's client transport (inline-only so far)
-# against the stock server: NFS v3 and v4.2 mounts, small files written,
-# read back after a remount and compared; mountstats shows the rdma line;
+# e2e, client side with rpcrdmax's client transport against the stock
+# server: NFS v3, v4.0, v4.1 and v4.2 mounts; files of edge-case sizes up
+# to 8 MiB written (buffered and O_DIRECT) and read back after a remount
+# (Write and Read chunks), a 300-entry directory listed (Reply chunks), a
+# 4000-byte symlink target (a Long Call); mountstats shows the rdma line;
 # the module unloads after umount; the kernel log stays clean.
 . /share/lib.sh
 set -u
-SIZES="0 1 1023 1024 1025 4095 4096 4097 65535 65536 65537"
+SIZES="0 1 1023 1024 1025 4095 4096 4097 65535 65536 65537 1048577 8388608"
 step "client: rxe up" rxe_up
 step "client: install rpcrdmax.ko" install_rpcrdmax
 # The stock transport must not claim "rdma" first.
@@ -32,12 +34,19 @@ for v in 3 4.0 4.1 4.2; do
 		step_ok "v$v: mountstats has the xprt: rdma line" ||
 		step_fail "v$v: no xprt: rdma line in mountstats"
 	grep "xprt:	rdma" /proc/self/mountstats | head -n1
+	echo "mount options: $(grep ' /mnt/nfs ' /proc/mounts)"
 	d=/mnt/nfs/x$v
 	step "v$v: write files" timeout 300 sh -c "mkdir -p $d && cp /tmp/src/f* $d/ && sync"
 	step "v$v: umount" timeout 120 umount /mnt/nfs
 	step "v$v: remount" timeout 120 mount -t nfs -o "$opts" 192.0.2.1:/export /mnt/nfs
 	step "v$v: sha256 after remount" timeout 300 sh -c "cd $d && sha256sum -c --quiet /tmp/src.sha256"
 	step "v$v: directory listing" sh -c "ls $d | wc -l | grep -qx $(echo $SIZES | wc -w)"
+	step "v$v: O_DIRECT write 4 MiB" timeout 300 dd if=/tmp/src/f8388608 of=$d/direct bs=1M count=4 oflag=direct status=none
+	step "v$v: O_DIRECT read back" timeout 300 bash -c "cmp <(dd if=$d/direct bs=1M iflag=direct status=none) <(head -c 4194304 /tmp/src/f8388608)"
+	step "v$v: 300-entry directory" timeout 300 sh -c "mkdir -p $d/dir && cd $d/dir && for i in \$(seq 1 300); do : >entry-with-a-rather-long-name-\$i; done && test \$(ls | wc -l) = 300"
+	long=$(head -c 4000 /dev/zero | tr '\0' x)
+	step "v$v: 4000-byte symlink" timeout 120 sh -c "ln -s $long $d/longlink && test \$(readlink $d/longlink | wc -c) = 4001"
+	grep "xprt:	rdma" /proc/self/mountstats | head -n1
 	step "v$v: final umount" timeout 120 umount /mnt/nfs
 done
 step "client: rmmod rpcrdmax after umount" rmmod rpcrdmax

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * xprtrdma/frwr.cpp - FRWR registration for the client's chunks.
+ *
+ * Every chunk segment the planner lays out becomes one MR from the
+ * connection's pool: its pages are DMA-mapped and loaded, the rkey's
+ * variant byte is bumped (so a stale rkey held by the server never
+ * matches again), and a REG_MR work request is chained in front of the
+ * Send that advertises it.
+ *
+ * After the Reply, each MR is retired either by the server's Send with
+ * Invalidate (only for an rkey that belongs to this request) or by our
+ * LOCAL_INV; the pages are unmapped and the RPC completed only after
+ * that (RFC 8166 Section 8.1.3 asks the same when an RPC ends early,
+ * which is buf_free's job).  An invalidation that fails leaves the MR in
+ * an unknown state, so it is replaced (recovery).
+ */
+#include "xprtrdma.h"
+
+namespace rpcrdmax::xprtrdma {
+
+Result<void> Conn::frwr_setup(void *dev, u32 ppm)
+{
+	pages_per_mr = ppm;
+	mrs_ = new (Gfp::Kernel) ClntMr[kMrPool];
+	if (!mrs_)
+		return error(err::ENOMEM);
+	for (u32 i = 0; i < kMrPool; i++) {
+		mrs_[i].conn = this;
+		RPCRDMAX_TRY(mrs_[i].mr.alloc(pd_.get(), dev, ppm));
+		free_mrs_.push_back(&mrs_[i]);
+		ep_->stats.mrs_allocated.add_return(1);
+	}
+	return {};
+}
+
+Result<core::Segment> Conn::frwr_register(Req *req, void *rqst, bool rcv,
+					  const core::PlannedSegment &ps, u32 extent_shift,
+					  int dir, u32 access, rpcrdmax_send_wr *wr)
+{
+	ClntMr *m;
+	{
+		SpinLockBhGuard g(&free_lock_);
+		m = free_mrs_.pop_front();
+	}
+	if (!m)
+		return error(err::ENOBUFS);
+
+	int n = rpcrdmax_xprt_rqst_pages(rqst, rcv, static_cast<unsigned int>(ps.extent),
+					 ps.offset + extent_shift, ps.length, page_segs_,
+					 pages_per_mr);
+	Result<void> mapped = n > 0 ? m->mr.map(Span<const rpcrdmax_page_seg>(page_segs_, (u32)n),
+					       dir)
+				    : Result<void>(error(err::E2BIG));
+	if (mapped.is_error()) {
+		SpinLockBhGuard g(&free_lock_);
+		free_mrs_.push_front(m);
+		return mapped.error();
+	}
+	m->mr.bump_key();
+	*wr = m->mr.reg_wr(nullptr, access);
+	m->seg = { m->mr.rkey(), ps.length, m->mr.iova() };
+	m->req = req;
+	m->remotely_invalidated = false;
+	req->conn = this;
+	req->mrs.push_back(m);
+	return m->seg;
+}
+
+/* Unmap and pool every MR of @req: they must be invalid by now. */
+void Conn::frwr_release(Req *req)
+{
+	while (ClntMr *m = req->mrs.pop_front()) {
+		m->mr.unmap();
+		m->req = nullptr;
+		SpinLockBhGuard g(&free_lock_);
+		free_mrs_.push_back(m);
+	}
+}
+
+/* The server invalidated @rkey: true if it is one of @req's. */
+bool Conn::frwr_remote_invalidated(Req *req, u32 rkey)
+{
+	bool found = false;
+
+	req->mrs.for_each([&](ClntMr *m) {
+		if (m->seg.handle == rkey && !m->remotely_invalidated) {
+			m->remotely_invalidated = true;
+			found = true;
+		}
+	});
+	return found;
+}
+
+void ClntMr::inv_done(Cqe *, const rpcrdmax_wc &)
+{
+	/* Only a chain's last LOCAL_INV is signaled, through its Req. */
+}
+
+/*
+ * Post LOCAL_INV for each of @req's MRs the server did not invalidate;
+ * the last is signaled through req->inv_cqe.  ENOENT: nothing to do.
+ */
+Result<void> Conn::frwr_invalidate(Req *req, bool)
+{
+	u32 todo = 0, done = 0;
+
+	req->mrs.for_each([&](ClntMr *m) { todo += !m->remotely_invalidated; });
+	if (!todo)
+		return error(err::ENOENT);
+	ep_->stats.local_inv_needed.add_return((int)todo);
+
+	rpcrdmax_send_wr chain[RPCRDMAX_MAX_WR_CHAIN];
+	unsigned int n = 0;
+	Result<void> posted;
+	req->mrs.for_each([&](ClntMr *m) {
+		if (m->remotely_invalidated || posted.is_error())
+			return;
+		rpcrdmax_send_wr &wr = chain[n++];
+		wr = {};
+		wr.opcode = RPCRDMAX_WR_LOCAL_INV;
+		wr.rkey = m->seg.handle;
+		if (++done == todo)
+			wr.cqe = req->inv_cqe.raw();
+		if (n == RPCRDMAX_MAX_WR_CHAIN || done == todo) {
+			unsigned int bad;
+			posted = id.post_send(chain, n, &bad);
+			n = 0;
+		}
+	});
+	return posted;
+}
+
+void Req::inv_done(Cqe *c, const rpcrdmax_wc &wc)
+{
+	Req *req = container_of(c, &Req::inv_cqe);
+	Conn *conn = req->conn;
+
+	if (wc.status != RPCRDMAX_IB_WC_SUCCESS) {
+		/* The MRs' state is unknown: replace them before reuse. */
+		req->mrs.for_each([&](ClntMr *m) {
+			m->mr.unmap();
+			if (m->mr.recover().is_ok())
+				conn->ep()->stats.mrs_recovered.add_return(1);
+		});
+		if (wc.status != RPCRDMAX_IB_WC_WR_FLUSH_ERR)
+			rpcrdmax_log_ratelimited(RPCRDMAX_LOG_WARNING, "LOCAL_INV failed: %s",
+						 rpcrdmax_ib_wc_status_msg(wc.status));
+		conn->lost();
+	}
+	if (req->sync_wait)
+		req->invalidated.complete();
+	else
+		conn->finish_reply(req);
+}
+
+/*
+ * The connection is being destroyed (its QP already drained): detach
+ * every MR from the request holding it, so no Req points into the pool.
+ */
+void Conn::frwr_detach_all()
+{
+	if (!mrs_)
+		return;
+	for (u32 i = 0; i < kMrPool; i++) {
+		ClntMr *m = &mrs_[i];
+		if (m->req) {
+			List<ClntMr, &ClntMr::node>::remove(m);
+			m->req = nullptr;
+		}
+		m->mr.unmap();
+	}
+}
+
+} // namespace rpcrdmax::xprtrdma

@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * xprtrdma/marshal.cpp - turning an RPC Call into an RPC-over-RDMA message,
+ * and a Reply back into the RPC's receive buffer.
+ *
+ * Call: the protocol core's planner picks the form from the shapes of the
+ * send and receive xdr_bufs and the inline thresholds (RFC 8166 Sections
+ * 3.4-3.5): inline, a Read chunk for a DDP-eligible argument (NFS WRITE
+ * data), or a Long Call in a Position Zero Read chunk; and for the Reply
+ * a Write chunk for a DDP-eligible result (NFS READ data) and/or a Reply
+ * chunk when the Reply may not fit inline.  Each planned segment is
+ * registered (frwr.cpp) and the header encoded by the core.
+ *
+ * The kernel keeps a DDP item's XDR round-up at the start of the tail;
+ * the planner counts it separately, so a tail segment that excludes it
+ * (the reduced Long Call) is shifted past it here.
+ *
+ * Reply: decoded by the core, matched by XID, then held in the request's
+ * bounce buffer until its MRs are invalid; only then is it placed in the
+ * receive buffer and the RPC completed.
+ */
+#include "xprtrdma.h"
+
+namespace rpcrdmax::xprtrdma {
+
+static core::MsgShape marshal_shape(const rpcrdmax_xdr_shape &s)
+{
+	core::MsgShape m = {};
+	bool ddp = s.ddp && s.page_len > 0 && (s.head_len & 3) == 0;
+	u32 pad = ddp ? (u32)xdr_pad(s.page_len) : 0;
+
+	if (pad > s.tail_len)
+		ddp = false, pad = 0;
+	m.head = { s.head_len, s.head_offset };
+	m.pages = { s.page_len, s.page_offset };
+	m.pad = pad;
+	m.tail = { s.tail_len - pad, (s.tail_offset + pad) % RPCRDMAX_PAGE_SIZE };
+	m.ddp = ddp;
+	return m;
+}
+
+Result<void> Conn::marshal(Req *req, void *rqst, u32 xid, SendBuf *sb, u32 *send_len,
+			   rpcrdmax_send_wr *wrs, unsigned int *nwr)
+{
+	rpcrdmax_xdr_shape cs, rs;
+	const u32 call_access = RPCRDMAX_ACCESS_REMOTE_READ;
+	const u32 reply_access = RPCRDMAX_ACCESS_REMOTE_WRITE | RPCRDMAX_ACCESS_LOCAL_WRITE;
+	Counters &st = ep_->stats;
+
+	rpcrdmax_xprt_rqst_shape(rqst, false, &cs);
+	rpcrdmax_xprt_rqst_shape(rqst, true, &rs);
+	if (rpcrdmax_xprt_rqst_fill_sparse(rqst, RPCRDMAX_GFP_NOFS | RPCRDMAX_GFP_NOWARN))
+		return error(err::ENOBUFS);
+	const core::MsgShape call = marshal_shape(cs), reply = marshal_shape(rs);
+	const core::PlanParams params = { thresholds.call, thresholds.reply, kMrsPerReq,
+					  pages_per_mr, RPCRDMAX_PAGE_SIZE, true };
+	core::PlanError pe = core::plan_rpc(call, reply, params, &plan_);
+	if (pe != core::PlanError::None) {
+		st.failed_marshal.add_return(1);
+		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_WARNING, "cannot plan XID %08x: %s", xid,
+					 core::plan_error_name(pe));
+		return error(err::EIO);
+	}
+
+	core::V1Header &h = send_hdr_;
+	mem_set(&h, 0, sizeof(h));
+	h.xid = xid;
+	h.vers = core::kRpcRdmaVersion1;
+	h.credits = core::credits_requester_request(credits_);
+	h.proc = plan_.proc;
+	h.chunks.clear();
+
+	unsigned int n = 0;
+	auto reg = [&](const core::PlannedChunk &c, bool rcv, u32 tail_shift, int dir,
+		       u32 access, auto add) -> Result<void> {
+		for (u32 i = 0; i < c.nsegs; i++) {
+			if (n >= kMrsPerReq * 2)
+				return error(err::E2BIG);
+			const core::PlannedSegment &ps = c.segs[i];
+			u32 shift = ps.extent == core::ExtentId::Tail ? tail_shift : 0;
+			core::Segment seg = RPCRDMAX_TRY(
+				frwr_register(req, rqst, rcv, ps, shift, dir, access, &wrs[n]));
+			n++;
+			if (add(seg) != core::ListError::None)
+				return error(err::EINVAL);
+		}
+		return {};
+	};
+	Result<void> r;
+	if (plan_.has_call_chunk) {
+		u32 shift = plan_.call == core::CallForm::LongCallReadChunk ? call.pad : 0;
+		r = reg(plan_.call_chunk, false, shift, RPCRDMAX_DMA_TO_DEVICE, call_access,
+			[&](const core::Segment &s) { return h.chunks.add_read_segment(0, s); });
+	}
+	if (r.is_ok() && plan_.has_read)
+		r = reg(plan_.read, false, 0, RPCRDMAX_DMA_TO_DEVICE, call_access,
+			[&](const core::Segment &s) {
+				return h.chunks.add_read_segment(plan_.read.position, s);
+			});
+	if (r.is_ok() && plan_.has_write) {
+		if (h.chunks.add_write_chunk() != core::ListError::None)
+			r = error(err::EINVAL);
+		else
+			r = reg(plan_.write, true, 0, RPCRDMAX_DMA_FROM_DEVICE, reply_access,
+				[&](const core::Segment &s) { return h.chunks.add_write_segment(s); });
+	}
+	if (r.is_ok() && plan_.has_reply) {
+		if (h.chunks.set_reply_chunk() != core::ListError::None)
+			r = error(err::EINVAL);
+		else
+			r = reg(plan_.reply_chunk, true, 0, RPCRDMAX_DMA_FROM_DEVICE, reply_access,
+				[&](const core::Segment &s) { return h.chunks.add_reply_segment(s); });
+	}
+
+	/* The transport header, then whatever of the Call travels inline. */
+	u32 limit = min(thresholds.call, kInlineSize);
+	u32 hl = 0;
+	if (r.is_ok()) {
+		auto enc = core::v1_encode(h, Bytes(sb->data, limit));
+		if (enc.is_error())
+			r = enc.error();
+		else
+			hl = enc.value();
+	}
+	int copied = 0;
+	if (r.is_ok()) {
+		switch (plan_.call) {
+		case core::CallForm::Inline:
+			copied = rpcrdmax_xprt_rqst_snd_copy(rqst, sb->data + hl, limit - hl);
+			break;
+		case core::CallForm::ReadChunk: {
+			/* Head and tail less the round-up; the data is in the Read chunk. */
+			u32 tail_at = cs.head_len + cs.page_len + call.pad;
+			copied = rpcrdmax_xprt_rqst_snd_copy_range(rqst, 0, cs.head_len,
+								   sb->data + hl, limit - hl);
+			if (copied >= 0 && call.tail.len) {
+				int t = rpcrdmax_xprt_rqst_snd_copy_range(
+					rqst, tail_at, call.tail.len, sb->data + hl + copied,
+					limit - hl - copied);
+				copied = t < 0 ? t : copied + t;
+			}
+			break;
+		}
+		default: /* Long Calls: the message is in the Position Zero chunk */
+			break;
+		}
+		if (copied < 0)
+			r = error(err::EMSGSIZE);
+	}
+	if (r.is_error()) {
+		/* Nothing was posted: the MRs were only mapped. */
+		frwr_release(req);
+		if (r.error().code() != -err::ENOBUFS) {
+			st.failed_marshal.add_return(1);
+			rpcrdmax_log_ratelimited(RPCRDMAX_LOG_WARNING, "cannot marshal XID %08x: %d",
+						 xid, r.error().code());
+			return error(err::EIO);
+		}
+		st.empty_sendctx.add_return(1);
+		return r;
+	}
+	req->write_offered = plan_.has_write ? plan_.write.length : 0;
+	req->reply_offered = plan_.has_reply ? plan_.reply_chunk.length : 0;
+	if (plan_.has_read || plan_.has_call_chunk)
+		st.read_chunks.add_return(1);
+	if (plan_.has_write)
+		st.write_chunks.add_return(1);
+	if (plan_.has_reply)
+		st.reply_chunks.add_return(1);
+	if (plan_.proc == core::V1Proc::NoMsg)
+		st.nomsg_calls.add_return(1);
+	*send_len = hl + (u32)copied;
+	*nwr = n;
+	return {};
+}
+
+/* Sum of the segment lengths the server reports writing into a chunk we
+ * offered; false if they exceed what we registered for it. */
+static bool marshal_written(const core::ChunkLists &cl, const core::ChunkRef &c, u32 offered,
+			    u32 *out)
+{
+	u64 sum = cl.chunk_length(c);
+
+	if (sum > offered)
+		return false;
+	*out = (u32)sum;
+	return true;
+}
+
+void Conn::handle_reply(RecvBuf *rb, u32 len, const rpcrdmax_wc &wc)
+{
+	core::V1Header &h = recv_hdr_;
+	const core::DecodeLimits limits;
+	Counters &st = ep_->stats;
+	auto verdict = core::v1_decode_reply(ConstBytes(rb->data, min(len, kInlineSize)), limits, &h);
+	auto action = core::v1_requester_action(verdict);
+
+	if (action == core::RequesterAction::Drop) {
+		st.bad_reply.add_return(1);
+		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_WARNING, "dropped a Reply: %s",
+					 core::v1_verdict_name(verdict));
+		return;
+	}
+	rpcrdmax_xprt_set_credits(ep_->xprt_, core::credits_requester_update(&credits_, h.credits));
+
+	const u8 *msg = rb->data + h.hdr_len;
+	if (action == core::RequesterAction::Complete && h.proc == core::V1Proc::Msg &&
+	    h.payload_len >= 8 && load_be32(msg + 4) == 0 /* msg_type CALL */) {
+		/* A backchannel Call: not supported yet, dropped and counted. */
+		st.backchannel_calls.add_return(1);
+		return;
+	}
+	void *rqst = rpcrdmax_xprt_lookup_pin(ep_->xprt_, h.xid);
+	if (!rqst) {
+		rpcrdmax_xprt_count_bad_xid(ep_->xprt_);
+		return;
+	}
+	Req *req = Req::from_call_buffer(rpcrdmax_xprt_rqst_buffer(rqst));
+
+	/* RFC 8797 Section 4.1: only an rkey of this RPC may be invalidated. */
+	if (wc.with_invalidate && !frwr_remote_invalidated(req, wc.invalidated_rkey)) {
+		st.bad_reply.add_return(1);
+		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_WARNING,
+					 "XID %08x: server invalidated rkey %08x, not ours",
+					 h.xid, wc.invalidated_rkey);
+		rpcrdmax_xprt_unpin(ep_->xprt_, rqst);
+		lost();
+		return;
+	}
+
+	req->reply_status = 0;
+	req->reply_len = 0;
+	req->ddp_len = 0;
+	req->nomsg_len = 0;
+	if (action == core::RequesterAction::FailRpc) {
+		req->reply_status = -err::EIO; /* ERR_VERS or ERR_CHUNK */
+	} else if (h.proc == core::V1Proc::Msg) {
+		bool ok = h.payload_len <= kInlineSize;
+		/* At most the one Write chunk we offered, no more than we offered. */
+		if (ok && h.chunks.nwrite)
+			ok = h.chunks.nwrite == 1 && req->write_offered &&
+			     marshal_written(h.chunks, h.chunks.write[0], req->write_offered,
+					     &req->ddp_len);
+		/* RDMA_MSG: any Reply chunk must come back unused. */
+		if (ok && h.chunks.has_reply && h.chunks.chunk_length(h.chunks.reply))
+			ok = false;
+		if (!ok) {
+			req->reply_status = -err::EIO;
+			st.bad_reply.add_return(1);
+		} else {
+			mem_copy(req->bounce, msg, h.payload_len);
+			req->reply_len = h.payload_len;
+		}
+	} else { /* RDMA_NOMSG: the whole Reply is in the Reply chunk */
+		u32 written = 0;
+		if (!h.chunks.has_reply || !req->reply_offered ||
+		    !marshal_written(h.chunks, h.chunks.reply, req->reply_offered, &written)) {
+			req->reply_status = -err::EIO;
+			st.bad_reply.add_return(1);
+		} else {
+			req->nomsg_len = written;
+		}
+	}
+	st.reply_bytes.add_return((int)len);
+
+	/* Retire this RPC's MRs before touching its buffers. */
+	req->rqst = rqst;
+	if (req->mrs.empty()) {
+		finish_reply(req);
+		return;
+	}
+	auto inv = frwr_invalidate(req, true);
+	if (inv.is_ok())
+		return; /* Req::inv_done finishes */
+	if (inv.error().code() != -err::ENOENT)
+		lost(); /* could not post: the QP is dead, so are its rkeys */
+	finish_reply(req);
+}
+
+void Conn::finish_reply(Req *req)
+{
+	void *rqst = exchange(req->rqst, nullptr);
+	int status = req->reply_status;
+
+	frwr_release(req);
+	if (status == 0) {
+		if (req->nomsg_len) {
+			status = (int)req->nomsg_len;
+		} else {
+			status = rpcrdmax_xprt_rqst_rcv_place(rqst, req->bounce, req->reply_len,
+							      req->ddp_len);
+			if (status < 0)
+				status = -err::EIO;
+			else if (req->ddp_len)
+				ep_->stats.fixup_bytes.add_return((int)req->reply_len);
+		}
+	}
+	rpcrdmax_xprt_complete_unpin(ep_->xprt_, rqst, status);
+}
+
+} // namespace rpcrdmax::xprtrdma

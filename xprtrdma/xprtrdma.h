@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * xprtrdma/xprtrdma.h - the client transport's objects.
+ *
+ *   ClntEp   one per sunrpc transport; owns the current Conn.
+ *   Conn     one connection: CM id, QP, CQs, Send and Receive buffers,
+ *            the MR pool; replaced on every reconnect.
+ *   Req      per RPC slot (made by buf_alloc, in front of the Call and
+ *            Reply buffers): the MRs registered for its current
+ *            transmission and the Reply waiting for their invalidation.
+ *   ClntMr   one FRWR registration from a Conn's pool.
+ *
+ * Files: endpoint.cpp (connection, Send/Receive), frwr.cpp (registration
+ * and invalidation), marshal.cpp (planning a Call, placing a Reply).
+ */
+#pragma once
+
+#include "rpcrdmax/core/credits.h"
+#include "rpcrdmax/core/planner.h"
+#include "rpcrdmax/core/privdata.h"
+#include "rpcrdmax/core/v1.h"
+#include "rpcrdmax/ktl/alloc.h"
+#include "rpcrdmax/ktl/list.h"
+#include "rpcrdmax/ktl/lock.h"
+#include "rpcrdmax/ktl/sync.h"
+#include "rpcrdmax/rdma/verbs.h"
+
+namespace rpcrdmax::xprtrdma {
+
+using namespace rpcrdmax::ktl;
+using namespace rpcrdmax::rdma;
+
+inline constexpr u32 kInlineSize = 4096;	/* our Send and Receive buffers */
+inline constexpr u32 kMaxRequests = 32;		/* credits we ask for; Receives posted */
+inline constexpr u32 kSendBufs = 2 * kMaxRequests;
+inline constexpr u32 kMaxDataPages = 256;	/* 1 MiB of RPC payload */
+inline constexpr u32 kMaxPayload = kMaxDataPages * RPCRDMAX_PAGE_SIZE;
+inline constexpr u32 kPagesPerMr = kMaxDataPages + 2; /* unaligned data spans one more */
+inline constexpr u32 kMrsPerReq = 8;		/* registrations one RPC may hold */
+inline constexpr u32 kMrPool = kMaxRequests * kMrsPerReq;
+inline constexpr u32 kSendWrs = kSendBufs * (kMrsPerReq + 1) + kMrPool;
+inline constexpr unsigned int kResolveMs = 5000;
+inline constexpr unsigned int kConnectMs = 15000;
+inline constexpr unsigned int kInvalidateMs = 10000;
+
+class ClntEp;
+class Conn;
+struct Req;
+
+struct SendBuf {
+	SendBuf() : cqe(&SendBuf::done) {}
+	~SendBuf() { delete[] data; }
+	static void done(Cqe *c, const rpcrdmax_wc &wc);
+	Cqe cqe; /* first: see Cqe */
+	ListNode node;
+	DmaBuf map;
+	u8 *data = nullptr;
+	Conn *conn = nullptr;
+};
+
+struct RecvBuf {
+	RecvBuf() : cqe(&RecvBuf::done) {}
+	~RecvBuf() { delete[] data; }
+	static void done(Cqe *c, const rpcrdmax_wc &wc);
+	Cqe cqe;
+	DmaBuf map;
+	u8 *data = nullptr;
+	Conn *conn = nullptr;
+};
+
+struct ClntMr {
+	ClntMr() : cqe(&ClntMr::inv_done) {}
+	static void inv_done(Cqe *c, const rpcrdmax_wc &wc);
+	Cqe cqe;		/* LOCAL_INV completion (the last of a chain) */
+	ListNode node;		/* Conn's free list, or its Req's list */
+	Mr mr;
+	Conn *conn = nullptr;
+	Req *req = nullptr;
+	core::Segment seg = {};	/* as advertised: rkey, length, iova */
+	bool remotely_invalidated = false;
+};
+
+struct Req {
+	Req() : inv_cqe(&Req::inv_done) {}
+	static void inv_done(Cqe *c, const rpcrdmax_wc &wc);
+	static Req *from_call_buffer(void *call);
+
+	Cqe inv_cqe;			/* the signaled LOCAL_INV of a chain */
+	List<ClntMr, &ClntMr::node> mrs;
+	Conn *conn = nullptr;		/* whose pool the MRs come from */
+	/* A Reply waiting for the invalidation of this request's MRs. */
+	void *rqst = nullptr;
+	u32 reply_len = 0;		/* inline RPC octets in bounce */
+	u32 ddp_len = 0;		/* octets the server wrote (Write chunk) */
+	u32 nomsg_len = 0;		/* RDMA_NOMSG: octets in the Reply chunk */
+	u32 write_offered = 0;		/* octets offered in the Write chunk */
+	u32 reply_offered = 0;		/* octets offered in the Reply chunk */
+	int reply_status = 0;
+	Completion invalidated;		/* for buf_free's synchronous wait */
+	bool sync_wait = false;
+	u8 *bounce = nullptr;		/* kInlineSize octets after the buffers */
+	void *call = nullptr;
+	void *rcv = nullptr;
+};
+
+struct Counters {
+	Atomic read_chunks, write_chunks, reply_chunks, nomsg_calls;
+	Atomic request_bytes, reply_bytes, fixup_bytes;
+	Atomic failed_marshal, bad_reply, backchannel_calls, send_errors;
+	Atomic mrs_allocated, mrs_recovered, local_inv_needed, empty_sendctx;
+};
+
+class Conn final : public CmEvents {
+public:
+	explicit Conn(ClntEp *ep) : ep_(ep) {}
+	~Conn();
+
+	int cm_event(CmId *, const rpcrdmax_cm_event_info &ev) override;
+	Result<void> setup(const void *addr, unsigned int addrlen);
+	Result<void> send(void *rqst, u32 xid);
+	void recv_done(RecvBuf *rb, const rpcrdmax_wc &wc);
+	void send_done(SendBuf *sb, const rpcrdmax_wc &wc);
+	void lost();
+
+	/* frwr.cpp */
+	Result<void> frwr_setup(void *dev, u32 pages_per_mr);
+	Result<core::Segment> frwr_register(Req *req, void *rqst, bool rcv,
+					    const core::PlannedSegment &ps, u32 extent_shift,
+					    int dir, u32 access, rpcrdmax_send_wr *wr);
+	void frwr_release(Req *req);
+	bool frwr_remote_invalidated(Req *req, u32 rkey);
+	Result<void> frwr_invalidate(Req *req, bool signal_req);
+	void frwr_detach_all();
+
+	/* marshal.cpp */
+	Result<void> marshal(Req *req, void *rqst, u32 xid, SendBuf *sb, u32 *send_len,
+			     rpcrdmax_send_wr *wrs, unsigned int *nwr);
+	void handle_reply(RecvBuf *rb, u32 len, const rpcrdmax_wc &wc);
+	void finish_reply(Req *req);
+
+	core::InlineThresholds thresholds = { core::kPdMinInline, core::kPdMinInline };
+	u32 pages_per_mr = 1;
+	ClntEp *ep() const { return ep_; }
+
+private:
+	Result<void> wait_event(Completion *c, unsigned int ms);
+	Result<void> post_recv(RecvBuf *rb);
+
+	ClntEp *ep_;
+	/* Destruction runs bottom-up: the id (QP) first, then buffers, CQs, PD. */
+	Pd pd_;
+	Cq scq_, rcq_;
+	SendBuf sends_[kSendBufs];
+	RecvBuf recvs_[kMaxRequests];
+	ClntMr *mrs_ = nullptr;
+	SpinLock free_lock_;		/* Send buffers and MRs */
+	List<SendBuf, &SendBuf::node> free_sends_;
+	List<ClntMr, &ClntMr::node> free_mrs_;
+	/* Transmit-path scratch, serialized by sunrpc's write lock. */
+	core::V1Header send_hdr_;
+	core::Plan plan_;
+	rpcrdmax_page_seg page_segs_[kPagesPerMr];
+	rpcrdmax_send_wr wrs_[2 * kMrsPerReq + 1];
+	core::V1Header recv_hdr_;	/* one receive CQ: completions are serial */
+	core::RequesterCredits credits_;
+	Completion resolved_, established_, failed_;
+	int fail_event_ = -1;
+	u8 peer_pd_[64];
+	u32 peer_pd_len_ = 0;
+	Atomic lost_;
+	friend class ClntEp;
+
+public:
+	CmId id;
+};
+
+class ClntEp {
+public:
+	explicit ClntEp(void *xprt) : xprt_(xprt) {}
+	~ClntEp() { close(); }
+	int connect(const void *addr, unsigned int addrlen);
+	int send(void *rqst, u32 xid);
+	void close();
+	void buf_free(Req *req);
+	void print_stats(void *seq);
+
+	void *xprt_;
+	Counters stats;
+
+private:
+	Mutex mutex_;
+	Conn *conn_ = nullptr;
+};
+
+} // namespace rpcrdmax::xprtrdma
