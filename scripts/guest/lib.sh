@@ -48,3 +48,65 @@ install_rpcrdmax() {
 		cp /share/rpcrdmax.ko "/lib/modules/$(uname -r)/extra/" &&
 		depmod -a
 }
+
+# ---- transport selection (battery, bench) ----------------------------------
+# The module on each end is named by a word: "stock" (the in-tree rpcrdma)
+# or "rpcrdmax" (/share/rpcrdmax.ko).
+
+# transport_kmod WORD: the kernel module that WORD stands for.
+transport_kmod() {
+	case $1 in
+	stock) echo rpcrdma ;;
+	rpcrdmax) echo rpcrdmax ;;
+	*) return 1 ;;
+	esac
+}
+
+# transport_load ROLE WORD: load the transport for ROLE (client|server).
+# For rpcrdmax the stock module is made unloadable first, so that sunrpc's
+# request_module("xprtrdma"/"svcrdma") cannot quietly fall back to it; the
+# client then requires an "rdma" entry in /proc/sys/sunrpc/transports.
+transport_load() {
+	local role=$1 word=$2
+	case $word in
+	stock)
+		rm -f /etc/modprobe.d/rpcrdmax-no-stock.conf
+		modprobe rpcrdma || { echo "modprobe rpcrdma failed"; return 1; }
+		;;
+	rpcrdmax)
+		[ -r /share/rpcrdmax.ko ] || { echo "no /share/rpcrdmax.ko"; return 1; }
+		if lsmod | grep -q '^rpcrdma '; then
+			modprobe -r rpcrdma || { echo "stock rpcrdma is loaded and will not unload"; return 1; }
+		fi
+		echo 'install rpcrdma /bin/false' >/etc/modprobe.d/rpcrdmax-no-stock.conf
+		install_rpcrdmax || { echo "cannot install rpcrdmax.ko"; return 1; }
+		modprobe rpcrdmax || { echo "modprobe rpcrdmax failed"; return 1; }
+		;;
+	*) echo "unknown transport '$word' (stock|rpcrdmax)"; return 1 ;;
+	esac
+	if [ "$role" = client ] && ! grep -q '^rdma ' /proc/sys/sunrpc/transports; then
+		echo "$word registered no client 'rdma' transport (/proc/sys/sunrpc/transports: $(tr '\n' ' ' </proc/sys/sunrpc/transports))"
+		return 1
+	fi
+	return 0
+}
+
+# transport_unload WORD: remove WORD's module; retries for up to 30 s while
+# transports torn down by umount or nfsd shutdown drop their references.
+transport_unload() {
+	local m n=60
+	m=$(transport_kmod "$1") || return 1
+	while lsmod | grep -q "^$m "; do
+		modprobe -r "$m" 2>/dev/null && break
+		n=$((n - 1))
+		[ $n -gt 0 ] || { echo "$m still loaded after 30 s: $(lsmod | grep "^$m ")"; return 1; }
+		sleep 0.5
+	done
+	! lsmod | grep -q "^$m "
+}
+
+# rdma_res_count KIND: the number of KIND (mr, qp, pd, ...) resources the
+# RDMA core tracks, summed over devices ("rdma res show" summary line).
+rdma_res_count() {
+	rdma res show 2>/dev/null | awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) n += $(i + 1) } END { print n + 0 }'
+}

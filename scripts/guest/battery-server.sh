@@ -1,0 +1,47 @@
+# SPDX-License-Identifier: GPL-2.0
+# e2e battery, server side: the NFS/RDMA server with the transport named in
+# /share/battery.env (BATTERY_SERVER_MODULE=stock|rpcrdmax), exporting a
+# tmpfs with a 1 MiB maximum block size, until the client says it is done.
+# Then nfsd stops, the transport module must unload and the kernel log
+# must be clean.
+. /share/lib.sh
+set -u
+BATTERY_SERVER_MODULE=stock
+[ -r /share/battery.env ] && . /share/battery.env
+MOD=$BATTERY_SERVER_MODULE
+fail_out() { touch /share/server.failed; wait_for /share/client.done 1800; step "server: kernel log clean" kernel_log_clean; exit 1; }
+
+step "server: rxe up" rxe_up
+if ! out=$(transport_load server "$MOD" 2>&1); then
+	step_fail "server: load transport $MOD: $out"
+	fail_out
+fi
+step_ok "server: load transport $MOD"
+step "server: load nfsd" modprobe nfsd
+mkdir -p /export /proc/fs/nfsd /var/lib/nfs/rpc_pipefs /var/lib/nfs/v4recovery
+mount -t tmpfs -o size=1536m tmpfs /export
+mount -t nfsd nfsd /proc/fs/nfsd
+mount -t rpc_pipefs rpc_pipefs /var/lib/nfs/rpc_pipefs 2>/dev/null
+echo '/export 192.0.2.0/24(rw,no_root_squash,insecure,no_subtree_check,fsid=1) 2001:db8::/64(rw,no_root_squash,insecure,no_subtree_check,fsid=1)' >/etc/exports
+rpcbind -w 2>/dev/null || rpcbind
+step "server: exportfs" exportfs -ra
+rpc.mountd
+# before any nfsd thread exists: 1 MiB I/O, and short v4 lease and grace
+# periods so that v4 mounts made right after start-up are not held back
+step "server: max_block_size 1 MiB" sh -c 'echo 1048576 >/proc/fs/nfsd/max_block_size && [ "$(cat /proc/fs/nfsd/max_block_size)" = 1048576 ]'
+echo 10 >/proc/fs/nfsd/nfsv4leasetime 2>/dev/null
+echo 10 >/proc/fs/nfsd/nfsv4gracetime 2>/dev/null
+step "server: rpc.nfsd" rpc.nfsd 8
+if ! out=$(sh -c 'echo "rdma 20049" >/proc/fs/nfsd/portlist' 2>&1); then
+	step_fail "server: rdma listener ($MOD): $out"
+	fail_out
+fi
+step_ok "server: rdma listener ($MOD)"
+grep -q rdma /proc/fs/nfsd/portlist && step_ok "server: portlist has rdma" || step_fail "server: portlist has no rdma"
+touch /share/server.ready
+wait_for /share/client.done 3600 || step_fail "server: client never finished"
+rpc.nfsd 0
+exportfs -ua 2>/dev/null
+step "server: $(transport_kmod "$MOD") unloads after nfsd stops" transport_unload "$MOD"
+step "server: kernel log clean" kernel_log_clean
+exit $STEP_FAILS
