@@ -266,6 +266,12 @@ void rpcrdmax_ib_mr_info(void *mr, unsigned int *lkey, unsigned int *rkey,
 /* Advance the rkey's variant byte so a stale rkey no longer matches. */
 void rpcrdmax_ib_mr_bump_key(void *mr) RPCRDMAX_NOEXCEPT;
 
+/* ---- tunables under /proc/sys/sunrpc (shim/sysctl.c) ------------------ */
+int rpcrdmax_sysctl_register(void) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_sysctl_unregister(void) RPCRDMAX_NOEXCEPT;
+unsigned int rpcrdmax_tunable_inline_read(void) RPCRDMAX_NOEXCEPT;
+unsigned int rpcrdmax_tunable_inline_write(void) RPCRDMAX_NOEXCEPT;
+
 /* ---- sunrpc client transport (shim/xprt.c) ---------------------------- */
 int rpcrdmax_xprt_register(void) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_xprt_unregister(void) RPCRDMAX_NOEXCEPT;

@@ -16,6 +16,9 @@ struct rpcrdmax_work {
 	rpcrdmax_work_fn fn;
 };
 
+/* /proc/sys/sunrpc/rdma_slot_table_entries (shim/sysctl.c) */
+extern unsigned int rpcrdmax_slot_table_entries;
+
 /* A completion handler: ib_core calls cqe.done, which calls fn. */
 struct rpcrdmax_cqe {
 	struct ib_cqe cqe;

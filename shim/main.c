@@ -33,19 +33,33 @@ static int __init rpcrdmax_init(void)
 
 	if (rc || !rpcrdmax_client)
 		return rc;
+	rc = rpcrdmax_sysctl_register();
+	if (rc) {
+		pr_err(KBUILD_MODNAME ": cannot register /proc/sys/sunrpc/rdma_* (%d): is rpcrdma loaded?\n",
+		       rc);
+		goto out_cxx;
+	}
 	rc = rpcrdmax_xprt_register();
 	if (rc) {
 		pr_err(KBUILD_MODNAME ": cannot register the rdma client transport (%d)%s\n",
 		       rc, rc == -EEXIST ? ": is rpcrdma loaded?" : "");
-		rpcrdmax_cxx_exit();
+		goto out_sysctl;
 	}
+	return 0;
+
+out_sysctl:
+	rpcrdmax_sysctl_unregister();
+out_cxx:
+	rpcrdmax_cxx_exit();
 	return rc;
 }
 
 static void __exit rpcrdmax_exit(void)
 {
-	if (rpcrdmax_client)
+	if (rpcrdmax_client) {
 		rpcrdmax_xprt_unregister();
+		rpcrdmax_sysctl_unregister();
+	}
 	rpcrdmax_cxx_exit();
 }
 

@@ -28,7 +28,6 @@ struct rpcrdmax_xprt {
 	struct delayed_work connect_worker;
 };
 
-static unsigned int rpcrdmax_slot_table_entries = 128;
 
 static struct rpcrdmax_xprt *rpcrdmax_x(struct rpc_xprt *xprt)
 {
@@ -288,7 +287,7 @@ static struct rpc_xprt *rpcrdmax_xprt_setup(struct xprt_create *args)
 		return ERR_PTR(-EBADF);
 	if (!try_module_get(THIS_MODULE))
 		return ERR_PTR(-EIO);
-	xprt = xprt_alloc(args->net, sizeof(*rx), 0, rpcrdmax_slot_table_entries);
+	xprt = xprt_alloc(args->net, sizeof(*rx), 0, READ_ONCE(rpcrdmax_slot_table_entries));
 	if (!xprt) {
 		module_put(THIS_MODULE);
 		return ERR_PTR(-ENOMEM);
@@ -650,7 +649,5 @@ void rpcrdmax_seq_printf(void *seq, const char *fmt, ...)
 	va_end(ap);
 }
 
-module_param_named(rdma_slot_table_entries, rpcrdmax_slot_table_entries, uint, 0444);
-MODULE_PARM_DESC(rdma_slot_table_entries, "RPC slots per client transport (default 128)");
 MODULE_ALIAS("rpcrdma6");
 MODULE_ALIAS("xprtrdma");

@@ -15,7 +15,7 @@
 
 namespace rpcrdmax::xprtrdma {
 
-/* Each request's allocation: Req, Call buffer, Reply buffer, bounce. */
+/* Each request's allocation: Req, then its Call and Reply buffers. */
 inline constexpr u32 kReqHeader = (u32)round_up<size_t>(sizeof(Req), 64);
 
 Req *Req::from_call_buffer(void *call)
@@ -136,26 +136,30 @@ Result<void> Conn::setup(const void *addr, unsigned int addrlen)
 	RPCRDMAX_TRY(id.create_qp(pd_, scq_, rcq_, send_wrs, kMaxRequests, 1, 1));
 	RPCRDMAX_TRY(frwr_setup(dev, min(kPagesPerMr, attrs.max_fast_reg_page_list_len)));
 
+	/* Inline sizes from /proc/sys/sunrpc/rdma_max_inline_{write,read},
+	 * as RFC 8797 can express them (multiples of 1 KiB). */
+	send_size = core::pd_effective_size(min(rpcrdmax_tunable_inline_write(), kMaxInline));
+	recv_size = core::pd_effective_size(min(rpcrdmax_tunable_inline_read(), kMaxInline));
 	for (auto &sb : sends_) {
 		sb.conn = this;
-		sb.data = new (Gfp::Kernel) u8[kInlineSize];
+		sb.data = new (Gfp::Kernel) u8[send_size];
 		if (!sb.data)
 			return error(err::ENOMEM);
-		RPCRDMAX_TRY(sb.map.map(dev, sb.data, kInlineSize, RPCRDMAX_DMA_TO_DEVICE));
+		RPCRDMAX_TRY(sb.map.map(dev, sb.data, send_size, RPCRDMAX_DMA_TO_DEVICE));
 		free_sends_.push_back(&sb);
 	}
 	for (auto &rb : recvs_) {
 		rb.conn = this;
-		rb.data = new (Gfp::Kernel) u8[kInlineSize];
+		rb.data = new (Gfp::Kernel) u8[recv_size];
 		if (!rb.data)
 			return error(err::ENOMEM);
-		RPCRDMAX_TRY(rb.map.map(dev, rb.data, kInlineSize, RPCRDMAX_DMA_FROM_DEVICE));
+		RPCRDMAX_TRY(rb.map.map(dev, rb.data, recv_size, RPCRDMAX_DMA_FROM_DEVICE));
 		RPCRDMAX_TRY(post_recv(&rb));
 	}
 
 	/* RFC 8797: our buffer sizes, and R set (every MR is FRWR). */
 	u8 pd[core::kPdSize];
-	const core::PrivData ours = { kInlineSize, kInlineSize, true };
+	const core::PrivData ours = { send_size, recv_size, true };
 	u32 pdlen = RPCRDMAX_TRY(core::pd_encode(ours, Bytes(pd, sizeof(pd))));
 	u32 rd = min<u32>(attrs.max_qp_init_rd_atom, 16);
 	RPCRDMAX_TRY(id.connect(ConstBytes(pd, pdlen), rd, 6));
@@ -267,8 +271,7 @@ void Conn::recv_done(RecvBuf *rb, const rpcrdmax_wc &wc)
 		return;
 	}
 	rb->map.sync_for_cpu();
-	handle_reply(rb, wc.byte_len, wc);
-	if (post_recv(rb).is_error())
+	if (handle_reply(rb, wc.byte_len, wc) && post_recv(rb).is_error())
 		lost();
 }
 
@@ -425,14 +428,13 @@ extern "C" int rpcrdmax_clnt_buf_alloc(void *, unsigned int callsize, unsigned i
 {
 	using namespace rpcrdmax::xprtrdma;
 	size_t cs = round_up<size_t>(callsize, 64), rs = round_up<size_t>(rcvsize, 64);
-	auto *raw = static_cast<u8 *>(rpcrdmax_kmalloc(kReqHeader + cs + rs + kInlineSize, gfp));
+	auto *raw = static_cast<u8 *>(rpcrdmax_kmalloc(kReqHeader + cs + rs, gfp));
 
 	if (!raw)
 		return -err::ENOMEM;
 	Req *req = new (raw) Req;
 	req->call = raw + kReqHeader;
 	req->rcv = raw + kReqHeader + cs;
-	req->bounce = raw + kReqHeader + cs + rs;
 	*call = req->call;
 	*rcv = req->rcv;
 	return 0;

@@ -15,9 +15,11 @@
  * the planner counts it separately, so a tail segment that excludes it
  * (the reduced Long Call) is shifted past it here.
  *
- * Reply: decoded by the core, matched by XID, then held in the request's
- * bounce buffer until its MRs are invalid; only then is it placed in the
- * receive buffer and the RPC completed.
+ * Reply: decoded by the core and matched by XID; its Receive buffer is
+ * held until the request's MRs are invalid, and only then is the message
+ * placed in the RPC's receive buffer, the RPC completed and the Receive
+ * reposted.  A held Receive costs no credit: sunrpc sends no new Call
+ * until this one completes and releases its congestion slot.
  */
 #include "xprtrdma.h"
 
@@ -113,7 +115,7 @@ Result<void> Conn::marshal(Req *req, void *rqst, u32 xid, SendBuf *sb, u32 *send
 	}
 
 	/* The transport header, then whatever of the Call travels inline. */
-	u32 limit = min(thresholds.call, kInlineSize);
+	u32 limit = min(thresholds.call, send_size);
 	u32 hl = 0;
 	if (r.is_ok()) {
 		auto enc = core::v1_encode(h, Bytes(sb->data, limit));
@@ -187,19 +189,19 @@ static bool marshal_written(const core::ChunkLists &cl, const core::ChunkRef &c,
 	return true;
 }
 
-void Conn::handle_reply(RecvBuf *rb, u32 len, const rpcrdmax_wc &wc)
+bool Conn::handle_reply(RecvBuf *rb, u32 len, const rpcrdmax_wc &wc)
 {
 	core::V1Header &h = recv_hdr_;
 	const core::DecodeLimits limits;
 	Counters &st = ep_->stats;
-	auto verdict = core::v1_decode_reply(ConstBytes(rb->data, min(len, kInlineSize)), limits, &h);
+	auto verdict = core::v1_decode_reply(ConstBytes(rb->data, min(len, recv_size)), limits, &h);
 	auto action = core::v1_requester_action(verdict);
 
 	if (action == core::RequesterAction::Drop) {
 		st.bad_reply.add_return(1);
 		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_WARNING, "dropped a Reply: %s",
 					 core::v1_verdict_name(verdict));
-		return;
+		return true;
 	}
 	rpcrdmax_xprt_set_credits(ep_->xprt_, core::credits_requester_update(&credits_, h.credits));
 
@@ -208,12 +210,12 @@ void Conn::handle_reply(RecvBuf *rb, u32 len, const rpcrdmax_wc &wc)
 	    h.payload_len >= 8 && load_be32(msg + 4) == 0 /* msg_type CALL */) {
 		/* A backchannel Call: not supported yet, dropped and counted. */
 		st.backchannel_calls.add_return(1);
-		return;
+		return true;
 	}
 	void *rqst = rpcrdmax_xprt_lookup_pin(ep_->xprt_, h.xid);
 	if (!rqst) {
 		rpcrdmax_xprt_count_bad_xid(ep_->xprt_);
-		return;
+		return true;
 	}
 	Req *req = Req::from_call_buffer(rpcrdmax_xprt_rqst_buffer(rqst));
 
@@ -225,17 +227,18 @@ void Conn::handle_reply(RecvBuf *rb, u32 len, const rpcrdmax_wc &wc)
 					 h.xid, wc.invalidated_rkey);
 		rpcrdmax_xprt_unpin(ep_->xprt_, rqst);
 		lost();
-		return;
+		return true;
 	}
 
 	req->reply_status = 0;
 	req->reply_len = 0;
 	req->ddp_len = 0;
 	req->nomsg_len = 0;
+	req->held = nullptr;
 	if (action == core::RequesterAction::FailRpc) {
 		req->reply_status = -err::EIO; /* ERR_VERS or ERR_CHUNK */
 	} else if (h.proc == core::V1Proc::Msg) {
-		bool ok = h.payload_len <= kInlineSize;
+		bool ok = true;
 		/* At most the one Write chunk we offered, no more than we offered. */
 		if (ok && h.chunks.nwrite)
 			ok = h.chunks.nwrite == 1 && req->write_offered &&
@@ -248,7 +251,8 @@ void Conn::handle_reply(RecvBuf *rb, u32 len, const rpcrdmax_wc &wc)
 			req->reply_status = -err::EIO;
 			st.bad_reply.add_return(1);
 		} else {
-			mem_copy(req->bounce, msg, h.payload_len);
+			req->held = rb;
+			req->msg_offset = h.hdr_len;
 			req->reply_len = h.payload_len;
 		}
 	} else { /* RDMA_NOMSG: the whole Reply is in the Reply chunk */
@@ -264,17 +268,19 @@ void Conn::handle_reply(RecvBuf *rb, u32 len, const rpcrdmax_wc &wc)
 	st.reply_bytes.add_return((int)len);
 
 	/* Retire this RPC's MRs before touching its buffers. */
+	bool repost = req->held == nullptr;
 	req->rqst = rqst;
 	if (req->mrs.empty()) {
 		finish_reply(req);
-		return;
+		return repost;
 	}
 	auto inv = frwr_invalidate(req, true);
 	if (inv.is_ok())
-		return; /* Req::inv_done finishes */
+		return repost; /* Req::inv_done finishes */
 	if (inv.error().code() != -err::ENOENT)
 		lost(); /* could not post: the QP is dead, so are its rkeys */
 	finish_reply(req);
+	return repost;
 }
 
 void Conn::finish_reply(Req *req)
@@ -287,15 +293,20 @@ void Conn::finish_reply(Req *req)
 		if (req->nomsg_len) {
 			status = (int)req->nomsg_len;
 		} else {
-			status = rpcrdmax_xprt_rqst_rcv_place(rqst, req->bounce, req->reply_len,
-							      req->ddp_len);
+			status = req->held ? rpcrdmax_xprt_rqst_rcv_place(
+						     rqst, req->held->data + req->msg_offset,
+						     req->reply_len, req->ddp_len)
+					   : -err::EIO;
 			if (status < 0)
 				status = -err::EIO;
 			else if (req->ddp_len)
 				ep_->stats.fixup_bytes.add_return((int)req->reply_len);
 		}
 	}
+	RecvBuf *held = exchange(req->held, nullptr);
 	rpcrdmax_xprt_complete_unpin(ep_->xprt_, rqst, status);
+	if (held && post_recv(held).is_error())
+		lost();
 }
 
 } // namespace rpcrdmax::xprtrdma

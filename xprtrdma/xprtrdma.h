@@ -30,7 +30,7 @@ namespace rpcrdmax::xprtrdma {
 using namespace rpcrdmax::ktl;
 using namespace rpcrdmax::rdma;
 
-inline constexpr u32 kInlineSize = 4096;	/* our Send and Receive buffers */
+inline constexpr u32 kMaxInline = 65536;	/* largest inline size a tunable allows */
 inline constexpr u32 kMaxRequests = 32;		/* credits we ask for; Receives posted */
 inline constexpr u32 kSendBufs = 2 * kMaxRequests;
 inline constexpr u32 kMaxDataPages = 256;	/* 1 MiB of RPC payload */
@@ -90,15 +90,16 @@ struct Req {
 	Conn *conn = nullptr;		/* whose pool the MRs come from */
 	/* A Reply waiting for the invalidation of this request's MRs. */
 	void *rqst = nullptr;
-	u32 reply_len = 0;		/* inline RPC octets in bounce */
+	u32 reply_len = 0;		/* inline RPC octets in the held Receive */
 	u32 ddp_len = 0;		/* octets the server wrote (Write chunk) */
 	u32 nomsg_len = 0;		/* RDMA_NOMSG: octets in the Reply chunk */
 	u32 write_offered = 0;		/* octets offered in the Write chunk */
 	u32 reply_offered = 0;		/* octets offered in the Reply chunk */
 	int reply_status = 0;
+	RecvBuf *held = nullptr;	/* the Receive holding the inline Reply */
+	u32 msg_offset = 0;		/* where its RPC message starts */
 	Completion invalidated;		/* for buf_free's synchronous wait */
 	bool sync_wait = false;
-	u8 *bounce = nullptr;		/* kInlineSize octets after the buffers */
 	void *call = nullptr;
 	void *rcv = nullptr;
 };
@@ -135,17 +136,23 @@ public:
 	/* marshal.cpp */
 	Result<void> marshal(Req *req, void *rqst, u32 xid, SendBuf *sb, u32 *send_len,
 			     rpcrdmax_send_wr *wrs, unsigned int *nwr);
-	void handle_reply(RecvBuf *rb, u32 len, const rpcrdmax_wc &wc);
+	/* True when @rb may be reposted now (false: a Req holds it). */
+	bool handle_reply(RecvBuf *rb, u32 len, const rpcrdmax_wc &wc);
 	void finish_reply(Req *req);
 
 	core::InlineThresholds thresholds = { core::kPdMinInline, core::kPdMinInline };
+	u32 send_size = 0;	/* our Send buffers: rdma_max_inline_write */
+	u32 recv_size = 0;	/* our Receive buffers: rdma_max_inline_read */
 	u32 pages_per_mr = 1;
 	ClntEp *ep() const { return ep_; }
 
 private:
 	Result<void> wait_event(Completion *c, unsigned int ms);
+
+public:
 	Result<void> post_recv(RecvBuf *rb);
 
+private:
 	ClntEp *ep_;
 	/* Destruction runs bottom-up: the id (QP) first, then buffers, CQs, PD. */
 	Pd pd_;

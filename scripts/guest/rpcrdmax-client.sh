@@ -49,6 +49,43 @@ for v in 3 4.0 4.1 4.2; do
 	grep "xprt:	rdma" /proc/self/mountstats | head -n1
 	step "v$v: final umount" timeout 120 umount /mnt/nfs
 done
+# The stock tunables, with their stock names, drive our inline sizes.
+for t in rdma_slot_table_entries rdma_max_inline_read rdma_max_inline_write \
+	rdma_inline_write_padding rdma_memreg_strategy rdma_pad_optimize; do
+	[ -e /proc/sys/sunrpc/$t ] && step_ok "sysctl sunrpc.$t exists" || step_fail "no sunrpc.$t"
+done
+if echo 100 >/proc/sys/sunrpc/rdma_max_inline_read 2>/dev/null; then
+	step_fail "sysctl accepted an inline size below 1024"
+else
+	step_ok "sysctl refuses an inline size below 1024"
+fi
+# Inline thresholds forced to 1024: Long Calls and Reply chunks.
+echo 1024 >/proc/sys/sunrpc/rdma_max_inline_read
+echo 1024 >/proc/sys/sunrpc/rdma_max_inline_write
+opts="rdma,port=20049,vers=4.2"
+d=/mnt/nfs/inline1024
+if timeout 120 mount -t nfs -o "$opts" 192.0.2.1:/export /mnt/nfs; then
+	step_ok "inline1024: mount"
+	step "inline1024: write files" timeout 300 sh -c "mkdir -p $d && cp /tmp/src/f* $d/ && sync"
+	step "inline1024: 4000-byte symlink (a Long Call)" sh -c "ln -s \$(head -c 4000 /dev/zero | tr '\\0' y) $d/longlink"
+	# $1 "xprt:", $2 "rdma", 10 generic fields, then Read, Write, Reply chunks
+	set -- $(grep "xprt:	rdma" /proc/self/mountstats | head -n1)
+	[ "${13:-0}" -gt 0 ] && step_ok "inline1024: Read chunks used (${13})" ||
+		step_fail "inline1024: no Read chunk used: $*"
+	step "inline1024: umount" timeout 120 umount /mnt/nfs
+	step "inline1024: remount" timeout 120 mount -t nfs -o "$opts" 192.0.2.1:/export /mnt/nfs
+	step "inline1024: sha256 after remount" timeout 300 sh -c "cd $d && sha256sum -c --quiet /tmp/src.sha256"
+	step "inline1024: 300-entry directory" sh -c "test \$(ls /mnt/nfs/x3/dir | wc -l) = 300"
+	step "inline1024: read the symlink back" sh -c "test \$(readlink $d/longlink | wc -c) = 4001"
+	set -- $(grep "xprt:	rdma" /proc/self/mountstats | head -n1)
+	[ "${15:-0}" -gt 0 ] && step_ok "inline1024: Reply chunks used (${15})" ||
+		step_fail "inline1024: no Reply chunk used: $*"
+	step "inline1024: umount" timeout 120 umount /mnt/nfs
+else
+	step_fail "inline1024: mount"
+fi
+echo 4096 >/proc/sys/sunrpc/rdma_max_inline_read
+echo 4096 >/proc/sys/sunrpc/rdma_max_inline_write
 step "client: rmmod rpcrdmax after umount" rmmod rpcrdmax
 step "client: kernel log clean" kernel_log_clean
 exit $STEP_FAILS
