@@ -320,8 +320,8 @@ run_variant() {
 
 # ---- kill -9 storm -----------------------------------------------------------
 # Four readers and four writers (O_DIRECT and buffered, 1 MiB blocks) loop
-# over their own 8 MiB files; a random one is killed with SIGKILL and
-# restarted every half second.  Writers rewrite the file's own content in
+# over their own 8 MiB files; every half second two random ones are killed
+# with SIGKILL (and restarted).  Writers rewrite the file's own content in
 # place (conv=notrunc), so any byte that differs afterwards is corruption.
 # MRs are counted idle after a warm-up with the same workers (no kills) and
 # idle after the storm, and must match; after umount they must return to
@@ -409,16 +409,18 @@ storm() {
 	end=$(($(now) + secs))
 	while [ "$(now)" -lt $end ]; do
 		sleep 0.5
-		kk=$(echo $KINDS | tr ' ' '\n' | shuf -n 1)
-		p=/tmp/storm/pid.${kk%:*}${kk#*:}
-		victim=$(cat "$p")
-		# the dd/cat in flight first, then (sometimes) the loop itself
-		pkill -KILL -P "$victim" 2>/dev/null && kills=$((kills + 1))
-		if [ $((kills % 3)) -eq 0 ]; then
-			kill -KILL "$victim" 2>/dev/null
-			worker "${kk%:*}" "${kk#*:}" 2>/dev/null &
-			echo $! >"$p"
-		fi
+		# two workers a tick: the dd/cat in flight, and every third
+		# time the loop itself (restarted)
+		for kk in $(echo $KINDS | tr ' ' '\n' | shuf -n 2); do
+			p=/tmp/storm/pid.${kk%:*}${kk#*:}
+			victim=$(cat "$p")
+			pkill -KILL -P "$victim" 2>/dev/null && kills=$((kills + 1))
+			if [ $((kills % 3)) -eq 0 ]; then
+				kill -KILL "$victim" 2>/dev/null
+				worker "${kk%:*}" "${kk#*:}" 2>/dev/null &
+				echo $! >"$p"
+			fi
+		done
 	done
 	echo "storm: $kills processes killed with SIGKILL" >&2
 	[ $kills -gt 0 ] && step_ok "storm: $kills I/O processes killed in flight" || step_fail "storm: nothing was killed"
