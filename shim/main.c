@@ -20,12 +20,13 @@ static_assert(RPCRDMAX_ECONNREFUSED == ECONNREFUSED && RPCRDMAX_EPROTO == EPROTO
 static_assert(RPCRDMAX_EBADMSG == EBADMSG && RPCRDMAX_MAX_ERRNO == MAX_ERRNO);
 
 /*
- * The client transport carries inline messages only so far (no chunks),
- * so it is offered to sunrpc only on request: modprobe rpcrdmax client=1.
+ * The client transport ("rdma"/"rdma6" for sunrpc, with the stock
+ * tunables) is registered unless client=0 is given; the server transport
+ * is not written yet.
  */
-static bool rpcrdmax_client;
+static bool rpcrdmax_client = true;
 module_param_named(client, rpcrdmax_client, bool, 0444);
-MODULE_PARM_DESC(client, "register the (inline-only, experimental) client transport");
+MODULE_PARM_DESC(client, "register the NFS/RDMA client transport (default: yes)");
 
 static int __init rpcrdmax_init(void)
 {

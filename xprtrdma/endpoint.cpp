@@ -115,9 +115,11 @@ Result<void> Conn::setup(const void *addr, unsigned int addrlen)
 	mem_set(sa.raw.bytes, 0, sizeof(sa.raw.bytes));
 	mem_copy(sa.raw.bytes, addr, addrlen);
 
+	stage = "resolving";
 	RPCRDMAX_TRY(id.create(this));
 	RPCRDMAX_TRY(id.resolve_addr(sa, kResolveMs));
 	RPCRDMAX_TRY(wait_event(&resolved_, 2 * kResolveMs + 1000));
+	stage = "setting up";
 
 	void *dev = id.device();
 	rpcrdmax_dev_attrs attrs;
@@ -162,8 +164,10 @@ Result<void> Conn::setup(const void *addr, unsigned int addrlen)
 	const core::PrivData ours = { send_size, recv_size, true };
 	u32 pdlen = RPCRDMAX_TRY(core::pd_encode(ours, Bytes(pd, sizeof(pd))));
 	u32 rd = min<u32>(attrs.max_qp_init_rd_atom, 16);
+	stage = "connecting";
 	RPCRDMAX_TRY(id.connect(ConstBytes(pd, pdlen), rd, 6));
 	RPCRDMAX_TRY(wait_event(&established_, kConnectMs));
+	stage = "connected";
 
 	core::PrivData peer;
 	(void)core::pd_decode(ConstBytes(peer_pd_, peer_pd_len_), &peer); /* absent: v1 defaults */
@@ -286,8 +290,8 @@ int ClntEp::connect(const void *addr, unsigned int addrlen)
 		return -err::ENOMEM;
 	auto r = c->setup(addr, addrlen);
 	if (r.is_error()) {
-		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "connect failed: %d",
-					 r.error().code());
+		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "connect failed: %d (%s, CM event %d)",
+					 r.error().code(), c->stage, c->fail_event_);
 		delete c;
 		return r.error().code();
 	}

@@ -144,6 +144,7 @@ public:
 	u32 send_size = 0;	/* our Send buffers: rdma_max_inline_write */
 	u32 recv_size = 0;	/* our Receive buffers: rdma_max_inline_read */
 	u32 pages_per_mr = 1;
+	const char *stage = "new";	/* for connect failure messages */
 	ClntEp *ep() const { return ep_; }
 
 private:
@@ -171,13 +172,13 @@ private:
 	core::V1Header recv_hdr_;	/* one receive CQ: completions are serial */
 	core::RequesterCredits credits_;
 	Completion resolved_, established_, failed_;
-	int fail_event_ = -1;
 	u8 peer_pd_[64];
 	u32 peer_pd_len_ = 0;
 	Atomic lost_;
 	friend class ClntEp;
 
 public:
+	int fail_event_ = -1;
 	CmId id;
 };
 

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # e2e: rpcrdmax.ko loads and unloads in the Debian guest kernel, and the
-# only kernel messages it causes are the out-of-tree/unsigned taint lines.
+# only kernel messages it causes are the out-of-tree/unsigned taint lines
+# and sunrpc's own notes that a transport was (un)registered.
 # Its dependencies (ib_core, rdma_cm) are loaded before the log is cleared.
 . /share/lib.sh
 set -u
@@ -8,17 +9,24 @@ set -u
 n=100
 while [ $n -gt 0 ] && ! dmesg | grep -q 'eth0: link becomes ready'; do sleep 0.1; n=$((n - 1)); done
 step "install rpcrdmax.ko (extra/, depmod)" install_rpcrdmax
-step "load dependencies" modprobe -a ib_core rdma_cm
+step "load dependencies" modprobe -a sunrpc ib_core rdma_cm
 dmesg -C
 step "modprobe rpcrdmax" modprobe rpcrdmax
+dmesg | grep -q 'RPC: Registered rdma transport module' &&
+	step_ok "the rdma client transport is registered" ||
+	step_fail "sunrpc reported no rdma transport registration"
 grep -q '^rpcrdmax ' /proc/modules && step_ok "rpcrdmax listed in /proc/modules" ||
 	step_fail "rpcrdmax not in /proc/modules"
-step "modprobe -r rpcrdmax" modprobe -r rpcrdmax
+step "rmmod rpcrdmax" rmmod rpcrdmax
 grep -q '^rpcrdmax ' /proc/modules && step_fail "rpcrdmax still loaded" ||
 	step_ok "rpcrdmax gone from /proc/modules"
-step "modprobe again" modprobe rpcrdmax
+n=$(dmesg | grep -c 'RPC: Registered rdma transport module')
+step "modprobe again with client=0" modprobe rpcrdmax client=0
+[ "$(dmesg | grep -c 'RPC: Registered rdma transport module')" = "$n" ] &&
+	step_ok "client=0 registers no transport" ||
+	step_fail "client=0 still registered the rdma transport"
 step "rmmod again" rmmod rpcrdmax
-extra=$(dmesg | grep -vE 'loading out-of-tree module taints kernel|module verification failed: signature and/or required key missing - tainting kernel')
+extra=$(dmesg | grep -vE 'loading out-of-tree module taints kernel|module verification failed: signature and/or required key missing - tainting kernel|RPC: (Registered|Unregistered) rdma transport module\.')
 if [ -z "$extra" ]; then
 	step_ok "no kernel messages beyond the taint lines"
 else
