@@ -8,6 +8,7 @@
 #   make check-quick     host tests without fuzzing, strict module build,
 #                        KUnit (the iteration loop)
 #   make demo            set up, build, boot a guest and show the module
+#   make bench           throughput/IOPS of rpcrdmax against the stock module
 #   make setup           install packages and fill ~/.cache/rpcrdmax
 #   make clean
 
@@ -15,7 +16,7 @@ SHELL := /bin/bash
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 
 .PHONY: all modules setup check check-quick check-host check-build check-kunit \
-	check-e2e demo clean
+	check-e2e demo bench clean
 
 all: modules
 
@@ -46,6 +47,9 @@ check-e2e:
 
 demo:
 	$(TOP)/scripts/demo
+
+bench:
+	$(TOP)/scripts/bench
 
 clean:
 	rm -rf $(TOP)/build $(TOP)/rpcrdmax.ko

@@ -79,6 +79,9 @@ void rpcrdmax_atomic_set(void *a, int v) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_atomic_read(const void *a) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_atomic_add_return(void *a, int v) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_atomic_cmpxchg(void *a, int old, int nv) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_atomic64_set(void *a, long long v) RPCRDMAX_NOEXCEPT;
+long long rpcrdmax_atomic64_read(const void *a) RPCRDMAX_NOEXCEPT;
+long long rpcrdmax_atomic64_add_return(void *a, long long v) RPCRDMAX_NOEXCEPT;
 
 void rpcrdmax_completion_init(void *c) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_complete(void *c) RPCRDMAX_NOEXCEPT;

@@ -58,6 +58,8 @@ static const struct rpcrdmax_kconst rpcrdmax_kconsts[] = {
 	KC("RPCRDMAX_ALIGNOF_REFCOUNT", __alignof__(refcount_t)),
 	KC("RPCRDMAX_SIZEOF_ATOMIC", sizeof(atomic_t)),
 	KC("RPCRDMAX_ALIGNOF_ATOMIC", __alignof__(atomic_t)),
+	KC("RPCRDMAX_SIZEOF_ATOMIC64", sizeof(atomic64_t)),
+	KC("RPCRDMAX_ALIGNOF_ATOMIC64", __alignof__(atomic64_t)),
 	KC("RPCRDMAX_SIZEOF_COMPLETION", sizeof(struct completion)),
 	KC("RPCRDMAX_ALIGNOF_COMPLETION", __alignof__(struct completion)),
 	KC("RPCRDMAX_SIZEOF_WORK", sizeof(struct rpcrdmax_work)),

@@ -34,6 +34,7 @@ int rpcrdmax_consts_main(void)
 	SIZE_ALIGN(MUTEX, struct mutex);
 	SIZE_ALIGN(REFCOUNT, refcount_t);
 	SIZE_ALIGN(ATOMIC, atomic_t);
+	SIZE_ALIGN(ATOMIC64, atomic64_t);
 	SIZE_ALIGN(COMPLETION, struct completion);
 	SIZE_ALIGN(WORK, struct rpcrdmax_work);
 	SIZE_ALIGN(CQE, struct rpcrdmax_cqe);

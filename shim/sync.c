@@ -27,6 +27,7 @@ RPCRDMAX_CHECK_OPAQUE(SPINLOCK, spinlock_t);
 RPCRDMAX_CHECK_OPAQUE(MUTEX, struct mutex);
 RPCRDMAX_CHECK_OPAQUE(REFCOUNT, refcount_t);
 RPCRDMAX_CHECK_OPAQUE(ATOMIC, atomic_t);
+RPCRDMAX_CHECK_OPAQUE(ATOMIC64, atomic64_t);
 RPCRDMAX_CHECK_OPAQUE(COMPLETION, struct completion);
 
 /** rpcrdmax_spin_init - initialise spinlock storage @lock */
@@ -171,6 +172,24 @@ int rpcrdmax_atomic_add_return(void *a, int v)
 int rpcrdmax_atomic_cmpxchg(void *a, int old, int nv)
 {
 	return atomic_cmpxchg((atomic_t *)a, old, nv);
+}
+
+/** rpcrdmax_atomic64_set - store @v in 64-bit atomic storage @a */
+void rpcrdmax_atomic64_set(void *a, long long v)
+{
+	atomic64_set((atomic64_t *)a, v);
+}
+
+/** rpcrdmax_atomic64_read - load 64-bit atomic storage @a */
+long long rpcrdmax_atomic64_read(const void *a)
+{
+	return atomic64_read((const atomic64_t *)a);
+}
+
+/** rpcrdmax_atomic64_add_return - add @v to @a (full barrier); returns the sum */
+long long rpcrdmax_atomic64_add_return(void *a, long long v)
+{
+	return atomic64_add_return(v, (atomic64_t *)a);
 }
 
 /** rpcrdmax_completion_init - initialise completion storage @c */

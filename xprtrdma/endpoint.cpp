@@ -252,7 +252,6 @@ Result<void> Conn::send(void *rqst, u32 xid)
 			return error(err::ENOTCONN);
 		}
 	}
-	ep_->stats.request_bytes.add_return((int)len);
 	return {};
 }
 
@@ -342,12 +341,12 @@ void ClntEp::buf_free(Req *req)
 void ClntEp::print_stats(void *seq)
 {
 	/* The RDMA part of the stock "xprt: rdma" line, same field order:
-	 * read/write/reply chunk counts, request and reply bytes, pull-up
+	 * read/write/reply segments, octets registered and received by RDMA, pull-up
 	 * and fix-up copies, hardway registrations, failed marshals, bad
 	 * replies, NOMSG calls; then MRs recycled, orphaned, allocated,
 	 * LOCAL_INVs needed, empty send contexts, replies waiting for Send. */
 	Counters &s = stats;
-	rpcrdmax_seq_printf(seq, "%d %d %d %d %d %u %d %u %d %d %d ", s.read_chunks.read(),
+	rpcrdmax_seq_printf(seq, "%d %d %d %lld %lld %u %lld %u %d %d %d ", s.read_chunks.read(),
 			    s.write_chunks.read(), s.reply_chunks.read(), s.request_bytes.read(),
 			    s.reply_bytes.read(), 0, s.fixup_bytes.read(), 0,
 			    s.failed_marshal.read(), s.bad_reply.read(), s.nomsg_calls.read());

@@ -163,12 +163,16 @@ Result<void> Conn::marshal(Req *req, void *rqst, u32 xid, SendBuf *sb, u32 *send
 	}
 	req->write_offered = plan_.has_write ? plan_.write.length : 0;
 	req->reply_offered = plan_.has_reply ? plan_.reply_chunk.length : 0;
-	if (plan_.has_read || plan_.has_call_chunk)
-		st.read_chunks.add_return(1);
-	if (plan_.has_write)
-		st.write_chunks.add_return(1);
-	if (plan_.has_reply)
-		st.reply_chunks.add_return(1);
+	/* mountstats counts segments, and the octets they register. */
+	u32 rsegs = (plan_.has_read ? plan_.read.nsegs : 0) +
+		    (plan_.has_call_chunk ? plan_.call_chunk.nsegs : 0);
+	u32 registered = (plan_.has_read ? plan_.read.length : 0) +
+			 (plan_.has_call_chunk ? plan_.call_chunk.length : 0) +
+			 req->write_offered + req->reply_offered;
+	st.read_chunks.add_return((int)rsegs);
+	st.write_chunks.add_return(plan_.has_write ? (int)plan_.write.nsegs : 0);
+	st.reply_chunks.add_return(plan_.has_reply ? (int)plan_.reply_chunk.nsegs : 0);
+	st.request_bytes.add_return(registered);
 	if (plan_.proc == core::V1Proc::NoMsg)
 		st.nomsg_calls.add_return(1);
 	*send_len = hl + (u32)copied;
@@ -265,7 +269,6 @@ bool Conn::handle_reply(RecvBuf *rb, u32 len, const rpcrdmax_wc &wc)
 			req->nomsg_len = written;
 		}
 	}
-	st.reply_bytes.add_return((int)len);
 
 	/* Retire this RPC's MRs before touching its buffers. */
 	bool repost = req->held == nullptr;
@@ -289,6 +292,7 @@ void Conn::finish_reply(Req *req)
 	int status = req->reply_status;
 
 	frwr_release(req);
+	ep_->stats.reply_bytes.add_return((long long)req->ddp_len + req->nomsg_len);
 	if (status == 0) {
 		if (req->nomsg_len) {
 			status = (int)req->nomsg_len;
@@ -300,7 +304,7 @@ void Conn::finish_reply(Req *req)
 			if (status < 0)
 				status = -err::EIO;
 			else if (req->ddp_len)
-				ep_->stats.fixup_bytes.add_return((int)req->reply_len);
+				ep_->stats.fixup_bytes.add_return(req->reply_len);
 		}
 	}
 	RecvBuf *held = exchange(req->held, nullptr);

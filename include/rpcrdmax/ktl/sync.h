@@ -38,6 +38,19 @@ private:
 	Opaque<RPCRDMAX_SIZEOF_ATOMIC, RPCRDMAX_ALIGNOF_ATOMIC> raw_;
 };
 
+/* A 64-bit counter (byte counts that must not wrap at 2 GiB). */
+class Atomic64 {
+public:
+	explicit Atomic64(long long v = 0) { rpcrdmax_atomic64_set(raw_.get(), v); }
+	Atomic64(const Atomic64 &) = delete;
+	Atomic64 &operator=(const Atomic64 &) = delete;
+	long long read() const { return rpcrdmax_atomic64_read(raw_.get()); }
+	long long add_return(long long v) { return rpcrdmax_atomic64_add_return(raw_.get(), v); }
+
+private:
+	Opaque<RPCRDMAX_SIZEOF_ATOMIC64, RPCRDMAX_ALIGNOF_ATOMIC64> raw_;
+};
+
 class Completion {
 public:
 	Completion() { rpcrdmax_completion_init(raw_.get()); }
