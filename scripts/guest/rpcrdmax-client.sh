@@ -10,12 +10,22 @@ set -u
 SIZES="0 1 1023 1024 1025 4095 4096 4097 65535 65536 65537 1048577 8388608"
 step "client: rxe up" rxe_up
 step "client: install rpcrdmax.ko" install_rpcrdmax
-# The stock transport must not claim "rdma" first.
-echo "blacklist rpcrdma" >/etc/modprobe.d/no-stock-rpcrdma.conf
-step "client: modprobe rpcrdmax" modprobe rpcrdmax
+# As Documentation/xprtrdma.rst tells admins: sunrpc's request for
+# "rpcrdma" loads rpcrdmax instead, so a plain mount -o rdma uses it.
+echo "install rpcrdma /sbin/modprobe --ignore-install rpcrdmax" >/etc/modprobe.d/rpcrdmax.conf
+wait_for /share/server.ready 300 || { step_fail "client: server never became ready"; exit 1; }
+mkdir -p /mnt/nfs
+step "client: mount -o rdma with nothing loaded" timeout 120 mount -t nfs -o rdma,port=20049,vers=3,nolock 192.0.2.1:/export /mnt/nfs
+grep -q '^rpcrdmax ' /proc/modules && step_ok "client: the mount loaded rpcrdmax" ||
+	step_fail "client: rpcrdmax was not loaded by the mount"
 grep -q '^rpcrdma ' /proc/modules && step_fail "client: stock rpcrdma is loaded" ||
 	step_ok "client: stock rpcrdma not loaded"
-wait_for /share/server.ready 300 || { step_fail "client: server never became ready"; exit 1; }
+if rmmod rpcrdmax 2>/dev/null; then
+	step_fail "client: rpcrdmax unloaded while a mount uses it"
+else
+	step_ok "client: unload refused while in use"
+fi
+step "client: umount" timeout 120 umount /mnt/nfs
 
 mkdir -p /mnt/nfs /tmp/src
 for s in $SIZES; do head -c "$s" /dev/urandom >"/tmp/src/f$s"; done
