@@ -149,6 +149,7 @@ Result<void> Conn::setup(const void *addr, unsigned int addrlen)
 			return error(err::ENOMEM);
 		RPCRDMAX_TRY(sb.map.map(dev, sb.data, send_size, RPCRDMAX_DMA_TO_DEVICE));
 		free_sends_.push_back(&sb);
+		free_count_++;
 	}
 	for (auto &rb : recvs_) {
 		rb.conn = this;
@@ -188,8 +189,14 @@ void SendBuf::done(Cqe *c, const rpcrdmax_wc &wc)
 void Conn::send_done(SendBuf *sb, const rpcrdmax_wc &wc)
 {
 	{
+		/* Only some Sends are signaled: this one retires its elders. */
 		SpinLockBhGuard g(&free_lock_);
-		free_sends_.push_back(sb);
+		while (SendBuf *done = posted_sends_.pop_front()) {
+			free_sends_.push_back(done);
+			free_count_++;
+			if (done == sb)
+				break;
+		}
 	}
 	if (wc.status != RPCRDMAX_IB_WC_SUCCESS) {
 		if (wc.status != RPCRDMAX_IB_WC_WR_FLUSH_ERR) {
@@ -211,9 +218,15 @@ Result<void> Conn::send(void *rqst, u32 xid)
 	 * reconnect detaches old MRs: a request arrives here without any. */
 	if (RPCRDMAX_WARN_ON(!req->mrs.empty()))
 		return error(err::ENOTCONN);
+	bool signal;
 	{
 		SpinLockBhGuard g(&free_lock_);
 		sb = free_sends_.pop_front();
+		if (sb)
+			free_count_--;
+		/* Signal every kSendBatch-th Send, and always when buffers run
+		 * low, so a completion is on its way before they run out. */
+		signal = ++since_signal_ >= kSendBatch || free_count_ < kSendBatch;
 	}
 	if (!sb) {
 		ep_->stats.empty_sendctx.add_return(1);
@@ -225,6 +238,7 @@ Result<void> Conn::send(void *rqst, u32 xid)
 	if (m.is_error()) {
 		SpinLockBhGuard g(&free_lock_);
 		free_sends_.push_back(sb);
+		free_count_++;
 		return m.error();
 	}
 
@@ -233,21 +247,29 @@ Result<void> Conn::send(void *rqst, u32 xid)
 	sb->map.sync_for_device();
 	rpcrdmax_send_wr &wr = wrs_[n++];
 	wr = {};
-	wr.cqe = sb->cqe.raw();
+	wr.cqe = signal ? sb->cqe.raw() : nullptr;
 	wr.opcode = RPCRDMAX_WR_SEND;
 	wr.sge = &sge;
 	wr.num_sge = 1;
 
+	{
+		SpinLockBhGuard g(&free_lock_);
+		posted_sends_.push_back(sb);
+		if (signal)
+			since_signal_ = 0;
+	}
 	/* REG_MRs (unsignaled) then the Send, in chains the shim accepts. */
 	for (unsigned int i = 0; i < n; i += RPCRDMAX_MAX_WR_CHAIN) {
 		unsigned int bad, batch = min<unsigned int>(n - i, RPCRDMAX_MAX_WR_CHAIN);
 		if (id.post_send(wrs_ + i, batch, &bad).is_error()) {
 			/* Some WRs may be on the QP: the connection is reset
-			 * and the drain retires them; the Send buffer comes
-			 * back only if its WR never got posted. */
-			if (i + bad < n - 1 || n - 1 >= i + batch) {
+			 * and the drain retires them.  The Send buffer comes
+			 * back only if its WR (the last) never got posted. */
+			if (i + bad <= n - 1) {
 				SpinLockBhGuard g(&free_lock_);
+				List<SendBuf, &SendBuf::node>::remove(sb);
 				free_sends_.push_back(sb);
+				free_count_++;
 			}
 			return error(err::ENOTCONN);
 		}

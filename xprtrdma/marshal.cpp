@@ -76,7 +76,7 @@ Result<void> Conn::marshal(Req *req, void *rqst, u32 xid, SendBuf *sb, u32 *send
 	auto reg = [&](const core::PlannedChunk &c, bool rcv, u32 tail_shift, int dir,
 		       u32 access, auto add) -> Result<void> {
 		for (u32 i = 0; i < c.nsegs; i++) {
-			if (n >= kMrsPerReq * 2)
+			if (n >= kMaxRegsPerCall)
 				return error(err::E2BIG);
 			const core::PlannedSegment &ps = c.segs[i];
 			u32 shift = ps.extent == core::ExtentId::Tail ? tail_shift : 0;

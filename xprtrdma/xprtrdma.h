@@ -38,7 +38,11 @@ inline constexpr u32 kMaxPayload = kMaxDataPages * RPCRDMAX_PAGE_SIZE;
 inline constexpr u32 kPagesPerMr = kMaxDataPages + 2; /* unaligned data spans one more */
 inline constexpr u32 kMrsPerReq = 8;		/* registrations one RPC may hold */
 inline constexpr u32 kMrPool = kMaxRequests * kMrsPerReq;
-inline constexpr u32 kSendWrs = kSendBufs * (kMrsPerReq + 1) + kMrPool;
+inline constexpr u32 kMaxRegsPerCall = 2 * kMrsPerReq;	/* marshal's cap */
+/* Worst case on the Send Queue: every Send buffer in flight with its
+ * REG_MRs, and a LOCAL_INV for every MR of the pool. */
+inline constexpr u32 kSendWrs = kSendBufs * (kMaxRegsPerCall + 1) + kMrPool;
+inline constexpr u32 kSendBatch = 8;	/* one signaled Send in this many */
 inline constexpr unsigned int kResolveMs = 5000;
 inline constexpr unsigned int kConnectMs = 15000;
 inline constexpr unsigned int kInvalidateMs = 10000;
@@ -163,12 +167,17 @@ private:
 	ClntMr *mrs_ = nullptr;
 	SpinLock free_lock_;		/* Send buffers and MRs */
 	List<SendBuf, &SendBuf::node> free_sends_;
+	/* Posted Sends, oldest first: a signaled completion retires every
+	 * Send posted before it too (the Send Queue completes in order). */
+	List<SendBuf, &SendBuf::node> posted_sends_;
+	u32 free_count_ = 0;
+	u32 since_signal_ = 0;
 	List<ClntMr, &ClntMr::node> free_mrs_;
 	/* Transmit-path scratch, serialized by sunrpc's write lock. */
 	core::V1Header send_hdr_;
 	core::Plan plan_;
 	rpcrdmax_page_seg page_segs_[kPagesPerMr];
-	rpcrdmax_send_wr wrs_[2 * kMrsPerReq + 1];
+	rpcrdmax_send_wr wrs_[kMaxRegsPerCall + 1];
 	core::V1Header recv_hdr_;	/* one receive CQ: completions are serial */
 	core::RequesterCredits credits_;
 	Completion resolved_, established_, failed_;
