@@ -308,6 +308,29 @@ int rpcrdmax_xprt_rqst_rcv_place(void *rqst, const void *src, unsigned int len,
 void rpcrdmax_seq_printf(void *seq, const char *fmt, ...) RPCRDMAX_NOEXCEPT
 	RPCRDMAX_PRINTF(2, 3);
 
+/* ---- sunrpc server transport (shim/svc.c) ----------------------------- */
+int rpcrdmax_svc_register(void) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_svc_unregister(void) RPCRDMAX_NOEXCEPT;
+/*
+ * A connection's svc_xprt, made for a CONNECT_REQUEST on @listener's id:
+ * addresses from @cm_id, @conn is the C++ connection.  NULL without memory.
+ * One never handed out by xpo_accept goes with rpcrdmax_svc_xprt_discard().
+ */
+void *rpcrdmax_svc_xprt_new(void *listener, void *cm_id, void *conn) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_svc_xprt_discard(void *xprt) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_svc_xprt_conn_pending(void *listener) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_svc_xprt_data_ready(void *xprt) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_svc_xprt_clear_data(void *xprt) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_svc_xprt_close(void *xprt) RPCRDMAX_NOEXCEPT;
+/* The Call message for nfsd, in the svc_rqst's pages (linear offsets). */
+int rpcrdmax_svc_arg_copy(void *rqstp, unsigned int offset, const void *src,
+			  unsigned int len) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_svc_arg_set(void *rqstp, unsigned int len) RPCRDMAX_NOEXCEPT;
+/* The Reply (rq_res): its shape, and @len octets from @offset into @dst. */
+void rpcrdmax_svc_res_shape(void *rqstp, struct rpcrdmax_xdr_shape *out) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_svc_res_copy(void *rqstp, unsigned int offset, unsigned int len,
+			  void *dst) RPCRDMAX_NOEXCEPT;
+
 /* ---- C++ entry points called from C ----------------------------------- */
 /* Module life cycle (lib/module.cpp): called from shim/main.c. */
 int rpcrdmax_cxx_init(void) RPCRDMAX_NOEXCEPT;
@@ -330,6 +353,26 @@ void rpcrdmax_clnt_print_stats(void *ep, void *seq) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_clnt_buf_alloc(void *ep, unsigned int callsize, unsigned int rcvsize,
 			    unsigned int gfp, void **call, void **rcv) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_clnt_buf_free(void *ep, void *call) RPCRDMAX_NOEXCEPT;
+
+/*
+ * The server transport (svcrdma/).  A listener: create() binds and
+ * listens (0 or -errno, *@out set), accept() hands out the next
+ * connection's svc_xprt (NULL: none; *@more: others wait).  A connection:
+ * dequeue() takes the next received message (NULL: none, and XPT_DATA is
+ * cleared), process() turns it into the Call in @rqstp (its length, 0 to
+ * drop) with *@ctxt for sendto()/release().  detach() disconnects;
+ * destroy() (sleeps) drains and frees either kind.
+ */
+int rpcrdmax_svcl_create(void *xprt, const void *addr, unsigned int addrlen,
+			 void **out) RPCRDMAX_NOEXCEPT;
+void *rpcrdmax_svcl_accept(void *listener, bool *more) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_svcl_destroy(void *listener) RPCRDMAX_NOEXCEPT;
+void *rpcrdmax_svcc_dequeue(void *conn) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_svcc_process(void *conn, void *rqstp, void *msg, void **ctxt) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_svcc_sendto(void *conn, void *rqstp, void *ctxt) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_svcc_release(void *conn, void *ctxt) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_svcc_detach(void *conn) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_svcc_destroy(void *conn) RPCRDMAX_NOEXCEPT;
 
 /*
  * The constants C++ was compiled with, for the KUnit cross-check

@@ -19,3 +19,5 @@
 #include "../xprtrdma/endpoint.cpp"
 #include "../xprtrdma/frwr.cpp"
 #include "../xprtrdma/marshal.cpp"
+#include "../svcrdma/listener.cpp"
+#include "../svcrdma/conn.cpp"

@@ -102,9 +102,22 @@ void rpcrdmax_cm_destroy_id(void *id)
 		rdma_destroy_id(id);
 }
 
-/** rpcrdmax_cm_bind_addr - bind @id to sockaddr storage @addr */
+/**
+ * rpcrdmax_cm_bind_addr - bind @id to sockaddr storage @addr
+ * @id: an unbound id
+ * @addr: sockaddr storage
+ *
+ * An IPv6 id is made IPv6-only first, so that IPv4 and IPv6 listeners
+ * can share a port (nfsd creates one of each).
+ */
 int rpcrdmax_cm_bind_addr(void *id, const void *addr)
 {
+	if (((const struct sockaddr *)addr)->sa_family == AF_INET6) {
+		int rc = rdma_set_afonly(id, 1);
+
+		if (rc)
+			return rc;
+	}
 	return rdma_bind_addr(id, (struct sockaddr *)addr);
 }
 

@@ -22,23 +22,36 @@ static_assert(RPCRDMAX_EBADMSG == EBADMSG && RPCRDMAX_MAX_ERRNO == MAX_ERRNO);
 /*
  * The client transport ("rdma"/"rdma6" for sunrpc, with the stock
  * tunables) is registered unless client=0 is given; the server transport
- * is not written yet.
+ * (svc_xprt class "rdma", for nfsd) only with server=1.
  */
 static bool rpcrdmax_client = true;
 module_param_named(client, rpcrdmax_client, bool, 0444);
 MODULE_PARM_DESC(client, "register the NFS/RDMA client transport (default: yes)");
+static bool rpcrdmax_server;
+module_param_named(server, rpcrdmax_server, bool, 0444);
+MODULE_PARM_DESC(server, "register the NFS/RDMA server transport (default: no)");
 
 static int __init rpcrdmax_init(void)
 {
 	int rc = rpcrdmax_cxx_init();
 
-	if (rc || !rpcrdmax_client)
+	if (rc)
 		return rc;
+	if (rpcrdmax_server) {
+		rc = rpcrdmax_svc_register();
+		if (rc) {
+			pr_err(KBUILD_MODNAME ": cannot register the rdma server transport (%d)%s\n",
+			       rc, rc == -EEXIST ? ": is rpcrdma loaded?" : "");
+			goto out_cxx;
+		}
+	}
+	if (!rpcrdmax_client)
+		return 0;
 	rc = rpcrdmax_sysctl_register();
 	if (rc) {
 		pr_err(KBUILD_MODNAME ": cannot register /proc/sys/sunrpc/rdma_* (%d): is rpcrdma loaded?\n",
 		       rc);
-		goto out_cxx;
+		goto out_svc;
 	}
 	rc = rpcrdmax_xprt_register();
 	if (rc) {
@@ -50,6 +63,9 @@ static int __init rpcrdmax_init(void)
 
 out_sysctl:
 	rpcrdmax_sysctl_unregister();
+out_svc:
+	if (rpcrdmax_server)
+		rpcrdmax_svc_unregister();
 out_cxx:
 	rpcrdmax_cxx_exit();
 	return rc;
@@ -61,6 +77,8 @@ static void __exit rpcrdmax_exit(void)
 		rpcrdmax_xprt_unregister();
 		rpcrdmax_sysctl_unregister();
 	}
+	if (rpcrdmax_server)
+		rpcrdmax_svc_unregister();
 	rpcrdmax_cxx_exit();
 }
 

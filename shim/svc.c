@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * shim/svc.c - the sunrpc server transport class "rdma", for C++.
+ *
+ * nfsd drives a server transport through struct svc_xprt_ops.  Each op
+ * here only translates: it finds the C++ listener or connection
+ * (svcrdma/) behind the svc_xprt and hands it plain values.  The C++ side
+ * reaches back through the rpcrdmax_svc_* helpers below to make a
+ * connection's svc_xprt, to signal svc (a connection waiting, data
+ * ready, close), and to copy RPC messages between its buffers and an
+ * svc_rqst's xdr_bufs.
+ *
+ * Freeing sleeps (the QP is drained), so xpo_free hands it to a work
+ * item on our own workqueue; module exit destroys that workqueue, which
+ * waits for every pending free.
+ */
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/sunrpc/svc.h>
+#include <linux/sunrpc/svc_xprt.h>
+#include <linux/sunrpc/xdr.h>
+#include <linux/sunrpc/xprt.h>
+#include <rdma/rdma_cm.h>
+#include "internal.h"
+
+struct rpcrdmax_svc_xprt {
+	struct svc_xprt xprt;
+	void *cxx;		/* the C++ listener or connection, or NULL */
+	bool listener;
+	struct work_struct free_work;
+};
+
+static struct workqueue_struct *rpcrdmax_svc_wq;
+static struct svc_xprt_class rpcrdmax_svc_class;
+
+static struct rpcrdmax_svc_xprt *rpcrdmax_sx(struct svc_xprt *xprt)
+{
+	return container_of(xprt, struct rpcrdmax_svc_xprt, xprt);
+}
+
+static struct svc_xprt *rpcrdmax_svc_create(struct svc_serv *serv, struct net *net,
+					    struct sockaddr *sa, int salen, int flags)
+{
+	struct rpcrdmax_svc_xprt *sx;
+	int rc;
+
+	if (sa->sa_family != AF_INET && sa->sa_family != AF_INET6)
+		return ERR_PTR(-EAFNOSUPPORT);
+	sx = kzalloc(sizeof(*sx), GFP_KERNEL);
+	if (!sx)
+		return ERR_PTR(-ENOMEM);
+	svc_xprt_init(net, &rpcrdmax_svc_class, &sx->xprt, serv);
+	sx->listener = true;
+	set_bit(XPT_LISTENER, &sx->xprt.xpt_flags);
+	strcpy(sx->xprt.xpt_remotebuf, "listener");
+	rc = rpcrdmax_svcl_create(&sx->xprt, sa, salen, &sx->cxx);
+	if (rc) {
+		/* svc puts the module reference it took for xpo_create, and
+		 * freeing the svc_xprt puts one more: balance that one. */
+		__module_get(THIS_MODULE);
+		svc_xprt_put(&sx->xprt);
+		return ERR_PTR(rc);
+	}
+	svc_xprt_set_local(&sx->xprt, sa, salen);
+	return &sx->xprt;
+}
+
+static struct svc_xprt *rpcrdmax_svc_accept(struct svc_xprt *xprt)
+{
+	struct rpcrdmax_svc_xprt *sx = rpcrdmax_sx(xprt);
+	bool more = false;
+	void *n;
+
+	clear_bit(XPT_CONN, &xprt->xpt_flags);
+	n = rpcrdmax_svcl_accept(sx->cxx, &more);
+	if (more)
+		set_bit(XPT_CONN, &xprt->xpt_flags);
+	return n;
+}
+
+static int rpcrdmax_svc_recvfrom(struct svc_rqst *rqstp)
+{
+	struct svc_xprt *xprt = rqstp->rq_xprt;
+	struct rpcrdmax_svc_xprt *sx = rpcrdmax_sx(xprt);
+	void *msg, *ctxt = NULL;
+	int len;
+
+	/* Nothing in rq_pages belongs to a reply yet. */
+	rqstp->rq_respages = rqstp->rq_pages;
+	rqstp->rq_next_page = rqstp->rq_respages;
+	rqstp->rq_xprt_ctxt = NULL;
+
+	msg = rpcrdmax_svcc_dequeue(sx->cxx);
+	svc_xprt_received(xprt);
+	if (!msg)
+		return 0;
+	len = rpcrdmax_svcc_process(sx->cxx, rqstp, msg, &ctxt);
+	if (len <= 0) {
+		rqstp->rq_respages = rqstp->rq_pages;
+		rqstp->rq_next_page = rqstp->rq_respages;
+		return len < 0 ? -ENOTCONN : 0;
+	}
+	rqstp->rq_xprt_ctxt = ctxt;
+	rqstp->rq_prot = IPPROTO_MAX;
+	svc_xprt_copy_addrs(rqstp, xprt);
+	return len;
+}
+
+static int rpcrdmax_svc_sendto(struct svc_rqst *rqstp)
+{
+	struct svc_xprt *xprt = rqstp->rq_xprt;
+	int rc;
+
+	if (svc_xprt_is_dead(xprt))
+		return -ENOTCONN;
+	rc = rpcrdmax_svcc_sendto(rpcrdmax_sx(xprt)->cxx, rqstp, rqstp->rq_xprt_ctxt);
+	if (rc < 0) {
+		svc_xprt_deferred_close(xprt);
+		return -ENOTCONN;
+	}
+	return 0;
+}
+
+/* Write chunks are filled from the page list at sendto time. */
+static int rpcrdmax_svc_result_payload(struct svc_rqst *rqstp, unsigned int offset,
+				       unsigned int length)
+{
+	return 0;
+}
+
+static void rpcrdmax_svc_release_ctxt(struct svc_xprt *xprt, void *ctxt)
+{
+	if (ctxt)
+		rpcrdmax_svcc_release(rpcrdmax_sx(xprt)->cxx, ctxt);
+}
+
+static void rpcrdmax_svc_detach(struct svc_xprt *xprt)
+{
+	struct rpcrdmax_svc_xprt *sx = rpcrdmax_sx(xprt);
+
+	if (!sx->listener && sx->cxx)
+		rpcrdmax_svcc_detach(sx->cxx);
+}
+
+static void rpcrdmax_svc_free_worker(struct work_struct *work)
+{
+	struct rpcrdmax_svc_xprt *sx = container_of(work, struct rpcrdmax_svc_xprt, free_work);
+
+	if (sx->cxx) {
+		if (sx->listener)
+			rpcrdmax_svcl_destroy(sx->cxx);
+		else
+			rpcrdmax_svcc_destroy(sx->cxx);
+	}
+	kfree(sx);
+}
+
+static void rpcrdmax_svc_free(struct svc_xprt *xprt)
+{
+	struct rpcrdmax_svc_xprt *sx = rpcrdmax_sx(xprt);
+
+	INIT_WORK(&sx->free_work, rpcrdmax_svc_free_worker);
+	queue_work(rpcrdmax_svc_wq, &sx->free_work);
+}
+
+static int rpcrdmax_svc_has_wspace(struct svc_xprt *xprt)
+{
+	return 1;
+}
+
+static void rpcrdmax_svc_secure_port(struct svc_rqst *rqstp)
+{
+	set_bit(RQ_SECURE, &rqstp->rq_flags);
+}
+
+static void rpcrdmax_svc_kill_temp_xprt(struct svc_xprt *xprt)
+{
+}
+
+static const struct svc_xprt_ops rpcrdmax_svc_ops = {
+	.xpo_create = rpcrdmax_svc_create,
+	.xpo_accept = rpcrdmax_svc_accept,
+	.xpo_has_wspace = rpcrdmax_svc_has_wspace,
+	.xpo_recvfrom = rpcrdmax_svc_recvfrom,
+	.xpo_sendto = rpcrdmax_svc_sendto,
+	.xpo_result_payload = rpcrdmax_svc_result_payload,
+	.xpo_release_ctxt = rpcrdmax_svc_release_ctxt,
+	.xpo_detach = rpcrdmax_svc_detach,
+	.xpo_free = rpcrdmax_svc_free,
+	.xpo_secure_port = rpcrdmax_svc_secure_port,
+	.xpo_kill_temp_xprt = rpcrdmax_svc_kill_temp_xprt,
+};
+
+static struct svc_xprt_class rpcrdmax_svc_class = {
+	.xcl_name = "rdma",
+	.xcl_owner = THIS_MODULE,
+	.xcl_ops = &rpcrdmax_svc_ops,
+	.xcl_max_payload = RPCSVC_MAXPAYLOAD,	/* as svc_rdma.h defines RPCSVC_MAXPAYLOAD_RDMA */
+	.xcl_ident = XPRT_TRANSPORT_RDMA,
+};
+
+/**
+ * rpcrdmax_svc_register - register the "rdma" svc_xprt class
+ *
+ * Returns 0 or a negative errno.
+ */
+int rpcrdmax_svc_register(void)
+{
+	int rc;
+
+	rpcrdmax_svc_wq = alloc_workqueue("rpcrdmax_svc", WQ_UNBOUND, 0);
+	if (!rpcrdmax_svc_wq)
+		return -ENOMEM;
+	rc = svc_reg_xprt_class(&rpcrdmax_svc_class);
+	if (rc) {
+		destroy_workqueue(rpcrdmax_svc_wq);
+		rpcrdmax_svc_wq = NULL;
+	}
+	return rc;
+}
+
+/** rpcrdmax_svc_unregister - unregister the class; waits for pending frees */
+void rpcrdmax_svc_unregister(void)
+{
+	svc_unreg_xprt_class(&rpcrdmax_svc_class);
+	destroy_workqueue(rpcrdmax_svc_wq);
+	rpcrdmax_svc_wq = NULL;
+}
+
+/**
+ * rpcrdmax_svc_xprt_new - make the svc_xprt of a new connection
+ * @listener: the listener's svc_xprt
+ * @cm_id: the connection's rdma_cm_id (addresses are taken from it)
+ * @conn: the C++ connection
+ *
+ * Returns the svc_xprt (still XPT_BUSY until svc accepts it) or NULL.
+ */
+void *rpcrdmax_svc_xprt_new(void *listener, void *cm_id, void *conn)
+{
+	struct svc_xprt *lx = listener;
+	struct rdma_cm_id *id = cm_id;
+	struct rpcrdmax_svc_xprt *sx;
+	struct sockaddr *sa;
+
+	sx = kzalloc(sizeof(*sx), GFP_KERNEL);
+	if (!sx)
+		return NULL;
+	svc_xprt_init(lx->xpt_net, &rpcrdmax_svc_class, &sx->xprt, lx->xpt_server);
+	set_bit(XPT_CONG_CTRL, &sx->xprt.xpt_flags);
+	sx->cxx = conn;
+	sa = (struct sockaddr *)&id->route.addr.dst_addr;
+	svc_xprt_set_remote(&sx->xprt, sa, svc_addr_len(sa));
+	sa = (struct sockaddr *)&id->route.addr.src_addr;
+	svc_xprt_set_local(&sx->xprt, sa, svc_addr_len(sa));
+	return &sx->xprt;
+}
+
+/**
+ * rpcrdmax_svc_xprt_discard - drop a connection svc never accepted
+ * @xprt: from rpcrdmax_svc_xprt_new()
+ *
+ * Freeing puts a module reference that only accepted transports hold.
+ */
+void rpcrdmax_svc_xprt_discard(void *xprt)
+{
+	__module_get(THIS_MODULE);
+	svc_xprt_put(xprt);
+}
+
+/** rpcrdmax_svc_xprt_conn_pending - tell svc a connection waits on @listener */
+void rpcrdmax_svc_xprt_conn_pending(void *listener)
+{
+	set_bit(XPT_CONN, &((struct svc_xprt *)listener)->xpt_flags);
+	svc_xprt_enqueue(listener);
+}
+
+/** rpcrdmax_svc_xprt_data_ready - a message waits on @xprt */
+void rpcrdmax_svc_xprt_data_ready(void *xprt)
+{
+	set_bit(XPT_DATA, &((struct svc_xprt *)xprt)->xpt_flags);
+	svc_xprt_enqueue(xprt);
+}
+
+/** rpcrdmax_svc_xprt_clear_data - no message waits on @xprt (caller holds its queue lock) */
+void rpcrdmax_svc_xprt_clear_data(void *xprt)
+{
+	clear_bit(XPT_DATA, &((struct svc_xprt *)xprt)->xpt_flags);
+}
+
+/** rpcrdmax_svc_xprt_close - have svc close @xprt (any context) */
+void rpcrdmax_svc_xprt_close(void *xprt)
+{
+	svc_xprt_deferred_close(xprt);
+}
+
+/**
+ * rpcrdmax_svc_arg_copy - copy part of a Call into an svc_rqst's pages
+ * @rqstp: the svc_rqst
+ * @offset: where in the Call (linear over rq_pages)
+ * @src: the octets, or NULL for zeros
+ * @len: how many
+ *
+ * Returns 0, or -EMSGSIZE if the Call would not fit the pages.
+ */
+int rpcrdmax_svc_arg_copy(void *rqstp, unsigned int offset, const void *src, unsigned int len)
+{
+	struct svc_rqst *r = rqstp;
+	u64 room = (u64)(r->rq_page_end - r->rq_pages) * PAGE_SIZE;
+
+	/* The last page stays for the Reply. */
+	if ((u64)offset + len + PAGE_SIZE > room)
+		return -EMSGSIZE;
+	while (len) {
+		unsigned int in = offset & ~PAGE_MASK;
+		unsigned int n = min_t(unsigned int, len, PAGE_SIZE - in);
+		void *dst = page_address(r->rq_pages[offset >> PAGE_SHIFT]) + in;
+
+		if (src) {
+			memcpy(dst, src, n);
+			src = (const u8 *)src + n;
+		} else {
+			memset(dst, 0, n);
+		}
+		offset += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/**
+ * rpcrdmax_svc_arg_set - describe a Call of @len octets in rq_pages as rq_arg
+ * @rqstp: the svc_rqst
+ * @len: the Call's length (rpcrdmax_svc_arg_copy() checked it fits)
+ *
+ * The Reply's pages start after the Call's.
+ */
+void rpcrdmax_svc_arg_set(void *rqstp, unsigned int len)
+{
+	struct svc_rqst *r = rqstp;
+	struct xdr_buf *arg = &r->rq_arg;
+	unsigned int npages = max_t(unsigned int, DIV_ROUND_UP(len, PAGE_SIZE), 1);
+
+	arg->head[0].iov_base = page_address(r->rq_pages[0]);
+	arg->head[0].iov_len = min_t(unsigned int, len, PAGE_SIZE);
+	arg->pages = r->rq_pages + 1;
+	arg->page_base = 0;
+	arg->page_len = len - arg->head[0].iov_len;
+	arg->tail[0].iov_base = NULL;
+	arg->tail[0].iov_len = 0;
+	arg->len = len;
+	arg->buflen = npages * PAGE_SIZE;
+	r->rq_respages = &r->rq_pages[npages];
+	r->rq_next_page = r->rq_respages + 1;
+}
+
+/** rpcrdmax_svc_res_shape - head, page and tail lengths of the Reply in @rqstp */
+void rpcrdmax_svc_res_shape(void *rqstp, struct rpcrdmax_xdr_shape *out)
+{
+	struct xdr_buf *res = &((struct svc_rqst *)rqstp)->rq_res;
+
+	memset(out, 0, sizeof(*out));
+	out->head_len = res->head[0].iov_len;
+	out->page_len = res->page_len;
+	out->page_offset = res->page_base;
+	out->tail_len = res->tail[0].iov_len;
+	out->len = res->len;
+}
+
+/**
+ * rpcrdmax_svc_res_copy - copy octets of the Reply out of rq_res
+ * @rqstp: the svc_rqst
+ * @offset: where in the Reply
+ * @len: how many
+ * @dst: destination
+ *
+ * Returns 0 or -EMSGSIZE when the range lies beyond the Reply.
+ */
+int rpcrdmax_svc_res_copy(void *rqstp, unsigned int offset, unsigned int len, void *dst)
+{
+	if (!len)
+		return 0;
+	return read_bytes_from_xdr_buf(&((struct svc_rqst *)rqstp)->rq_res, offset, dst, len) ?
+		-EMSGSIZE : 0;
+}
+
+MODULE_ALIAS("svcrdma");
