@@ -80,7 +80,12 @@ transport_load() {
 		fi
 		echo 'install rpcrdma /bin/false' >/etc/modprobe.d/rpcrdmax-no-stock.conf
 		install_rpcrdmax || { echo "cannot install rpcrdmax.ko"; return 1; }
-		modprobe rpcrdmax || { echo "modprobe rpcrdmax failed"; return 1; }
+		# The server transport is opt-in (server=1) while it is young.
+		if [ "$role" = server ]; then
+			modprobe rpcrdmax server=1 || { echo "modprobe rpcrdmax server=1 failed"; return 1; }
+		else
+			modprobe rpcrdmax || { echo "modprobe rpcrdmax failed"; return 1; }
+		fi
 		;;
 	*) echo "unknown transport '$word' (stock|rpcrdmax)"; return 1 ;;
 	esac
