@@ -274,6 +274,23 @@ int rpcrdmax_sysctl_register(void) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_sysctl_unregister(void) RPCRDMAX_NOEXCEPT;
 unsigned int rpcrdmax_tunable_inline_read(void) RPCRDMAX_NOEXCEPT;
 unsigned int rpcrdmax_tunable_inline_write(void) RPCRDMAX_NOEXCEPT;
+/* The server's, under /proc/sys/sunrpc/svc_rdma (stock names). */
+int rpcrdmax_svc_sysctl_register(void) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_svc_sysctl_unregister(void) RPCRDMAX_NOEXCEPT;
+struct rpcrdmax_svc_tunables {
+	unsigned int max_requests;		/* credits (Receives) per connection */
+	unsigned int max_req_size;		/* our Receive size: the largest inline Call */
+	unsigned int max_outbound_read_requests; /* RDMA Reads in flight (ORD) */
+};
+void rpcrdmax_svc_tunables(struct rpcrdmax_svc_tunables *out) RPCRDMAX_NOEXCEPT;
+enum {
+	RPCRDMAX_SVC_STAT_READ,		/* rdma_stat_read: RDMA Read segments */
+	RPCRDMAX_SVC_STAT_RECV,		/* rdma_stat_recv: messages received */
+	RPCRDMAX_SVC_STAT_WRITE,	/* rdma_stat_write: RDMA Write segments */
+	RPCRDMAX_SVC_STAT_SQ_STARVE,	/* rdma_stat_sq_starve: waits for Send Queue room */
+	RPCRDMAX_SVC_STAT_COUNT
+};
+void rpcrdmax_svc_stat_add(unsigned int which, unsigned int n) RPCRDMAX_NOEXCEPT;
 
 /* ---- sunrpc client transport (shim/xprt.c) ---------------------------- */
 int rpcrdmax_xprt_register(void) RPCRDMAX_NOEXCEPT;

@@ -22,14 +22,39 @@ static_assert(RPCRDMAX_EBADMSG == EBADMSG && RPCRDMAX_MAX_ERRNO == MAX_ERRNO);
 /*
  * The client transport ("rdma"/"rdma6" for sunrpc, with the stock
  * tunables) is registered unless client=0 is given; the server transport
- * (svc_xprt class "rdma", for nfsd) only with server=1.
+ * (svc_xprt class "rdma" for nfsd, with /proc/sys/sunrpc/svc_rdma) unless
+ * server=0 is given.
  */
 static bool rpcrdmax_client = true;
 module_param_named(client, rpcrdmax_client, bool, 0444);
 MODULE_PARM_DESC(client, "register the NFS/RDMA client transport (default: yes)");
-static bool rpcrdmax_server;
+static bool rpcrdmax_server = true;
 module_param_named(server, rpcrdmax_server, bool, 0444);
-MODULE_PARM_DESC(server, "register the NFS/RDMA server transport (default: no)");
+MODULE_PARM_DESC(server, "register the NFS/RDMA server transport (default: yes)");
+
+static int rpcrdmax_server_up(void)
+{
+	int rc = rpcrdmax_svc_sysctl_register();
+
+	if (rc) {
+		pr_err(KBUILD_MODNAME ": cannot register /proc/sys/sunrpc/svc_rdma (%d): is rpcrdma loaded?\n",
+		       rc);
+		return rc;
+	}
+	rc = rpcrdmax_svc_register();
+	if (rc) {
+		pr_err(KBUILD_MODNAME ": cannot register the rdma server transport (%d)%s\n",
+		       rc, rc == -EEXIST ? ": is rpcrdma loaded?" : "");
+		rpcrdmax_svc_sysctl_unregister();
+	}
+	return rc;
+}
+
+static void rpcrdmax_server_down(void)
+{
+	rpcrdmax_svc_unregister();
+	rpcrdmax_svc_sysctl_unregister();
+}
 
 static int __init rpcrdmax_init(void)
 {
@@ -38,12 +63,9 @@ static int __init rpcrdmax_init(void)
 	if (rc)
 		return rc;
 	if (rpcrdmax_server) {
-		rc = rpcrdmax_svc_register();
-		if (rc) {
-			pr_err(KBUILD_MODNAME ": cannot register the rdma server transport (%d)%s\n",
-			       rc, rc == -EEXIST ? ": is rpcrdma loaded?" : "");
+		rc = rpcrdmax_server_up();
+		if (rc)
 			goto out_cxx;
-		}
 	}
 	if (!rpcrdmax_client)
 		return 0;
@@ -65,7 +87,7 @@ out_sysctl:
 	rpcrdmax_sysctl_unregister();
 out_svc:
 	if (rpcrdmax_server)
-		rpcrdmax_svc_unregister();
+		rpcrdmax_server_down();
 out_cxx:
 	rpcrdmax_cxx_exit();
 	return rc;
@@ -78,7 +100,7 @@ static void __exit rpcrdmax_exit(void)
 		rpcrdmax_sysctl_unregister();
 	}
 	if (rpcrdmax_server)
-		rpcrdmax_svc_unregister();
+		rpcrdmax_server_down();
 	rpcrdmax_cxx_exit();
 }
 

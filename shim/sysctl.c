@@ -8,8 +8,17 @@
  * scripts and tuning guides apply.  The inline sizes are read at connect
  * time; the padding, strategy and pad-optimize knobs are accepted for
  * compatibility (FRWR is the only strategy, as in the stock module).
+ *
+ * The server's tunables and counters live under /proc/sys/sunrpc/svc_rdma
+ * with the stock names: max_requests, max_req_size and
+ * max_outbound_read_requests (read when a connection is accepted), and
+ * the rdma_stat_* counters (reading gives the count, writing anything
+ * resets it; the stock module's never-counted ones read 0 and accept
+ * only 0).  They exist while the server transport is registered.
  */
 #include <linux/sunrpc/xprtrdma.h>
+#include <linux/atomic.h>
+#include <linux/kernel.h>
 #include <linux/sysctl.h>
 #include "internal.h"
 
@@ -115,4 +124,116 @@ unsigned int rpcrdmax_tunable_inline_read(void)
 unsigned int rpcrdmax_tunable_inline_write(void)
 {
 	return READ_ONCE(rpcrdmax_max_inline_write);
+}
+
+/* ---- /proc/sys/sunrpc/svc_rdma ---------------------------------------- */
+
+/* Defaults and ranges as the stock module has them. */
+static unsigned int rpcrdmax_svc_max_requests = 64;
+static unsigned int rpcrdmax_svc_max_req_size = 4096;
+static unsigned int rpcrdmax_svc_ord = 16;
+static unsigned int rpcrdmax_svc_min_requests = 4;
+static unsigned int rpcrdmax_svc_max_max_requests = 16384;
+static unsigned int rpcrdmax_svc_min_req_size = 4096;
+static unsigned int rpcrdmax_svc_max_max_req_size = 65536;
+static unsigned int rpcrdmax_svc_min_ord = 1;
+static unsigned int rpcrdmax_svc_max_ord = 255;
+static unsigned int rpcrdmax_svc_never_counted;
+
+static atomic64_t rpcrdmax_svc_stats[RPCRDMAX_SVC_STAT_COUNT];
+
+/* A counter: reading gives its value; writing resets it. */
+static int rpcrdmax_svc_stat_handler(struct ctl_table *table, int write, void *buffer,
+				     size_t *lenp, loff_t *ppos)
+{
+	atomic64_t *stat = table->data;
+	char tmp[24];
+	struct ctl_table t = { .data = tmp, .maxlen = sizeof(tmp) };
+
+	if (write) {
+		atomic64_set(stat, 0);
+		*ppos += *lenp;
+		return 0;
+	}
+	snprintf(tmp, sizeof(tmp), "%lld", (long long)atomic64_read(stat));
+	return proc_dostring(&t, 0, buffer, lenp, ppos);
+}
+
+#define RPCRDMAX_SVC_TUNABLE(name, var, lo, hi) {			\
+		.procname = name, .data = &(var),			\
+		.maxlen = sizeof(unsigned int), .mode = 0644,		\
+		.proc_handler = proc_douintvec_minmax,			\
+		.extra1 = &(lo), .extra2 = &(hi) }
+#define RPCRDMAX_SVC_STAT(name, which) {				\
+		.procname = name, .data = &rpcrdmax_svc_stats[which],	\
+		.maxlen = sizeof(atomic64_t), .mode = 0644,		\
+		.proc_handler = rpcrdmax_svc_stat_handler }
+#define RPCRDMAX_SVC_UNCOUNTED(name)					\
+	RPCRDMAX_SVC_TUNABLE(name, rpcrdmax_svc_never_counted,		\
+			     rpcrdmax_svc_never_counted, rpcrdmax_svc_never_counted)
+
+static struct ctl_table rpcrdmax_svc_table[] = {
+	RPCRDMAX_SVC_TUNABLE("max_requests", rpcrdmax_svc_max_requests,
+			     rpcrdmax_svc_min_requests, rpcrdmax_svc_max_max_requests),
+	RPCRDMAX_SVC_TUNABLE("max_req_size", rpcrdmax_svc_max_req_size,
+			     rpcrdmax_svc_min_req_size, rpcrdmax_svc_max_max_req_size),
+	RPCRDMAX_SVC_TUNABLE("max_outbound_read_requests", rpcrdmax_svc_ord,
+			     rpcrdmax_svc_min_ord, rpcrdmax_svc_max_ord),
+	RPCRDMAX_SVC_STAT("rdma_stat_read", RPCRDMAX_SVC_STAT_READ),
+	RPCRDMAX_SVC_STAT("rdma_stat_recv", RPCRDMAX_SVC_STAT_RECV),
+	RPCRDMAX_SVC_STAT("rdma_stat_write", RPCRDMAX_SVC_STAT_WRITE),
+	RPCRDMAX_SVC_STAT("rdma_stat_sq_starve", RPCRDMAX_SVC_STAT_SQ_STARVE),
+	RPCRDMAX_SVC_UNCOUNTED("rdma_stat_rq_starve"),
+	RPCRDMAX_SVC_UNCOUNTED("rdma_stat_rq_poll"),
+	RPCRDMAX_SVC_UNCOUNTED("rdma_stat_rq_prod"),
+	RPCRDMAX_SVC_UNCOUNTED("rdma_stat_sq_poll"),
+	RPCRDMAX_SVC_UNCOUNTED("rdma_stat_sq_prod"),
+	{}
+};
+
+static struct ctl_table_header *rpcrdmax_svc_sysctl_header;
+
+/**
+ * rpcrdmax_svc_sysctl_register - publish /proc/sys/sunrpc/svc_rdma
+ *
+ * Returns 0 or -ENOMEM (also when the stock module's directory exists).
+ */
+int rpcrdmax_svc_sysctl_register(void)
+{
+	int i;
+
+	for (i = 0; i < RPCRDMAX_SVC_STAT_COUNT; i++)
+		atomic64_set(&rpcrdmax_svc_stats[i], 0);
+	rpcrdmax_svc_sysctl_header = register_sysctl("sunrpc/svc_rdma", rpcrdmax_svc_table);
+	return rpcrdmax_svc_sysctl_header ? 0 : -ENOMEM;
+}
+
+/** rpcrdmax_svc_sysctl_unregister - withdraw /proc/sys/sunrpc/svc_rdma */
+void rpcrdmax_svc_sysctl_unregister(void)
+{
+	if (rpcrdmax_svc_sysctl_header)
+		unregister_sysctl_table(rpcrdmax_svc_sysctl_header);
+	rpcrdmax_svc_sysctl_header = NULL;
+}
+
+/**
+ * rpcrdmax_svc_tunables - the server tunables' current values
+ * @out: filled with max_requests, max_req_size and max_outbound_read_requests
+ */
+void rpcrdmax_svc_tunables(struct rpcrdmax_svc_tunables *out)
+{
+	out->max_requests = READ_ONCE(rpcrdmax_svc_max_requests);
+	out->max_req_size = READ_ONCE(rpcrdmax_svc_max_req_size);
+	out->max_outbound_read_requests = READ_ONCE(rpcrdmax_svc_ord);
+}
+
+/**
+ * rpcrdmax_svc_stat_add - count @n events in an rdma_stat_* counter
+ * @which: RPCRDMAX_SVC_STAT_*; anything else is ignored
+ * @n: how many
+ */
+void rpcrdmax_svc_stat_add(unsigned int which, unsigned int n)
+{
+	if (which < RPCRDMAX_SVC_STAT_COUNT)
+		atomic64_add(n, &rpcrdmax_svc_stats[which]);
 }

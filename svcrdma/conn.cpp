@@ -138,6 +138,7 @@ void SvcConn::recv_done(RecvBuf *rb, const rpcrdmax_wc &wc)
 	}
 	rb->map.sync_for_cpu();
 	rb->len = min(wc.byte_len, kRecvSize);
+	rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_RECV, 1);
 	{
 		SpinLockBhGuard g(&lock_);
 		ready_.push_back(rb);
@@ -209,6 +210,7 @@ Result<void> SvcConn::read_chunk(void *rqstp, const core::ChunkLists &cl,
 	u32 done = 0;
 
 	rc.pending.set((int)c.nsegs);
+	rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_READ, c.nsegs);
 	for (u32 i = 0; i < c.nsegs && r.is_ok(); i += RPCRDMAX_MAX_WR_CHAIN) {
 		unsigned int n = min<u32>(c.nsegs - i, RPCRDMAX_MAX_WR_CHAIN), posted;
 		for (unsigned int k = 0; k < n; k++) {
@@ -425,6 +427,7 @@ Result<void> SvcConn::post_writes(SendCtx *sc, const core::ChunkLists &cl,
 		wrs[n].rkey = s.handle;
 		off += this_len;
 		len -= this_len;
+		rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_WRITE, 1);
 		if (++n == RPCRDMAX_MAX_WR_CHAIN) {
 			RPCRDMAX_TRY(post_chain(wrs, n, &posted));
 			n = 0;

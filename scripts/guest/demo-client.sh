@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # make demo, client side: NFS over RDMA with rpcrdmax's client transport
-# against the stock Linux server in the other guest.
+# against rpcrdmax's server transport in the other guest (demo-server.sh).
 . /share/lib.sh
 set -u
+trap 'touch /share/client.done' EXIT
 echo "== client guest: $(uname -r)"
 rxe_up && rdma link show
 install_rpcrdmax && modprobe rpcrdmax || exit 1

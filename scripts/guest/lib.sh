@@ -80,12 +80,7 @@ transport_load() {
 		fi
 		echo 'install rpcrdma /bin/false' >/etc/modprobe.d/rpcrdmax-no-stock.conf
 		install_rpcrdmax || { echo "cannot install rpcrdmax.ko"; return 1; }
-		# The server transport is opt-in (server=1) while it is young.
-		if [ "$role" = server ]; then
-			modprobe rpcrdmax server=1 || { echo "modprobe rpcrdmax server=1 failed"; return 1; }
-		else
-			modprobe rpcrdmax || { echo "modprobe rpcrdmax failed"; return 1; }
-		fi
+		modprobe rpcrdmax || { echo "modprobe rpcrdmax failed"; return 1; }
 		;;
 	*) echo "unknown transport '$word' (stock|rpcrdmax)"; return 1 ;;
 	esac
@@ -119,11 +114,10 @@ rdma_res_count() {
 	rdma res show 2>/dev/null | awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) n += $(i + 1) } END { print n + 0 }'
 }
 
-# nfs_server_serve: export a tmpfs on /export to the test networks, start
-# nfsd with one rdma listener on 20049 (written once: a second write of
-# the same listener panics the stock 6.1 kernel), tell the client it may
-# start, and wait until it is done.
-nfs_server_serve() {
+# nfs_server_start: export a tmpfs on /export to the test networks and
+# start nfsd with one rdma listener on 20049 (written once per nfsd start:
+# a second write of the same listener panics the stock 6.1 kernel).
+nfs_server_start() {
 	mkdir -p /export /proc/fs/nfsd /var/lib/nfs/rpc_pipefs
 	mount -t tmpfs -o size=1g tmpfs /export
 	mount -t nfsd nfsd /proc/fs/nfsd
@@ -132,10 +126,28 @@ nfs_server_serve() {
 	rpcbind -w 2>/dev/null || rpcbind
 	step "server: exportfs" exportfs -ra
 	rpc.mountd
+	nfsd_up
+}
+
+# nfsd_up: start nfsd's threads and its rdma listener.
+nfsd_up() {
 	step "server: rpc.nfsd" rpc.nfsd 4
 	step "server: rdma listener" sh -c 'echo "rdma 20049" >/proc/fs/nfsd/portlist'
 	grep -q rdma /proc/fs/nfsd/portlist && step_ok "server: portlist has rdma" ||
 		step_fail "server: portlist has no rdma"
+}
+
+# nfs_server_serve: nfs_server_start, tell the client it may start, and
+# wait until it is done.
+nfs_server_serve() {
+	nfs_server_start
 	touch /share/server.ready
 	wait_for /share/client.done 1800 || step_fail "server: client never finished"
+}
+
+# rdma_res_settle KIND N SECONDS: wait until the RDMA core tracks N of KIND.
+rdma_res_settle() {
+	local n=$(($3 * 10))
+	while [ "$(rdma_res_count "$1")" != "$2" ] && [ $n -gt 0 ]; do sleep 0.1; n=$((n - 1)); done
+	[ "$(rdma_res_count "$1")" = "$2" ] || { echo "$1: $(rdma_res_count "$1"), not $2"; return 1; }
 }

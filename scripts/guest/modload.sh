@@ -17,6 +17,9 @@ dmesg | grep -q 'RPC: Registered rdma transport module' &&
 	step_fail "sunrpc reported no rdma transport registration"
 grep -q '^rpcrdmax ' /proc/modules && step_ok "rpcrdmax listed in /proc/modules" ||
 	step_fail "rpcrdmax not in /proc/modules"
+grep -q '^rdma ' /proc/sys/sunrpc/transports && [ -d /proc/sys/sunrpc/svc_rdma ] &&
+	step_ok "the rdma server class and /proc/sys/sunrpc/svc_rdma are registered" ||
+	step_fail "no server class or svc_rdma sysctls: $(cat /proc/sys/sunrpc/transports)"
 step "rmmod rpcrdmax" rmmod rpcrdmax
 grep -q '^rpcrdmax ' /proc/modules && step_fail "rpcrdmax still loaded" ||
 	step_ok "rpcrdmax gone from /proc/modules"
@@ -26,6 +29,15 @@ step "modprobe again with client=0" modprobe rpcrdmax client=0
 	step_ok "client=0 registers no transport" ||
 	step_fail "client=0 still registered the rdma transport"
 step "rmmod again" rmmod rpcrdmax
+step "modprobe with server=0" modprobe rpcrdmax server=0
+! grep -q '^rdma ' /proc/sys/sunrpc/transports && [ ! -e /proc/sys/sunrpc/svc_rdma ] &&
+	[ -d /proc/sys/sunrpc ] && [ -e /proc/sys/sunrpc/rdma_max_inline_read ] &&
+	step_ok "server=0 registers no server class, the client's sysctls stay" ||
+	step_fail "server=0: transports '$(cat /proc/sys/sunrpc/transports)'"
+step "rmmod after server=0" rmmod rpcrdmax
+! grep -q '^rdma ' /proc/sys/sunrpc/transports && [ ! -e /proc/sys/sunrpc/svc_rdma ] &&
+	step_ok "unload withdraws the server class and sysctls" ||
+	step_fail "after unload: transports '$(cat /proc/sys/sunrpc/transports)'"
 extra=$(dmesg | grep -vE 'loading out-of-tree module taints kernel|module verification failed: signature and/or required key missing - tainting kernel|RPC: (Registered|Unregistered) rdma transport module\.')
 if [ -z "$extra" ]; then
 	step_ok "no kernel messages beyond the taint lines"

@@ -1,0 +1,67 @@
+# SPDX-License-Identifier: GPL-2.0
+# e2e server-faults, client side (stock rpcrdma): keeps writers busy on a
+# hard NFSv3 mount while the server (server-faults.sh) stops nfsd and
+# removes its RDMA device; each time the writers must finish once the
+# server is back, and every file must hold what was written.
+. /share/lib.sh
+set -u
+step "client: rxe up" rxe_up
+step "client: load rpcrdma" modprobe rpcrdma
+wait_for /share/server.ready 300 || { step_fail "client: server never became ready"; exit 1; }
+head -c 4194304 /dev/urandom >/tmp/src
+mkdir -p /mnt/nfs
+step "client: mount v3" mount -t nfs -o rdma,port=20049,vers=3,nolock,hard 192.0.2.1:/export /mnt/nfs
+
+# writers ROUND: three writers, each copying /tmp/src again and again
+# (buffered and O_DIRECT) until /tmp/stop.ROUND exists.
+writers() {
+	local r=$1 w
+	mkdir -p "/mnt/nfs/r$r"
+	for w in 1 2 3; do
+		(
+			i=0
+			while [ ! -e "/tmp/stop.$r" ]; do
+				if [ "$w" = 3 ]; then
+					dd if=/tmp/src of="/mnt/nfs/r$r/w$w.$i" bs=1M oflag=direct status=none
+				else
+					cp /tmp/src "/mnt/nfs/r$r/w$w.$i"
+				fi
+				i=$((i + 1))
+			done
+			touch "/tmp/done.$r.$w"
+		) &
+	done
+}
+
+# round R BACKFLAG: writers run until the server says it is back, then
+# they stop and every file they wrote is compared with the source.
+round() {
+	local r=$1 back=$2 f bad=0 n=0
+	writers "$r"
+	sleep 3
+	touch "/share/io.$r"
+	wait_for "/share/$back" 900 || step_fail "round $r: the server never came back"
+	sleep 2
+	touch "/tmp/stop.$r"
+	if ! { wait_for "/tmp/done.$r.1" 600 && wait_for "/tmp/done.$r.2" 600 &&
+		wait_for "/tmp/done.$r.3" 600; }; then
+		step_fail "round $r: writers still stuck 600 s after the server came back"
+		return
+	fi
+	wait
+	step_ok "round $r: writers finished after the server came back"
+	sync
+	for f in /mnt/nfs/r$r/w*; do
+		n=$((n + 1))
+		cmp -s /tmp/src "$f" || { bad=$((bad + 1)); echo "differs: $f"; }
+	done
+	[ "$bad" = 0 ] && [ "$n" -gt 0 ] && step_ok "round $r: $n files intact" ||
+		step_fail "round $r: $bad of $n files differ from what was written"
+}
+
+round 1 server.back1
+round 2 server.back2
+step "client: umount" umount /mnt/nfs
+touch /share/client.done
+step "client: kernel log clean" kernel_log_clean
+exit $STEP_FAILS

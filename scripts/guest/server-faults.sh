@@ -1,0 +1,101 @@
+# SPDX-License-Identifier: GPL-2.0
+# e2e server-faults, server side: rpcrdmax's server (loaded by a plain
+# modprobe, no parameters) torn down under load.  With the stock client
+# (server-faults-client.sh) writing through a mount:
+#   1. the module refuses to unload while the rdma listener exists;
+#   2. rpc.nfsd 0 with I/O in flight releases every RDMA resource
+#      (connections' QPs, MRs, PDs back to the pre-nfsd counts), and the
+#      module unloads; it is loaded again and nfsd restarted, and the
+#      client's I/O resumes (hard mount) with its data intact;
+#   3. the rxe device is deleted under the mount while I/O runs: the
+#      server's connections go, the device is re-added, the client
+#      reconnects and its data is intact;
+#   4. the svc_rdma sysctls count what the traffic did, reset on write,
+#      and refuse out-of-range values.
+. /share/lib.sh
+set -u
+SVC=/proc/sys/sunrpc/svc_rdma
+rc_qps() { rdma res show qp 2>/dev/null | grep -c 'type RC'; }
+
+step "server: rxe up" rxe_up
+step "server: install rpcrdmax.ko" install_rpcrdmax
+echo 'install rpcrdma /bin/false' >/etc/modprobe.d/no-stock.conf
+step "server: modprobe rpcrdmax" modprobe rpcrdmax
+step "server: load nfsd" modprobe nfsd
+grep -q '^rdma ' /proc/sys/sunrpc/transports &&
+	step_ok "server: plain modprobe registers the rdma class" ||
+	step_fail "server: no rdma class: $(cat /proc/sys/sunrpc/transports)"
+MR0=$(rdma_res_count mr) PD0=$(rdma_res_count pd)
+for f in max_requests max_req_size max_outbound_read_requests rdma_stat_read \
+	rdma_stat_recv rdma_stat_write rdma_stat_sq_starve rdma_stat_rq_starve \
+	rdma_stat_rq_poll rdma_stat_rq_prod rdma_stat_sq_poll rdma_stat_sq_prod; do
+	[ -r "$SVC/$f" ] || step_fail "sysctl: no $SVC/$f"
+done
+step_ok "sysctl: $SVC has the stock names"
+[ "$(cat $SVC/max_requests) $(cat $SVC/max_req_size) $(cat $SVC/max_outbound_read_requests)" = "64 4096 16" ] &&
+	step_ok "sysctl: stock defaults 64 4096 16" ||
+	step_fail "sysctl: defaults $(cat $SVC/max_requests) $(cat $SVC/max_req_size) $(cat $SVC/max_outbound_read_requests)"
+for bad in "max_requests 3" "max_requests 16385" "max_req_size 4095" "max_req_size 65537" \
+	"max_outbound_read_requests 0" "max_outbound_read_requests 256" "max_requests junk" \
+	"rdma_stat_rq_poll 1"; do
+	set -- $bad
+	if echo "$2" >"$SVC/$1" 2>/dev/null; then
+		step_fail "sysctl: $1 accepted $2"
+	else
+		step_ok "sysctl: $1 refuses $2"
+	fi
+done
+[ "$(cat $SVC/max_requests)" = 64 ] && step_ok "sysctl: refused writes changed nothing" ||
+	step_fail "sysctl: max_requests is $(cat $SVC/max_requests) after refused writes"
+step "sysctl: max_requests 32 accepted" sh -c "echo 32 >$SVC/max_requests && [ \$(cat $SVC/max_requests) = 32 ]"
+nfs_server_start
+touch /share/server.ready
+
+# ---- 1-2. unload refused; rpc.nfsd 0 with I/O in flight --------------------
+wait_for /share/io.1 300 || step_fail "server: the client's I/O never started"
+sleep 2
+[ "$(rc_qps)" -gt 0 ] && step_ok "nfsd0: the client is connected ($(rc_qps) RC QPs)" ||
+	step_fail "nfsd0: no RC QP while the client writes"
+if modprobe -r rpcrdmax 2>/dev/null; then
+	step_fail "nfsd0: rpcrdmax unloaded under a listener"
+else
+	step_ok "nfsd0: unload refused while the listener exists"
+fi
+step "nfsd0: rpc.nfsd 0 with I/O in flight" timeout 120 rpc.nfsd 0
+n=300
+while [ "$(rc_qps)" -gt 0 ] && [ $n -gt 0 ]; do sleep 0.1; n=$((n - 1)); done
+[ "$(rc_qps)" = 0 ] && step_ok "nfsd0: every RC QP released" ||
+	step_fail "nfsd0: $(rc_qps) RC QPs left after rpc.nfsd 0"
+step "nfsd0: MRs back to $MR0" rdma_res_settle mr "$MR0" 30
+step "nfsd0: PDs back to $PD0" rdma_res_settle pd "$PD0" 30
+step "nfsd0: rpcrdmax unloads" transport_unload rpcrdmax
+step "nfsd0: modprobe rpcrdmax again" modprobe rpcrdmax
+echo 32 >"$SVC/max_requests"
+nfsd_up
+touch /share/server.back1
+
+# ---- 3. device removal under the mount -----------------------------------
+wait_for /share/io.2 600 || step_fail "server: the client's second I/O never started"
+sleep 2
+step "removal: rdma link delete rxe0" timeout 120 rdma link delete rxe0
+[ "$(rc_qps)" = 0 ] && step_ok "removal: no RC QP left" ||
+	step_fail "removal: $(rc_qps) RC QPs left after the device went"
+step "removal: MRs back to $MR0" rdma_res_settle mr "$MR0" 30
+sleep 2
+step "removal: rdma link add rxe0" rdma link add rxe0 type rxe netdev eth0
+touch /share/server.back2
+wait_for /share/client.done 1800 || step_fail "server: client never finished"
+
+# ---- 4. counters ------------------------------------------------------------
+for f in rdma_stat_recv rdma_stat_read rdma_stat_write; do
+	v=$(cat "$SVC/$f")
+	[ "$v" -gt 0 ] 2>/dev/null && step_ok "sysctl: $f counted ($v)" ||
+		step_fail "sysctl: $f is '$v' after the traffic"
+done
+echo "sysctl: rdma_stat_sq_starve $(cat $SVC/rdma_stat_sq_starve)"
+step "sysctl: a write resets rdma_stat_recv" sh -c "echo 1 >$SVC/rdma_stat_recv && [ \$(cat $SVC/rdma_stat_recv) = 0 ]"
+step "server: rpc.nfsd 0" rpc.nfsd 0
+step "server: rpcrdmax unloads" transport_unload rpcrdmax
+[ -e "$SVC" ] && step_fail "sysctl: $SVC outlives the module" || step_ok "sysctl: $SVC gone with the module"
+step "server: kernel log clean" kernel_log_clean
+exit $STEP_FAILS
