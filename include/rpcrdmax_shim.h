@@ -275,7 +275,7 @@ void rpcrdmax_sysctl_unregister(void) RPCRDMAX_NOEXCEPT;
 unsigned int rpcrdmax_tunable_inline_read(void) RPCRDMAX_NOEXCEPT;
 unsigned int rpcrdmax_tunable_inline_write(void) RPCRDMAX_NOEXCEPT;
 
-/* ---- sunrpc client transport (shim/xprt.c) ---------------------------- */
+/* ---- sunrpc client transport (shim/xprt.c; rqst_*: shim/xprt_rqst.c) --- */
 int rpcrdmax_xprt_register(void) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_xprt_unregister(void) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_xprt_rqst_snd_copy(void *rqst, void *dst, unsigned int max) RPCRDMAX_NOEXCEPT;
