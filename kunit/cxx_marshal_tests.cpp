@@ -24,7 +24,8 @@
  * (lookup by XID, completion, credits, disconnect): the request has no
  * rpc_xprt or rpc_task, and xprt_complete_rqst() would need both.
  *
- *   inline         small Call and Reply, both inline, no MR;
+ *   inline         small Call (with a small DDP item, pulled up: the
+ *                  pull-up count) and Reply, both inline, no MR;
  *   read_chunk     WRITE-style Call: page data in a Read chunk (position,
  *                  length, XDR pad), the Reply by plain Send -> LOCAL_INV;
  *   long_call      call threshold 1 KiB: RDMA_NOMSG, Position Zero chunk
@@ -496,7 +497,9 @@ static constexpr core::PrivData kDefaultPd = { kInline, kInline, true };
 static void inline_case(Reporter check)
 {
 	Bench b;
-	b.snd = { 200, 0, 0, 0, false };
+	/* 508 octets with a small DDP item (298 from page offset 40, its
+	 * 2-octet pad in the tail): all inline, the item pulled up. */
+	b.snd = { 200, 40, 298, 2 + 8, true };
 	b.rcv = { 512, 0, 0, 0, false };
 	u8 rpc[100];
 
@@ -505,6 +508,7 @@ static void inline_case(Reporter check)
 		const core::ChunkLists &cl = b.r->call.chunks;
 		EXPECT(b.r->call.proc == core::V1Proc::Msg);
 		EXPECT(cl.empty());
+		EXPECT(b.ep->stats.pullup_bytes.read() == 298 + 2 + 8);
 		fill_reply(rpc, sizeof(rpc), b.xid, 7);
 		if (b.r->send_inline(check, rpc, sizeof(rpc), 0) && bench_done(check, &b)) {
 			EXPECT(b.status == (int)sizeof(rpc));
@@ -536,6 +540,8 @@ static void read_chunk_case(Reporter check)
 		/* Inline: the head and the tail less the pad. */
 		EXPECT(b.r->call.payload_len == 124 + 8);
 		EXPECT(b.ep->stats.read_chunks.read() == (int)cl.read[0].nsegs);
+		/* Only the tail less the pad was copied from outside the head. */
+		EXPECT(b.ep->stats.pullup_bytes.read() == 8);
 		fill_reply(rpc, sizeof(rpc), b.xid, 9);
 		/* A plain Send: the client must invalidate its MRs itself. */
 		if (b.r->send_inline(check, rpc, sizeof(rpc), 0) && bench_done(check, &b)) {
@@ -565,6 +571,7 @@ static void long_call_case(Reporter check)
 		/* Head, pages and tail are separate segments. */
 		EXPECT(cl.read[0].nsegs >= 3);
 		EXPECT(b.ep->stats.nomsg_calls.read() == 1);
+		EXPECT(b.ep->stats.pullup_bytes.read() == 0);
 		fill_reply(rpc, sizeof(rpc), b.xid, 11);
 		if (b.r->send_inline(check, rpc, sizeof(rpc), 0) && bench_done(check, &b)) {
 			EXPECT(b.status == (int)sizeof(rpc));
