@@ -224,13 +224,8 @@ struct Responder {
 			rpcrdmax_sge sge = dmap.sge(lkey());
 			sge.addr += at;
 			sge.length = s.length;
-			rpcrdmax_send_wr wr = {};
-			wr.cqe = rdma.cqe.raw();
-			wr.opcode = RPCRDMAX_WR_RDMA_READ;
-			wr.sge = &sge;
-			wr.num_sge = 1;
-			wr.remote_addr = s.offset;
-			wr.rkey = s.handle;
+			rpcrdmax_send_wr wr = rdma_rw_wr(RPCRDMAX_WR_RDMA_READ, &sge, s.offset,
+							 s.handle, rdma.cqe.raw());
 			unsigned int bad;
 			if (!EXPECT_OK(end.id.post_send(&wr, 1, &bad)) ||
 			    !EXPECT(rdma.completion.wait_ms(kWaitMs)) ||
@@ -319,12 +314,8 @@ struct Responder {
 			sges[n] = dmap.sge(lkey());
 			sges[n].addr += from;
 			sges[n].length = part;
-			wrs[n] = {};
-			wrs[n].opcode = RPCRDMAX_WR_RDMA_WRITE;
-			wrs[n].sge = &sges[n];
-			wrs[n].num_sge = 1;
-			wrs[n].remote_addr = s.offset;
-			wrs[n].rkey = s.handle;
+			wrs[n] = rdma_rw_wr(RPCRDMAX_WR_RDMA_WRITE, &sges[n], s.offset, s.handle,
+					    nullptr);
 			n++;
 			from += part;
 			len -= part;
@@ -451,6 +442,14 @@ static bool call_matches(Reporter check, Bench *b)
 	       EXPECT(mem_compare(r->msg, b->sent, b->snd_len()) == 0);
 }
 
+/* Connect with @pd, send the request as b->snd/b->rcv say, and take the
+ * Call at the responder: true when it arrived as the client was given it. */
+static bool bench_call(Reporter check, Bench *b, core::PrivData pd, u32 xid)
+{
+	return bench_up(check, b, pd) && bench_send(check, b, xid) && b->r->take_call(check) &&
+	       call_matches(check, b);
+}
+
 /* Wait for the RPC to complete; its status in b->status, its buffer in b->got. */
 static bool bench_done(Reporter check, Bench *b)
 {
@@ -503,8 +502,7 @@ static void inline_case(Reporter check)
 	b.rcv = { 512, 0, 0, 0, false };
 	u8 rpc[100];
 
-	if (bench_up(check, &b, kDefaultPd) && bench_send(check, &b, 0x11110001) &&
-	    b.r->take_call(check) && call_matches(check, &b)) {
+	if (bench_call(check, &b, kDefaultPd, 0x11110001)) {
 		const core::ChunkLists &cl = b.r->call.chunks;
 		EXPECT(b.r->call.proc == core::V1Proc::Msg);
 		EXPECT(cl.empty());
@@ -530,8 +528,7 @@ static void read_chunk_case(Reporter check)
 	b.rcv = { 256, 0, 0, 0, false };
 	u8 rpc[64];
 
-	if (bench_up(check, &b, kDefaultPd) && bench_send(check, &b, 0x11110002) &&
-	    b.r->take_call(check) && call_matches(check, &b)) {
+	if (bench_call(check, &b, kDefaultPd, 0x11110002)) {
 		const core::ChunkLists &cl = b.r->call.chunks;
 		EXPECT(b.r->call.proc == core::V1Proc::Msg);
 		EXPECT(cl.nread == 1 && cl.nwrite == 0 && !cl.has_reply);
@@ -562,8 +559,7 @@ static void long_call_case(Reporter check)
 	u8 rpc[80];
 
 	/* The responder takes 1 KiB Calls: the call threshold is 1 KiB. */
-	if (bench_up(check, &b, { kInline, 1024, true }) && bench_send(check, &b, 0x11110003) &&
-	    b.r->take_call(check) && call_matches(check, &b)) {
+	if (bench_call(check, &b, { kInline, 1024, true }, 0x11110003)) {
 		const core::ChunkLists &cl = b.r->call.chunks;
 		EXPECT(b.r->call.proc == core::V1Proc::NoMsg);
 		EXPECT(cl.has_call_chunk() && cl.nwrite == 0 && !cl.has_reply);
@@ -633,8 +629,7 @@ static void write_chunk_case(Reporter check)
 	u8 rpc[120 + 8];
 
 	read_style(&b);
-	if (bench_up(check, &b, kDefaultPd) && bench_send(check, &b, 0x11110004) &&
-	    b.r->take_call(check) && call_matches(check, &b) && offered_write(check, &b)) {
+	if (bench_call(check, &b, kDefaultPd, 0x11110004) && offered_write(check, &b)) {
 		const core::ChunkLists &cl = b.r->call.chunks;
 		fill(b.r->data, kLen, 13);
 		fill_reply(rpc, sizeof(rpc), b.xid, 15);
@@ -670,8 +665,7 @@ static void reply_chunk_case(Reporter check)
 	b.rcv = { 400, 1000, 2000, 200, false };
 
 	/* The responder Sends at most 1 KiB: the reply threshold is 1 KiB. */
-	if (bench_up(check, &b, { 1024, kInline, true }) && bench_send(check, &b, 0x11110005) &&
-	    b.r->take_call(check) && call_matches(check, &b)) {
+	if (bench_call(check, &b, { 1024, kInline, true }, 0x11110005)) {
 		Responder *r = b.r;
 		const core::ChunkLists &cl = r->call.chunks;
 		EXPECT(r->call.proc == core::V1Proc::Msg);
@@ -712,8 +706,7 @@ static void rdma_error_case(Reporter check)
 	Bench b;
 
 	read_style(&b);
-	if (bench_up(check, &b, kDefaultPd) && bench_send(check, &b, 0x11110006) &&
-	    b.r->take_call(check) && call_matches(check, &b) && offered_write(check, &b)) {
+	if (bench_call(check, &b, kDefaultPd, 0x11110006) && offered_write(check, &b)) {
 		Responder *r = b.r;
 		auto enc = core::v1_encode_err_chunk(b.xid, kCredits, Bytes(r->sbuf, kInline));
 		rpcrdmax_sge sge = r->smap.sge(r->lkey());
@@ -745,8 +738,7 @@ static void write_overrun_case(Reporter check)
 	u8 rpc[120 + 8];
 
 	read_style(&b);
-	if (bench_up(check, &b, kDefaultPd) && bench_send(check, &b, 0x11110007) &&
-	    b.r->take_call(check) && call_matches(check, &b) && offered_write(check, &b)) {
+	if (bench_call(check, &b, kDefaultPd, 0x11110007) && offered_write(check, &b)) {
 		fill(b.r->data, 100, 19);
 		fill_reply(rpc, sizeof(rpc), b.xid, 21);
 		/* 100 octets written, 8192 + 4 claimed: more than offered. */
@@ -769,13 +761,7 @@ static void write_overrun_case(Reporter check)
 
 } // namespace rpcrdmax::kunit_marshal
 
-#define RPCRDMAX_KUNIT_MARSHAL_ENTRY(name)                                       \
-	extern "C" void rpcrdmax_kunit_cxx_marshal_##name(void *ctx,               \
-							  rpcrdmax_check_fn check) noexcept \
-	{                                                                        \
-		rpcrdmax::kunit_marshal::name##_case(                            \
-			rpcrdmax::kunit_rdma::Reporter{ ctx, check });           \
-	}
+#define RPCRDMAX_KUNIT_MARSHAL_ENTRY(name) RPCRDMAX_KUNIT_CXX_ENTRY(kunit_marshal, marshal_, name)
 
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(inline)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(read_chunk)

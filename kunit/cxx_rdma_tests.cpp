@@ -399,13 +399,14 @@ out:
 
 } // namespace rpcrdmax::kunit_rdma
 
-#define RPCRDMAX_KUNIT_RDMA_ENTRY(name)                                        \
-	extern "C" void rpcrdmax_kunit_cxx_rdma_##name(void *ctx,                \
-						       rpcrdmax_check_fn check) noexcept \
+/* The C entry rpcrdmax_kunit_cxx_<prefix><name> of case <name> in rpcrdmax::<ns>. */
+#define RPCRDMAX_KUNIT_CXX_ENTRY(ns, prefix, name)                             \
+	extern "C" void rpcrdmax_kunit_cxx_##prefix##name(void *ctx,             \
+							rpcrdmax_check_fn check) noexcept \
 	{                                                                      \
-		rpcrdmax::kunit_rdma::name##_case(                             \
-			rpcrdmax::kunit_rdma::Reporter{ ctx, check });         \
+		rpcrdmax::ns::name##_case(rpcrdmax::kunit_rdma::Reporter{ ctx, check }); \
 	}
+#define RPCRDMAX_KUNIT_RDMA_ENTRY(name) RPCRDMAX_KUNIT_CXX_ENTRY(kunit_rdma, rdma_, name)
 
 RPCRDMAX_KUNIT_RDMA_ENTRY(connect)
 RPCRDMAX_KUNIT_RDMA_ENTRY(frwr)
