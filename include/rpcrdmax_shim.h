@@ -292,7 +292,7 @@ enum {
 };
 void rpcrdmax_svc_stat_add(unsigned int which, unsigned int n) RPCRDMAX_NOEXCEPT;
 
-/* ---- sunrpc client transport (shim/xprt.c) ---------------------------- */
+/* ---- sunrpc client transport (shim/xprt.c; rqst_*: shim/xprt_rqst.c) --- */
 int rpcrdmax_xprt_register(void) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_xprt_unregister(void) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_xprt_rqst_snd_copy(void *rqst, void *dst, unsigned int max) RPCRDMAX_NOEXCEPT;
@@ -411,6 +411,33 @@ void rpcrdmax_kunit_cxx_result(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEX
 void rpcrdmax_kunit_cxx_rdma_connect(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_rdma_frwr(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_rdma_flush(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+
+/*
+ * The client's marshalling suite (kunit/cxx_marshal_tests.cpp): one entry
+ * per case, and requests built in kunit/shims.c with these layouts.
+ */
+void rpcrdmax_kunit_cxx_marshal_inline(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_read_chunk(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_long_call(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_write_chunk(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_reply_chunk(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_rdma_error(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_write_overrun(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+struct rpcrdmax_kunit_xdr {
+	unsigned int head_len;	/* head kvec octets */
+	unsigned int page_base;	/* where the page data starts in the page list */
+	unsigned int page_len;
+	unsigned int tail_len;	/* tail kvec octets (after the head, same buffer) */
+	bool ddp;		/* XDRBUF_WRITE (send) / XDRBUF_READ (receive) */
+};
+void *rpcrdmax_kunit_rqst_new(unsigned int xid, void *call, void *rcv,
+			      const struct rpcrdmax_kunit_xdr *snd,
+			      const struct rpcrdmax_kunit_xdr *rcvx) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_rqst_free(void *rqst) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_kunit_rqst_write(void *rqst, bool rcv, unsigned int offset, const void *src,
+			      unsigned int len) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_kunit_rqst_read(void *rqst, bool rcv, unsigned int offset, void *dst,
+			     unsigned int len) RPCRDMAX_NOEXCEPT;
 
 /*
  * Protocol-core self-tests (core/selftest/): the same cases run under

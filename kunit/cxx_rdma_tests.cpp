@@ -30,14 +30,14 @@ using namespace rpcrdmax::rdma;
 struct Reporter {
 	void *ctx;
 	rpcrdmax_check_fn fn;
-	bool operator()(bool ok, const char *what, int line) const
+	bool operator()(bool ok, const char *what, const char *file, int line) const
 	{
-		fn(ctx, ok, what, __FILE__, line);
+		fn(ctx, ok, what, file, line);
 		return ok;
 	}
 };
-#define EXPECT(cond) check((cond), #cond, __LINE__)
-#define EXPECT_OK(res) check((res).is_ok(), #res, __LINE__)
+#define EXPECT(cond) check((cond), #cond, __FILE__, __LINE__)
+#define EXPECT_OK(res) check((res).is_ok(), #res, __FILE__, __LINE__)
 
 static constexpr const char *kAddr = "192.0.2.1";
 static constexpr unsigned short kPort = 20051;
@@ -124,9 +124,9 @@ struct Listener : CmEvents {
 		conn->save_pdata(ev);
 		conn->id.adopt(ev.new_id, conn);
 		u8 ours[core::kPdSize];
-		auto enc = core::pd_encode({ 8192, 8192, true }, Bytes(ours, sizeof(ours)));
+		auto enc = core::pd_encode(pd, Bytes(ours, sizeof(ours)));
 		if (enc.is_error() || conn->setup_qp().is_error() ||
-		    conn->id.accept(ConstBytes(ours, enc.is_ok() ? enc.value() : 0), 0, 4)
+		    conn->id.accept(ConstBytes(ours, enc.is_ok() ? enc.value() : 0), ord, 4)
 			    .is_error()) {
 			/* The CM destroys a refused id, but not a QP on it. */
 			rpcrdmax_cm_destroy_qp(conn->id.get());
@@ -139,6 +139,8 @@ struct Listener : CmEvents {
 	CmId id;
 	End *conn = nullptr;
 	Completion requested;
+	core::PrivData pd = { 8192, 8192, true };	/* what the accept carries */
+	u32 ord = 0;	/* RDMA Reads the accepted end may have in flight */
 };
 
 struct Loopback {
@@ -397,13 +399,14 @@ out:
 
 } // namespace rpcrdmax::kunit_rdma
 
-#define RPCRDMAX_KUNIT_RDMA_ENTRY(name)                                        \
-	extern "C" void rpcrdmax_kunit_cxx_rdma_##name(void *ctx,                \
-						       rpcrdmax_check_fn check) noexcept \
+/* The C entry rpcrdmax_kunit_cxx_<prefix><name> of case <name> in rpcrdmax::<ns>. */
+#define RPCRDMAX_KUNIT_CXX_ENTRY(ns, prefix, name)                             \
+	extern "C" void rpcrdmax_kunit_cxx_##prefix##name(void *ctx,             \
+							rpcrdmax_check_fn check) noexcept \
 	{                                                                      \
-		rpcrdmax::kunit_rdma::name##_case(                             \
-			rpcrdmax::kunit_rdma::Reporter{ ctx, check });         \
+		rpcrdmax::ns::name##_case(rpcrdmax::kunit_rdma::Reporter{ ctx, check }); \
 	}
+#define RPCRDMAX_KUNIT_RDMA_ENTRY(name) RPCRDMAX_KUNIT_CXX_ENTRY(kunit_rdma, rdma_, name)
 
 RPCRDMAX_KUNIT_RDMA_ENTRY(connect)
 RPCRDMAX_KUNIT_RDMA_ENTRY(frwr)

@@ -14,6 +14,11 @@
  * rpcrdmax_rdma: in-kernel loopback over soft-RoCE through our cm and
  *   verbs shims: connect with private data, FRWR + RDMA Write + Send with
  *   Invalidate, LOCAL_INV, flush and MR recovery (kunit/cxx_rdma_tests.cpp).
+ * rpcrdmax_xprt_marshal: the client transport's real marshalling, FRWR
+ *   and Reply handling (xprtrdma/, shim/xprt_rqst.c) on rpc_rqsts built
+ *   here, against a responder made of the protocol core and plain verbs
+ *   over rxe: inline, Read chunk, Long Call, Write chunk, Reply chunk,
+ *   RDMA_ERROR and an over-long Write chunk (kunit/cxx_marshal_tests.cpp).
  * rpcrdmax_core: every protocol-core self-test case (core/selftest/, the
  *   same cases the host runs under GoogleTest), one KUnit parameter each.
  */
@@ -177,6 +182,32 @@ static struct kunit_suite rpcrdmax_rdma_suite = {
 	.test_cases = rpcrdmax_rdma_cases,
 };
 
+/* ---- rpcrdmax_xprt_marshal ----------------------------------------- */
+
+RPCRDMAX_CXX_CASE(marshal_inline)
+RPCRDMAX_CXX_CASE(marshal_read_chunk)
+RPCRDMAX_CXX_CASE(marshal_long_call)
+RPCRDMAX_CXX_CASE(marshal_write_chunk)
+RPCRDMAX_CXX_CASE(marshal_reply_chunk)
+RPCRDMAX_CXX_CASE(marshal_rdma_error)
+RPCRDMAX_CXX_CASE(marshal_write_overrun)
+
+static struct kunit_case rpcrdmax_xprt_marshal_cases[] = {
+	KUNIT_CASE(marshal_inline_case),
+	KUNIT_CASE(marshal_read_chunk_case),
+	KUNIT_CASE(marshal_long_call_case),
+	KUNIT_CASE(marshal_write_chunk_case),
+	KUNIT_CASE(marshal_reply_chunk_case),
+	KUNIT_CASE(marshal_rdma_error_case),
+	KUNIT_CASE(marshal_write_overrun_case),
+	{}
+};
+
+static struct kunit_suite rpcrdmax_xprt_marshal_suite = {
+	.name = "rpcrdmax_xprt_marshal",
+	.test_cases = rpcrdmax_xprt_marshal_cases,
+};
+
 /* ---- rpcrdmax_core ------------------------------------------------- */
 
 static void rpcrdmax_core_report(void *ctx, const char *what, const char *file,
@@ -225,7 +256,8 @@ static struct kunit_suite rpcrdmax_core_suite = {
 };
 
 kunit_test_suites(&rpcrdmax_consts_suite, &rpcrdmax_cxx_runtime_suite,
-		  &rpcrdmax_rdma_suite, &rpcrdmax_core_suite);
+		  &rpcrdmax_rdma_suite, &rpcrdmax_xprt_marshal_suite,
+		  &rpcrdmax_core_suite);
 
 MODULE_DESCRIPTION("KUnit tests for rpcrdmax");
 MODULE_LICENSE("GPL");

@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kunit/unity.cpp - the KUnit module's one C++ translation unit: the same
- * runtime and core sources as rpcrdmax.ko, plus the C++ test bodies.
+ * runtime and core sources as rpcrdmax.ko, the client transport
+ * (xprtrdma/, for the marshalling suite), plus the C++ test bodies.
  */
 #include "../lib/runtime.cpp"
 #include "../lib/consts_table.cpp"
 #include "../core/unity_check.cpp"
 #include "../kunit/cxx_runtime_tests.cpp"
 #include "../kunit/cxx_rdma_tests.cpp"
+#include "../xprtrdma/endpoint.cpp"
+#include "../xprtrdma/frwr.cpp"
+#include "../xprtrdma/marshal.cpp"
+#include "../kunit/cxx_marshal_tests.cpp"

@@ -6,8 +6,9 @@
  * only translates: it finds the C++ endpoint (xprtrdma/) and hands it
  * plain values; the generic congestion, slot and timeout handling is
  * sunrpc's own.  The C++ side reaches back through the rpcrdmax_xprt_*
- * helpers below to copy RPC messages between xdr_bufs and its buffers,
- * to find and complete requests by XID, and to report a lost connection.
+ * helpers below to find and complete requests by XID and to report a
+ * lost connection; shim/xprt_rqst.c has those that touch only a
+ * request's xdr_bufs.
  *
  * Connecting sleeps (address and route resolution, the CM handshake), so
  * it runs from a delayed work item, as sunrpc expects of ->connect.
@@ -347,195 +348,6 @@ void rpcrdmax_xprt_unregister(void)
 }
 
 /**
- * rpcrdmax_xprt_rqst_snd_copy - copy an RPC Call's message into @dst
- * @rqst: the request (struct rpc_rqst)
- * @dst: destination
- * @max: room at @dst
- *
- * Returns the message length, or -EMSGSIZE if it does not fit.
- */
-int rpcrdmax_xprt_rqst_snd_copy(void *rqst, void *dst, unsigned int max)
-{
-	struct xdr_buf *buf = &((struct rpc_rqst *)rqst)->rq_snd_buf;
-
-	if (buf->len > max)
-		return -EMSGSIZE;
-	if (read_bytes_from_xdr_buf(buf, 0, dst, buf->len))
-		return -EMSGSIZE;
-	return buf->len;
-}
-
-/**
- * rpcrdmax_xprt_rqst_buffer - the call buffer rpcrdmax_clnt_buf_alloc() made
- * @rqst: a request
- */
-void *rpcrdmax_xprt_rqst_buffer(void *rqst)
-{
-	return ((struct rpc_rqst *)rqst)->rq_buffer;
-}
-
-/**
- * rpcrdmax_xprt_rqst_shape - the layout of a request's send or receive buffer
- * @rqst: the request
- * @rcv: false for the Call (rq_snd_buf), true for the Reply (rq_rcv_buf)
- * @out: filled in; for the Call, lengths are what is to be sent, for the
- *       Reply, the room available
- */
-void rpcrdmax_xprt_rqst_shape(void *rqst, bool rcv, struct rpcrdmax_xdr_shape *out)
-{
-	struct rpc_rqst *r = rqst;
-	struct xdr_buf *buf = rcv ? &r->rq_rcv_buf : &r->rq_snd_buf;
-
-	out->head_len = buf->head[0].iov_len;
-	out->head_offset = offset_in_page(buf->head[0].iov_base);
-	out->page_len = buf->page_len;
-	out->page_offset = offset_in_page(buf->page_base);
-	out->tail_len = buf->tail[0].iov_len;
-	out->tail_offset = buf->tail[0].iov_len ? offset_in_page(buf->tail[0].iov_base) : 0;
-	out->len = rcv ? buf->buflen : buf->len;
-	out->ddp = !!(buf->flags & (rcv ? XDRBUF_READ : XDRBUF_WRITE));
-}
-
-/**
- * rpcrdmax_xprt_rqst_fill_sparse - give a Reply's sparse page list real pages
- * @rqst: the request
- * @gfp: allocation flags
- *
- * Some Replies (ACLs) come with XDRBUF_SPARSE_PAGES: pages allocated only
- * as data arrives.  Data placed by RDMA needs them up front.
- */
-int rpcrdmax_xprt_rqst_fill_sparse(void *rqst, unsigned int gfp)
-{
-	struct xdr_buf *buf = &((struct rpc_rqst *)rqst)->rq_rcv_buf;
-	unsigned int i, n;
-
-	if (!(buf->flags & XDRBUF_SPARSE_PAGES) || !buf->page_len)
-		return 0;
-	n = (offset_in_page(buf->page_base) + buf->page_len + PAGE_SIZE - 1) >> PAGE_SHIFT;
-	for (i = 0; i < n; i++) {
-		struct page **pp = &buf->pages[(buf->page_base >> PAGE_SHIFT) + i];
-
-		if (!*pp)
-			*pp = alloc_page((__force gfp_t)gfp);
-		if (!*pp)
-			return -ENOBUFS;
-	}
-	return 0;
-}
-
-static void *rpcrdmax_xprt_extent(struct xdr_buf *buf, unsigned int extent)
-{
-	return extent == 0 ? buf->head[0].iov_base : buf->tail[0].iov_base;
-}
-
-/**
- * rpcrdmax_xprt_rqst_pages - the pages under part of a request's buffer
- * @rqst: the request
- * @rcv: false for the send buffer, true for the receive buffer
- * @extent: 0 head, 1 page list, 2 tail
- * @offset: offset within the extent
- * @len: octets
- * @segs: filled with page segments, in order
- * @max: room in @segs
- *
- * Returns the number of segments, or -E2BIG if more than @max are needed.
- */
-int rpcrdmax_xprt_rqst_pages(void *rqst, bool rcv, unsigned int extent, unsigned int offset,
-			     unsigned int len, struct rpcrdmax_page_seg *segs, unsigned int max)
-{
-	struct rpc_rqst *r = rqst;
-	struct xdr_buf *buf = rcv ? &r->rq_rcv_buf : &r->rq_snd_buf;
-	unsigned int n = 0;
-
-	while (len) {
-		struct page *page;
-		unsigned int in_page, chunk;
-
-		if (n == max)
-			return -E2BIG;
-		if (extent == 1) {
-			unsigned int pos = offset_in_page(buf->page_base) + offset;
-
-			page = buf->pages[(buf->page_base >> PAGE_SHIFT) + (pos >> PAGE_SHIFT)];
-			in_page = offset_in_page(pos);
-		} else {
-			char *va = (char *)rpcrdmax_xprt_extent(buf, extent) + offset;
-
-			page = virt_to_page(va);
-			in_page = offset_in_page(va);
-		}
-		chunk = min_t(unsigned int, len, PAGE_SIZE - in_page);
-		segs[n].page = page;
-		segs[n].offset = in_page;
-		segs[n].len = chunk;
-		n++;
-		offset += chunk;
-		len -= chunk;
-	}
-	return n;
-}
-
-/**
- * rpcrdmax_xprt_rqst_rcv_place - assemble a Reply in the request's receive buffer
- * @rqst: a pinned request
- * @src: the RPC message that arrived inline
- * @len: its length
- * @ddp_len: octets the server already wrote into the page list through a
- *           Write chunk (0 if none)
- *
- * Without Write-chunk data the message fills head, pages and tail in
- * order.  With it, the inline message is the Reply less that data: its
- * head part goes to the head, and the rest to the tail, after the XDR
- * round-up the server does not send (RFC 8166 Section 3.4.6).
- * Returns the Reply's length as the RPC layer counts it, or -EMSGSIZE.
- */
-int rpcrdmax_xprt_rqst_rcv_place(void *rqst, const void *src, unsigned int len,
-				 unsigned int ddp_len)
-{
-	struct xdr_buf *buf = &((struct rpc_rqst *)rqst)->rq_private_buf;
-	unsigned int head, rest, pad;
-
-	if (!ddp_len)
-		return rpcrdmax_xprt_rqst_rcv_copy(rqst, src, len);
-	if (ddp_len > buf->page_len)
-		return -EMSGSIZE;
-	head = min_t(unsigned int, len, buf->head[0].iov_len);
-	rest = len - head;
-	pad = xdr_pad_size(ddp_len);
-	if (rest && pad + rest > buf->tail[0].iov_len)
-		return -EMSGSIZE;
-	memcpy(buf->head[0].iov_base, src, head);
-	if (rest) {
-		memset(buf->tail[0].iov_base, 0, pad);
-		memcpy((char *)buf->tail[0].iov_base + pad, (const char *)src + head, rest);
-	}
-	return len + xdr_align_size(ddp_len);
-}
-
-/**
- * rpcrdmax_xprt_rqst_snd_copy_range - copy part of an RPC Call's message
- * @rqst: the request
- * @offset: where in the message to start
- * @len: octets to copy
- * @dst: destination
- * @max: room at @dst
- *
- * Returns @len, or -EMSGSIZE if it does not fit or the range is outside
- * the message.
- */
-int rpcrdmax_xprt_rqst_snd_copy_range(void *rqst, unsigned int offset, unsigned int len,
-				      void *dst, unsigned int max)
-{
-	struct xdr_buf *buf = &((struct rpc_rqst *)rqst)->rq_snd_buf;
-
-	if (len > max || offset > buf->len || len > buf->len - offset)
-		return -EMSGSIZE;
-	if (len && read_bytes_from_xdr_buf(buf, offset, dst, len))
-		return -EMSGSIZE;
-	return len;
-}
-
-/**
  * rpcrdmax_xprt_lookup_pin - find the request waiting for a Reply's XID
  * @xprt: the transport (struct rpc_xprt)
  * @xid: the XID, host order
@@ -556,25 +368,6 @@ void *rpcrdmax_xprt_lookup_pin(void *xprt, unsigned int xid)
 	x->stat.recvs++;
 	spin_unlock(&x->queue_lock);
 	return rqst;
-}
-
-/**
- * rpcrdmax_xprt_rqst_rcv_copy - place a Reply's RPC message in the request
- * @rqst: a pinned request
- * @src: the message
- * @len: its length
- *
- * Fills the receive buffer's head, pages and tail in order.  Returns @len
- * or -EMSGSIZE if the message is longer than the request can take.
- */
-int rpcrdmax_xprt_rqst_rcv_copy(void *rqst, const void *src, unsigned int len)
-{
-	struct xdr_buf *buf = &((struct rpc_rqst *)rqst)->rq_private_buf;
-
-	if (len > buf->buflen ||
-	    write_bytes_to_xdr_buf(buf, 0, (void *)src, len))
-		return -EMSGSIZE;
-	return len;
 }
 
 /**

@@ -366,11 +366,16 @@ void ClntEp::print_stats(void *seq)
 	 * read/write/reply segments, octets registered and received by RDMA, pull-up
 	 * and fix-up copies, hardway registrations, failed marshals, bad
 	 * replies, NOMSG calls; then MRs recycled, orphaned, allocated,
-	 * LOCAL_INVs needed, empty send contexts, replies waiting for Send. */
+	 * LOCAL_INVs needed, empty send contexts, replies waiting for Send.
+	 * Hardway registrations (the stock module's count of registered
+	 * buffers reallocated larger) are always 0: buf_alloc allocates each
+	 * request's buffers at the size sunrpc asks for, and Send and
+	 * Receive buffers are fixed per connection.  Replies waiting for a
+	 * Send: the stock module prints 0 in that column too. */
 	Counters &s = stats;
-	rpcrdmax_seq_printf(seq, "%d %d %d %lld %lld %u %lld %u %d %d %d ", s.read_chunks.read(),
+	rpcrdmax_seq_printf(seq, "%d %d %d %lld %lld %lld %lld %u %d %d %d ", s.read_chunks.read(),
 			    s.write_chunks.read(), s.reply_chunks.read(), s.request_bytes.read(),
-			    s.reply_bytes.read(), 0, s.fixup_bytes.read(), 0,
+			    s.reply_bytes.read(), s.pullup_bytes.read(), s.fixup_bytes.read(), 0,
 			    s.failed_marshal.read(), s.bad_reply.read(), s.nomsg_calls.read());
 	rpcrdmax_seq_printf(seq, "%d %u %d %d %d %u\n", s.mrs_recovered.read(), 0,
 			    s.mrs_allocated.read(), s.local_inv_needed.read(),

@@ -175,6 +175,10 @@ Result<void> Conn::marshal(Req *req, void *rqst, u32 xid, SendBuf *sb, u32 *send
 	st.request_bytes.add_return(registered);
 	if (plan_.proc == core::V1Proc::NoMsg)
 		st.nomsg_calls.add_return(1);
+	/* Pull-up: octets of the page list and tail copied into the Send
+	 * buffer (a DDP payload small enough to go inline, or a tail). */
+	if ((u32)copied > cs.head_len)
+		st.pullup_bytes.add_return((u32)copied - cs.head_len);
 	*send_len = hl + (u32)copied;
 	*nwr = n;
 	return {};

@@ -110,7 +110,7 @@ struct Req {
 
 struct Counters {
 	Atomic read_chunks, write_chunks, reply_chunks, nomsg_calls;
-	Atomic64 request_bytes, reply_bytes, fixup_bytes;
+	Atomic64 request_bytes, reply_bytes, pullup_bytes, fixup_bytes;
 	Atomic failed_marshal, bad_reply, backchannel_calls, send_errors;
 	Atomic mrs_allocated, mrs_recovered, local_inv_needed, empty_sendctx;
 };

@@ -49,6 +49,10 @@ for v in 3 4.0 4.1 4.2; do
 	step "v$v: mountstats(8) parses the rdma line" sh -c "mountstats --xprt /mnt/nfs | grep -q 'Transport protocol: rdma'"
 	d=/mnt/nfs/x$v
 	step "v$v: write files" timeout 300 sh -c "mkdir -p $d && cp /tmp/src/f* $d/ && sync"
+	# Small WRITEs go inline with their data: field 18 counts the pull-up.
+	set -- $(grep "xprt:	rdma" /proc/self/mountstats | head -n1)
+	[ "${18:-0}" -gt 0 ] && step_ok "v$v: inline WRITE data counted as pull-up (${18})" ||
+		step_fail "v$v: no pull-up counted: $*"
 	step "v$v: umount" timeout 120 umount /mnt/nfs
 	step "v$v: remount" timeout 120 mount -t nfs -o "$opts" 192.0.2.1:/export /mnt/nfs
 	step "v$v: sha256 after remount" timeout 300 sh -c "cd $d && sha256sum -c --quiet /tmp/src.sha256"

@@ -63,6 +63,21 @@ private:
 	Fn fn_;
 };
 
+/* An RDMA Read or Write (@opcode) of @sge from or to the peer's
+ * @remote_addr under @rkey; signaled through @cqe unless it is NULL. */
+inline rpcrdmax_send_wr rdma_rw_wr(int opcode, const rpcrdmax_sge *sge, u64 remote_addr,
+				   u32 rkey, void *cqe)
+{
+	rpcrdmax_send_wr wr = {};
+	wr.cqe = cqe;
+	wr.opcode = opcode;
+	wr.sge = sge;
+	wr.num_sge = 1;
+	wr.remote_addr = remote_addr;
+	wr.rkey = rkey;
+	return wr;
+}
+
 class Pd {
 public:
 	Pd() = default;

@@ -1,0 +1,772 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kunit/cxx_marshal_tests.cpp - the client transport's real marshalling
+ * and Reply handling on requests built in the test, against a fake
+ * responder over rxe loopback.
+ *
+ * The client is xprtrdma's own ClntEp/Conn: it connects to 192.0.2.1,
+ * and each case hands it one struct rpc_rqst made by kunit/shims.c (head
+ * kvec, page list with a non-zero page_base, tail; XDRBUF_WRITE/READ
+ * marking DDP-eligible data).  Conn::marshal plans and registers it, the
+ * Send goes out, and the Reply goes through Conn::handle_reply, FRWR
+ * invalidation and the receive-buffer placement of shim/xprt_rqst.c.
+ *
+ * The responder is built here from the protocol core (v1_decode_call,
+ * v1_encode) and plain verbs: it decodes each Call, pulls Read chunks and
+ * the Position Zero chunk by RDMA Read and rebuilds the RPC message (the
+ * case compares it byte for byte with what it put in rq_snd_buf), RDMA
+ * Writes result data into the offered Write or Reply chunk, and Sends
+ * the Reply (with Invalidate of one of the XID's rkeys where a case
+ * says so).  Thresholds are forced through the private data it accepts
+ * with.
+ *
+ * What sunrpc would do around the transport is stood in for below
+ * (lookup by XID, completion, credits, disconnect): the request has no
+ * rpc_xprt or rpc_task, and xprt_complete_rqst() would need both.
+ *
+ *   inline         small Call (with a small DDP item, pulled up: the
+ *                  pull-up count) and Reply, both inline, no MR;
+ *   read_chunk     WRITE-style Call: page data in a Read chunk (position,
+ *                  length, XDR pad), the Reply by plain Send -> LOCAL_INV;
+ *   long_call      call threshold 1 KiB: RDMA_NOMSG, Position Zero chunk
+ *                  over head, pages and tail;
+ *   write_chunk    READ-style Reply: 5001 octets RDMA Written into an
+ *                  8 KiB Write chunk, Send with Invalidate of its rkey;
+ *                  the data lands in the pages, the pad and the rest of
+ *                  the inline Reply in the tail, the length counts 5001;
+ *   reply_chunk    reply threshold 1 KiB: RDMA_NOMSG Reply written into
+ *                  the Reply chunk across head, pages and tail;
+ *   rdma_error     RDMA_ERROR/ERR_CHUNK fails the RPC with -EIO after
+ *                  the Write chunk's MR is invalidated;
+ *   write_overrun  a Write chunk reported longer than offered: -EIO, a
+ *                  bad reply counted, nothing placed.
+ */
+#include "../xprtrdma/xprtrdma.h"
+
+namespace rpcrdmax::kunit_marshal {
+
+using namespace rpcrdmax::ktl;
+using namespace rpcrdmax::rdma;
+using kunit_rdma::End;
+using kunit_rdma::Listener;
+using kunit_rdma::Reporter;
+using kunit_rdma::WcWait;
+using xprtrdma::ClntEp;
+
+#define EXPECT(cond) check((cond), #cond, __FILE__, __LINE__)
+#define EXPECT_OK(res) check((res).is_ok(), #res, __FILE__, __LINE__)
+
+static constexpr const char *kAddr = "192.0.2.1";
+static constexpr unsigned short kPort = 20052;
+static constexpr unsigned int kWaitMs = 10000;
+static constexpr u32 kInline = 4096;	/* the client's Send and Receive buffers */
+static constexpr u32 kRecvs = 4;	/* Receives the responder keeps posted */
+static constexpr u32 kData = 4 * RPCRDMAX_PAGE_SIZE; /* responder's RDMA buffer */
+static constexpr u32 kCredits = 32;
+static constexpr u8 kPoison = 0xa5;
+
+/* ---- sunrpc's side, stood in for ------------------------------------ */
+
+/* The transport a ClntEp reports to: one request outstanding at a time. */
+struct FakeXprt {
+	SpinLock lock;
+	void *rqst = nullptr;
+	u32 xid = 0;
+	int status = 0;
+	Completion completed;
+	Atomic completions, disconnects, bad_xids, unpins;
+};
+
+} // namespace rpcrdmax::kunit_marshal
+
+using rpcrdmax::kunit_marshal::FakeXprt;
+
+extern "C" void *rpcrdmax_xprt_lookup_pin(void *xprt, unsigned int xid) noexcept
+{
+	auto *x = static_cast<FakeXprt *>(xprt);
+	rpcrdmax::ktl::SpinLockBhGuard g(&x->lock);
+
+	return x->rqst && x->xid == xid ? x->rqst : nullptr;
+}
+
+extern "C" void rpcrdmax_xprt_complete_unpin(void *xprt, void *rqst, int status) noexcept
+{
+	auto *x = static_cast<FakeXprt *>(xprt);
+
+	{
+		rpcrdmax::ktl::SpinLockBhGuard g(&x->lock);
+		if (rqst == x->rqst) {
+			x->status = status;
+			x->rqst = nullptr;
+		}
+	}
+	x->completions.add_return(1);
+	x->completed.complete();
+}
+
+extern "C" void rpcrdmax_xprt_unpin(void *xprt, void *) noexcept
+{
+	static_cast<FakeXprt *>(xprt)->unpins.add_return(1);
+}
+
+extern "C" void rpcrdmax_xprt_count_bad_xid(void *xprt) noexcept
+{
+	static_cast<FakeXprt *>(xprt)->bad_xids.add_return(1);
+}
+
+extern "C" void rpcrdmax_xprt_set_credits(void *, unsigned int) noexcept
+{
+}
+
+extern "C" void rpcrdmax_xprt_force_disconnect(void *xprt) noexcept
+{
+	static_cast<FakeXprt *>(xprt)->disconnects.add_return(1);
+}
+
+/* mountstats is not read here. */
+extern "C" void rpcrdmax_seq_printf(void *, const char *, ...) noexcept
+{
+}
+
+/* The tunables' defaults: 4 KiB Send and Receive buffers. */
+extern "C" unsigned int rpcrdmax_tunable_inline_read(void) noexcept
+{
+	return rpcrdmax::kunit_marshal::kInline;
+}
+
+extern "C" unsigned int rpcrdmax_tunable_inline_write(void) noexcept
+{
+	return rpcrdmax::kunit_marshal::kInline;
+}
+
+namespace rpcrdmax::kunit_marshal {
+
+/* A pattern that does not repeat every 256 octets. */
+static void fill(u8 *p, u32 n, u32 seed)
+{
+	for (u32 i = 0; i < n; i++)
+		p[i] = (u8)((i * 2654435761u + seed * 40503u) >> 11);
+}
+
+/* An RPC Reply's first words: XID and msg_type REPLY, then a pattern. */
+static void fill_reply(u8 *p, u32 n, u32 xid, u32 seed)
+{
+	fill(p, n, seed);
+	if (n >= 8) {
+		store_be32(p, xid);
+		store_be32(p + 4, 1);
+	}
+}
+
+/* ---- the responder -------------------------------------------------- */
+
+struct Responder {
+	End end;
+	Listener listener;
+	/* Mapped after the connection exists; unmapped before it goes. */
+	DmaBuf rmap, smap, dmap;
+	u8 *rbufs = nullptr;	/* kRecvs Receive buffers of kInline */
+	u8 *sbuf = nullptr;	/* one Send buffer */
+	u8 *data = nullptr;	/* RDMA Read target, RDMA Write source */
+	WcWait recvs[kRecvs];
+	WcWait send, rdma;
+	u32 next_recv = 0;
+	core::V1Header call;	/* the last Call decoded */
+	core::V1Header reply;	/* the Reply being built */
+	u8 msg[kData + kInline]; /* the last Call's RPC message, rebuilt */
+	u32 msg_len = 0;
+
+	~Responder()
+	{
+		rmap.unmap();
+		smap.unmap();
+		dmap.unmap();
+		delete[] rbufs;
+		delete[] sbuf;
+		delete[] data;
+	}
+
+	u32 lkey() const { return end.pd.local_dma_lkey(); }
+
+	Result<void> post_recv(u32 i)
+	{
+		rpcrdmax_sge sge = rmap.sge(lkey());
+		sge.addr += (u64)i * kInline;
+		sge.length = kInline;
+		return end.id.post_recv(&recvs[i].cqe, &sge, 1);
+	}
+
+	/* The connection is up: buffers, and every Receive posted. */
+	bool ready(Reporter check)
+	{
+		void *dev = end.id.device();
+		rbufs = new (Gfp::Kernel) u8[kRecvs * kInline];
+		sbuf = new (Gfp::Kernel) u8[kInline];
+		data = new (Gfp::Kernel) u8[kData];
+		if (!EXPECT(rbufs && sbuf && data) ||
+		    !EXPECT_OK(rmap.map(dev, rbufs, kRecvs * kInline, RPCRDMAX_DMA_FROM_DEVICE)) ||
+		    !EXPECT_OK(smap.map(dev, sbuf, kInline, RPCRDMAX_DMA_TO_DEVICE)) ||
+		    !EXPECT_OK(dmap.map(dev, data, kData, RPCRDMAX_DMA_BIDIRECTIONAL)))
+			return false;
+		for (u32 i = 0; i < kRecvs; i++)
+			if (!EXPECT_OK(post_recv(i)))
+				return false;
+		return true;
+	}
+
+	/* RDMA Read chunk @c into data + @at, one segment at a time. */
+	bool pull(Reporter check, const core::ChunkRef &c, u32 at)
+	{
+		for (u32 i = 0; i < c.nsegs; i++) {
+			const core::Segment &s = call.chunks.segment(c, i);
+			if (!EXPECT(at + s.length <= kData))
+				return false;
+			rpcrdmax_sge sge = dmap.sge(lkey());
+			sge.addr += at;
+			sge.length = s.length;
+			rpcrdmax_send_wr wr = rdma_rw_wr(RPCRDMAX_WR_RDMA_READ, &sge, s.offset,
+							 s.handle, rdma.cqe.raw());
+			unsigned int bad;
+			if (!EXPECT_OK(end.id.post_send(&wr, 1, &bad)) ||
+			    !EXPECT(rdma.completion.wait_ms(kWaitMs)) ||
+			    !EXPECT(rdma.wc.status == RPCRDMAX_IB_WC_SUCCESS))
+				return false;
+			at += s.length;
+		}
+		dmap.sync_for_cpu();
+		return true;
+	}
+
+	/*
+	 * Wait for the next Call, decode it and rebuild its RPC message in
+	 * msg: the inline part with a Read chunk's data (and its XDR pad)
+	 * at its position, or the Position Zero chunk's content.
+	 */
+	bool take_call(Reporter check)
+	{
+		u32 i = next_recv++ % kRecvs;
+		if (!EXPECT(recvs[i].completion.wait_ms(kWaitMs)) ||
+		    !EXPECT(recvs[i].wc.status == RPCRDMAX_IB_WC_SUCCESS))
+			return false;
+		rmap.sync_for_cpu();
+		const u8 *buf = rbufs + i * kInline;
+		auto v = core::v1_decode_call(ConstBytes(buf, recvs[i].wc.byte_len),
+					      core::DecodeLimits(), &call);
+		bool ok = EXPECT(v == core::V1Verdict::Ok) && EXPECT(call.vers == 1) &&
+			  EXPECT(call.credits >= 1);
+		const u8 *in = buf + call.hdr_len;
+		msg_len = 0;
+		if (ok && call.proc == core::V1Proc::NoMsg) {
+			ok = EXPECT(call.chunks.has_call_chunk()) && EXPECT(call.chunks.nread == 1) &&
+			     pull(check, call.chunks.read[0], 0);
+			msg_len = ok ? (u32)call.chunks.chunk_length(call.chunks.read[0]) : 0;
+			if (ok)
+				mem_copy(msg, data, msg_len);
+		} else if (ok && call.chunks.nread) {
+			const core::ChunkRef &c = call.chunks.read[0];
+			u32 len = (u32)call.chunks.chunk_length(c), pad = (u32)xdr_pad(len);
+			ok = EXPECT(call.chunks.nread == 1) && EXPECT(c.position <= call.payload_len) &&
+			     EXPECT(call.payload_len + len + pad <= sizeof(msg)) && pull(check, c, 0);
+			if (ok) {
+				mem_copy(msg, in, c.position);
+				mem_copy(msg + c.position, data, len);
+				mem_set(msg + c.position + len, 0, pad);
+				mem_copy(msg + c.position + len + pad, in + c.position,
+					 call.payload_len - c.position);
+				msg_len = call.payload_len + len + pad;
+			}
+		} else if (ok) {
+			mem_copy(msg, in, call.payload_len);
+			msg_len = call.payload_len;
+		}
+		return ok && EXPECT_OK(post_recv(i));
+	}
+
+	/* A Reply header for the last Call, chunk lists empty. */
+	core::V1Header &start_reply(core::V1Proc proc)
+	{
+		mem_set(&reply, 0, sizeof(reply));
+		reply.xid = call.xid;
+		reply.vers = core::kRpcRdmaVersion1;
+		reply.credits = kCredits;
+		reply.proc = proc;
+		reply.chunks.clear();
+		return reply;
+	}
+
+	/*
+	 * Prepare RDMA Writes of @len octets of data (from data + @from) into
+	 * the call's chunk @c, filling its segments in order; @written gets
+	 * each segment's share.  Returns the WR count, or -1.
+	 */
+	int plan_writes(const core::ChunkRef &c, u32 from, u32 len, rpcrdmax_send_wr *wrs,
+			rpcrdmax_sge *sges, u32 *written, u32 max)
+	{
+		int n = 0;
+		for (u32 i = 0; i < c.nsegs; i++) {
+			const core::Segment &s = call.chunks.segment(c, i);
+			u32 part = min(len, s.length);
+			written[i] = part;
+			if (!part)
+				continue;
+			if ((u32)n == max)
+				return -1;
+			sges[n] = dmap.sge(lkey());
+			sges[n].addr += from;
+			sges[n].length = part;
+			wrs[n] = rdma_rw_wr(RPCRDMAX_WR_RDMA_WRITE, &sges[n], s.offset, s.handle,
+					    nullptr);
+			n++;
+			from += part;
+			len -= part;
+		}
+		return len ? -1 : n;
+	}
+
+	/*
+	 * Send @reply, then @len octets of @rpc, behind @nw RDMA Writes from
+	 * @wrs (room for one more); with Invalidate of @inv unless 0.
+	 */
+	bool send_reply(Reporter check, const u8 *rpc, u32 len, rpcrdmax_send_wr *wrs,
+			unsigned int nw, u32 inv)
+	{
+		auto enc = core::v1_encode(reply, Bytes(sbuf, kInline));
+		if (!EXPECT_OK(enc) || !EXPECT(enc.value() + len <= kInline))
+			return false;
+		if (len)
+			mem_copy(sbuf + enc.value(), rpc, len);
+		smap.sync_for_device();
+		dmap.sync_for_device();
+		rpcrdmax_sge sge = smap.sge(lkey());
+		sge.length = enc.value() + len;
+		rpcrdmax_send_wr &s = wrs[nw];
+		s = {};
+		s.cqe = send.cqe.raw();
+		s.opcode = inv ? RPCRDMAX_WR_SEND_INV : RPCRDMAX_WR_SEND;
+		s.sge = &sge;
+		s.num_sge = 1;
+		s.rkey = inv;
+		unsigned int bad;
+		return EXPECT_OK(end.id.post_send(wrs, nw + 1, &bad)) &&
+		       EXPECT(send.completion.wait_ms(kWaitMs)) &&
+		       EXPECT(send.wc.status == RPCRDMAX_IB_WC_SUCCESS);
+	}
+
+	/* An inline RDMA_MSG Reply of @len octets (in data), no chunks. */
+	bool send_inline(Reporter check, const u8 *rpc, u32 len, u32 inv)
+	{
+		rpcrdmax_send_wr wr[1];
+		start_reply(core::V1Proc::Msg);
+		return send_reply(check, rpc, len, wr, 0, inv);
+	}
+};
+
+/* ---- one client, one responder, one request ------------------------- */
+
+struct Bench {
+	Responder *r = nullptr;
+	FakeXprt *x = nullptr;
+	ClntEp *ep = nullptr;
+	void *call = nullptr, *rcvbuf = nullptr, *rqst = nullptr;
+	u32 xid = 0;
+	rpcrdmax_kunit_xdr snd = {}, rcv = {};
+	u8 *sent = nullptr;	/* the Call's RPC message as written */
+	u8 *got = nullptr;	/* scratch for reading the receive buffer */
+	int status = 0;
+
+	u32 snd_len() const { return snd.head_len + snd.page_len + snd.tail_len; }
+	u32 rcv_len() const { return rcv.head_len + rcv.page_len + rcv.tail_len; }
+};
+
+/* Listen with @pd, connect the client, and wait until the responder is up. */
+static bool bench_up(Reporter check, Bench *b, core::PrivData pd)
+{
+	SockAddr addr;
+
+	b->r = new (Gfp::Kernel) Responder;
+	b->x = new (Gfp::Kernel) FakeXprt;
+	b->sent = new (Gfp::Kernel) u8[kData + kInline];
+	b->got = new (Gfp::Kernel) u8[kData + kInline];
+	if (!EXPECT(b->r && b->x && b->sent && b->got))
+		return false;
+	b->ep = new (Gfp::Kernel) ClntEp(b->x);
+	Listener &l = b->r->listener;
+	l.conn = &b->r->end;
+	l.pd = pd;
+	l.ord = 4;
+	return EXPECT(b->ep != nullptr) && EXPECT_OK(addr.parse(kAddr, kPort)) &&
+	       EXPECT_OK(l.id.create(&l)) && EXPECT_OK(l.id.bind(addr)) &&
+	       EXPECT_OK(l.id.listen(4)) &&
+	       EXPECT(b->ep->connect(addr.get(), sizeof(addr.raw.bytes)) == 0) &&
+	       EXPECT(l.requested.wait_ms(kWaitMs)) &&
+	       EXPECT(b->r->end.established.wait_ms(kWaitMs)) && b->r->ready(check);
+}
+
+/*
+ * Build the request (rq_snd_buf holds a pattern with the DDP item's XDR
+ * pad zeroed, rq_rcv_buf is poisoned) and have the client transmit it.
+ */
+static bool bench_send(Reporter check, Bench *b, u32 xid)
+{
+	u32 call_room = b->snd.head_len + b->snd.tail_len;
+	u32 rcv_room = b->rcv.head_len + b->rcv.tail_len;
+
+	b->xid = xid;
+	if (!EXPECT(b->snd_len() <= kData + kInline && b->rcv_len() <= kData + kInline) ||
+	    !EXPECT(rpcrdmax_clnt_buf_alloc(b->ep, call_room, rcv_room, RPCRDMAX_GFP_KERNEL,
+					    &b->call, &b->rcvbuf) == 0))
+		return false;
+	b->rqst = rpcrdmax_kunit_rqst_new(xid, b->call, b->rcvbuf, &b->snd, &b->rcv);
+	if (!EXPECT(b->rqst != nullptr))
+		return false;
+	fill(b->sent, b->snd_len(), xid);
+	if (b->snd.ddp)
+		mem_set(b->sent + b->snd.head_len + b->snd.page_len, 0, xdr_pad(b->snd.page_len));
+	mem_set(b->got, kPoison, b->rcv_len());
+	if (!EXPECT(rpcrdmax_kunit_rqst_write(b->rqst, false, 0, b->sent, b->snd_len()) == 0) ||
+	    !EXPECT(rpcrdmax_kunit_rqst_write(b->rqst, true, 0, b->got, b->rcv_len()) == 0))
+		return false;
+	{
+		SpinLockBhGuard g(&b->x->lock);
+		b->x->rqst = b->rqst;
+		b->x->xid = xid;
+	}
+	return EXPECT(b->ep->send(b->rqst, xid) == 0);
+}
+
+/* The responder has the Call: it must be the message the client was given. */
+static bool call_matches(Reporter check, Bench *b)
+{
+	Responder *r = b->r;
+	return EXPECT(r->call.xid == b->xid) && EXPECT(r->msg_len == b->snd_len()) &&
+	       EXPECT(mem_compare(r->msg, b->sent, b->snd_len()) == 0);
+}
+
+/* Connect with @pd, send the request as b->snd/b->rcv say, and take the
+ * Call at the responder: true when it arrived as the client was given it. */
+static bool bench_call(Reporter check, Bench *b, core::PrivData pd, u32 xid)
+{
+	return bench_up(check, b, pd) && bench_send(check, b, xid) && b->r->take_call(check) &&
+	       call_matches(check, b);
+}
+
+/* Wait for the RPC to complete; its status in b->status, its buffer in b->got. */
+static bool bench_done(Reporter check, Bench *b)
+{
+	if (!EXPECT(b->x->completed.wait_ms(kWaitMs)))
+		return false;
+	b->status = b->x->status;
+	return EXPECT(b->x->completions.read() == 1) && EXPECT(b->x->disconnects.read() == 0) &&
+	       EXPECT(b->x->bad_xids.read() == 0) &&
+	       EXPECT(rpcrdmax_kunit_rqst_read(b->rqst, true, 0, b->got, b->rcv_len()) == 0);
+}
+
+static bool all_poison(const u8 *p, u32 n)
+{
+	for (u32 i = 0; i < n; i++)
+		if (p[i] != kPoison)
+			return false;
+	return true;
+}
+
+static void bench_down(Bench *b)
+{
+	if (b->call)
+		rpcrdmax_clnt_buf_free(b->ep, b->call);
+	if (b->rqst)
+		rpcrdmax_kunit_rqst_free(b->rqst);
+	if (b->ep) {
+		b->ep->close();
+		delete b->ep;
+	}
+	if (b->r && b->r->end.id.get() && b->r->end.id.qp()) {
+		(void)b->r->end.disconnected.wait_ms(kWaitMs);
+		b->r->end.id.drain();
+	}
+	delete b->r;
+	delete b->x;
+	delete[] b->sent;
+	delete[] b->got;
+}
+
+static constexpr core::PrivData kDefaultPd = { kInline, kInline, true };
+
+/* ---- cases ---------------------------------------------------------- */
+
+static void inline_case(Reporter check)
+{
+	Bench b;
+	/* 508 octets with a small DDP item (298 from page offset 40, its
+	 * 2-octet pad in the tail): all inline, the item pulled up. */
+	b.snd = { 200, 40, 298, 2 + 8, true };
+	b.rcv = { 512, 0, 0, 0, false };
+	u8 rpc[100];
+
+	if (bench_call(check, &b, kDefaultPd, 0x11110001)) {
+		const core::ChunkLists &cl = b.r->call.chunks;
+		EXPECT(b.r->call.proc == core::V1Proc::Msg);
+		EXPECT(cl.empty());
+		EXPECT(b.ep->stats.pullup_bytes.read() == 298 + 2 + 8);
+		fill_reply(rpc, sizeof(rpc), b.xid, 7);
+		if (b.r->send_inline(check, rpc, sizeof(rpc), 0) && bench_done(check, &b)) {
+			EXPECT(b.status == (int)sizeof(rpc));
+			EXPECT(mem_compare(b.got, rpc, sizeof(rpc)) == 0);
+			EXPECT(all_poison(b.got + sizeof(rpc), b.rcv_len() - sizeof(rpc)));
+			EXPECT(b.ep->stats.local_inv_needed.read() == 0);
+			EXPECT(b.ep->stats.bad_reply.read() == 0);
+		}
+	}
+	bench_down(&b);
+}
+
+static void read_chunk_case(Reporter check)
+{
+	Bench b;
+	/* WRITE-style: 8190 octets from page offset 100 (three pages); the
+	 * tail starts with their 2-octet XDR pad. */
+	b.snd = { 124, 100, 8190, 2 + 8, true };
+	b.rcv = { 256, 0, 0, 0, false };
+	u8 rpc[64];
+
+	if (bench_call(check, &b, kDefaultPd, 0x11110002)) {
+		const core::ChunkLists &cl = b.r->call.chunks;
+		EXPECT(b.r->call.proc == core::V1Proc::Msg);
+		EXPECT(cl.nread == 1 && cl.nwrite == 0 && !cl.has_reply);
+		EXPECT(cl.read[0].position == 124);
+		EXPECT(cl.chunk_length(cl.read[0]) == 8190);
+		/* Inline: the head and the tail less the pad. */
+		EXPECT(b.r->call.payload_len == 124 + 8);
+		EXPECT(b.ep->stats.read_chunks.read() == (int)cl.read[0].nsegs);
+		/* Only the tail less the pad was copied from outside the head. */
+		EXPECT(b.ep->stats.pullup_bytes.read() == 8);
+		fill_reply(rpc, sizeof(rpc), b.xid, 9);
+		/* A plain Send: the client must invalidate its MRs itself. */
+		if (b.r->send_inline(check, rpc, sizeof(rpc), 0) && bench_done(check, &b)) {
+			EXPECT(b.status == (int)sizeof(rpc));
+			EXPECT(mem_compare(b.got, rpc, sizeof(rpc)) == 0);
+			EXPECT(b.ep->stats.local_inv_needed.read() == (int)cl.read[0].nsegs);
+		}
+	}
+	bench_down(&b);
+}
+
+static void long_call_case(Reporter check)
+{
+	Bench b;
+	/* Not DDP-eligible, 2200 octets, the page data crossing a page. */
+	b.snd = { 600, 3000, 1500, 100, false };
+	b.rcv = { 256, 0, 0, 0, false };
+	u8 rpc[80];
+
+	/* The responder takes 1 KiB Calls: the call threshold is 1 KiB. */
+	if (bench_call(check, &b, { kInline, 1024, true }, 0x11110003)) {
+		const core::ChunkLists &cl = b.r->call.chunks;
+		EXPECT(b.r->call.proc == core::V1Proc::NoMsg);
+		EXPECT(cl.has_call_chunk() && cl.nwrite == 0 && !cl.has_reply);
+		EXPECT(b.r->call.payload_len == 0);
+		/* Head, pages and tail are separate segments. */
+		EXPECT(cl.read[0].nsegs >= 3);
+		EXPECT(b.ep->stats.nomsg_calls.read() == 1);
+		EXPECT(b.ep->stats.pullup_bytes.read() == 0);
+		fill_reply(rpc, sizeof(rpc), b.xid, 11);
+		if (b.r->send_inline(check, rpc, sizeof(rpc), 0) && bench_done(check, &b)) {
+			EXPECT(b.status == (int)sizeof(rpc));
+			EXPECT(mem_compare(b.got, rpc, sizeof(rpc)) == 0);
+			EXPECT(b.ep->stats.local_inv_needed.read() == (int)cl.read[0].nsegs);
+		}
+	}
+	bench_down(&b);
+}
+
+/* A READ-style request: 8 KiB of DDP-eligible room from page offset 512. */
+static void read_style(Bench *b)
+{
+	b->snd = { 120, 0, 0, 0, false };
+	b->rcv = { 120, 512, 8192, 16, true };
+}
+
+/* The Call offered one Write chunk of the whole page room, and no Reply chunk. */
+static bool offered_write(Reporter check, Bench *b)
+{
+	const core::ChunkLists &cl = b->r->call.chunks;
+	return EXPECT(b->r->call.proc == core::V1Proc::Msg) && EXPECT(cl.nread == 0) &&
+	       EXPECT(cl.nwrite == 1) && EXPECT(!cl.has_reply) &&
+	       EXPECT(cl.chunk_length(cl.write[0]) == 8192);
+}
+
+/*
+ * Answer a READ-style Call: RDMA Write @len octets into its Write chunk,
+ * report @reported, and Send @rpc (@rlen octets); Invalidate @inv.
+ */
+static bool reply_write(Reporter check, Bench *b, u32 len, u32 reported, const u8 *rpc,
+			u32 rlen, u32 inv)
+{
+	Responder *r = b->r;
+	const core::ChunkRef &c = r->call.chunks.write[0];
+	rpcrdmax_send_wr wrs[RPCRDMAX_MAX_WR_CHAIN];
+	rpcrdmax_sge sges[RPCRDMAX_MAX_WR_CHAIN];
+	u32 written[core::kPlanMaxSegs];
+
+	if (!EXPECT(c.nsegs <= core::kPlanMaxSegs))
+		return false;
+	int n = r->plan_writes(c, 0, len, wrs, sges, written, RPCRDMAX_MAX_WR_CHAIN - 1);
+	if (!EXPECT(n >= 0))
+		return false;
+	core::V1Header &h = r->start_reply(core::V1Proc::Msg);
+	bool ok = EXPECT(h.chunks.add_write_chunk() == core::ListError::None);
+	for (u32 i = 0; ok && i < c.nsegs; i++) {
+		core::Segment s = r->call.chunks.segment(c, i);
+		s.length = i == 0 ? written[0] + (reported - len) : written[i];
+		ok = EXPECT(h.chunks.add_write_segment(s) == core::ListError::None);
+	}
+	return ok && r->send_reply(check, rpc, rlen, wrs, (unsigned int)n, inv);
+}
+
+static void write_chunk_case(Reporter check)
+{
+	Bench b;
+	constexpr u32 kLen = 5001, kPad = 3;
+	u8 rpc[120 + 8];
+
+	read_style(&b);
+	if (bench_call(check, &b, kDefaultPd, 0x11110004) && offered_write(check, &b)) {
+		const core::ChunkLists &cl = b.r->call.chunks;
+		fill(b.r->data, kLen, 13);
+		fill_reply(rpc, sizeof(rpc), b.xid, 15);
+		/* Send with Invalidate of the Write chunk's (only) rkey. */
+		EXPECT(cl.write[0].nsegs == 1);
+		u32 rkey = cl.segment(cl.write[0], 0).handle;
+		if (reply_write(check, &b, kLen, kLen, rpc, sizeof(rpc), rkey) &&
+		    bench_done(check, &b)) {
+			const u8 *pages = b.got + 120, *tail = pages + 8192;
+			/* The inline Reply plus the data rounded up. */
+			EXPECT(b.status == (int)(sizeof(rpc) + kLen + kPad));
+			EXPECT(mem_compare(b.got, rpc, 120) == 0);
+			EXPECT(mem_compare(pages, b.r->data, kLen) == 0);
+			EXPECT(tail[0] == 0 && tail[1] == 0 && tail[2] == 0);
+			EXPECT(mem_compare(tail + kPad, rpc + 120, 8) == 0);
+			EXPECT(all_poison(tail + kPad + 8, 16 - kPad - 8));
+			EXPECT(b.ep->stats.write_chunks.read() == 1);
+			EXPECT(b.ep->stats.reply_bytes.read() == kLen);
+			EXPECT(b.ep->stats.fixup_bytes.read() == (long long)sizeof(rpc));
+			/* The server retired the one MR: no LOCAL_INV. */
+			EXPECT(b.ep->stats.local_inv_needed.read() == 0);
+		}
+	}
+	bench_down(&b);
+}
+
+static void reply_chunk_case(Reporter check)
+{
+	Bench b;
+	constexpr u32 kLen = 2300;
+	b.snd = { 100, 0, 0, 0, false };
+	/* 2600 octets of room, not DDP-eligible: all of it a Reply chunk. */
+	b.rcv = { 400, 1000, 2000, 200, false };
+
+	/* The responder Sends at most 1 KiB: the reply threshold is 1 KiB. */
+	if (bench_call(check, &b, { 1024, kInline, true }, 0x11110005)) {
+		Responder *r = b.r;
+		const core::ChunkLists &cl = r->call.chunks;
+		EXPECT(r->call.proc == core::V1Proc::Msg);
+		EXPECT(cl.nread == 0 && cl.nwrite == 0 && cl.has_reply);
+		EXPECT(cl.chunk_length(cl.reply) == b.rcv_len());
+		EXPECT(cl.reply.nsegs >= 3);
+		EXPECT(b.ep->stats.reply_chunks.read() == (int)cl.reply.nsegs);
+		fill_reply(r->data, kLen, b.xid, 17);
+		rpcrdmax_send_wr wrs[RPCRDMAX_MAX_WR_CHAIN];
+		rpcrdmax_sge sges[RPCRDMAX_MAX_WR_CHAIN];
+		u32 written[core::kPlanMaxSegs];
+		int n = EXPECT(cl.reply.nsegs <= core::kPlanMaxSegs)
+				? r->plan_writes(cl.reply, 0, kLen, wrs, sges, written,
+						 RPCRDMAX_MAX_WR_CHAIN - 1)
+				: -1;
+		core::V1Header &h = r->start_reply(core::V1Proc::NoMsg);
+		bool ok = EXPECT(n > 0) &&
+			  EXPECT(h.chunks.set_reply_chunk() == core::ListError::None);
+		for (u32 i = 0; ok && i < cl.reply.nsegs; i++) {
+			core::Segment s = cl.segment(cl.reply, i);
+			s.length = written[i];
+			ok = EXPECT(h.chunks.add_reply_segment(s) == core::ListError::None);
+		}
+		if (ok && r->send_reply(check, nullptr, 0, wrs, (unsigned int)n, 0) &&
+		    bench_done(check, &b)) {
+			EXPECT(b.status == (int)kLen);
+			EXPECT(mem_compare(b.got, r->data, kLen) == 0);
+			EXPECT(all_poison(b.got + kLen, b.rcv_len() - kLen));
+			EXPECT(b.ep->stats.reply_bytes.read() == kLen);
+			EXPECT(b.ep->stats.local_inv_needed.read() == (int)cl.reply.nsegs);
+		}
+	}
+	bench_down(&b);
+}
+
+static void rdma_error_case(Reporter check)
+{
+	Bench b;
+
+	read_style(&b);
+	if (bench_call(check, &b, kDefaultPd, 0x11110006) && offered_write(check, &b)) {
+		Responder *r = b.r;
+		auto enc = core::v1_encode_err_chunk(b.xid, kCredits, Bytes(r->sbuf, kInline));
+		rpcrdmax_sge sge = r->smap.sge(r->lkey());
+		rpcrdmax_send_wr wr = {};
+		unsigned int bad;
+		wr.cqe = r->send.cqe.raw();
+		wr.opcode = RPCRDMAX_WR_SEND;
+		wr.sge = &sge;
+		wr.num_sge = 1;
+		if (EXPECT_OK(enc)) {
+			sge.length = enc.value();
+			r->smap.sync_for_device();
+		}
+		if (enc.is_ok() && EXPECT_OK(r->end.id.post_send(&wr, 1, &bad)) &&
+		    EXPECT(r->send.completion.wait_ms(kWaitMs)) && bench_done(check, &b)) {
+			EXPECT(b.status == -err::EIO);
+			EXPECT(all_poison(b.got, b.rcv_len()));
+			/* Not malformed: an error the RPC gets, no bad reply. */
+			EXPECT(b.ep->stats.bad_reply.read() == 0);
+			EXPECT(b.ep->stats.local_inv_needed.read() == 1);
+		}
+	}
+	bench_down(&b);
+}
+
+static void write_overrun_case(Reporter check)
+{
+	Bench b;
+	u8 rpc[120 + 8];
+
+	read_style(&b);
+	if (bench_call(check, &b, kDefaultPd, 0x11110007) && offered_write(check, &b)) {
+		fill(b.r->data, 100, 19);
+		fill_reply(rpc, sizeof(rpc), b.xid, 21);
+		/* 100 octets written, 8192 + 4 claimed: more than offered. */
+		if (reply_write(check, &b, 100, 8192 + 4, rpc, sizeof(rpc), 0) &&
+		    bench_done(check, &b)) {
+			EXPECT(b.status == -err::EIO);
+			EXPECT(b.ep->stats.bad_reply.read() == 1);
+			/* Nothing placed: head and tail keep the poison. */
+			EXPECT(all_poison(b.got, 120));
+			EXPECT(all_poison(b.got + 120 + 8192, 16));
+			EXPECT(b.ep->stats.reply_bytes.read() == 0);
+			EXPECT(b.ep->stats.local_inv_needed.read() == 1);
+		}
+	}
+	bench_down(&b);
+}
+
+#undef EXPECT
+#undef EXPECT_OK
+
+} // namespace rpcrdmax::kunit_marshal
+
+#define RPCRDMAX_KUNIT_MARSHAL_ENTRY(name) RPCRDMAX_KUNIT_CXX_ENTRY(kunit_marshal, marshal_, name)
+
+RPCRDMAX_KUNIT_MARSHAL_ENTRY(inline)
+RPCRDMAX_KUNIT_MARSHAL_ENTRY(read_chunk)
+RPCRDMAX_KUNIT_MARSHAL_ENTRY(long_call)
+RPCRDMAX_KUNIT_MARSHAL_ENTRY(write_chunk)
+RPCRDMAX_KUNIT_MARSHAL_ENTRY(reply_chunk)
+RPCRDMAX_KUNIT_MARSHAL_ENTRY(rdma_error)
+RPCRDMAX_KUNIT_MARSHAL_ENTRY(write_overrun)
