@@ -15,3 +15,4 @@
 #include "../shim/time.c"
 #include "../shim/cm.c"
 #include "../shim/verbs.c"
+#include "../shim/rw.c"
