@@ -14,6 +14,8 @@
  * rpcrdmax_rdma: in-kernel loopback over soft-RoCE through our cm and
  *   verbs shims: connect with private data, FRWR + RDMA Write + Send with
  *   Invalidate, LOCAL_INV, flush and MR recovery (kunit/cxx_rdma_tests.cpp).
+ * rpcrdmax_svcrdma: the server transport's accept decision and rdma_rw
+ *   Read/Write/Send With Invalidate over soft-RoCE (kunit/cxx_svc_tests.cpp).
  * rpcrdmax_core: every protocol-core self-test case (core/selftest/, the
  *   same cases the host runs under GoogleTest), one KUnit parameter each.
  */
@@ -176,6 +178,33 @@ static struct kunit_suite rpcrdmax_rdma_suite = {
 	.name = "rpcrdmax_rdma",
 	.test_cases = rpcrdmax_rdma_cases,
 };
+
+/* ---- rpcrdmax_svcrdma (kunit/cxx_svc_tests.cpp) ------------------- */
+
+void rpcrdmax_kunit_cxx_svc_accept(void *ctx, rpcrdmax_check_fn check);
+void rpcrdmax_kunit_cxx_svc_rw_read(void *ctx, rpcrdmax_check_fn check);
+void rpcrdmax_kunit_cxx_svc_rw_write(void *ctx, rpcrdmax_check_fn check);
+void rpcrdmax_kunit_cxx_svc_send_inv(void *ctx, rpcrdmax_check_fn check);
+
+RPCRDMAX_CXX_CASE(svc_accept)
+RPCRDMAX_CXX_CASE(svc_rw_read)
+RPCRDMAX_CXX_CASE(svc_rw_write)
+RPCRDMAX_CXX_CASE(svc_send_inv)
+
+static struct kunit_case rpcrdmax_svcrdma_cases[] = {
+	KUNIT_CASE(svc_accept_case),
+	KUNIT_CASE(svc_rw_read_case),
+	KUNIT_CASE(svc_rw_write_case),
+	KUNIT_CASE(svc_send_inv_case),
+	{}
+};
+
+static struct kunit_suite rpcrdmax_svcrdma_suite = {
+	.name = "rpcrdmax_svcrdma",
+	.test_cases = rpcrdmax_svcrdma_cases,
+};
+
+kunit_test_suites(&rpcrdmax_svcrdma_suite);
 
 /* ---- rpcrdmax_core ------------------------------------------------- */
 

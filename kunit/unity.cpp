@@ -8,3 +8,4 @@
 #include "../core/unity_check.cpp"
 #include "../kunit/cxx_runtime_tests.cpp"
 #include "../kunit/cxx_rdma_tests.cpp"
+#include "../kunit/cxx_svc_tests.cpp"

@@ -92,26 +92,20 @@ Result<void> SvcConn::setup(Listener *l, const rpcrdmax_cm_event_info &ev)
 		RPCRDMAX_TRY(post_recv(&rb));
 	}
 
-	core::PrivData peer;
-	(void)core::pd_decode(ConstBytes(static_cast<const u8 *>(ev.private_data),
-					 ev.private_data ? ev.private_data_len : 0),
-			      &peer); /* absent: the version 1 defaults */
-	/* R: our device can post Send With Invalidate (RFC 8797 Section 4.1). */
-	const core::PrivData ours = { lim_.send_size, lim_.recv_size, attrs.mem_mgt_extensions };
-	thr_ = core::pd_thresholds(peer, ours);
-	send_inv_ = core::pd_may_send_with_invalidate(ours, peer);
+	AcceptPlan plan = plan_accept(ConstBytes(static_cast<const u8 *>(ev.private_data),
+						 ev.private_data ? ev.private_data_len : 0),
+				      attrs, ev.initiator_depth, lim_);
+	thr_ = plan.thr;
+	send_inv_ = plan.send_inv;
+	ord_ = plan.ord;
 	core::credits_responder_init(&credits_, credits);
-	/* Reads we may have outstanding: what the client's side accepts. */
-	ord_ = min<u32>(min<u32>(ev.initiator_depth, attrs.max_qp_init_rd_atom), lim_.max_ord);
-	if (!ord_)
-		ord_ = 1;
 
 	xprt = rpcrdmax_svc_xprt_new(l->xprt(), id.get(), this);
 	if (!xprt)
 		return error(err::ENOMEM);
 
 	u8 pd[core::kPdSize];
-	u32 pdlen = RPCRDMAX_TRY(core::pd_encode(ours, Bytes(pd, sizeof(pd))));
+	u32 pdlen = RPCRDMAX_TRY(core::pd_encode(plan.ours, Bytes(pd, sizeof(pd))));
 	return id.accept(ConstBytes(pd, pdlen), ord_, 0);
 }
 

@@ -55,6 +55,32 @@ inline ConnLimits conn_limits()
 	return { 32, 4096, 4096, 16 };
 }
 
+/*
+ * What a connection request decides (RFC 8797): our private data (R set
+ * when our device can post Send With Invalidate), the peer's, the inline
+ * thresholds, whether Replies may invalidate, and our RDMA Read depth.
+ */
+struct AcceptPlan {
+	core::PrivData ours, peer;
+	core::InlineThresholds thr;
+	bool send_inv;
+	u32 ord;
+};
+inline AcceptPlan plan_accept(ConstBytes peer_pd, const rpcrdmax_dev_attrs &attrs,
+			      u32 initiator_depth, const ConnLimits &lim)
+{
+	AcceptPlan p;
+	(void)core::pd_decode(peer_pd, &p.peer); /* absent: the version 1 defaults */
+	p.ours = { lim.send_size, lim.recv_size, attrs.mem_mgt_extensions };
+	p.thr = core::pd_thresholds(p.peer, p.ours);
+	p.send_inv = core::pd_may_send_with_invalidate(p.ours, p.peer);
+	/* Reads we may have outstanding: what the client's side accepts. */
+	p.ord = min(min(initiator_depth, attrs.max_qp_init_rd_atom), lim.max_ord);
+	if (!p.ord)
+		p.ord = 1;
+	return p;
+}
+
 inline constexpr u32 kMaxChunk = (1u << 20) + 65536; /* largest chunk payload we move */
 /* Pieces (page fragments) a chunk of kMaxChunk octets can span in rq_pages. */
 inline constexpr u32 kMaxChunkPieces = kMaxChunk / RPCRDMAX_PAGE_SIZE + 4;
