@@ -234,10 +234,17 @@ void rpcrdmax_waitq_init(void *wq)
 	init_waitqueue_head((wait_queue_head_t *)wq);
 }
 
-/** rpcrdmax_waitq_wake_all - wake every sleeper on @wq (any context) */
+/**
+ * rpcrdmax_waitq_wake_all - wake every sleeper on @wq (any context)
+ * @wq: wait queue storage
+ *
+ * Cheap when nobody sleeps; the caller changed the condition before
+ * (wq_has_sleeper() orders that against a sleeper's re-check).
+ */
 void rpcrdmax_waitq_wake_all(void *wq)
 {
-	wake_up_all((wait_queue_head_t *)wq);
+	if (wq_has_sleeper((wait_queue_head_t *)wq))
+		wake_up_all((wait_queue_head_t *)wq);
 }
 
 /**

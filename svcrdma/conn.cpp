@@ -555,24 +555,6 @@ Result<void> SvcConn::add_writes(SendCtx *sc, void *rqstp, const core::ChunkList
 	return r;
 }
 
-/* Echo chunk @c of the Call into @out with the octets written in it. */
-static Result<void> echo_chunk(core::ChunkLists *out, const core::ChunkLists &cl,
-			       const core::ChunkRef &c, u32 written, bool reply)
-{
-	if (reply ? out->set_reply_chunk() != core::ListError::None
-		  : out->add_write_chunk() != core::ListError::None)
-		return error(err::EINVAL);
-	for (u32 i = 0; i < c.nsegs; i++) {
-		core::Segment s = cl.segment(c, i);
-		s.length = min(s.length, written);
-		written -= s.length;
-		core::ListError e = reply ? out->add_reply_segment(s) : out->add_write_segment(s);
-		if (e != core::ListError::None)
-			return error(err::EINVAL);
-	}
-	return {};
-}
-
 /*
  * The rkey a Reply may invalidate (RFC 8797 Section 4.1): one handle of
  * this Call's chunks - the first segment of the Write list, else of the
@@ -599,45 +581,26 @@ int SvcConn::sendto(void *rqstp, CallCtx *cc)
 	rpcrdmax_xdr_shape s;
 
 	rpcrdmax_svc_res_shape(rqstp, &s);
-	/* The page list goes in the first Write chunk when one is offered
-	 * and large enough; its XDR round-up (the tail's first octets) is
-	 * then not sent (RFC 8166 Section 3.4.6). */
-	bool use_write = ccl.nwrite > 0 && s.page_len > 0 &&
-			 ccl.chunk_length(ccl.write[0]) >= s.page_len;
-	u32 pad_skip = use_write ? min<u32>(round_up<u32>(s.page_len, 4) - s.page_len, s.tail_len)
-				 : 0;
-	u32 write_len = use_write ? s.page_len : 0;
-	u32 body_len = s.len - write_len - pad_skip;
-	/* The body is rq_res without the Write chunk's data: [0, a) + [b, len). */
-	u32 a = s.head_len + (use_write ? 0 : s.page_len);
-	u32 b = s.head_len + s.page_len + pad_skip;
-	if (a > s.len || b > s.len)
-		return -err::EINVAL;
-
-	rep.xid = call.xid;
-	rep.vers = core::kRpcRdmaVersion1;
 	{
 		SpinLockBhGuard g(&lock_);
 		rep.credits = core::credits_responder_reply(&credits_, call.credits);
 	}
-	rep.proc = core::V1Proc::Msg;
-	rep.chunks.clear();
-	for (u32 i = 0; i < ccl.nwrite; i++)
-		if (echo_chunk(&rep.chunks, ccl, ccl.write[i], i == 0 ? write_len : 0, false)
-			    .is_error())
-			return -err::EINVAL;
-	bool use_reply = false;
-	if (core::v1_encoded_size(rep) + body_len > min(thr_.reply, lim_.send_size)) {
-		if (!ccl.has_reply || ccl.chunk_length(ccl.reply) < body_len) {
-			rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE,
-						 "Reply %08x of %u octets has no room", call.xid, s.len);
-			return send_error(call.xid, false).is_ok() ? 0 : -err::ENOTCONN;
-		}
-		use_reply = true;
-		rep.proc = core::V1Proc::NoMsg;
-		if (echo_chunk(&rep.chunks, ccl, ccl.reply, body_len, true).is_error())
-			return -err::EINVAL;
+	const core::ReplyPlan p = core::v1_plan_reply(
+		call, { s.head_len, s.page_len, s.tail_len, s.len }, min(thr_.reply, lim_.send_size),
+		&rep);
+	switch (p.route) {
+	case core::ReplyRoute::Inline:
+	case core::ReplyRoute::ReplyChunk:
+		break;
+	case core::ReplyRoute::NoRoom:
+		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "Reply %08x of %u octets has no room",
+					 call.xid, s.len);
+		return send_error(call.xid, false).is_ok() ? 0 : -err::ENOTCONN;
+	case core::ReplyRoute::Bad:
+		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "cannot plan Reply %08x", call.xid);
+		return -err::EINVAL;
 	}
+	const bool use_reply = p.route == core::ReplyRoute::ReplyChunk;
 
 	SendCtx *sc = new (Gfp::Kernel) SendCtx;
 	if (!sc)
@@ -645,7 +608,7 @@ int SvcConn::sendto(void *rqstp, CallCtx *cc)
 	sc->conn = this;
 	int rc = -err::ENOMEM;
 	u32 hlen = 0, send_len;
-	const u32 body[2][2] = { { 0, a }, { b, s.len - b } };
+	const u32 body[2][2] = { { 0, p.body_a }, { p.body_b, s.len - p.body_b } };
 
 	sc->hdr = new (Gfp::Kernel) u8[lim_.send_size];
 	if (!sc->hdr)
@@ -662,19 +625,20 @@ int SvcConn::sendto(void *rqstp, CallCtx *cc)
 	if (!use_reply) {
 		/* Inline: the body follows the header in the Send buffer. */
 		rc = -err::EMSGSIZE;
-		if (rpcrdmax_svc_res_copy(rqstp, 0, a, sc->hdr + hlen) ||
-		    rpcrdmax_svc_res_copy(rqstp, b, s.len - b, sc->hdr + hlen + a))
+		if (rpcrdmax_svc_res_copy(rqstp, 0, p.body_a, sc->hdr + hlen) ||
+		    rpcrdmax_svc_res_copy(rqstp, p.body_b, s.len - p.body_b,
+					  sc->hdr + hlen + p.body_a))
 			goto fail;
-		send_len += body_len;
+		send_len += p.body_len;
 	}
-	if (write_len || use_reply) {
+	if (p.write_len || use_reply) {
 		rc = -err::ENOMEM;
-		u32 nctx = (write_len ? ccl.write[0].nsegs : 0) + (use_reply ? ccl.reply.nsegs : 0);
+		u32 nctx = (p.write_len ? ccl.write[0].nsegs : 0) + (use_reply ? ccl.reply.nsegs : 0);
 		if (sc->rw.alloc(nctx).is_error())
 			goto fail;
-		const u32 chunk[1][2] = { { s.head_len, write_len } };
+		const u32 chunk[1][2] = { { s.head_len, p.write_len } };
 		Result<void> r = {};
-		if (write_len)
+		if (p.write_len)
 			r = add_writes(sc, rqstp, ccl, ccl.write[0], chunk, 1);
 		if (r.is_ok() && use_reply)
 			r = add_writes(sc, rqstp, ccl, ccl.reply, body, 2);

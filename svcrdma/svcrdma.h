@@ -25,6 +25,7 @@
 
 #include "rpcrdmax/core/credits.h"
 #include "rpcrdmax/core/privdata.h"
+#include "rpcrdmax/core/responder.h"
 #include "rpcrdmax/core/v1.h"
 #include "rpcrdmax/ktl/alloc.h"
 #include "rpcrdmax/ktl/list.h"
