@@ -383,45 +383,25 @@ int rpcrdmax_svc_res_copy(void *rqstp, unsigned int offset, unsigned int len, vo
 		-EMSGSIZE : 0;
 }
 
-/* Append the pieces of @len octets at @page + @offset (page-contiguous) to @segs. */
-static int rpcrdmax_svc_add_pieces(struct page **pages, unsigned int offset, unsigned int len,
+/*
+ * Append the pieces of @len octets to @segs: from @pages at @offset when
+ * @pages is given, else from page memory at kernel address @offset.
+ */
+static int rpcrdmax_svc_add_pieces(struct page **pages, unsigned long offset, unsigned int len,
 				   struct rpcrdmax_page_seg *segs, unsigned int *n,
 				   unsigned int max)
 {
 	while (len) {
-		unsigned int in = offset & ~PAGE_MASK;
+		unsigned int in = offset_in_page(offset);
 		unsigned int k = min_t(unsigned int, len, PAGE_SIZE - in);
 
 		if (*n == max)
 			return -ENOBUFS;
-		segs[*n].page = pages[offset >> PAGE_SHIFT];
+		segs[*n].page = pages ? pages[offset >> PAGE_SHIFT] : virt_to_page((void *)offset);
 		segs[*n].offset = in;
 		segs[*n].len = k;
 		(*n)++;
 		offset += k;
-		len -= k;
-	}
-	return 0;
-}
-
-/* The same for a kvec in page memory (an xdr_buf's head or tail). */
-static int rpcrdmax_svc_add_kvec(const struct kvec *v, struct rpcrdmax_page_seg *segs,
-				 unsigned int *n, unsigned int max)
-{
-	unsigned long addr = (unsigned long)v->iov_base;
-	unsigned int len = v->iov_len;
-
-	while (len) {
-		unsigned int in = offset_in_page(addr);
-		unsigned int k = min_t(unsigned int, len, PAGE_SIZE - in);
-
-		if (*n == max)
-			return -ENOBUFS;
-		segs[*n].page = virt_to_page((void *)addr);
-		segs[*n].offset = in;
-		segs[*n].len = k;
-		(*n)++;
-		addr += k;
 		len -= k;
 	}
 	return 0;
@@ -472,12 +452,14 @@ int rpcrdmax_svc_res_pages(void *rqstp, unsigned int offset, unsigned int len,
 
 	if (xdr_buf_subsegment(&((struct svc_rqst *)rqstp)->rq_res, &sub, offset, len))
 		return -EMSGSIZE;
-	rc = rpcrdmax_svc_add_kvec(&sub.head[0], segs, &n, max);
+	rc = rpcrdmax_svc_add_pieces(NULL, (unsigned long)sub.head[0].iov_base,
+				     sub.head[0].iov_len, segs, &n, max);
 	if (!rc)
 		rc = rpcrdmax_svc_add_pieces(sub.pages, sub.page_base, sub.page_len, segs, &n,
 					     max);
 	if (!rc)
-		rc = rpcrdmax_svc_add_kvec(&sub.tail[0], segs, &n, max);
+		rc = rpcrdmax_svc_add_pieces(NULL, (unsigned long)sub.tail[0].iov_base,
+					     sub.tail[0].iov_len, segs, &n, max);
 	return rc ? rc : n;
 }
 
