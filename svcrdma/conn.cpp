@@ -68,9 +68,10 @@ Result<void> SvcConn::setup(Listener *l, const rpcrdmax_cm_event_info &ev)
 	u32 sq = 0;
 	RPCRDMAX_TRY(pd_.alloc(dev));
 	RPCRDMAX_TRY(scq_.alloc(dev, (int)scq_len, 0, true));
-	RPCRDMAX_TRY(rcq_.alloc(dev, (int)credits, 0, true));
-	RPCRDMAX_TRY(id.create_qp(pd_, scq_, rcq_, send_wr, credits, max(attrs.max_send_sge, 1u),
-				  1, ctxs, &sq));
+	/* Receives: one per credit, and room for ib_drain_qp's. */
+	RPCRDMAX_TRY(rcq_.alloc(dev, (int)credits + 1, 0, true));
+	RPCRDMAX_TRY(id.create_qp(pd_, scq_, rcq_, send_wr, credits + 1,
+				  max(attrs.max_send_sge, 1u), 1, ctxs, &sq));
 	/* Every slot we hand out has a CQ entry; one stays for the drain. */
 	sq = min(sq, scq_len);
 	if (sq < 2)
