@@ -9,6 +9,7 @@
 #include "credits.cpp"
 #include "planner.cpp"
 #include "privdata.cpp"
+#include "responder.cpp"
 #include "v1.cpp"
 #include "v2.cpp"
 #include "selftest/selftest.cpp"

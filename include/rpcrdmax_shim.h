@@ -88,6 +88,11 @@ void rpcrdmax_complete(void *c) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_complete_all(void *c) RPCRDMAX_NOEXCEPT;
 /* Returns the milliseconds left (at least 1) or 0 on timeout. */
 unsigned long rpcrdmax_wait_for_completion_timeout(void *c, unsigned int ms) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_waitq_init(void *wq) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_waitq_wake_all(void *wq) RPCRDMAX_NOEXCEPT;
+/* True once @cond(@arg) holds, false after @ms milliseconds. */
+bool rpcrdmax_waitq_wait(void *wq, bool (*cond)(void *arg), void *arg,
+			 unsigned int ms) RPCRDMAX_NOEXCEPT;
 
 /* ---- deferred work (shim/work.c) -------------------------------------- */
 typedef void (*rpcrdmax_work_fn)(void *work);
@@ -151,7 +156,8 @@ int rpcrdmax_cm_resolve_addr(void *id, const void *dst, unsigned int timeout_ms)
 int rpcrdmax_cm_resolve_route(void *id, unsigned int timeout_ms) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_cm_create_qp(void *id, void *pd, void *send_cq, void *recv_cq,
 			  unsigned int max_send_wr, unsigned int max_recv_wr,
-			  unsigned int max_send_sge, unsigned int max_recv_sge) RPCRDMAX_NOEXCEPT;
+			  unsigned int max_send_sge, unsigned int max_recv_sge,
+			  unsigned int max_rdma_ctxs, unsigned int *send_wr_out) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_cm_destroy_qp(void *id) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_cm_connect(void *id, const void *pdata, unsigned int pdata_len,
 			unsigned int initiator_depth, unsigned int responder_resources,
@@ -269,6 +275,23 @@ void rpcrdmax_ib_mr_info(void *mr, unsigned int *lkey, unsigned int *rkey,
 /* Advance the rkey's variant byte so a stale rkey no longer matches. */
 void rpcrdmax_ib_mr_bump_key(void *mr) RPCRDMAX_NOEXCEPT;
 
+/*
+ * RDMA Read/Write of one remote segment from/to local page pieces
+ * (shim/rw.c).  @ctx: RPCRDMAX_SIZEOF_RW_CTX storage; @sgl:
+ * RPCRDMAX_SIZEOF_SCATTERLIST per piece; @cm_id: a connection's id whose
+ * QP was made with max_rdma_ctxs.  init() returns the Send Queue entries
+ * needed or -errno.  post() chains @n contexts and then @last (if not
+ * NULL); only the final request signals (@cqe when @last is NULL).
+ */
+int rpcrdmax_rw_init(void *ctx, void *cm_id, void *sgl, const struct rpcrdmax_page_seg *segs,
+		     unsigned int nsegs, unsigned long long remote_addr, unsigned int rkey,
+		     int dir) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_rw_destroy(void *ctx, void *cm_id, void *sgl, unsigned int nsegs,
+			 int dir) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_rw_post(void *cm_id, void *const *ctxs, unsigned int n, void *cqe,
+		     const struct rpcrdmax_send_wr *last) RPCRDMAX_NOEXCEPT;
+unsigned int rpcrdmax_rw_mr_factor(void *cm_id, unsigned int maxpages) RPCRDMAX_NOEXCEPT;
+
 /* ---- tunables under /proc/sys/sunrpc (shim/sysctl.c) ------------------ */
 int rpcrdmax_sysctl_register(void) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_sysctl_unregister(void) RPCRDMAX_NOEXCEPT;
@@ -347,6 +370,19 @@ void rpcrdmax_svc_arg_set(void *rqstp, unsigned int len) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_svc_res_shape(void *rqstp, struct rpcrdmax_xdr_shape *out) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_svc_res_copy(void *rqstp, unsigned int offset, unsigned int len,
 			  void *dst) RPCRDMAX_NOEXCEPT;
+/*
+ * The page pieces behind octets [@offset, @offset + @len) of the Call
+ * area in rq_pages (arg) or of the Reply in rq_res (res), for rdma_rw.
+ * Returns the pieces written to @segs, -EMSGSIZE when the range is
+ * beyond the Call's room or the Reply, -ENOBUFS when @max is too small.
+ */
+int rpcrdmax_svc_arg_pages(void *rqstp, unsigned int offset, unsigned int len,
+			   struct rpcrdmax_page_seg *segs, unsigned int max) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_svc_res_pages(void *rqstp, unsigned int offset, unsigned int len,
+			   struct rpcrdmax_page_seg *segs, unsigned int max) RPCRDMAX_NOEXCEPT;
+/* Move the Reply's pages out of @rqstp (count or -ENOBUFS); put them later. */
+int rpcrdmax_svc_res_take_pages(void *rqstp, void **pages, unsigned int max) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_svc_put_pages(void **pages, unsigned int n) RPCRDMAX_NOEXCEPT;
 
 /* ---- C++ entry points called from C ----------------------------------- */
 /* Module life cycle (lib/module.cpp): called from shim/main.c. */
@@ -423,6 +459,11 @@ void rpcrdmax_kunit_cxx_marshal_write_chunk(void *ctx, rpcrdmax_check_fn check) 
 void rpcrdmax_kunit_cxx_marshal_reply_chunk(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_rdma_error(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_write_overrun(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+/* rpcrdmax_svcrdma (kunit/cxx_svc_tests.cpp) */
+void rpcrdmax_kunit_cxx_svc_accept(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svc_rw_read(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svc_rw_write(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svc_send_inv(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 struct rpcrdmax_kunit_xdr {
 	unsigned int head_len;	/* head kvec octets */
 	unsigned int page_base;	/* where the page data starts in the page list */

@@ -148,14 +148,18 @@ struct Loopback {
 	Listener listener;
 };
 
-/* Listen, connect with private data, and wait until both ends are up. */
-static bool connect_pair(Reporter check, Loopback *lb)
+/*
+ * Listen, connect with private data, and wait until both ends are up.
+ * Any loopback with server/client Ends and a listener that accepts into
+ * its `conn` will do (kunit/cxx_svc_tests.cpp has its own listener).
+ */
+template <typename LB> static bool connect_pair(Reporter check, LB *lb, unsigned short port = kPort)
 {
 	SockAddr addr;
 	u8 ours[core::kPdSize];
 
 	lb->listener.conn = &lb->server;
-	if (!EXPECT_OK(addr.parse(kAddr, kPort)) ||
+	if (!EXPECT_OK(addr.parse(kAddr, port)) ||
 	    !EXPECT_OK(lb->listener.id.create(&lb->listener)) ||
 	    !EXPECT_OK(lb->listener.id.bind(addr)) || !EXPECT_OK(lb->listener.id.listen(4)))
 		return false;
@@ -172,7 +176,7 @@ static bool connect_pair(Reporter check, Loopback *lb)
 	       EXPECT(lb->server.established.wait_ms(kWaitMs));
 }
 
-static void disconnect_pair(Loopback *lb)
+template <typename LB> static void disconnect_pair(LB *lb)
 {
 	if (lb->client.id.qp()) {
 		(void)lb->client.id.disconnect();

@@ -19,6 +19,8 @@
  *   here, against a responder made of the protocol core and plain verbs
  *   over rxe: inline, Read chunk, Long Call, Write chunk, Reply chunk,
  *   RDMA_ERROR and an over-long Write chunk (kunit/cxx_marshal_tests.cpp).
+ * rpcrdmax_svcrdma: the server transport's accept decision and rdma_rw
+ *   Read/Write/Send With Invalidate over soft-RoCE (kunit/cxx_svc_tests.cpp).
  * rpcrdmax_core: every protocol-core self-test case (core/selftest/, the
  *   same cases the host runs under GoogleTest), one KUnit parameter each.
  */
@@ -208,6 +210,26 @@ static struct kunit_suite rpcrdmax_xprt_marshal_suite = {
 	.test_cases = rpcrdmax_xprt_marshal_cases,
 };
 
+/* ---- rpcrdmax_svcrdma (kunit/cxx_svc_tests.cpp) ------------------- */
+
+RPCRDMAX_CXX_CASE(svc_accept)
+RPCRDMAX_CXX_CASE(svc_rw_read)
+RPCRDMAX_CXX_CASE(svc_rw_write)
+RPCRDMAX_CXX_CASE(svc_send_inv)
+
+static struct kunit_case rpcrdmax_svcrdma_cases[] = {
+	KUNIT_CASE(svc_accept_case),
+	KUNIT_CASE(svc_rw_read_case),
+	KUNIT_CASE(svc_rw_write_case),
+	KUNIT_CASE(svc_send_inv_case),
+	{}
+};
+
+static struct kunit_suite rpcrdmax_svcrdma_suite = {
+	.name = "rpcrdmax_svcrdma",
+	.test_cases = rpcrdmax_svcrdma_cases,
+};
+
 /* ---- rpcrdmax_core ------------------------------------------------- */
 
 static void rpcrdmax_core_report(void *ctx, const char *what, const char *file,
@@ -256,7 +278,7 @@ static struct kunit_suite rpcrdmax_core_suite = {
 };
 
 kunit_test_suites(&rpcrdmax_consts_suite, &rpcrdmax_cxx_runtime_suite,
-		  &rpcrdmax_rdma_suite, &rpcrdmax_xprt_marshal_suite,
+		  &rpcrdmax_rdma_suite, &rpcrdmax_xprt_marshal_suite, &rpcrdmax_svcrdma_suite,
 		  &rpcrdmax_core_suite);
 
 MODULE_DESCRIPTION("KUnit tests for rpcrdmax");

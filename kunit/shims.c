@@ -17,6 +17,7 @@
 #include "../shim/time.c"
 #include "../shim/cm.c"
 #include "../shim/verbs.c"
+#include "../shim/rw.c"
 #include "../shim/xprt_rqst.c"
 
 #include <linux/slab.h>

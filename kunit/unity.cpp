@@ -13,3 +13,4 @@
 #include "../xprtrdma/frwr.cpp"
 #include "../xprtrdma/marshal.cpp"
 #include "../kunit/cxx_marshal_tests.cpp"
+#include "../kunit/cxx_svc_tests.cpp"

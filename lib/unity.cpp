@@ -12,6 +12,7 @@
 #include "../core/credits.cpp"
 #include "../core/planner.cpp"
 #include "../core/privdata.cpp"
+#include "../core/responder.cpp"
 #include "../core/v1.cpp"
 #include "../core/v2.cpp"
 #include "../lib/consts_table.cpp"

@@ -154,13 +154,19 @@ int rpcrdmax_cm_resolve_route(void *id, unsigned int timeout_ms)
  * @max_recv_wr: Receive Queue depth
  * @max_send_sge: SGEs per Send
  * @max_recv_sge: SGEs per Receive
+ * @max_rdma_ctxs: rdma_rw contexts in use at once (0: rdma_rw unused);
+ *		   the core enlarges the Send Queue for them
+ * @send_wr_out: if not NULL, set to the Send Queue depth obtained
  *
  * Every Send signals only if asked to (IB_SIGNAL_REQ_WR).
  */
 int rpcrdmax_cm_create_qp(void *id, void *pd, void *send_cq, void *recv_cq,
 			  unsigned int max_send_wr, unsigned int max_recv_wr,
-			  unsigned int max_send_sge, unsigned int max_recv_sge)
+			  unsigned int max_send_sge, unsigned int max_recv_sge,
+			  unsigned int max_rdma_ctxs, unsigned int *send_wr_out)
 {
+	int rc;
+
 	struct ib_qp_init_attr attr = {
 		.send_cq = send_cq,
 		.recv_cq = recv_cq,
@@ -169,12 +175,16 @@ int rpcrdmax_cm_create_qp(void *id, void *pd, void *send_cq, void *recv_cq,
 			.max_recv_wr = max_recv_wr,
 			.max_send_sge = max_send_sge,
 			.max_recv_sge = max_recv_sge,
+			.max_rdma_ctxs = max_rdma_ctxs,
 		},
 		.sq_sig_type = IB_SIGNAL_REQ_WR,
 		.qp_type = IB_QPT_RC,
 	};
 
-	return rdma_create_qp(id, pd, &attr);
+	rc = rdma_create_qp(id, pd, &attr);
+	if (!rc && send_wr_out)
+		*send_wr_out = attr.cap.max_send_wr;
+	return rc;
 }
 
 /** rpcrdmax_cm_destroy_qp - destroy the QP on @id, if any */

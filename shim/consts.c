@@ -19,6 +19,8 @@
 #include <linux/dma-direction.h>
 #include <linux/scatterlist.h>
 #include <linux/socket.h>
+#include <linux/wait.h>
+#include <rdma/rw.h>
 #include "internal.h"
 
 #define SIZE_ALIGN(name, type)                                   \
@@ -41,6 +43,8 @@ int rpcrdmax_consts_main(void)
 	SIZE_ALIGN(CM_HANDLER, struct rpcrdmax_cm_handler);
 	SIZE_ALIGN(SCATTERLIST, struct scatterlist);
 	SIZE_ALIGN(SOCKADDR_STORAGE, struct sockaddr_storage);
+	SIZE_ALIGN(WAITQ, wait_queue_head_t);
+	SIZE_ALIGN(RW_CTX, struct rdma_rw_ctx);
 	BLANK();
 	DEFINE(RPCRDMAX_DMA_BIDIRECTIONAL, DMA_BIDIRECTIONAL);
 	DEFINE(RPCRDMAX_DMA_TO_DEVICE, DMA_TO_DEVICE);

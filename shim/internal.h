@@ -30,4 +30,13 @@ struct rpcrdmax_cm_handler {
 	rpcrdmax_cm_fn fn;
 };
 
+/* Any work request C++ can post (shim/verbs.c builds them). */
+union rpcrdmax_any_wr {
+	struct ib_send_wr send;
+	struct ib_rdma_wr rdma;
+	struct ib_reg_wr reg;
+};
+int rpcrdmax_ib_build_wr(const struct rpcrdmax_send_wr *in, union rpcrdmax_any_wr *out,
+			 struct ib_sge *sge);
+
 #endif

@@ -383,4 +383,120 @@ int rpcrdmax_svc_res_copy(void *rqstp, unsigned int offset, unsigned int len, vo
 		-EMSGSIZE : 0;
 }
 
+/*
+ * Append the pieces of @len octets to @segs: from @pages at @offset when
+ * @pages is given, else from page memory at kernel address @offset.
+ */
+static int rpcrdmax_svc_add_pieces(struct page **pages, unsigned long offset, unsigned int len,
+				   struct rpcrdmax_page_seg *segs, unsigned int *n,
+				   unsigned int max)
+{
+	while (len) {
+		unsigned int in = offset_in_page(offset);
+		unsigned int k = min_t(unsigned int, len, PAGE_SIZE - in);
+
+		if (*n == max)
+			return -ENOBUFS;
+		segs[*n].page = pages ? pages[offset >> PAGE_SHIFT] : virt_to_page((void *)offset);
+		segs[*n].offset = in;
+		segs[*n].len = k;
+		(*n)++;
+		offset += k;
+		len -= k;
+	}
+	return 0;
+}
+
+/**
+ * rpcrdmax_svc_arg_pages - the rq_pages pieces behind part of the Call area
+ * @rqstp: the svc_rqst
+ * @offset: where in the Call (linear over rq_pages)
+ * @len: how many octets
+ * @segs: filled with the pieces, in order
+ * @max: room in @segs
+ *
+ * Returns the number of pieces, -EMSGSIZE if the range would not leave
+ * the last page for the Reply (as rpcrdmax_svc_arg_copy()), or -ENOBUFS.
+ */
+int rpcrdmax_svc_arg_pages(void *rqstp, unsigned int offset, unsigned int len,
+			   struct rpcrdmax_page_seg *segs, unsigned int max)
+{
+	struct svc_rqst *r = rqstp;
+	u64 room = (u64)(r->rq_page_end - r->rq_pages) * PAGE_SIZE;
+	unsigned int n = 0;
+	int rc;
+
+	if ((u64)offset + len + PAGE_SIZE > room)
+		return -EMSGSIZE;
+	rc = rpcrdmax_svc_add_pieces(r->rq_pages, offset, len, segs, &n, max);
+	return rc ? rc : n;
+}
+
+/**
+ * rpcrdmax_svc_res_pages - the pages behind part of the Reply in rq_res
+ * @rqstp: the svc_rqst
+ * @offset: where in the Reply
+ * @len: how many octets
+ * @segs: filled with the pieces (head, page list, tail), in order
+ * @max: room in @segs
+ *
+ * Returns the number of pieces, -EMSGSIZE if the range lies beyond the
+ * Reply, or -ENOBUFS.
+ */
+int rpcrdmax_svc_res_pages(void *rqstp, unsigned int offset, unsigned int len,
+			   struct rpcrdmax_page_seg *segs, unsigned int max)
+{
+	struct xdr_buf sub;
+	unsigned int n = 0;
+	int rc;
+
+	if (xdr_buf_subsegment(&((struct svc_rqst *)rqstp)->rq_res, &sub, offset, len))
+		return -EMSGSIZE;
+	rc = rpcrdmax_svc_add_pieces(NULL, (unsigned long)sub.head[0].iov_base,
+				     sub.head[0].iov_len, segs, &n, max);
+	if (!rc)
+		rc = rpcrdmax_svc_add_pieces(sub.pages, sub.page_base, sub.page_len, segs, &n,
+					     max);
+	if (!rc)
+		rc = rpcrdmax_svc_add_pieces(NULL, (unsigned long)sub.tail[0].iov_base,
+					     sub.tail[0].iov_len, segs, &n, max);
+	return rc ? rc : n;
+}
+
+/**
+ * rpcrdmax_svc_res_take_pages - keep the Reply's pages past sendto
+ * @rqstp: the svc_rqst
+ * @pages: receives the pages from rq_respages up to rq_next_page
+ * @max: room in @pages
+ *
+ * RDMA Writes from rq_res may still run when nfsd reuses the svc_rqst:
+ * the pages move to the caller (their slots become NULL, so svc fetches
+ * new ones) until rpcrdmax_svc_put_pages().  Returns how many moved, or
+ * -ENOBUFS (nothing moved).
+ */
+int rpcrdmax_svc_res_take_pages(void *rqstp, void **pages, unsigned int max)
+{
+	struct svc_rqst *r = rqstp;
+	unsigned int i, n = r->rq_next_page - r->rq_respages;
+
+	if (n > max)
+		return -ENOBUFS;
+	for (i = 0; i < n; i++) {
+		pages[i] = r->rq_respages[i];
+		r->rq_respages[i] = NULL;
+	}
+	r->rq_next_page = r->rq_respages;
+	return n;
+}
+
+/** rpcrdmax_svc_put_pages - release pages from rpcrdmax_svc_res_take_pages() */
+void rpcrdmax_svc_put_pages(void **pages, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (pages[i])
+			put_page(pages[i]);
+}
+
 MODULE_ALIAS("svcrdma");

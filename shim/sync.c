@@ -16,6 +16,7 @@
 #include <linux/mutex.h>
 #include <linux/refcount.h>
 #include <linux/spinlock.h>
+#include <linux/wait.h>
 #include "rpcrdmax_consts.h"
 #include "internal.h"
 
@@ -29,6 +30,7 @@ RPCRDMAX_CHECK_OPAQUE(REFCOUNT, refcount_t);
 RPCRDMAX_CHECK_OPAQUE(ATOMIC, atomic_t);
 RPCRDMAX_CHECK_OPAQUE(ATOMIC64, atomic64_t);
 RPCRDMAX_CHECK_OPAQUE(COMPLETION, struct completion);
+RPCRDMAX_CHECK_OPAQUE(WAITQ, wait_queue_head_t);
 
 /** rpcrdmax_spin_init - initialise spinlock storage @lock */
 void rpcrdmax_spin_init(void *lock)
@@ -224,4 +226,38 @@ unsigned long rpcrdmax_wait_for_completion_timeout(void *c, unsigned int ms)
 	left = wait_for_completion_timeout((struct completion *)c,
 					   msecs_to_jiffies(ms));
 	return left ? max(jiffies_to_msecs(left), 1U) : 0;
+}
+
+/** rpcrdmax_waitq_init - initialise wait queue storage @wq */
+void rpcrdmax_waitq_init(void *wq)
+{
+	init_waitqueue_head((wait_queue_head_t *)wq);
+}
+
+/**
+ * rpcrdmax_waitq_wake_all - wake every sleeper on @wq (any context)
+ * @wq: wait queue storage
+ *
+ * Cheap when nobody sleeps; the caller changed the condition before
+ * (wq_has_sleeper() orders that against a sleeper's re-check).
+ */
+void rpcrdmax_waitq_wake_all(void *wq)
+{
+	if (wq_has_sleeper((wait_queue_head_t *)wq))
+		wake_up_all((wait_queue_head_t *)wq);
+}
+
+/**
+ * rpcrdmax_waitq_wait - sleep on @wq until @cond(@arg) holds
+ * @wq: wait queue storage
+ * @cond: re-evaluated after each wake-up; must not sleep
+ * @arg: passed to @cond
+ * @ms: longest wait in milliseconds
+ *
+ * Returns true if @cond held, false on timeout.
+ */
+bool rpcrdmax_waitq_wait(void *wq, bool (*cond)(void *arg), void *arg, unsigned int ms)
+{
+	return wait_event_timeout(*(wait_queue_head_t *)wq, cond(arg),
+				  msecs_to_jiffies(ms)) != 0;
 }

@@ -136,12 +136,6 @@ const char *rpcrdmax_ib_wc_status_msg(unsigned int status)
 	return ib_wc_status_msg(status);
 }
 
-union rpcrdmax_any_wr {
-	struct ib_send_wr send;
-	struct ib_rdma_wr rdma;
-	struct ib_reg_wr reg;
-};
-
 static int rpcrdmax_ib_access(unsigned int access)
 {
 	return (access & RPCRDMAX_ACCESS_LOCAL_WRITE ? IB_ACCESS_LOCAL_WRITE : 0) |
@@ -149,8 +143,16 @@ static int rpcrdmax_ib_access(unsigned int access)
 	       (access & RPCRDMAX_ACCESS_REMOTE_READ ? IB_ACCESS_REMOTE_READ : 0);
 }
 
-static int rpcrdmax_ib_build_wr(const struct rpcrdmax_send_wr *in,
-				union rpcrdmax_any_wr *out, struct ib_sge *sge)
+/**
+ * rpcrdmax_ib_build_wr - rebuild one C++ work request as the kernel's
+ * @in: the request
+ * @out: the kernel request (not yet chained)
+ * @sge: room for @in->num_sge entries
+ *
+ * Returns 0 or -EINVAL.
+ */
+int rpcrdmax_ib_build_wr(const struct rpcrdmax_send_wr *in, union rpcrdmax_any_wr *out,
+			 struct ib_sge *sge)
 {
 	struct ib_send_wr *wr = &out->send;
 	unsigned int i;

@@ -8,10 +8,14 @@
  * svc by xpo_accept, destroyed from the svc_xprt's free (a work item)
  * after the QP is drained, so no completion touches freed memory.
  * Receive completions queue the message and mark the svc_xprt ready; an
- * nfsd thread takes it in recvfrom, copies it into the svc_rqst's pages
- * and reposts the Receive at once.  RDMA Reads are waited for in that
- * thread.  A Reply's Writes and Send are posted together; the Send's
- * completion frees the buffers they use.
+ * nfsd thread takes it in recvfrom, RDMA Reads the Read chunks straight
+ * into the svc_rqst's pages at their positions, copies the inline parts
+ * around them and reposts the Receive.  A Reply's RDMA Writes (from
+ * rq_res's pages, which the Reply then holds) and its Send are posted as
+ * one chain; the Send's completion frees what they used.  Each posted
+ * work request holds a Send Queue slot until the signaled request that
+ * ends its chain completes; a thread that finds the Send Queue full
+ * sleeps until a completion returns slots or the connection is lost.
  */
 #include "svcrdma.h"
 
@@ -21,10 +25,11 @@ namespace rpcrdmax::svcrdma {
 
 SvcConn::~SvcConn()
 {
-	if (id.qp())
+	if (id.get() && id.qp())
 		id.drain();
 	while (SendCtx *sc = orphans_.pop_front())
 		delete sc;
+	delete[] recvs_;
 }
 
 /* Undo what setup() did on the id before the CM destroys it. */
@@ -41,42 +46,59 @@ Result<void> SvcConn::setup(Listener *l, const rpcrdmax_cm_event_info &ev)
 {
 	void *dev = id.device();
 	rpcrdmax_dev_attrs attrs;
+	const u32 credits = lim_.credits;
 
 	RPCRDMAX_TRY(check(rpcrdmax_ib_query_device(dev, &attrs)));
-	u32 sq = min(kMaxSendWrs, attrs.max_qp_wr);
-	if (attrs.max_qp_wr < 2 * kCredits)
+	if (attrs.max_qp_wr < 2 * credits + 2)
 		return error(err::ENOMEM);
+	/* Send Queue: a Send per credit plus one for an error reply, and
+	 * rdma_rw contexts for a largest chunk payload per credit (the core
+	 * adds their work requests, capped by the device). */
+	u32 send_wr = credits + 1;
+	u32 ctxs = credits * rpcrdmax_rw_mr_factor(id.get(), kMaxChunkPieces);
+	u32 scq_len = min(min(send_wr + 3 * ctxs, attrs.max_qp_wr), attrs.max_cqe);
+	u32 sq = 0;
 	RPCRDMAX_TRY(pd_.alloc(dev));
-	RPCRDMAX_TRY(scq_.alloc(dev, (int)min(sq, attrs.max_cqe), 0, true));
-	RPCRDMAX_TRY(rcq_.alloc(dev, (int)kCredits, 0, true));
-	RPCRDMAX_TRY(id.create_qp(pd_, scq_, rcq_, sq, kCredits, 1, 1));
-	for (auto &rb : recvs_) {
+	RPCRDMAX_TRY(scq_.alloc(dev, (int)scq_len, 0, true));
+	/* Receives: one per credit, and room for ib_drain_qp's. */
+	RPCRDMAX_TRY(rcq_.alloc(dev, (int)credits + 1, 0, true));
+	RPCRDMAX_TRY(id.create_qp(pd_, scq_, rcq_, send_wr, credits + 1,
+				  max(attrs.max_send_sge, 1u), 1, ctxs, &sq));
+	/* Every slot we hand out has a CQ entry; one stays for the drain. */
+	sq = min(sq, scq_len);
+	if (sq < 2)
+		return error(err::ENOMEM);
+	sq_depth_ = sq - 1;
+	sq_avail_.set((int)sq_depth_);
+
+	recvs_ = new (Gfp::Kernel) RecvBuf[credits];
+	if (!recvs_)
+		return error(err::ENOMEM);
+	nrecvs_ = credits;
+	for (u32 i = 0; i < nrecvs_; i++) {
+		RecvBuf &rb = recvs_[i];
 		rb.conn = this;
-		rb.data = new (Gfp::Kernel) u8[kRecvSize];
+		rb.data = new (Gfp::Kernel) u8[lim_.recv_size];
 		if (!rb.data)
 			return error(err::ENOMEM);
-		RPCRDMAX_TRY(rb.map.map(dev, rb.data, kRecvSize, RPCRDMAX_DMA_FROM_DEVICE));
+		RPCRDMAX_TRY(rb.map.map(dev, rb.data, lim_.recv_size, RPCRDMAX_DMA_FROM_DEVICE));
 		RPCRDMAX_TRY(post_recv(&rb));
 	}
 
-	core::PrivData peer;
-	(void)core::pd_decode(ConstBytes(static_cast<const u8 *>(ev.private_data),
-					 ev.private_data ? ev.private_data_len : 0),
-			      &peer); /* absent: the version 1 defaults */
-	const core::PrivData ours = { kSendSize, kRecvSize, false };
-	thr_ = core::pd_thresholds(peer, ours);
-	core::credits_responder_init(&credits_, kCredits);
-	/* Reads we may have outstanding: what the client's side accepts. */
-	ord_ = min<u32>(min<u32>(ev.initiator_depth, attrs.max_qp_init_rd_atom), 16);
-	if (!ord_)
-		ord_ = 1;
+	AcceptPlan plan = plan_accept(ConstBytes(static_cast<const u8 *>(ev.private_data),
+						 ev.private_data ? ev.private_data_len : 0),
+				      attrs, ev.initiator_depth, lim_);
+	thr_ = plan.thr;
+	send_inv_ = plan.send_inv;
+	ord_ = plan.ord;
+	core::credits_responder_init(&credits_, credits);
 
 	xprt = rpcrdmax_svc_xprt_new(l->xprt(), id.get(), this);
 	if (!xprt)
 		return error(err::ENOMEM);
 
 	u8 pd[core::kPdSize];
-	u32 pdlen = RPCRDMAX_TRY(core::pd_encode(ours, Bytes(pd, sizeof(pd))));
+	u32 pdlen = RPCRDMAX_TRY(core::pd_encode(plan.ours, Bytes(pd, sizeof(pd))));
 	return id.accept(ConstBytes(pd, pdlen), ord_, 0);
 }
 
@@ -99,11 +121,47 @@ void SvcConn::lost()
 {
 	if (lost_.cmpxchg(0, 1) == 0 && xprt)
 		rpcrdmax_svc_xprt_close(xprt);
+	sq_wait_.wake_all();
 }
 
 void SvcConn::detach()
 {
 	(void)id.disconnect();
+}
+
+/* ---- Send Queue accounting -------------------------------------------- */
+
+/*
+ * Take @n Send Queue slots, sleeping while the queue is full.  Fails
+ * when the connection is lost, or when @n exceeds the whole queue.
+ */
+Result<void> SvcConn::sq_reserve(u32 n)
+{
+	bool starved = false;
+
+	if (n > sq_depth_)
+		return error(err::EMSGSIZE);
+	for (;;) {
+		if (lost_.read())
+			return error(err::ENOTCONN);
+		if (sq_avail_.add_return(-(int)n) >= 0)
+			return {};
+		/* Give them back: others may fit what we could not. */
+		sq_avail_.add_return((int)n);
+		sq_wait_.wake_all();
+		if (!starved) {
+			starved = true;
+			rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_SQ_STARVE, 1);
+		}
+		auto room = [&] { return lost_.read() != 0 || sq_avail_.read() >= (int)n; };
+		(void)sq_wait_.wait_ms(room, 10000);
+	}
+}
+
+void SvcConn::sq_release(u32 n)
+{
+	sq_avail_.add_return((int)n);
+	sq_wait_.wake_all();
 }
 
 /* ---- receive ---------------------------------------------------------- */
@@ -137,7 +195,7 @@ void SvcConn::recv_done(RecvBuf *rb, const rpcrdmax_wc &wc)
 		return;
 	}
 	rb->map.sync_for_cpu();
-	rb->len = min(wc.byte_len, kRecvSize);
+	rb->len = min(wc.byte_len, lim_.recv_size);
 	rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_RECV, 1);
 	{
 		SpinLockBhGuard g(&lock_);
@@ -160,132 +218,144 @@ void ReadCtx::done(Cqe *c, const rpcrdmax_wc &wc)
 {
 	ReadCtx *rc = container_of(c, &ReadCtx::cqe);
 
-	if (wc.status != RPCRDMAX_IB_WC_SUCCESS)
-		rc->failed.set(1);
-	if (rc->pending.add_return(-1) == 0)
-		rc->all_done.complete();
-}
-
-/* Post @n work requests in chains; *@posted says how many made it. */
-Result<void> SvcConn::post_chain(rpcrdmax_send_wr *wrs, unsigned int n, unsigned int *posted)
-{
-	*posted = 0;
-	for (unsigned int i = 0; i < n; i += RPCRDMAX_MAX_WR_CHAIN) {
-		unsigned int bad, batch = min<unsigned int>(n - i, RPCRDMAX_MAX_WR_CHAIN);
-		if (id.post_send(wrs + i, batch, &bad).is_error()) {
-			*posted = i + bad;
-			return error(err::ENOTCONN);
-		}
-		*posted = i + batch;
+	if (wc.status != RPCRDMAX_IB_WC_SUCCESS) {
+		if (wc.status != RPCRDMAX_IB_WC_WR_FLUSH_ERR)
+			rpcrdmax_log_ratelimited(RPCRDMAX_LOG_WARNING, "RDMA Read failed: %s",
+						 rpcrdmax_ib_wc_status_msg(wc.status));
+		rc->failed = true;
 	}
-	return {};
+	rc->conn->sq_release(rc->sq_entries);
+	rc->all_done.complete();
 }
 
-/* Pull Read chunk @c by RDMA Read and place it at @offset of the Call. */
-Result<void> SvcConn::read_chunk(void *rqstp, const core::ChunkLists &cl,
-				 const core::ChunkRef &c, u32 offset)
+/*
+ * RDMA Read every Read chunk of @cl straight into rq_pages, chunk i at
+ * Call offset @dst[i] (the caller checked each chunk's length), and wait
+ * for the data.  Returns with every Read completed and the pages
+ * unmapped.
+ */
+Result<void> SvcConn::read_chunks(void *rqstp, const core::ChunkLists &cl, const u32 *dst)
 {
-	u64 len64 = cl.chunk_length(c);
+	RwList rw;
+	u32 nsegs = 0;
 
-	if (len64 > kMaxChunk)
-		return error(err::EMSGSIZE);
-	u32 len = (u32)len64;
-	if (!len)
+	for (u32 i = 0; i < cl.nread; i++)
+		nsegs += cl.read[i].nsegs;
+	if (!nsegs)
 		return {};
-	u8 *bounce = new (Gfp::Kernel) u8[len];
-	if (!bounce)
+	RPCRDMAX_TRY(rw.alloc(nsegs));
+	auto *pieces = new (Gfp::Kernel) rpcrdmax_page_seg[kMaxChunkPieces];
+	if (!pieces)
 		return error(err::ENOMEM);
-	DmaBuf map;
-	auto m = map.map(id.device(), bounce, len, RPCRDMAX_DMA_FROM_DEVICE);
-	if (m.is_error()) {
-		delete[] bounce;
-		return m.error();
+	Result<void> r = {};
+	for (u32 i = 0; i < cl.nread && r.is_ok(); i++) {
+		const core::ChunkRef &c = cl.read[i];
+		u32 at = dst[i];
+		for (u32 k = 0; k < c.nsegs && r.is_ok(); k++) {
+			const core::Segment &s = cl.segment(c, k);
+			if (!s.length)
+				continue;
+			int n = rpcrdmax_svc_arg_pages(rqstp, at, s.length, pieces, kMaxChunkPieces);
+			if (n <= 0) {
+				r = error(err::EMSGSIZE);
+				break;
+			}
+			auto added = rw.add(id, Span<const rpcrdmax_page_seg>(pieces, (size_t)n),
+					    s.offset, s.handle, RPCRDMAX_DMA_FROM_DEVICE);
+			if (added.is_error())
+				r = added.error();
+			else
+				rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_READ, 1);
+			at += s.length;
+		}
 	}
+	delete[] pieces;
+	if (r.is_error() || !rw.size())
+		return r;
 
 	ReadCtx rc;
-	rpcrdmax_sge sges[RPCRDMAX_MAX_WR_CHAIN];
-	rpcrdmax_send_wr wrs[RPCRDMAX_MAX_WR_CHAIN];
-	rpcrdmax_sge whole = map.sge(pd_.local_dma_lkey());
-	Result<void> r = {};
-	u32 done = 0;
-
-	rc.pending.set((int)c.nsegs);
-	rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_READ, c.nsegs);
-	for (u32 i = 0; i < c.nsegs && r.is_ok(); i += RPCRDMAX_MAX_WR_CHAIN) {
-		unsigned int n = min<u32>(c.nsegs - i, RPCRDMAX_MAX_WR_CHAIN), posted;
-		for (unsigned int k = 0; k < n; k++) {
-			const core::Segment &s = cl.segment(c, i + k);
-			sges[k] = { whole.addr + done, s.length, whole.lkey };
-			done += s.length;
-			wrs[k] = {};
-			wrs[k].cqe = rc.cqe.raw();
-			wrs[k].opcode = RPCRDMAX_WR_RDMA_READ;
-			wrs[k].sge = &sges[k];
-			wrs[k].num_sge = 1;
-			wrs[k].remote_addr = s.offset;
-			wrs[k].rkey = s.handle;
-		}
-		r = post_chain(wrs, n, &posted);
-		if (r.is_error()) {
-			/* What was not posted will never complete. */
-			int never = (int)(c.nsegs - i - posted);
-			if (rc.pending.add_return(-never) == 0)
-				rc.all_done.complete();
-			lost();
-		}
+	rc.conn = this;
+	rc.sq_entries = rw.sq_entries();
+	RPCRDMAX_TRY(sq_reserve(rc.sq_entries));
+	if (rw.post(id, &rc.cqe, nullptr).is_error()) {
+		/* Reads ahead of the failure may run: flush them before
+		 * the pages go back to nfsd. */
+		lost();
+		id.drain();
+		sq_release(rc.sq_entries);
+		return error(err::ENOTCONN);
 	}
 	/* Posted Reads complete or flush (the connection closes on error). */
 	while (!rc.all_done.wait_ms(1000))
 		;
-	if (r.is_ok() && rc.failed.read()) {
+	if (rc.failed) {
 		lost();
-		r = error(err::EIO);
+		return error(err::EIO);
 	}
-	if (r.is_ok()) {
-		map.sync_for_cpu();
-		r = check(rpcrdmax_svc_arg_copy(rqstp, offset, bounce, len));
-	}
-	map.unmap();
-	delete[] bounce;
-	return r;
+	return {}; /* rw's destructor unmaps: the data is the CPU's */
 }
 
 /*
- * Assemble the Call in rq_pages: the inline part with each Read chunk's
- * data (and XDR round-up) inserted at its position.  RDMA_NOMSG Calls
- * (Long Calls) are the Position Zero Read chunk alone.
+ * Assemble the Call in rq_pages: each Read chunk's data lands by RDMA
+ * Read at its position (followed by its XDR round-up), the inline parts
+ * are copied around it afterwards.  RDMA_NOMSG Calls (Long Calls) are
+ * the Position Zero Read chunk alone.
  */
 Result<u32> SvcConn::build_arg(void *rqstp, const u8 *inl, u32 inl_len, const core::V1Header &h)
 {
 	const core::ChunkLists &cl = h.chunks;
 	static const u8 zeros[4] = {};
+	u32 dst[core::kMaxChunksCap];
 	u32 out = 0, in = 0;
 
+	if (cl.nread > core::kMaxChunksCap)
+		return error(err::EINVAL);
 	if (h.proc == core::V1Proc::NoMsg) {
 		if (cl.nread != 1 || !cl.has_call_chunk())
 			return error(err::EINVAL);
 		u64 len = cl.chunk_length(cl.read[0]);
-		RPCRDMAX_TRY(read_chunk(rqstp, cl, cl.read[0], 0));
+		if (len > kMaxChunk)
+			return error(err::EMSGSIZE);
+		if (!len)
+			return error(err::EINVAL);
+		dst[0] = 0;
+		RPCRDMAX_TRY(read_chunks(rqstp, cl, dst));
 		rpcrdmax_svc_arg_set(rqstp, (u32)len);
 		return (u32)len;
 	}
+	/* Lay out and check every chunk before any Read is posted. */
 	for (u32 i = 0; i < cl.nread; i++) {
 		const core::ChunkRef &c = cl.read[i];
 		if (c.position < out || c.position - out > inl_len - in)
 			return error(err::EINVAL);
 		u32 n = c.position - out;
-		RPCRDMAX_TRY(check(rpcrdmax_svc_arg_copy(rqstp, out, inl + in, n)));
 		in += n;
 		out += n;
-		u32 len = (u32)min<u64>(cl.chunk_length(c), kMaxChunk + 1);
-		RPCRDMAX_TRY(read_chunk(rqstp, cl, c, out));
-		out += len;
+		u64 len = cl.chunk_length(c);
+		if (len > kMaxChunk)
+			return error(err::EMSGSIZE);
+		dst[i] = out;
+		out += round_up<u32>((u32)len, 4);
+	}
+	RPCRDMAX_TRY(read_chunks(rqstp, cl, dst));
+	/* The inline parts, and each chunk's round-up. */
+	out = 0;
+	in = 0;
+	for (u32 i = 0; i < cl.nread; i++) {
+		const core::ChunkRef &c = cl.read[i];
+		u32 n = c.position - out;
+		RPCRDMAX_TRY(check(rpcrdmax_svc_arg_copy(rqstp, out, inl + in, n)));
+		in += n;
+		u32 len = (u32)cl.chunk_length(c);
+		out = dst[i] + len;
 		u32 pad = round_up<u32>(len, 4) - len;
 		RPCRDMAX_TRY(check(rpcrdmax_svc_arg_copy(rqstp, out, zeros, pad)));
 		out += pad;
 	}
 	RPCRDMAX_TRY(check(rpcrdmax_svc_arg_copy(rqstp, out, inl + in, inl_len - in)));
 	out += inl_len - in;
+	if (!out)
+		return error(err::EINVAL);
 	rpcrdmax_svc_arg_set(rqstp, out);
 	return out;
 }
@@ -324,7 +394,7 @@ int SvcConn::process(void *rqstp, RecvBuf *rb, void **ctxt)
 		SpinLockBhGuard g(&lock_);
 		(void)core::credits_responder_receive(&credits_);
 	}
-	/* The Receive goes back once the Call is copied out (Read chunks
+	/* The Receive goes back once the Call is assembled (Read chunks
 	 * are pulled meanwhile: the inline part is still in rb). */
 	auto r = build_arg(rqstp, rb->data + h.hdr_len, h.payload_len, h);
 	repost(rb);
@@ -357,7 +427,47 @@ void SvcConn::send_done(SendCtx *sc, const rpcrdmax_wc &wc)
 						 wc.vendor_err);
 		lost();
 	}
+	sq_release(sc->sq_entries);
 	delete sc;
+}
+
+/* Keep @sc until the teardown's drain: work requests may still use it. */
+void SvcConn::orphan(SendCtx *sc)
+{
+	lost();
+	sq_release(sc->sq_entries);
+	SpinLockBhGuard g(&lock_);
+	orphans_.push_back(sc);
+}
+
+/*
+ * Post @sc's RDMA Writes and then its Send of @send_len octets (with
+ * Invalidate of @inv_rkey unless it is 0), taking their Send Queue slots.
+ * Takes @sc: the Send's completion frees it, or the teardown if the post
+ * failed; freed at once when nothing was posted.
+ */
+Result<void> SvcConn::post_reply(SendCtx *sc, u32 send_len, u32 inv_rkey)
+{
+	sc->sq_entries = sc->rw.sq_entries() + 1;
+	auto room = sq_reserve(sc->sq_entries);
+	if (room.is_error()) {
+		delete sc;
+		return room;
+	}
+	rpcrdmax_sge sge = sc->hdr_map.sge(pd_.local_dma_lkey());
+	sge.length = send_len;
+	sc->hdr_map.sync_for_device();
+	rpcrdmax_send_wr wr = {};
+	wr.cqe = sc->cqe.raw();
+	wr.opcode = inv_rkey ? RPCRDMAX_WR_SEND_INV : RPCRDMAX_WR_SEND;
+	wr.rkey = inv_rkey;
+	wr.sge = &sge;
+	wr.num_sge = 1;
+	if (sc->rw.post(id, nullptr, &wr).is_error()) {
+		orphan(sc);
+		return error(err::ENOTCONN);
+	}
+	return {};
 }
 
 Result<void> SvcConn::send_error(u32 xid, bool vers)
@@ -384,78 +494,79 @@ Result<void> SvcConn::send_error(u32 xid, bool vers)
 		delete sc;
 		return error(err::ENOMEM);
 	}
-	rpcrdmax_sge sge = sc->hdr_map.sge(pd_.local_dma_lkey());
-	sge.length = n;
-	sc->hdr_map.sync_for_device();
-	rpcrdmax_send_wr wr = {};
-	wr.cqe = sc->cqe.raw();
-	wr.opcode = RPCRDMAX_WR_SEND;
-	wr.sge = &sge;
-	wr.num_sge = 1;
-	unsigned int bad;
-	if (id.post_send(&wr, 1, &bad).is_error()) {
-		delete sc;
-		lost();
-		return error(err::ENOTCONN);
-	}
-	return {};
+	return post_reply(sc, n, 0);
 }
 
 /*
- * RDMA Write @len octets of the bounce buffer (from @off) into chunk @c,
- * unsignaled: the Send that follows on the same QP completes after them.
+ * Add RDMA Writes that fill chunk @c with the octets of the Reply's
+ * ranges @ranges ({offset, length} in rq_res, in order), one rdma_rw
+ * context per segment used.
  */
-Result<void> SvcConn::post_writes(SendCtx *sc, const core::ChunkLists &cl,
-				  const core::ChunkRef &c, u64 off, u32 len, u32 lkey)
+Result<void> SvcConn::add_writes(SendCtx *sc, void *rqstp, const core::ChunkLists &cl,
+				 const core::ChunkRef &c, const u32 (*ranges)[2], u32 nranges)
 {
-	rpcrdmax_sge sges[RPCRDMAX_MAX_WR_CHAIN];
-	rpcrdmax_send_wr wrs[RPCRDMAX_MAX_WR_CHAIN];
-	rpcrdmax_sge whole = sc->bounce_map.sge(lkey);
-	unsigned int n = 0, posted;
+	u32 total = 0, ri = 0, roff = 0, longest = 0;
 
-	for (u32 i = 0; i < c.nsegs && len; i++) {
-		const core::Segment &s = cl.segment(c, i);
-		u32 this_len = min(s.length, len);
-		if (!this_len)
-			continue;
-		sges[n] = { whole.addr + off, this_len, lkey };
-		wrs[n] = {};
-		wrs[n].opcode = RPCRDMAX_WR_RDMA_WRITE;
-		wrs[n].sge = &sges[n];
-		wrs[n].num_sge = 1;
-		wrs[n].remote_addr = s.offset;
-		wrs[n].rkey = s.handle;
-		off += this_len;
-		len -= this_len;
-		rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_WRITE, 1);
-		if (++n == RPCRDMAX_MAX_WR_CHAIN) {
-			RPCRDMAX_TRY(post_chain(wrs, n, &posted));
-			n = 0;
-		}
+	for (u32 i = 0; i < nranges; i++) {
+		total += ranges[i][1];
+		longest = max(longest, ranges[i][1]);
 	}
-	if (len)
-		return error(err::EMSGSIZE);
-	if (n)
-		RPCRDMAX_TRY(post_chain(wrs, n, &posted));
-	return {};
+	/* A segment's pieces: its pages plus a split at each range edge. */
+	u32 max_pieces = longest / RPCRDMAX_PAGE_SIZE + 4 * nranges + 4;
+	auto *pieces = new (Gfp::Kernel) rpcrdmax_page_seg[max_pieces];
+	if (!pieces)
+		return error(err::ENOMEM);
+	Result<void> r = {};
+	for (u32 k = 0; k < c.nsegs && total && r.is_ok(); k++) {
+		const core::Segment &s = cl.segment(c, k);
+		u32 want = min(s.length, total), left = want, n = 0;
+		while (left && r.is_ok()) {
+			u32 avail = ranges[ri][1] - roff;
+			if (!avail) {
+				ri++;
+				roff = 0;
+				continue;
+			}
+			u32 take = min(avail, left);
+			int got = rpcrdmax_svc_res_pages(rqstp, ranges[ri][0] + roff, take, pieces + n,
+							 max_pieces - n);
+			if (got <= 0)
+				r = error(err::EMSGSIZE);
+			else
+				n += (u32)got;
+			roff += take;
+			left -= take;
+		}
+		if (r.is_ok() && want) {
+			auto added = sc->rw.add(id, Span<const rpcrdmax_page_seg>(pieces, n), s.offset,
+						s.handle, RPCRDMAX_DMA_TO_DEVICE);
+			if (added.is_error())
+				r = added.error();
+			else
+				rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_WRITE, 1);
+		}
+		total -= want;
+	}
+	delete[] pieces;
+	if (r.is_ok() && total)
+		r = error(err::EMSGSIZE);
+	return r;
 }
 
-/* Echo chunk @c of the Call into @out with the octets written in it. */
-static Result<void> echo_chunk(core::ChunkLists *out, const core::ChunkLists &cl,
-			       const core::ChunkRef &c, u32 written, bool reply)
+/*
+ * The rkey a Reply may invalidate (RFC 8797 Section 4.1): one handle of
+ * this Call's chunks - the first segment of the Write list, else of the
+ * Reply chunk, else of the Read list; 0 for a plain Send.
+ */
+static u32 reply_inv_rkey(const core::ChunkLists &cl)
 {
-	if (reply ? out->set_reply_chunk() != core::ListError::None
-		  : out->add_write_chunk() != core::ListError::None)
-		return error(err::EINVAL);
-	for (u32 i = 0; i < c.nsegs; i++) {
-		core::Segment s = cl.segment(c, i);
-		s.length = min(s.length, written);
-		written -= s.length;
-		core::ListError e = reply ? out->add_reply_segment(s) : out->add_write_segment(s);
-		if (e != core::ListError::None)
-			return error(err::EINVAL);
-	}
-	return {};
+	if (cl.nwrite && cl.write[0].nsegs)
+		return cl.segment(cl.write[0], 0).handle;
+	if (cl.has_reply && cl.reply.nsegs)
+		return cl.segment(cl.reply, 0).handle;
+	if (cl.nread && cl.read[0].nsegs)
+		return cl.segment(cl.read[0], 0).handle;
+	return 0;
 }
 
 int SvcConn::sendto(void *rqstp, CallCtx *cc)
@@ -468,123 +579,90 @@ int SvcConn::sendto(void *rqstp, CallCtx *cc)
 	rpcrdmax_xdr_shape s;
 
 	rpcrdmax_svc_res_shape(rqstp, &s);
-	/* The page list goes in the first Write chunk when one is offered
-	 * and large enough; its XDR round-up (the tail's first octets) is
-	 * then not sent (RFC 8166 Section 3.4.6). */
-	bool use_write = ccl.nwrite > 0 && s.page_len > 0 &&
-			 ccl.chunk_length(ccl.write[0]) >= s.page_len;
-	u32 pad_skip = use_write ? min<u32>(round_up<u32>(s.page_len, 4) - s.page_len, s.tail_len)
-				 : 0;
-	u32 write_len = use_write ? s.page_len : 0;
-	u32 body_len = s.len - write_len - pad_skip;
-
-	rep.xid = call.xid;
-	rep.vers = core::kRpcRdmaVersion1;
 	{
 		SpinLockBhGuard g(&lock_);
 		rep.credits = core::credits_responder_reply(&credits_, call.credits);
 	}
-	rep.proc = core::V1Proc::Msg;
-	rep.chunks.clear();
-	for (u32 i = 0; i < ccl.nwrite; i++)
-		if (echo_chunk(&rep.chunks, ccl, ccl.write[i], i == 0 ? write_len : 0, false)
-			    .is_error())
-			return -err::EINVAL;
-	bool use_reply = false;
-	if (core::v1_encoded_size(rep) + body_len > min(thr_.reply, kSendSize)) {
-		if (!ccl.has_reply || ccl.chunk_length(ccl.reply) < body_len) {
-			rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE,
-						 "Reply %08x of %u octets has no room", call.xid, s.len);
-			return send_error(call.xid, false).is_ok() ? 0 : -err::ENOTCONN;
-		}
-		use_reply = true;
-		rep.proc = core::V1Proc::NoMsg;
-		if (echo_chunk(&rep.chunks, ccl, ccl.reply, body_len, true).is_error())
-			return -err::EINVAL;
+	const core::ReplyPlan p = core::v1_plan_reply(
+		call, { s.head_len, s.page_len, s.tail_len, s.len }, min(thr_.reply, lim_.send_size),
+		&rep);
+	switch (p.route) {
+	case core::ReplyRoute::Inline:
+	case core::ReplyRoute::ReplyChunk:
+		break;
+	case core::ReplyRoute::NoRoom:
+		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "Reply %08x of %u octets has no room",
+					 call.xid, s.len);
+		return send_error(call.xid, false).is_ok() ? 0 : -err::ENOTCONN;
+	case core::ReplyRoute::Bad:
+		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "cannot plan Reply %08x", call.xid);
+		return -err::EINVAL;
 	}
+	const bool use_reply = p.route == core::ReplyRoute::ReplyChunk;
 
 	SendCtx *sc = new (Gfp::Kernel) SendCtx;
 	if (!sc)
 		return -err::ENOMEM;
 	sc->conn = this;
-	void *dev = id.device();
-	u32 lkey = pd_.local_dma_lkey();
-	u32 bounce_len = write_len + (use_reply ? body_len : 0);
 	int rc = -err::ENOMEM;
-	u32 hlen = 0;
+	u32 hlen = 0, send_len;
+	const u32 body[2][2] = { { 0, p.body_a }, { p.body_b, s.len - p.body_b } };
 
-	sc->hdr = new (Gfp::Kernel) u8[kSendSize];
+	sc->hdr = new (Gfp::Kernel) u8[lim_.send_size];
 	if (!sc->hdr)
 		goto fail;
 	{
-		auto enc = core::v1_encode(rep, Bytes(sc->hdr, kSendSize));
+		auto enc = core::v1_encode(rep, Bytes(sc->hdr, lim_.send_size));
 		if (enc.is_error()) {
 			rc = enc.error().code();
 			goto fail;
 		}
 		hlen = enc.value();
 	}
-	if (bounce_len) {
-		sc->bounce = new (Gfp::Kernel) u8[bounce_len];
-		if (!sc->bounce)
-			goto fail;
-	}
-	/* Fill: Write chunk data, then the body (into the bounce buffer
-	 * after it for a Reply chunk, else after the header). */
-	{
-		u8 *body = use_reply ? sc->bounce + write_len : sc->hdr + hlen;
+	send_len = hlen;
+	if (!use_reply) {
+		/* Inline: the body follows the header in the Send buffer. */
 		rc = -err::EMSGSIZE;
-		if (write_len && rpcrdmax_svc_res_copy(rqstp, s.head_len, write_len, sc->bounce))
+		if (rpcrdmax_svc_res_copy(rqstp, 0, p.body_a, sc->hdr + hlen) ||
+		    rpcrdmax_svc_res_copy(rqstp, p.body_b, s.len - p.body_b,
+					  sc->hdr + hlen + p.body_a))
 			goto fail;
-		if (rpcrdmax_svc_res_copy(rqstp, 0, s.head_len, body))
+		send_len += p.body_len;
+	}
+	if (p.write_len || use_reply) {
+		rc = -err::ENOMEM;
+		u32 nctx = (p.write_len ? ccl.write[0].nsegs : 0) + (use_reply ? ccl.reply.nsegs : 0);
+		if (sc->rw.alloc(nctx).is_error())
 			goto fail;
-		u32 at = s.head_len;
-		if (!use_write) {
-			if (rpcrdmax_svc_res_copy(rqstp, s.head_len, s.page_len, body + at))
-				goto fail;
-			at += s.page_len;
+		const u32 chunk[1][2] = { { s.head_len, p.write_len } };
+		Result<void> r = {};
+		if (p.write_len)
+			r = add_writes(sc, rqstp, ccl, ccl.write[0], chunk, 1);
+		if (r.is_ok() && use_reply)
+			r = add_writes(sc, rqstp, ccl, ccl.reply, body, 2);
+		if (r.is_error()) {
+			rc = r.error().code();
+			goto fail;
 		}
-		u32 tail_from = s.head_len + s.page_len + pad_skip;
-		if (rpcrdmax_svc_res_copy(rqstp, tail_from, s.len - tail_from, body + at))
+		/* The Writes read rq_res's pages after sendto returns. */
+		sc->pages = new (Gfp::Kernel) void *[kMaxReplyPages];
+		if (!sc->pages)
 			goto fail;
+		int n = rpcrdmax_svc_res_take_pages(rqstp, sc->pages, kMaxReplyPages);
+		if (n < 0) {
+			rc = n;
+			goto fail;
+		}
+		sc->npages = (unsigned int)n;
 	}
 	rc = -err::ENOMEM;
-	if (sc->hdr_map.map(dev, sc->hdr, kSendSize, RPCRDMAX_DMA_TO_DEVICE).is_error())
+	if (sc->hdr_map.map(id.device(), sc->hdr, lim_.send_size, RPCRDMAX_DMA_TO_DEVICE)
+		    .is_error())
 		goto fail;
-	if (bounce_len &&
-	    sc->bounce_map.map(dev, sc->bounce, bounce_len, RPCRDMAX_DMA_TO_DEVICE).is_error())
-		goto fail;
-	sc->hdr_map.sync_for_device();
-	if (bounce_len)
-		sc->bounce_map.sync_for_device();
-
-	/* From here on WRs may be posted: on failure sc is orphaned until
-	 * the drain. */
 	{
-		Result<void> r = {};
-		if (write_len)
-			r = post_writes(sc, ccl, ccl.write[0], 0, write_len, lkey);
-		if (r.is_ok() && use_reply)
-			r = post_writes(sc, ccl, ccl.reply, write_len, body_len, lkey);
-		if (r.is_ok()) {
-			rpcrdmax_sge sge = sc->hdr_map.sge(lkey);
-			sge.length = hlen + (use_reply ? 0 : body_len);
-			rpcrdmax_send_wr wr = {};
-			wr.cqe = sc->cqe.raw();
-			wr.opcode = RPCRDMAX_WR_SEND;
-			wr.sge = &sge;
-			wr.num_sge = 1;
-			unsigned int bad;
-			r = id.post_send(&wr, 1, &bad);
-		}
-		if (r.is_error()) {
-			lost();
-			SpinLockBhGuard g(&lock_);
-			orphans_.push_back(sc);
-			return -err::ENOTCONN;
-		}
+		auto r = post_reply(sc, send_len, send_inv_ ? reply_inv_rkey(ccl) : 0);
+		return r.is_ok() ? 0 : r.error().code();
 	}
-	return 0;
 
 fail:
 	delete sc;

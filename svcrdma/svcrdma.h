@@ -8,24 +8,30 @@
  *             Receive buffers (one per credit) and received messages.
  *   CallCtx   one per Call handed to nfsd: its transport header (the
  *             Write list and Reply chunk the Reply may use).
- *   SendCtx   one per Send: header and inline Reply, and a bounce buffer
- *             for RDMA Writes; freed when the Send completes.
+ *   SendCtx   one per Send: header and inline Reply, the rdma_rw
+ *             contexts of its RDMA Writes and the rq_res pages they
+ *             read; freed when the Send completes.
+ *   ReadCtx   the RDMA Reads of one Call (waited for in recvfrom).
  *
  * Files: listener.cpp (listening, accepting), conn.cpp (receive, RDMA
  * Read of Read chunks, Replies inline or by RDMA Write).
  *
- * This first slice copies: Calls are assembled in the svc_rqst's pages,
- * chunk payloads go through a bounce buffer per RPC.
+ * Chunk payloads move by rdma_rw straight between the peer and the
+ * svc_rqst's pages: Read chunks land in rq_pages at their position, Write
+ * and Reply chunks are written from rq_res.  Every work request holds a
+ * Send Queue slot, counted exactly (sq_reserve/sq_release).
  */
 #pragma once
 
 #include "rpcrdmax/core/credits.h"
 #include "rpcrdmax/core/privdata.h"
+#include "rpcrdmax/core/responder.h"
 #include "rpcrdmax/core/v1.h"
 #include "rpcrdmax/ktl/alloc.h"
 #include "rpcrdmax/ktl/list.h"
 #include "rpcrdmax/ktl/lock.h"
 #include "rpcrdmax/ktl/sync.h"
+#include "rpcrdmax/rdma/rw.h"
 #include "rpcrdmax/rdma/verbs.h"
 
 namespace rpcrdmax::svcrdma {
@@ -33,12 +39,60 @@ namespace rpcrdmax::svcrdma {
 using namespace rpcrdmax::ktl;
 using namespace rpcrdmax::rdma;
 
-inline constexpr u32 kCredits = 32;		/* Receives posted, the grant's ceiling */
-inline constexpr u32 kRecvSize = 4096;		/* our Receive buffers (RFC 8797 recv size) */
-inline constexpr u32 kSendSize = 4096;		/* our Send buffers (RFC 8797 send size) */
+/*
+ * Connection sizing: the one place where the credit count (Receives
+ * posted, the grant's ceiling), our Receive and Send sizes (RFC 8797
+ * private data) and the cap on RDMA Reads in flight (ORD) are chosen,
+ * from /proc/sys/sunrpc/svc_rdma's max_requests, max_req_size and
+ * max_outbound_read_requests as they are when a connection is accepted.
+ * The Send size stays 4 KiB (the stock server's too).
+ */
+struct ConnLimits {
+	u32 credits;
+	u32 recv_size;
+	u32 send_size;
+	u32 max_ord;
+};
+inline ConnLimits conn_limits()
+{
+	struct rpcrdmax_svc_tunables t;
+
+	rpcrdmax_svc_tunables(&t);
+	return { t.max_requests, t.max_req_size, 4096, t.max_outbound_read_requests };
+}
+
+/*
+ * What a connection request decides (RFC 8797): our private data (R set
+ * when our device can post Send With Invalidate), the peer's, the inline
+ * thresholds, whether Replies may invalidate, and our RDMA Read depth.
+ */
+struct AcceptPlan {
+	core::PrivData ours, peer;
+	core::InlineThresholds thr;
+	bool send_inv;
+	u32 ord;
+};
+inline AcceptPlan plan_accept(ConstBytes peer_pd, const rpcrdmax_dev_attrs &attrs,
+			      u32 initiator_depth, const ConnLimits &lim)
+{
+	AcceptPlan p;
+	(void)core::pd_decode(peer_pd, &p.peer); /* absent: the version 1 defaults */
+	p.ours = { lim.send_size, lim.recv_size, attrs.mem_mgt_extensions };
+	p.thr = core::pd_thresholds(p.peer, p.ours);
+	p.send_inv = core::pd_may_send_with_invalidate(p.ours, p.peer);
+	/* Reads we may have outstanding: what the client's side accepts. */
+	p.ord = min(min(initiator_depth, attrs.max_qp_init_rd_atom), lim.max_ord);
+	if (!p.ord)
+		p.ord = 1;
+	return p;
+}
+
 inline constexpr u32 kMaxChunk = (1u << 20) + 65536; /* largest chunk payload we move */
-inline constexpr u32 kMaxSendWrs = 4096;
+/* Pieces (page fragments) a chunk of kMaxChunk octets can span in rq_pages. */
+inline constexpr u32 kMaxChunkPieces = kMaxChunk / RPCRDMAX_PAGE_SIZE + 4;
+inline constexpr u32 kMaxReplyPages = kMaxChunk / RPCRDMAX_PAGE_SIZE + 8;
 inline constexpr unsigned int kListenBacklog = 64;
+
 
 class Listener;
 class SvcConn;
@@ -60,21 +114,27 @@ struct CallCtx {
 	core::V1Header reply;	/* sendto's scratch */
 };
 
+/* One Reply: its Send buffer, the RDMA Writes before it, the pages they
+ * read; freed when the Send completes (or at teardown if never posted). */
 struct SendCtx {
 	SendCtx() : cqe(&SendCtx::done) {}
 	~SendCtx()
 	{
+		rw.destroy();
 		hdr_map.unmap();
-		bounce_map.unmap();
 		delete[] hdr;
-		delete[] bounce;
+		rpcrdmax_svc_put_pages(pages, npages);
+		delete[] pages;
 	}
 	static void done(Cqe *c, const rpcrdmax_wc &wc);
 	Cqe cqe;
 	ListNode node;		/* orphans: WRs may still use it */
-	DmaBuf hdr_map, bounce_map;
+	DmaBuf hdr_map;
 	u8 *hdr = nullptr;
-	u8 *bounce = nullptr;
+	RwList rw;		/* Write chunk, then Reply chunk */
+	void **pages = nullptr;	/* rq_res's pages, held for the Writes */
+	unsigned int npages = 0;
+	u32 sq_entries = 0;	/* Send Queue slots this Reply holds */
 	SvcConn *conn = nullptr;
 };
 
@@ -83,8 +143,9 @@ struct ReadCtx {
 	ReadCtx() : cqe(&ReadCtx::done) {}
 	static void done(Cqe *c, const rpcrdmax_wc &wc);
 	Cqe cqe;
-	Atomic pending;
-	Atomic failed;
+	SvcConn *conn = nullptr;
+	u32 sq_entries = 0;
+	bool failed = false;
 	Completion all_done;
 };
 
@@ -105,6 +166,7 @@ public:
 
 	void recv_done(RecvBuf *rb, const rpcrdmax_wc &wc);
 	void send_done(SendCtx *sc, const rpcrdmax_wc &wc);
+	void sq_release(u32 n);
 
 	void *xprt = nullptr;		/* our svc_xprt */
 	ListNode accept_node;		/* the Listener's queue until accepted */
@@ -113,17 +175,24 @@ private:
 	Result<void> post_recv(RecvBuf *rb);
 	void repost(RecvBuf *rb);
 	Result<u32> build_arg(void *rqstp, const u8 *inl, u32 inl_len, const core::V1Header &h);
-	Result<void> read_chunk(void *rqstp, const core::ChunkLists &cl, const core::ChunkRef &c,
-				u32 offset);
+	Result<void> read_chunks(void *rqstp, const core::ChunkLists &cl, const u32 *dst);
 	Result<void> send_error(u32 xid, bool vers);
-	Result<void> post_chain(rpcrdmax_send_wr *wrs, unsigned int n, unsigned int *posted);
-	Result<void> post_writes(SendCtx *sc, const core::ChunkLists &cl, const core::ChunkRef &c,
-				 u64 dma_base_off, u32 len, u32 lkey);
+	Result<void> sq_reserve(u32 n);
+	Result<void> add_writes(SendCtx *sc, void *rqstp, const core::ChunkLists &cl,
+				const core::ChunkRef &c, const u32 (*ranges)[2], u32 nranges);
+	Result<void> post_reply(SendCtx *sc, u32 send_len, u32 inv_rkey);
+	void orphan(SendCtx *sc);
 
 	Pd pd_;
 	Cq scq_, rcq_;
-	RecvBuf recvs_[kCredits];
+	RecvBuf *recvs_ = nullptr;
+	u32 nrecvs_ = 0;
+	ConnLimits lim_ = conn_limits();
 	SpinLock lock_;
+	Atomic sq_avail_;		/* free Send Queue slots */
+	u32 sq_depth_ = 0;		/* slots we use in all */
+	WaitQueue sq_wait_;
+	bool send_inv_ = false;		/* RFC 8797 R on both ends, and our device can */
 	List<RecvBuf, &RecvBuf::node> ready_;
 	List<SendCtx, &SendCtx::node> orphans_;
 	core::ResponderCredits credits_;

@@ -68,6 +68,27 @@ private:
 	Opaque<RPCRDMAX_SIZEOF_COMPLETION, RPCRDMAX_ALIGNOF_COMPLETION> raw_;
 };
 
+/*
+ * A wait queue: sleep until a condition holds, woken by whoever changes
+ * it (any context).
+ */
+class WaitQueue {
+public:
+	WaitQueue() { rpcrdmax_waitq_init(raw_.get()); }
+	WaitQueue(const WaitQueue &) = delete;
+	WaitQueue &operator=(const WaitQueue &) = delete;
+	void wake_all() { rpcrdmax_waitq_wake_all(raw_.get()); }
+	/* True once @cond() holds, false after @ms milliseconds. */
+	template <typename F> [[nodiscard]] bool wait_ms(F &cond, unsigned int ms)
+	{
+		return rpcrdmax_waitq_wait(raw_.get(), &WaitQueue::call<F>, &cond, ms);
+	}
+
+private:
+	template <typename F> static bool call(void *f) { return (*static_cast<F *>(f))(); }
+	Opaque<RPCRDMAX_SIZEOF_WAITQ, RPCRDMAX_ALIGNOF_WAITQ> raw_;
+};
+
 /* A work item; see FnWork for one that calls back. */
 class WorkItem {
 public:

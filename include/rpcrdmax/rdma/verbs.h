@@ -288,11 +288,15 @@ public:
 	{
 		return check(rpcrdmax_cm_resolve_route(id_, ms));
 	}
+	/* @rdma_ctxs: rdma_rw contexts (RwCtx) in use at once; the Send
+	 * Queue depth obtained goes to *@sq_depth when given. */
 	Result<void> create_qp(const Pd &pd, const Cq &scq, const Cq &rcq, u32 send_wr,
-			       u32 recv_wr, u32 send_sge, u32 recv_sge)
+			       u32 recv_wr, u32 send_sge, u32 recv_sge, u32 rdma_ctxs = 0,
+			       u32 *sq_depth = nullptr)
 	{
 		return check(rpcrdmax_cm_create_qp(id_, pd.get(), scq.get(), rcq.get(), send_wr,
-						   recv_wr, send_sge, recv_sge));
+						   recv_wr, send_sge, recv_sge, rdma_ctxs,
+						   sq_depth));
 	}
 	Result<void> connect(ktl::ConstBytes pdata, u32 ird_ord, u32 retries)
 	{

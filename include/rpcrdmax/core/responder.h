@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * core/responder.h - how a responder sends a Reply (RFC 8166 Sections
+ * 3.4.6 and 3.5.3.2).
+ *
+ * The Reply is described like the kernel's xdr_buf: head, page list,
+ * tail.  The page list (the DDP-eligible result, when there is one) goes
+ * into the first Write chunk the requester offered if that chunk can
+ * hold it; its XDR round-up - the first octets of the tail - is then not
+ * sent.  What is left (the body) goes inline after the transport header
+ * when both fit the reply inline threshold, else into the Reply chunk
+ * (RDMA_NOMSG), else the Reply has no room (the responder answers with
+ * RDMA_ERROR/ERR_CHUNK).  Every Write chunk of the Call is echoed with
+ * the octets written in it (none for all but the first).
+ *
+ * A pure function: no allocation, no state.
+ */
+#pragma once
+
+#include <rpcrdmax/core/v1.h>
+#include <rpcrdmax/core/wire.h>
+
+namespace rpcrdmax::core {
+
+struct ReplyShape {
+	u32 head_len;
+	u32 page_len;
+	u32 tail_len;
+	u32 len; /* head_len + page_len + tail_len */
+};
+
+enum class ReplyRoute : u8 {
+	Inline,	    /* RDMA_MSG: the body follows the header in the Send */
+	ReplyChunk, /* RDMA_NOMSG: the body is RDMA Written into the Reply chunk */
+	NoRoom,	    /* neither fits: answer RDMA_ERROR/ERR_CHUNK */
+	Bad,	    /* inconsistent shape, or chunks that cannot be echoed */
+};
+
+struct ReplyPlan {
+	ReplyRoute route;
+	u32 write_len; /* page list octets RDMA Written into the first Write chunk */
+	u32 pad_skip;  /* round-up octets at the tail's start not sent */
+	u32 body_len;  /* octets sent inline or in the Reply chunk */
+	/* The body is octets [0, body_a) and [body_b, len) of the Reply. */
+	u32 body_a, body_b;
+};
+
+/*
+ * Plan the Reply to @call, of shape @s, with at most @inline_max octets
+ * (transport header included) in the Send.  Fills @rep's xid, vers, proc
+ * and chunks (echoed Write list and Reply chunk); the caller sets its
+ * credits.
+ */
+ReplyPlan v1_plan_reply(const V1Header &call, const ReplyShape &s, u32 inline_max,
+			V1Header *rep);
+
+} // namespace rpcrdmax::core

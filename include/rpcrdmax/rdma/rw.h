@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rdma/rw.h - RDMA Read and Write through the kernel's rdma_rw API.
+ *
+ * An RwCtx moves one remote segment (handle, offset, length) into or out
+ * of local page pieces: init() DMA-maps the pieces and builds the work
+ * requests (plain SGEs or registrations, as the device needs) and says
+ * how many Send Queue entries they take.  An RwList posts several
+ * contexts, optionally followed by a Send, as one chain whose final
+ * request alone signals.  As with every work request, a posted context
+ * is destroyed only after that completion (or the flush).
+ */
+#pragma once
+
+#include "verbs.h"
+
+namespace rpcrdmax::rdma {
+
+class RwCtx {
+public:
+	RwCtx() = default;
+	RwCtx(const RwCtx &) = delete;
+	RwCtx &operator=(const RwCtx &) = delete;
+	~RwCtx() { destroy(); }
+
+	/* @dir: RPCRDMAX_DMA_FROM_DEVICE reads, RPCRDMAX_DMA_TO_DEVICE writes. */
+	Result<u32> init(const CmId &id, ktl::Span<const rpcrdmax_page_seg> segs,
+			 u64 remote_addr, u32 rkey, int dir)
+	{
+		if (id_ || segs.empty())
+			return ktl::error(ktl::err::EINVAL);
+		auto n = static_cast<unsigned int>(segs.size());
+		sgl_ = new (ktl::Gfp::Kernel) ktl::u8[n * RPCRDMAX_SIZEOF_SCATTERLIST];
+		if (!sgl_)
+			return ktl::error(ktl::err::ENOMEM);
+		int wrs = rpcrdmax_rw_init(ctx_.get(), id.get(), sgl_, segs.data(), n, remote_addr,
+					   rkey, dir);
+		if (wrs < 0) {
+			delete[] ktl::exchange(sgl_, nullptr);
+			return Errno::from(wrs);
+		}
+		id_ = id.get();
+		nsegs_ = n;
+		dir_ = dir;
+		sq_entries_ = static_cast<u32>(wrs);
+		return sq_entries_;
+	}
+
+	void destroy()
+	{
+		if (id_)
+			rpcrdmax_rw_destroy(ctx_.get(), id_, sgl_, nsegs_, dir_);
+		id_ = nullptr;
+		delete[] ktl::exchange(sgl_, nullptr);
+		sq_entries_ = 0;
+	}
+
+	bool ready() const { return id_ != nullptr; }
+	u32 sq_entries() const { return sq_entries_; }
+	void *raw() { return ctx_.get(); }
+
+private:
+	ktl::Opaque<RPCRDMAX_SIZEOF_RW_CTX, RPCRDMAX_ALIGNOF_RW_CTX> ctx_;
+	void *id_ = nullptr;
+	ktl::u8 *sgl_ = nullptr;
+	unsigned int nsegs_ = 0;
+	int dir_ = 0;
+	u32 sq_entries_ = 0;
+};
+
+/* Up to a fixed number of contexts, posted as one chain. */
+class RwList {
+public:
+	RwList() = default;
+	RwList(const RwList &) = delete;
+	RwList &operator=(const RwList &) = delete;
+	~RwList()
+	{
+		delete[] ctxs_;
+		delete[] raws_;
+	}
+
+	Result<void> alloc(u32 max)
+	{
+		if (ctxs_ || !max)
+			return ktl::error(ktl::err::EINVAL);
+		ctxs_ = new (ktl::Gfp::Kernel) RwCtx[max];
+		raws_ = new (ktl::Gfp::Kernel) void *[max];
+		if (!ctxs_ || !raws_)
+			return ktl::error(ktl::err::ENOMEM);
+		max_ = max;
+		return {};
+	}
+
+	/* Prepare the next context; returns its Send Queue entries. */
+	Result<u32> add(const CmId &id, ktl::Span<const rpcrdmax_page_seg> segs, u64 remote_addr,
+			u32 rkey, int dir)
+	{
+		if (n_ == max_)
+			return ktl::error(ktl::err::ENOBUFS);
+		u32 wrs = RPCRDMAX_TRY(ctxs_[n_].init(id, segs, remote_addr, rkey, dir));
+		raws_[n_] = ctxs_[n_].raw();
+		n_++;
+		sq_entries_ += wrs;
+		return wrs;
+	}
+
+	/*
+	 * Post every context, then @last if given (it carries its own
+	 * completion); without @last the final context signals @cqe.
+	 */
+	Result<void> post(const CmId &id, Cqe *cqe, const rpcrdmax_send_wr *last)
+	{
+		return check(rpcrdmax_rw_post(id.get(), raws_, n_, cqe ? cqe->raw() : nullptr,
+					      last));
+	}
+
+	/* Unmap everything (after the chain completed or flushed). */
+	void destroy()
+	{
+		for (u32 i = 0; i < n_; i++)
+			ctxs_[i].destroy();
+		n_ = 0;
+		sq_entries_ = 0;
+	}
+
+	u32 size() const { return n_; }
+	u32 sq_entries() const { return sq_entries_; }
+
+private:
+	RwCtx *ctxs_ = nullptr;
+	void **raws_ = nullptr;
+	u32 max_ = 0, n_ = 0;
+	u32 sq_entries_ = 0;
+};
+
+} // namespace rpcrdmax::rdma

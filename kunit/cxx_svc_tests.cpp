@@ -1,0 +1,420 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kunit/cxx_svc_tests.cpp - the server transport's RDMA building blocks
+ * in-kernel over soft-RoCE (suite rpcrdmax_svcrdma).
+ *
+ * A client End (kunit/cxx_rdma_tests.cpp) connects to a listener that
+ * accepts the way svcrdma does: plan_accept() on the client's private
+ * data and our device, a QP made with max_rdma_ctxs.  The cases:
+ *
+ *   accept      both ends decode the other's RFC 8797 private data; the
+ *               server's R bit follows its device, Send With Invalidate
+ *               is allowed because both set R;
+ *   rw_read     the client registers three FRWR MRs (one chunk of three
+ *               segments); the server RDMA Reads them with RwList into
+ *               page pieces starting mid-page, as a Read chunk lands in
+ *               rq_pages, and the content is checked;
+ *   rw_write    the server RDMA Writes page pieces through RwCtx into a
+ *               client FRWR registration, content checked;
+ *   send_inv    RDMA Write then Send With Invalidate in one RwList chain:
+ *               the client's Receive completion names the rkey, and a
+ *               later RDMA Write to that rkey fails.
+ */
+#include "../svcrdma/svcrdma.h"
+
+namespace rpcrdmax::kunit_svc {
+
+using namespace rpcrdmax::ktl;
+using namespace rpcrdmax::rdma;
+using kunit_rdma::End;
+using kunit_rdma::Reporter;
+using kunit_rdma::WcWait;
+
+#define EXPECT(cond) check((cond), #cond, __FILE__, __LINE__)
+#define EXPECT_OK(res) check((res).is_ok(), #res, __FILE__, __LINE__)
+
+static constexpr unsigned short kPort = 20052;
+static constexpr unsigned int kWaitMs = 10000;
+static constexpr u32 kDepth = 16;
+/* What kunit_rdma::connect_pair's client advertises. */
+static constexpr u32 kClientSend = 4096, kClientRecv = 16384;
+
+/* Accepts one connection into `conn` the way svcrdma does. */
+struct SvcListener : CmEvents {
+	int cm_event(CmId *, const rpcrdmax_cm_event_info &ev) override
+	{
+		if (ev.event != RPCRDMAX_CM_CONNECT_REQUEST)
+			return 0;
+		conn->save_pdata(ev);
+		conn->id.adopt(ev.new_id, conn);
+		void *dev = conn->id.device();
+		u8 ours[core::kPdSize];
+		bool ok = rpcrdmax_ib_query_device(dev, &attrs) == 0;
+		if (ok) {
+			plan = svcrdma::plan_accept(ConstBytes(conn->pdata, conn->pdata_len), attrs,
+						    ev.initiator_depth, svcrdma::conn_limits());
+			ok = conn->pd.alloc(dev).is_ok() &&
+			     conn->scq.alloc(dev, kDepth * 4, 0, true).is_ok() &&
+			     conn->rcq.alloc(dev, kDepth, 0, true).is_ok() &&
+			     conn->id.create_qp(conn->pd, conn->scq, conn->rcq, kDepth, kDepth,
+						min(attrs.max_send_sge, 4u), 1, kDepth, &sq_depth)
+				     .is_ok();
+		}
+		auto enc = core::pd_encode(plan.ours, Bytes(ours, sizeof(ours)));
+		if (!ok || enc.is_error() ||
+		    conn->id.accept(ConstBytes(ours, enc.value()), plan.ord, 4).is_error()) {
+			/* The CM destroys a refused id, but not a QP on it. */
+			rpcrdmax_cm_destroy_qp(conn->id.get());
+			conn->id.release();
+			return -1;
+		}
+		requested.complete();
+		return 0;
+	}
+	CmId id;
+	End *conn = nullptr;
+	Completion requested;
+	rpcrdmax_dev_attrs attrs = {};
+	svcrdma::AcceptPlan plan = {};
+	u32 sq_depth = 0;
+};
+
+struct Loopback {
+	End server, client;
+	SvcListener listener;
+	/* Client memory the server reads or writes: pages, FRWR MRs. */
+	static constexpr int kMrs = 3;
+	void *cpages[kMrs] = {};
+	Mr mrs[kMrs];
+	/* Server pages (where a Call would land, or a Reply comes from). */
+	static constexpr int kSPages = 4;
+	void *spages[kSPages] = {};
+	~Loopback()
+	{
+		for (auto &m : mrs)
+			m.unmap();
+		for (void *p : cpages)
+			rpcrdmax_free_page(p);
+		for (void *p : spages)
+			rpcrdmax_free_page(p);
+	}
+};
+
+/* Connect (kunit_rdma::connect_pair) and allocate the pages. */
+static bool connect_pair(Reporter check, Loopback *lb)
+{
+	if (!kunit_rdma::connect_pair(check, lb, kPort))
+		return false;
+	for (auto &p : lb->cpages)
+		p = rpcrdmax_alloc_page(RPCRDMAX_GFP_KERNEL | RPCRDMAX_GFP_ZERO);
+	for (auto &p : lb->spages)
+		p = rpcrdmax_alloc_page(RPCRDMAX_GFP_KERNEL | RPCRDMAX_GFP_ZERO);
+	bool all = true;
+	for (void *p : lb->cpages)
+		all = all && p;
+	for (void *p : lb->spages)
+		all = all && p;
+	return EXPECT(all);
+}
+
+using kunit_rdma::disconnect_pair;
+
+static u8 *page_bytes(void *page)
+{
+	return static_cast<u8 *>(rpcrdmax_page_address(page));
+}
+
+static u8 pattern(u32 i, u32 seed)
+{
+	return (u8)(i * 13 + seed * 101 + 7);
+}
+
+/* Client: register @len octets of cpages[@i] from @off with @access; the segment. */
+static bool client_register(Reporter check, Loopback *lb, int i, u32 off, u32 len, u32 access,
+			    int dir, core::Segment *seg)
+{
+	auto *reg = new (Gfp::Kernel) WcWait;
+	Mr &mr = lb->mrs[i];
+	rpcrdmax_page_seg ps = { lb->cpages[i], off, len };
+	unsigned int bad;
+	bool ok = EXPECT(reg != nullptr) &&
+		  EXPECT_OK(mr.alloc(lb->client.pd.get(), lb->client.id.device(), 2)) &&
+		  EXPECT_OK(mr.map(Span<const rpcrdmax_page_seg>(&ps, 1), dir));
+	if (ok) {
+		mr.bump_key();
+		rpcrdmax_send_wr wr = mr.reg_wr(reg->cqe.raw(), access);
+		ok = EXPECT_OK(lb->client.id.post_send(&wr, 1, &bad)) &&
+		     EXPECT(reg->completion.wait_ms(kWaitMs)) &&
+		     EXPECT(reg->wc.status == RPCRDMAX_IB_WC_SUCCESS);
+	}
+	if (ok)
+		*seg = { mr.rkey(), len, mr.iova() };
+	delete reg;
+	return ok;
+}
+
+/* Server pieces for @len octets at linear offset @off of spages (as rq_pages). */
+static u32 server_pieces(Loopback *lb, u32 off, u32 len, rpcrdmax_page_seg *out, u32 max)
+{
+	u32 n = 0;
+	while (len && n < max) {
+		u32 in = off % RPCRDMAX_PAGE_SIZE, k = min<u32>(len, RPCRDMAX_PAGE_SIZE - in);
+		out[n++] = { lb->spages[off / RPCRDMAX_PAGE_SIZE], in, k };
+		off += k;
+		len -= k;
+	}
+	return len ? 0 : n;
+}
+
+static void accept_case(Reporter check)
+{
+	auto *lb = new (Gfp::Kernel) Loopback;
+	core::PrivData seen;
+
+	if (!EXPECT(lb != nullptr))
+		return;
+	if (connect_pair(check, lb)) {
+		const svcrdma::AcceptPlan &p = lb->listener.plan;
+		const svcrdma::ConnLimits lim = svcrdma::conn_limits();
+		/* The server decoded the client's private data ... */
+		EXPECT(p.peer.send_size == kClientSend && p.peer.recv_size == kClientRecv &&
+		       p.peer.remote_inv);
+		EXPECT(p.ours.remote_inv == lb->listener.attrs.mem_mgt_extensions);
+		EXPECT(p.send_inv == lb->listener.attrs.mem_mgt_extensions);
+		EXPECT(p.thr.call == min(kClientSend, lim.recv_size) &&
+		       p.thr.reply == min(kClientRecv, lim.send_size));
+		EXPECT(p.ord >= 1 && p.ord <= lim.max_ord);
+		/* rdma_rw enlarged the Send Queue for its contexts. */
+		EXPECT(lb->listener.sq_depth >= kDepth + kDepth);
+		/* ... and the client the server's. */
+		EXPECT(core::pd_decode(ConstBytes(lb->client.pdata, lb->client.pdata_len),
+				       &seen) == core::PdVerdict::Found);
+		EXPECT(seen.send_size == lim.send_size && seen.recv_size == lim.recv_size &&
+		       seen.remote_inv == p.ours.remote_inv);
+	}
+	disconnect_pair(lb);
+	delete lb;
+}
+
+static void rw_read_case(Reporter check)
+{
+	auto *lb = new (Gfp::Kernel) Loopback;
+	auto *done = new (Gfp::Kernel) WcWait;
+	auto *pieces = new (Gfp::Kernel) rpcrdmax_page_seg[8];
+	/* One chunk of three segments, of unequal sizes and offsets. */
+	const u32 off[Loopback::kMrs] = { 0, 100, 1000 };
+	const u32 len[Loopback::kMrs] = { 4096, 1001, 2500 };
+	const u32 base = 300; /* where the chunk lands: mid-page, as after inline octets */
+	core::Segment seg[Loopback::kMrs];
+	RwList rw;
+
+	if (!EXPECT(lb && done && pieces) || !connect_pair(check, lb))
+		goto out;
+	for (int i = 0; i < Loopback::kMrs; i++) {
+		u8 *p = page_bytes(lb->cpages[i]);
+		for (u32 k = 0; k < RPCRDMAX_PAGE_SIZE; k++)
+			p[k] = pattern(k, (u32)i);
+		if (!client_register(check, lb, i, off[i], len[i], RPCRDMAX_ACCESS_REMOTE_READ,
+				     RPCRDMAX_DMA_TO_DEVICE, &seg[i]))
+			goto out;
+	}
+	if (!EXPECT_OK(rw.alloc(Loopback::kMrs)))
+		goto out;
+	{
+		u32 at = base, wrs = 0;
+		for (int i = 0; i < Loopback::kMrs; i++) {
+			u32 n = server_pieces(lb, at, seg[i].length, pieces, 8);
+			if (!EXPECT(n >= 1))
+				goto out;
+			auto added = rw.add(lb->server.id, Span<const rpcrdmax_page_seg>(pieces, n),
+					    seg[i].offset, seg[i].handle, RPCRDMAX_DMA_FROM_DEVICE);
+			if (!EXPECT_OK(added))
+				goto out;
+			EXPECT(added.value() >= 1);
+			wrs += added.value();
+			at += seg[i].length;
+		}
+		EXPECT(rw.size() == (u32)Loopback::kMrs && rw.sq_entries() == wrs);
+		if (!EXPECT_OK(rw.post(lb->server.id, &done->cqe, nullptr)) ||
+		    !EXPECT(done->completion.wait_ms(kWaitMs)))
+			goto out;
+		/* Only the chain's last request signals. */
+		EXPECT(done->count.read() == 1);
+		EXPECT(done->wc.status == RPCRDMAX_IB_WC_SUCCESS);
+		rw.destroy();
+		/* The chunk lies at base.., segment after segment; around it, zeros. */
+		at = base;
+		bool same = true;
+		for (int i = 0; i < Loopback::kMrs; i++) {
+			for (u32 k = 0; k < len[i]; k++, at++) {
+				u8 got = page_bytes(lb->spages[at / RPCRDMAX_PAGE_SIZE])
+					[at % RPCRDMAX_PAGE_SIZE];
+				same = same && got == pattern(off[i] + k, (u32)i);
+			}
+		}
+		EXPECT(same);
+		EXPECT(page_bytes(lb->spages[0])[base - 1] == 0);
+		EXPECT(page_bytes(lb->spages[at / RPCRDMAX_PAGE_SIZE])[at % RPCRDMAX_PAGE_SIZE] ==
+		       0);
+	}
+out:
+	rw.destroy();
+	if (lb)
+		disconnect_pair(lb);
+	delete lb;
+	delete done;
+	delete[] pieces;
+}
+
+/* Server: RDMA Write @len octets of spages from @from into @seg, then @last. */
+static bool server_write(Reporter check, Loopback *lb, RwList *rw, u32 from,
+			 const core::Segment &seg, Cqe *cqe, const rpcrdmax_send_wr *last)
+{
+	rpcrdmax_page_seg pieces[4];
+	u32 n = server_pieces(lb, from, seg.length, pieces, 4);
+	return EXPECT(n >= 2) && EXPECT_OK(rw->alloc(1)) &&
+	       EXPECT_OK(rw->add(lb->server.id, Span<const rpcrdmax_page_seg>(pieces, n),
+				 seg.offset, seg.handle, RPCRDMAX_DMA_TO_DEVICE)) &&
+	       EXPECT_OK(rw->post(lb->server.id, cqe, last));
+}
+
+static void fill_server(Loopback *lb, u32 seed)
+{
+	for (int i = 0; i < Loopback::kSPages; i++) {
+		u8 *p = page_bytes(lb->spages[i]);
+		for (u32 k = 0; k < RPCRDMAX_PAGE_SIZE; k++)
+			p[k] = pattern(k + (u32)i * RPCRDMAX_PAGE_SIZE, seed);
+	}
+}
+
+/* Whether @len octets at @p are fill_server()'s from server offset @from. */
+static bool holds_server_bytes(const u8 *p, u32 len, u32 from, u32 seed)
+{
+	for (u32 k = 0; k < len; k++)
+		if (p[k] != pattern(from + k, seed))
+			return false;
+	return true;
+}
+
+static void rw_write_case(Reporter check)
+{
+	auto *lb = new (Gfp::Kernel) Loopback;
+	auto *done = new (Gfp::Kernel) WcWait;
+	const u32 from = 3000, len = 3500; /* spans two server pages */
+	core::Segment seg;
+	RwList rw;
+
+	if (!EXPECT(lb && done) || !connect_pair(check, lb))
+		goto out;
+	fill_server(lb, 5);
+	if (!client_register(check, lb, 0, 200, len,
+			     RPCRDMAX_ACCESS_LOCAL_WRITE | RPCRDMAX_ACCESS_REMOTE_WRITE,
+			     RPCRDMAX_DMA_FROM_DEVICE, &seg) ||
+	    !server_write(check, lb, &rw, from, seg, &done->cqe, nullptr) ||
+	    !EXPECT(done->completion.wait_ms(kWaitMs)))
+		goto out;
+	EXPECT(done->wc.status == RPCRDMAX_IB_WC_SUCCESS);
+	rw.destroy();
+	lb->mrs[0].unmap();
+	{
+		const u8 *c = page_bytes(lb->cpages[0]);
+		EXPECT(holds_server_bytes(c + 200, len, from, 5));
+		EXPECT(c[199] == 0 && c[200 + len] == 0);
+	}
+out:
+	rw.destroy();
+	if (lb)
+		disconnect_pair(lb);
+	delete lb;
+	delete done;
+}
+
+static void send_inv_case(Reporter check)
+{
+	auto *lb = new (Gfp::Kernel) Loopback;
+	auto *recv = new (Gfp::Kernel) WcWait;
+	auto *send = new (Gfp::Kernel) WcWait;
+	auto *again = new (Gfp::Kernel) WcWait;
+	auto *rbuf = new (Gfp::Kernel | GfpZero) u8[64];
+	const u32 from = 4000, len = 2000;
+	core::Segment seg;
+	DmaBuf rmap, smap;
+	RwList rw, rw2;
+
+	if (!EXPECT(lb && recv && send && again && rbuf) || !connect_pair(check, lb))
+		goto out;
+	if (!EXPECT(lb->listener.plan.send_inv))
+		goto out;
+	fill_server(lb, 9);
+	{
+		/* Client: a Receive for the Reply, and a Write chunk's MR. */
+		if (!EXPECT_OK(rmap.map(lb->client.id.device(), rbuf, 64,
+					RPCRDMAX_DMA_FROM_DEVICE)))
+			goto out;
+		rpcrdmax_sge rsge = rmap.sge(lb->client.pd.local_dma_lkey());
+		if (!EXPECT_OK(lb->client.id.post_recv(&recv->cqe, &rsge, 1)) ||
+		    !client_register(check, lb, 1, 0, len,
+				     RPCRDMAX_ACCESS_LOCAL_WRITE | RPCRDMAX_ACCESS_REMOTE_WRITE,
+				     RPCRDMAX_DMA_FROM_DEVICE, &seg))
+			goto out;
+
+		/* Server: the Write, then Send With Invalidate, one chain. */
+		u8 *hdr = page_bytes(lb->spages[3]) + 2048;
+		if (!EXPECT_OK(smap.map(lb->server.id.device(), hdr, 28, RPCRDMAX_DMA_TO_DEVICE)))
+			goto out;
+		rpcrdmax_sge ssge = smap.sge(lb->server.pd.local_dma_lkey());
+		rpcrdmax_send_wr wr = {};
+		wr.cqe = send->cqe.raw();
+		wr.opcode = RPCRDMAX_WR_SEND_INV;
+		wr.rkey = seg.handle;
+		wr.sge = &ssge;
+		wr.num_sge = 1;
+		if (!server_write(check, lb, &rw, from, seg, nullptr, &wr) ||
+		    !EXPECT(send->completion.wait_ms(kWaitMs)) ||
+		    !EXPECT(recv->completion.wait_ms(kWaitMs)))
+			goto out;
+		EXPECT(send->count.read() == 1 && send->wc.status == RPCRDMAX_IB_WC_SUCCESS);
+		EXPECT(recv->wc.status == RPCRDMAX_IB_WC_SUCCESS && recv->wc.byte_len == 28);
+		EXPECT(recv->wc.with_invalidate);
+		EXPECT(recv->wc.invalidated_rkey == seg.handle);
+		lb->mrs[1].unmap();
+		EXPECT(holds_server_bytes(page_bytes(lb->cpages[1]), len, from, 9));
+
+		/* The MR is invalid now: a Write to its rkey fails. */
+		if (server_write(check, lb, &rw2, from, seg, &again->cqe, nullptr) &&
+		    EXPECT(again->completion.wait_ms(kWaitMs)))
+			EXPECT(again->wc.status != RPCRDMAX_IB_WC_SUCCESS);
+	}
+out:
+	if (lb)
+		disconnect_pair(lb);
+	rw.destroy();
+	rw2.destroy();
+	rmap.unmap();
+	smap.unmap();
+	delete lb;
+	delete recv;
+	delete send;
+	delete again;
+	delete[] rbuf;
+}
+
+#undef EXPECT
+#undef EXPECT_OK
+
+} // namespace rpcrdmax::kunit_svc
+
+/* /proc/sys/sunrpc/svc_rdma is not in the KUnit module: the stock defaults. */
+extern "C" void rpcrdmax_svc_tunables(struct rpcrdmax_svc_tunables *out) noexcept
+{
+	out->max_requests = 64;
+	out->max_req_size = 4096;
+	out->max_outbound_read_requests = 16;
+}
+
+#define RPCRDMAX_KUNIT_SVC_ENTRY(name) RPCRDMAX_KUNIT_CXX_ENTRY(kunit_svc, svc_, name)
+
+RPCRDMAX_KUNIT_SVC_ENTRY(accept)
+RPCRDMAX_KUNIT_SVC_ENTRY(rw_read)
+RPCRDMAX_KUNIT_SVC_ENTRY(rw_write)
+RPCRDMAX_KUNIT_SVC_ENTRY(send_inv)

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * shim/rw.c - the RDMA read/write API (rdma_rw) for C++.
+ *
+ * One context moves one remote segment (handle, offset, length) to or
+ * from a list of local page pieces: RDMA Read into pages, or RDMA Write
+ * from them.  rdma_rw picks plain SGEs or memory registration for the
+ * device and reports how many Send Queue entries the operation takes.
+ * C++ owns the context storage (RPCRDMAX_SIZEOF_RW_CTX) and the
+ * scatterlist storage (RPCRDMAX_SIZEOF_SCATTERLIST per piece).  The QP
+ * must have been created with max_rdma_ctxs (rpcrdmax_cm_create_qp()).
+ */
+#include <linux/scatterlist.h>
+#include <rdma/rdma_cm.h>
+#include <rdma/rw.h>
+#include "rpcrdmax_consts.h"
+#include "internal.h"
+
+static_assert(RPCRDMAX_SIZEOF_RW_CTX == sizeof(struct rdma_rw_ctx) &&
+	      RPCRDMAX_ALIGNOF_RW_CTX == __alignof__(struct rdma_rw_ctx));
+
+/**
+ * rpcrdmax_rw_init - prepare the RDMA Reads or Writes of one remote segment
+ * @ctx: context storage
+ * @cm_id: the connection's rdma_cm_id (its QP and port)
+ * @sgl: scatterlist storage for @nsegs entries
+ * @segs: the local pieces, in order; none may be empty
+ * @nsegs: how many (at least 1)
+ * @remote_addr: the segment's offset
+ * @rkey: the segment's handle
+ * @dir: RPCRDMAX_DMA_FROM_DEVICE (RDMA Read) or RPCRDMAX_DMA_TO_DEVICE (Write)
+ *
+ * DMA-maps the pieces.  Returns the Send Queue entries the operation
+ * needs (at least 1), or a negative errno with nothing left mapped.
+ */
+int rpcrdmax_rw_init(void *ctx, void *cm_id, void *sgl, const struct rpcrdmax_page_seg *segs,
+		     unsigned int nsegs, unsigned long long remote_addr, unsigned int rkey,
+		     int dir)
+{
+	struct rdma_cm_id *id = cm_id;
+	struct scatterlist *sg = sgl;
+	unsigned int i;
+
+	if (!nsegs || !id->qp)
+		return -EINVAL;
+	sg_init_table(sg, nsegs);
+	for (i = 0; i < nsegs; i++) {
+		if (!segs[i].len)
+			return -EINVAL;
+		sg_set_page(&sg[i], segs[i].page, segs[i].len, segs[i].offset);
+	}
+	return rdma_rw_ctx_init(ctx, id->qp, id->port_num, sg, nsegs, 0, remote_addr, rkey,
+				dir);
+}
+
+/**
+ * rpcrdmax_rw_destroy - release a context prepared by rpcrdmax_rw_init()
+ * @ctx: the context (its work requests completed or flushed)
+ * @cm_id: the same id
+ * @sgl: the same scatterlist storage
+ * @nsegs: the same count
+ * @dir: the same direction
+ */
+void rpcrdmax_rw_destroy(void *ctx, void *cm_id, void *sgl, unsigned int nsegs, int dir)
+{
+	struct rdma_cm_id *id = cm_id;
+
+	rdma_rw_ctx_destroy(ctx, id->qp, id->port_num, sgl, nsegs, dir);
+}
+
+/**
+ * rpcrdmax_rw_post - post the work requests of several contexts as one chain
+ * @cm_id: the connection's id
+ * @ctxs: @n prepared contexts, posted in order
+ * @n: how many (may be 0 when @last is given)
+ * @cqe: completion storage for the chain's final request when @last is NULL
+ * @last: a request (Send) to post after the contexts', carrying its own
+ *	  completion storage, or NULL
+ *
+ * Only the chain's final request signals: on an RC QP its completion
+ * means every request before it has completed.  Returns 0 or a negative
+ * errno; after an error some requests may have been posted, and they
+ * complete or flush as usual.
+ */
+int rpcrdmax_rw_post(void *cm_id, void *const *ctxs, unsigned int n, void *cqe,
+		     const struct rpcrdmax_send_wr *last)
+{
+	struct rdma_cm_id *id = cm_id;
+	union rpcrdmax_any_wr tail;
+	struct ib_sge sges[4];
+	struct ib_send_wr *first = NULL;
+	int ret;
+
+	if (last) {
+		if (last->num_sge > ARRAY_SIZE(sges))
+			return -EINVAL;
+		ret = rpcrdmax_ib_build_wr(last, &tail, sges);
+		if (ret)
+			return ret;
+		first = &tail.send;
+	} else if (!n || !cqe) {
+		return -EINVAL;
+	}
+	while (n--)
+		first = rdma_rw_ctx_wrs(ctxs[n], id->qp, id->port_num, first ? NULL : cqe, first);
+	return ib_post_send(id->qp, first, NULL);
+}
+
+/**
+ * rpcrdmax_rw_mr_factor - contexts one I/O of @maxpages pages may need
+ * @cm_id: a connected id
+ * @maxpages: pages in the largest I/O
+ */
+unsigned int rpcrdmax_rw_mr_factor(void *cm_id, unsigned int maxpages)
+{
+	struct rdma_cm_id *id = cm_id;
+
+	return rdma_rw_mr_factor(id->device, id->port_num, maxpages);
+}

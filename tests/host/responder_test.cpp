@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host tests of the responder's Reply plan (core/responder.h): which of
+ * inline / Write chunk / Reply chunk, the round-up skipped after a Write
+ * chunk, the body ranges, and the chunks echoed with what was written.
+ */
+/* rpcrdmax headers first: hosted headers define errno and limit macros
+ * (EPERM, SIZE_MAX) that collide with ktl names. */
+#include <rpcrdmax/core/responder.h>
+#include <rpcrdmax/core/v1.h>
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <memory>
+
+using namespace rpcrdmax::core;
+
+namespace {
+
+constexpr uint32_t kInline = 4096;
+
+struct Call {
+	Call() { h.chunks.clear(); h.xid = 0x1234; h.vers = 1; h.proc = V1Proc::Msg; }
+	Call &write_chunk(std::initializer_list<uint32_t> lens)
+	{
+		EXPECT_EQ(h.chunks.add_write_chunk(), ListError::None);
+		for (uint32_t l : lens)
+			EXPECT_EQ(h.chunks.add_write_segment(Segment{next++, l, 0x1000}),
+				  ListError::None);
+		return *this;
+	}
+	Call &reply_chunk(std::initializer_list<uint32_t> lens)
+	{
+		EXPECT_EQ(h.chunks.set_reply_chunk(), ListError::None);
+		for (uint32_t l : lens)
+			EXPECT_EQ(h.chunks.add_reply_segment(Segment{next++, l, 0x2000}),
+				  ListError::None);
+		return *this;
+	}
+	V1Header h{};
+	uint32_t next = 100;
+};
+
+ReplyShape shape(uint32_t head, uint32_t pages, uint32_t tail)
+{
+	return ReplyShape{head, pages, tail, head + pages + tail};
+}
+
+uint32_t echoed(const ChunkLists &cl, const ChunkRef &c)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < c.nsegs; i++)
+		n += cl.segment(c, i).length;
+	return n;
+}
+
+TEST(ReplyPlan, NoChunksSmallReplyIsInline)
+{
+	Call c;
+	auto rep = std::make_unique<V1Header>();
+	ReplyPlan p = v1_plan_reply(c.h, shape(100, 200, 8), kInline, rep.get());
+	EXPECT_EQ(p.route, ReplyRoute::Inline);
+	EXPECT_EQ(p.write_len, 0u);
+	EXPECT_EQ(p.pad_skip, 0u);
+	EXPECT_EQ(p.body_len, 308u);
+	EXPECT_EQ(p.body_a, 300u);
+	EXPECT_EQ(p.body_b, 300u);
+	EXPECT_EQ(rep->xid, 0x1234u);
+	EXPECT_EQ(rep->proc, V1Proc::Msg);
+	EXPECT_EQ(rep->chunks.nwrite, 0u);
+	EXPECT_FALSE(rep->chunks.has_reply);
+}
+
+TEST(ReplyPlan, PagesGoToTheWriteChunkWithoutRoundUp)
+{
+	Call c;
+	c.write_chunk({600, 600}).write_chunk({4096});
+	auto rep = std::make_unique<V1Header>();
+	/* 1001 octets of READ data: 3 octets of round-up start the tail. */
+	ReplyPlan p = v1_plan_reply(c.h, shape(120, 1001, 7), kInline, rep.get());
+	EXPECT_EQ(p.route, ReplyRoute::Inline);
+	EXPECT_EQ(p.write_len, 1001u);
+	EXPECT_EQ(p.pad_skip, 3u);
+	EXPECT_EQ(p.body_len, 124u);
+	EXPECT_EQ(p.body_a, 120u);
+	EXPECT_EQ(p.body_b, 1124u);
+	ASSERT_EQ(rep->chunks.nwrite, 2u);
+	const ChunkRef &w0 = rep->chunks.write[0];
+	ASSERT_EQ(w0.nsegs, 2u);
+	EXPECT_EQ(rep->chunks.segment(w0, 0).length, 600u);
+	EXPECT_EQ(rep->chunks.segment(w0, 1).length, 401u);
+	EXPECT_EQ(rep->chunks.segment(w0, 0).handle, 100u);
+	/* The other Write chunks are echoed empty. */
+	EXPECT_EQ(echoed(rep->chunks, rep->chunks.write[1]), 0u);
+}
+
+TEST(ReplyPlan, RoundUpSkipIsBoundedByTheTail)
+{
+	Call c;
+	c.write_chunk({8192});
+	auto rep = std::make_unique<V1Header>();
+	ReplyPlan p = v1_plan_reply(c.h, shape(64, 5, 1), kInline, rep.get());
+	EXPECT_EQ(p.write_len, 5u);
+	EXPECT_EQ(p.pad_skip, 1u);
+	EXPECT_EQ(p.body_len, 64u);
+}
+
+TEST(ReplyPlan, TooSmallWriteChunkIsNotUsed)
+{
+	Call c;
+	c.write_chunk({100}).reply_chunk({2048, 8192});
+	auto rep = std::make_unique<V1Header>();
+	ReplyPlan p = v1_plan_reply(c.h, shape(100, 5000, 0), kInline, rep.get());
+	EXPECT_EQ(p.route, ReplyRoute::ReplyChunk);
+	EXPECT_EQ(p.write_len, 0u);
+	EXPECT_EQ(p.body_len, 5100u);
+	EXPECT_EQ(rep->proc, V1Proc::NoMsg);
+	EXPECT_EQ(echoed(rep->chunks, rep->chunks.write[0]), 0u);
+	ASSERT_TRUE(rep->chunks.has_reply);
+	const ChunkRef &r = rep->chunks.reply;
+	ASSERT_EQ(r.nsegs, 2u);
+	EXPECT_EQ(rep->chunks.segment(r, 0).length, 2048u);
+	EXPECT_EQ(rep->chunks.segment(r, 1).length, 3052u);
+}
+
+TEST(ReplyPlan, HeaderCountsAgainstTheThreshold)
+{
+	Call c;
+	auto rep = std::make_unique<V1Header>();
+	/* Exactly the threshold with the 28-octet header: inline. */
+	uint32_t hdr = 28;
+	ReplyPlan p = v1_plan_reply(c.h, shape(kInline - hdr, 0, 0), kInline, rep.get());
+	EXPECT_EQ(v1_encoded_size(*rep), hdr);
+	EXPECT_EQ(p.route, ReplyRoute::Inline);
+	p = v1_plan_reply(c.h, shape(kInline - hdr + 1, 0, 0), kInline, rep.get());
+	EXPECT_EQ(p.route, ReplyRoute::NoRoom);
+}
+
+TEST(ReplyPlan, LongReplyNeedsABigEnoughReplyChunk)
+{
+	Call small;
+	small.reply_chunk({1000});
+	auto rep = std::make_unique<V1Header>();
+	EXPECT_EQ(v1_plan_reply(small.h, shape(8000, 0, 0), kInline, rep.get()).route,
+		  ReplyRoute::NoRoom);
+	Call big;
+	big.reply_chunk({8000});
+	ReplyPlan p = v1_plan_reply(big.h, shape(8000, 0, 0), kInline, rep.get());
+	EXPECT_EQ(p.route, ReplyRoute::ReplyChunk);
+	EXPECT_EQ(echoed(rep->chunks, rep->chunks.reply), 8000u);
+}
+
+TEST(ReplyPlan, WriteChunkAndReplyChunkTogether)
+{
+	Call c;
+	c.write_chunk({65536}).reply_chunk({16384});
+	auto rep = std::make_unique<V1Header>();
+	ReplyPlan p = v1_plan_reply(c.h, shape(5000, 65535, 2), 1024, rep.get());
+	EXPECT_EQ(p.route, ReplyRoute::ReplyChunk);
+	EXPECT_EQ(p.write_len, 65535u);
+	EXPECT_EQ(p.pad_skip, 1u);
+	EXPECT_EQ(p.body_len, 5001u);
+	EXPECT_EQ(p.body_a, 5000u);
+	EXPECT_EQ(p.body_b, 70536u);
+	EXPECT_EQ(echoed(rep->chunks, rep->chunks.write[0]), 65535u);
+	EXPECT_EQ(echoed(rep->chunks, rep->chunks.reply), 5001u);
+}
+
+TEST(ReplyPlan, InconsistentShapeIsBad)
+{
+	Call c;
+	auto rep = std::make_unique<V1Header>();
+	ReplyShape s = shape(10, 20, 30);
+	s.len += 1;
+	EXPECT_EQ(v1_plan_reply(c.h, s, kInline, rep.get()).route, ReplyRoute::Bad);
+	s = ReplyShape{0xffffffffu, 2, 0, 1};
+	EXPECT_EQ(v1_plan_reply(c.h, s, kInline, rep.get()).route, ReplyRoute::Bad);
+}
+
+} // namespace
