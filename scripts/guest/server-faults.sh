@@ -10,12 +10,18 @@
 #   3. the rxe device is deleted under the mount while I/O runs: the
 #      server's connections go, the device is re-added, the client
 #      reconnects and its data is intact;
-#   4. the svc_rdma sysctls count what the traffic did, reset on write,
-#      and refuse out-of-range values.
+#   4. the svc_rdma sysctls refuse out-of-range values, max_requests sizes
+#      each new connection, and the counters count what the traffic did
+#      and reset on write.
 . /share/lib.sh
 set -u
 SVC=/proc/sys/sunrpc/svc_rdma
 rc_qps() { rdma res show qp 2>/dev/null | grep -c 'type RC'; }
+# has_cq N: some CQ has exactly N entries.  A connection's Receive CQ is
+# asked for max_requests + 1 entries (one per credit, one for the drain),
+# and rxe rounds a CQ up to 2^k - 1: max_requests 16 gives 31, the
+# default 64 gives 127, 200 gives 255.
+has_cq() { rdma res show cq 2>/dev/null | grep -q "cqe $1 "; }
 
 step "server: rxe up" rxe_up
 step "server: install rpcrdmax.ko" install_rpcrdmax
@@ -47,7 +53,7 @@ for bad in "max_requests 3" "max_requests 16385" "max_req_size 4095" "max_req_si
 done
 [ "$(cat $SVC/max_requests)" = 64 ] && step_ok "sysctl: refused writes changed nothing" ||
 	step_fail "sysctl: max_requests is $(cat $SVC/max_requests) after refused writes"
-step "sysctl: max_requests 32 accepted" sh -c "echo 32 >$SVC/max_requests && [ \$(cat $SVC/max_requests) = 32 ]"
+step "sysctl: max_requests 16 accepted" sh -c "echo 16 >$SVC/max_requests && [ \$(cat $SVC/max_requests) = 16 ]"
 nfs_server_start
 touch /share/server.ready
 
@@ -56,6 +62,8 @@ wait_for /share/io.1 300 || step_fail "server: the client's I/O never started"
 sleep 2
 [ "$(rc_qps)" -gt 0 ] && step_ok "nfsd0: the client is connected ($(rc_qps) RC QPs)" ||
 	step_fail "nfsd0: no RC QP while the client writes"
+has_cq 31 && ! has_cq 127 && step_ok "sysctl: max_requests 16 sized the connection (Receive CQ of 31)" ||
+	step_fail "sysctl: no Receive CQ of 31 with max_requests 16: $(rdma res show cq | tr '\n' ' ')"
 if modprobe -r rpcrdmax 2>/dev/null; then
 	step_fail "nfsd0: rpcrdmax unloaded under a listener"
 else
@@ -70,13 +78,15 @@ step "nfsd0: MRs back to $MR0" rdma_res_settle mr "$MR0" 30
 step "nfsd0: PDs back to $PD0" rdma_res_settle pd "$PD0" 30
 step "nfsd0: rpcrdmax unloads" transport_unload rpcrdmax
 step "nfsd0: modprobe rpcrdmax again" modprobe rpcrdmax
-echo 32 >"$SVC/max_requests"
+step "sysctl: max_requests 200 accepted" sh -c "echo 200 >$SVC/max_requests"
 nfsd_up
 touch /share/server.back1
 
 # ---- 3. device removal under the mount -----------------------------------
 wait_for /share/io.2 600 || step_fail "server: the client's second I/O never started"
 sleep 2
+has_cq 255 && step_ok "sysctl: max_requests 200 sized the new connection (Receive CQ of 255)" ||
+	step_fail "sysctl: no Receive CQ of 255 with max_requests 200: $(rdma res show cq | tr '\n' ' ')"
 step "removal: rdma link delete rxe0" timeout 120 rdma link delete rxe0
 [ "$(rc_qps)" = 0 ] && step_ok "removal: no RC QP left" ||
 	step_fail "removal: $(rc_qps) RC QPs left after the device went"
