@@ -9,6 +9,7 @@
 #include <linux/build_bug.h>
 #include <linux/errno.h>
 #include <linux/init.h>
+#include <linux/kernel.h>
 #include <linux/module.h>
 #include "rpcrdmax_consts.h"
 #include "internal.h"
@@ -32,75 +33,82 @@ static bool rpcrdmax_server = true;
 module_param_named(server, rpcrdmax_server, bool, 0444);
 MODULE_PARM_DESC(server, "register the NFS/RDMA server transport (default: yes)");
 
-static int rpcrdmax_server_up(void)
+/* A transport and its tunables, brought up and down together. */
+struct rpcrdmax_part {
+	const char *role;		/* "server", "client" */
+	const char *sysctls;		/* where its tunables appear */
+	const bool *enabled;
+	int (*sysctl_up)(void);
+	void (*sysctl_down)(void);
+	int (*up)(void);
+	void (*down)(void);
+};
+
+/* In the order they come up (and go down in reverse). */
+static const struct rpcrdmax_part rpcrdmax_parts[] = {
+	{ "server", "/proc/sys/sunrpc/svc_rdma", &rpcrdmax_server, rpcrdmax_svc_sysctl_register,
+	  rpcrdmax_svc_sysctl_unregister, rpcrdmax_svc_register, rpcrdmax_svc_unregister },
+	{ "client", "/proc/sys/sunrpc/rdma_*", &rpcrdmax_client, rpcrdmax_sysctl_register,
+	  rpcrdmax_sysctl_unregister, rpcrdmax_xprt_register, rpcrdmax_xprt_unregister },
+};
+
+/*
+ * The transport first: with the stock module loaded it fails cleanly
+ * with -EEXIST, where a duplicate sysctl directory would log a trace.
+ */
+static int rpcrdmax_part_up(const struct rpcrdmax_part *p)
 {
-	int rc = rpcrdmax_svc_sysctl_register();
+	int rc = p->up();
 
 	if (rc) {
-		pr_err(KBUILD_MODNAME ": cannot register /proc/sys/sunrpc/svc_rdma (%d): is rpcrdma loaded?\n",
-		       rc);
-		return rc;
+		pr_err(KBUILD_MODNAME ": cannot register the rdma %s transport (%d)%s\n",
+		       p->role, rc, rc == -EEXIST ? ": is rpcrdma loaded?" : "");
+		/* modprobe takes -EEXIST from init for "already loaded". */
+		return rc == -EEXIST ? -EBUSY : rc;
 	}
-	rc = rpcrdmax_svc_register();
+	rc = p->sysctl_up();
 	if (rc) {
-		pr_err(KBUILD_MODNAME ": cannot register the rdma server transport (%d)%s\n",
-		       rc, rc == -EEXIST ? ": is rpcrdma loaded?" : "");
-		rpcrdmax_svc_sysctl_unregister();
+		pr_err(KBUILD_MODNAME ": cannot register %s (%d)\n", p->sysctls, rc);
+		p->down();
 	}
 	return rc;
 }
 
-static void rpcrdmax_server_down(void)
+/* Take down the enabled parts before index @n, last first. */
+static void rpcrdmax_parts_down(int n)
 {
-	rpcrdmax_svc_unregister();
-	rpcrdmax_svc_sysctl_unregister();
+	while (n-- > 0) {
+		const struct rpcrdmax_part *p = &rpcrdmax_parts[n];
+
+		if (*p->enabled) {
+			p->sysctl_down();
+			p->down();
+		}
+	}
 }
 
 static int __init rpcrdmax_init(void)
 {
-	int rc = rpcrdmax_cxx_init();
+	int i, rc = rpcrdmax_cxx_init();
 
 	if (rc)
 		return rc;
-	if (rpcrdmax_server) {
-		rc = rpcrdmax_server_up();
-		if (rc)
-			goto out_cxx;
-	}
-	if (!rpcrdmax_client)
-		return 0;
-	rc = rpcrdmax_sysctl_register();
-	if (rc) {
-		pr_err(KBUILD_MODNAME ": cannot register /proc/sys/sunrpc/rdma_* (%d): is rpcrdma loaded?\n",
-		       rc);
-		goto out_svc;
-	}
-	rc = rpcrdmax_xprt_register();
-	if (rc) {
-		pr_err(KBUILD_MODNAME ": cannot register the rdma client transport (%d)%s\n",
-		       rc, rc == -EEXIST ? ": is rpcrdma loaded?" : "");
-		goto out_sysctl;
+	for (i = 0; i < ARRAY_SIZE(rpcrdmax_parts); i++) {
+		if (!*rpcrdmax_parts[i].enabled)
+			continue;
+		rc = rpcrdmax_part_up(&rpcrdmax_parts[i]);
+		if (rc) {
+			rpcrdmax_parts_down(i);
+			rpcrdmax_cxx_exit();
+			return rc;
+		}
 	}
 	return 0;
-
-out_sysctl:
-	rpcrdmax_sysctl_unregister();
-out_svc:
-	if (rpcrdmax_server)
-		rpcrdmax_server_down();
-out_cxx:
-	rpcrdmax_cxx_exit();
-	return rc;
 }
 
 static void __exit rpcrdmax_exit(void)
 {
-	if (rpcrdmax_client) {
-		rpcrdmax_xprt_unregister();
-		rpcrdmax_sysctl_unregister();
-	}
-	if (rpcrdmax_server)
-		rpcrdmax_server_down();
+	rpcrdmax_parts_down(ARRAY_SIZE(rpcrdmax_parts));
 	rpcrdmax_cxx_exit();
 }
 

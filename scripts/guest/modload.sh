@@ -44,4 +44,21 @@ if [ -z "$extra" ]; then
 else
 	step_fail "unexpected kernel messages: $extra"
 fi
+# With the stock module loaded, rpcrdmax refuses to load and says why;
+# the stock module keeps its registrations.
+step "modprobe the stock rpcrdma" modprobe rpcrdma
+dmesg -C
+if modprobe rpcrdmax 2>/dev/null; then
+	step_fail "rpcrdmax loaded beside the stock rpcrdma"
+else
+	step_ok "rpcrdmax refuses to load beside the stock rpcrdma"
+fi
+dmesg | grep -q 'rpcrdmax: cannot register .*is rpcrdma loaded?' &&
+	step_ok "the refusal names the stock module" ||
+	step_fail "no 'is rpcrdma loaded?' message: $(dmesg | tail -n 3 | tr '\n' ' ')"
+step "the refusal logs no trace" kernel_log_clean
+grep -q '^rdma ' /proc/sys/sunrpc/transports && [ -d /proc/sys/sunrpc/svc_rdma ] &&
+	step_ok "the stock module's server class and sysctls stay" ||
+	step_fail "the stock registrations are gone: $(cat /proc/sys/sunrpc/transports)"
+step "rmmod the stock rpcrdma" rmmod rpcrdma
 exit $STEP_FAILS
