@@ -16,5 +16,6 @@
 #include "selftest/st_credits.cpp"
 #include "selftest/st_planner.cpp"
 #include "selftest/st_privdata.cpp"
+#include "selftest/st_responder.cpp"
 #include "selftest/st_v1.cpp"
 #include "selftest/st_v2.cpp"

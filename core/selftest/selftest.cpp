@@ -20,6 +20,7 @@ constexpr Group kGroups[] = {
 	{kPrivDataCases, &kPrivDataCaseCount},
 	{kPlannerCases, &kPlannerCaseCount},
 	{kCreditsCases, &kCreditsCaseCount},
+	{kResponderCases, &kResponderCaseCount},
 };
 
 } // namespace table_impl

@@ -108,6 +108,8 @@ extern const Case kPlannerCases[];
 extern const u32 kPlannerCaseCount;
 extern const Case kCreditsCases[];
 extern const u32 kCreditsCaseCount;
+extern const Case kResponderCases[];
+extern const u32 kResponderCaseCount;
 
 /* Case @i across all groups, or nullptr. */
 const Case *case_at(u32 i);
