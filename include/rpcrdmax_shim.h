@@ -311,6 +311,9 @@ enum {
 	RPCRDMAX_SVC_STAT_RECV,		/* rdma_stat_recv: messages received */
 	RPCRDMAX_SVC_STAT_WRITE,	/* rdma_stat_write: RDMA Write segments */
 	RPCRDMAX_SVC_STAT_SQ_STARVE,	/* rdma_stat_sq_starve: waits for Send Queue room */
+	RPCRDMAX_SVC_STAT_ERR_VERS,	/* rdma_stat_err_vers: Calls answered ERR_VERS */
+	RPCRDMAX_SVC_STAT_ERR_CHUNK,	/* rdma_stat_err_chunk: Calls answered ERR_CHUNK */
+	RPCRDMAX_SVC_STAT_DROPPED,	/* rdma_stat_dropped: Calls dropped unanswered */
 	RPCRDMAX_SVC_STAT_COUNT
 };
 void rpcrdmax_svc_stat_add(unsigned int which, unsigned int n) RPCRDMAX_NOEXCEPT;

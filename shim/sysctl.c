@@ -14,7 +14,8 @@
  * max_outbound_read_requests (read when a connection is accepted), and
  * the rdma_stat_* counters (reading gives the count, writing anything
  * resets it; the stock module's never-counted ones read 0 and accept
- * only 0).  They exist while the server transport is registered.
+ * only 0).  rdma_stat_err_vers, rdma_stat_err_chunk and rdma_stat_dropped
+ * are ours: malformed Calls answered with RDMA_ERROR, or dropped.  They exist while the server transport is registered.
  */
 #include <linux/sunrpc/xprtrdma.h>
 #include <linux/atomic.h>
@@ -183,6 +184,9 @@ static struct ctl_table rpcrdmax_svc_table[] = {
 	RPCRDMAX_SVC_STAT("rdma_stat_recv", RPCRDMAX_SVC_STAT_RECV),
 	RPCRDMAX_SVC_STAT("rdma_stat_write", RPCRDMAX_SVC_STAT_WRITE),
 	RPCRDMAX_SVC_STAT("rdma_stat_sq_starve", RPCRDMAX_SVC_STAT_SQ_STARVE),
+	RPCRDMAX_SVC_STAT("rdma_stat_err_vers", RPCRDMAX_SVC_STAT_ERR_VERS),
+	RPCRDMAX_SVC_STAT("rdma_stat_err_chunk", RPCRDMAX_SVC_STAT_ERR_CHUNK),
+	RPCRDMAX_SVC_STAT("rdma_stat_dropped", RPCRDMAX_SVC_STAT_DROPPED),
 	RPCRDMAX_SVC_UNCOUNTED("rdma_stat_rq_starve"),
 	RPCRDMAX_SVC_UNCOUNTED("rdma_stat_rq_poll"),
 	RPCRDMAX_SVC_UNCOUNTED("rdma_stat_rq_prod"),

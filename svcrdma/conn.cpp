@@ -367,24 +367,25 @@ int SvcConn::process(void *rqstp, RecvBuf *rb, void **ctxt)
 
 	if (!cc) {
 		repost(rb);
-		return 0; /* dropped: the client retransmits */
+		rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_DROPPED, 1);
+		return 0; /* the client retransmits */
 	}
 	core::V1Header &h = cc->call;
 	core::V1Verdict v = core::v1_decode_call(ConstBytes(rb->data, rb->len), lim, &h);
-	switch (core::v1_responder_action(v)) {
-	case core::ResponderAction::Process:
-		break;
-	case core::ResponderAction::ReplyErrVers:
-	case core::ResponderAction::ReplyErrChunk: {
+	core::ResponderAction act = core::v1_responder_action(v);
+	if (act != core::ResponderAction::Process) {
 		u32 xid;
-		if (core::v1_peek_xid(ConstBytes(rb->data, rb->len), &xid))
-			(void)send_error(xid, core::v1_responder_action(v) ==
-						      core::ResponderAction::ReplyErrVers);
+		bool vers = act == core::ResponderAction::ReplyErrVers;
+		if (act != core::ResponderAction::Drop &&
+		    core::v1_peek_xid(ConstBytes(rb->data, rb->len), &xid)) {
+			(void)send_error(xid, vers);
+			rpcrdmax_svc_stat_add(vers ? RPCRDMAX_SVC_STAT_ERR_VERS
+						   : RPCRDMAX_SVC_STAT_ERR_CHUNK, 1);
+		} else {
+			rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_DROPPED, 1);
+		}
 		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "bad Call header: %s",
 					 core::v1_verdict_name(v));
-		[[fallthrough]];
-	}
-	case core::ResponderAction::Drop:
 		repost(rb);
 		delete cc;
 		return 0;
@@ -401,8 +402,12 @@ int SvcConn::process(void *rqstp, RecvBuf *rb, void **ctxt)
 	if (r.is_error()) {
 		int e = r.error().code();
 		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "cannot assemble Call %08x: %d", h.xid, e);
-		if (e == -err::EINVAL || e == -err::EMSGSIZE)
+		if (e == -err::EINVAL || e == -err::EMSGSIZE) {
 			(void)send_error(h.xid, false);
+			rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_ERR_CHUNK, 1);
+		} else {
+			rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_DROPPED, 1);
+		}
 		delete cc;
 		return (e == -err::EIO || e == -err::ENOTCONN) ? e : 0;
 	}

@@ -17,6 +17,18 @@ grep -q '^rdma ' /proc/sys/sunrpc/transports &&
 	step_ok "server: rdma in /proc/sys/sunrpc/transports" ||
 	step_fail "server: no rdma class: $(cat /proc/sys/sunrpc/transports)"
 nfs_server_serve
+# Malformed Calls are counted by what they got: under the hostile peer
+# every kind must have happened, with well-behaved clients none.
+for f in err_vers err_chunk dropped; do
+	v=$(cat /proc/sys/sunrpc/svc_rdma/rdma_stat_$f)
+	if [ -e /share/hostile.strict ]; then
+		[ "$v" -gt 0 ] 2>/dev/null && step_ok "server: rdma_stat_$f counted the hostile peer ($v)" ||
+			step_fail "server: rdma_stat_$f is '$v' after the hostile peer"
+	else
+		[ "$v" = 0 ] && step_ok "server: rdma_stat_$f is 0 with a well-behaved client" ||
+			step_fail "server: rdma_stat_$f is '$v' with a well-behaved client"
+	fi
+done
 step "server: rpc.nfsd 0" rpc.nfsd 0
 step "server: rpcrdmax unloads" transport_unload rpcrdmax
 dmesg | grep -i rpcrdmax | tail -n 20
