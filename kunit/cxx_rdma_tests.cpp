@@ -104,6 +104,21 @@ struct End : CmEvents {
 		RPCRDMAX_TRY(rcq.alloc(dev, kDepth, 0, true));
 		return id.create_qp(pd, scq, rcq, kDepth, kDepth, 2, 1);
 	}
+	/* Accept with private data @pd (when set-up went @ok), else refuse:
+	 * the CM destroys a refused id, but not a QP on it.  The CM callback's
+	 * return value. */
+	int accept_or_refuse(bool ok, const core::PrivData &ours, u32 ord)
+	{
+		u8 buf[core::kPdSize];
+		auto enc = core::pd_encode(ours, Bytes(buf, sizeof(buf)));
+		if (!ok || enc.is_error() ||
+		    id.accept(ConstBytes(buf, enc.value()), ord, 4).is_error()) {
+			rpcrdmax_cm_destroy_qp(id.get());
+			id.release();
+			return -1;
+		}
+		return 0;
+	}
 
 	/* Members die in reverse order: the id (and its QP) before CQs and PD. */
 	Pd pd;
@@ -123,16 +138,8 @@ struct Listener : CmEvents {
 			return 0;
 		conn->save_pdata(ev);
 		conn->id.adopt(ev.new_id, conn);
-		u8 ours[core::kPdSize];
-		auto enc = core::pd_encode(pd, Bytes(ours, sizeof(ours)));
-		if (enc.is_error() || conn->setup_qp().is_error() ||
-		    conn->id.accept(ConstBytes(ours, enc.is_ok() ? enc.value() : 0), ord, 4)
-			    .is_error()) {
-			/* The CM destroys a refused id, but not a QP on it. */
-			rpcrdmax_cm_destroy_qp(conn->id.get());
-			conn->id.release();
+		if (conn->accept_or_refuse(conn->setup_qp().is_ok(), pd, ord))
 			return -1;
-		}
 		requested.complete();
 		return 0;
 	}

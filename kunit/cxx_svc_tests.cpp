@@ -48,7 +48,6 @@ struct SvcListener : CmEvents {
 		conn->save_pdata(ev);
 		conn->id.adopt(ev.new_id, conn);
 		void *dev = conn->id.device();
-		u8 ours[core::kPdSize];
 		bool ok = rpcrdmax_ib_query_device(dev, &attrs) == 0;
 		if (ok) {
 			plan = svcrdma::plan_accept(ConstBytes(conn->pdata, conn->pdata_len), attrs,
@@ -60,14 +59,8 @@ struct SvcListener : CmEvents {
 						min(attrs.max_send_sge, 4u), 1, kDepth, &sq_depth)
 				     .is_ok();
 		}
-		auto enc = core::pd_encode(plan.ours, Bytes(ours, sizeof(ours)));
-		if (!ok || enc.is_error() ||
-		    conn->id.accept(ConstBytes(ours, enc.value()), plan.ord, 4).is_error()) {
-			/* The CM destroys a refused id, but not a QP on it. */
-			rpcrdmax_cm_destroy_qp(conn->id.get());
-			conn->id.release();
+		if (conn->accept_or_refuse(ok, plan.ours, plan.ord))
 			return -1;
-		}
 		requested.complete();
 		return 0;
 	}
