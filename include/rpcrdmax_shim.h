@@ -467,6 +467,7 @@ void rpcrdmax_kunit_cxx_svc_accept(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_
 void rpcrdmax_kunit_cxx_svc_rw_read(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svc_rw_write(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svc_send_inv(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svc_sq_wait(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 struct rpcrdmax_kunit_xdr {
 	unsigned int head_len;	/* head kvec octets */
 	unsigned int page_base;	/* where the page data starts in the page list */

@@ -18,7 +18,11 @@
  *               client FRWR registration, content checked;
  *   send_inv    RDMA Write then Send With Invalidate in one RwList chain:
  *               the client's Receive completion names the rkey, and a
- *               later RDMA Write to that rkey fails.
+ *               later RDMA Write to that rkey fails;
+ *   sq_wait     the Send Queue slots a connection's threads take
+ *               (rdma::SqSlots): a reserve that does not fit sleeps
+ *               until a release makes room, and one sleeping when the
+ *               connection is lost fails.
  */
 #include "../svcrdma/svcrdma.h"
 
@@ -392,6 +396,72 @@ out:
 	delete[] rbuf;
 }
 
+/* A reserve() made from a work item, as an nfsd thread would; the test
+ * itself never sleeps in reserve(), so a broken SqSlots fails it rather
+ * than hanging it. */
+struct SqTaker {
+	SqTaker() : work(&SqTaker::run) {}
+	static void run(FnWork *w)
+	{
+		SqTaker *t = container_of(w, &SqTaker::work);
+		auto r = t->sq->reserve(t->n, &t->waited);
+		t->result = r.is_ok() ? 0 : r.error().code();
+		t->done.complete();
+	}
+	bool start(SqSlots *q, u32 slots)
+	{
+		sq = q;
+		n = slots;
+		return work.queue();
+	}
+	FnWork work;
+	SqSlots *sq = nullptr;
+	u32 n = 0;
+	bool waited = false;
+	int result = 1; /* 1: still sleeping */
+	Completion done;
+};
+
+static void sq_wait_case(Reporter check)
+{
+	auto *sq = new (Gfp::Kernel) SqSlots;
+	auto *t = new (Gfp::Kernel) SqTaker[5];
+
+	if (!EXPECT(sq && t))
+		goto out;
+	sq->init(4);
+	/* Three of four fit at once; five never fit. */
+	EXPECT(t[0].start(sq, 3) && t[0].done.wait_ms(kWaitMs));
+	EXPECT(t[0].result == 0 && !t[0].waited && sq->available() == 1);
+	EXPECT(t[1].start(sq, 5) && t[1].done.wait_ms(kWaitMs));
+	EXPECT(t[1].result == -err::EMSGSIZE && sq->available() == 1);
+	/* Two wanted, one free: the taker sleeps ... */
+	EXPECT(t[2].start(sq, 2));
+	EXPECT(!t[2].done.wait_ms(200));
+	EXPECT(t[2].result == 1 && sq->available() == 1);
+	/* ... until a completion returns slots. */
+	sq->release(3);
+	EXPECT(t[2].done.wait_ms(kWaitMs));
+	EXPECT(t[2].result == 0 && t[2].waited && sq->available() == 2);
+	/* Full again; a sleeper fails when the connection is lost. */
+	EXPECT(t[3].start(sq, 2) && t[3].done.wait_ms(kWaitMs));
+	EXPECT(t[3].result == 0 && sq->available() == 0);
+	EXPECT(t[4].start(sq, 1));
+	EXPECT(!t[4].done.wait_ms(200));
+	sq->shut();
+	EXPECT(t[4].done.wait_ms(kWaitMs));
+	EXPECT(t[4].result == -err::ENOTCONN && t[4].waited);
+	/* Whatever happened, no taker may outlive the test. */
+	sq->shut();
+	sq->release(8);
+out:
+	if (t)
+		for (int i = 0; i < 5; i++)
+			t[i].work.cancel_sync();
+	delete[] t;
+	delete sq;
+}
+
 #undef EXPECT
 #undef EXPECT_OK
 
@@ -411,3 +481,4 @@ RPCRDMAX_KUNIT_SVC_ENTRY(accept)
 RPCRDMAX_KUNIT_SVC_ENTRY(rw_read)
 RPCRDMAX_KUNIT_SVC_ENTRY(rw_write)
 RPCRDMAX_KUNIT_SVC_ENTRY(send_inv)
+RPCRDMAX_KUNIT_SVC_ENTRY(sq_wait)

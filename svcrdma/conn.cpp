@@ -68,8 +68,7 @@ Result<void> SvcConn::setup(Listener *l, const rpcrdmax_cm_event_info &ev)
 	sq = min(sq, scq_len);
 	if (sq < 2)
 		return error(err::ENOMEM);
-	sq_depth_ = sq - 1;
-	sq_avail_.set((int)sq_depth_);
+	sq_.init(sq - 1);
 
 	recvs_ = new (Gfp::Kernel) RecvBuf[credits];
 	if (!recvs_)
@@ -121,7 +120,7 @@ void SvcConn::lost()
 {
 	if (lost_.cmpxchg(0, 1) == 0 && xprt)
 		rpcrdmax_svc_xprt_close(xprt);
-	sq_wait_.wake_all();
+	sq_.shut();
 }
 
 void SvcConn::detach()
@@ -131,37 +130,20 @@ void SvcConn::detach()
 
 /* ---- Send Queue accounting -------------------------------------------- */
 
-/*
- * Take @n Send Queue slots, sleeping while the queue is full.  Fails
- * when the connection is lost, or when @n exceeds the whole queue.
- */
+/* Take @n Send Queue slots (rdma::SqSlots), counting each wait. */
 Result<void> SvcConn::sq_reserve(u32 n)
 {
-	bool starved = false;
+	bool waited;
+	Result<void> r = sq_.reserve(n, &waited);
 
-	if (n > sq_depth_)
-		return error(err::EMSGSIZE);
-	for (;;) {
-		if (lost_.read())
-			return error(err::ENOTCONN);
-		if (sq_avail_.add_return(-(int)n) >= 0)
-			return {};
-		/* Give them back: others may fit what we could not. */
-		sq_avail_.add_return((int)n);
-		sq_wait_.wake_all();
-		if (!starved) {
-			starved = true;
-			rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_SQ_STARVE, 1);
-		}
-		auto room = [&] { return lost_.read() != 0 || sq_avail_.read() >= (int)n; };
-		(void)sq_wait_.wait_ms(room, 10000);
-	}
+	if (waited)
+		rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_SQ_STARVE, 1);
+	return r;
 }
 
 void SvcConn::sq_release(u32 n)
 {
-	sq_avail_.add_return((int)n);
-	sq_wait_.wake_all();
+	sq_.release(n);
 }
 
 /* ---- receive ---------------------------------------------------------- */

@@ -32,6 +32,7 @@
 #include "rpcrdmax/ktl/lock.h"
 #include "rpcrdmax/ktl/sync.h"
 #include "rpcrdmax/rdma/rw.h"
+#include "rpcrdmax/rdma/sq.h"
 #include "rpcrdmax/rdma/verbs.h"
 
 namespace rpcrdmax::svcrdma {
@@ -189,9 +190,7 @@ private:
 	u32 nrecvs_ = 0;
 	ConnLimits lim_ = conn_limits();
 	SpinLock lock_;
-	Atomic sq_avail_;		/* free Send Queue slots */
-	u32 sq_depth_ = 0;		/* slots we use in all */
-	WaitQueue sq_wait_;
+	SqSlots sq_;			/* Send Queue slots we use */
 	bool send_inv_ = false;		/* RFC 8797 R on both ends, and our device can */
 	List<RecvBuf, &RecvBuf::node> ready_;
 	List<SendCtx, &SendCtx::node> orphans_;
