@@ -64,4 +64,56 @@ ReplyPlan v1_plan_reply(const V1Header &call, const ReplyShape &s, u32 inline_ma
 	return p;
 }
 
+static void layout_add(InlineLayout *out, bool mapped, u32 part, u32 buf_off, u32 len)
+{
+	out->sge[out->nsge++] = { mapped, part, buf_off, len };
+}
+
+bool v1_layout_inline(u32 hlen, const InlinePart *parts, u32 n, u32 max_sge, u32 map_min,
+		      InlineLayout *out)
+{
+	*out = {};
+	if (n > kInlineMaxParts || !max_sge)
+		return false;
+	max_sge = ktl::min(max_sge, kInlineMaxSges);
+
+	/* SGEs if every long page piece is mapped: those, and each run of
+	 * buffer octets (the header's run is never empty). */
+	u32 need = 1;
+	bool run_open = true;
+	for (u32 i = 0; i < n; i++) {
+		out->mapped[i] = parts[i].page && parts[i].len && parts[i].len >= map_min;
+		if (out->mapped[i]) {
+			need++;
+			run_open = false;
+		} else if (parts[i].len && !run_open) {
+			need++;
+			run_open = true;
+		}
+	}
+	if (need > max_sge)
+		for (u32 i = 0; i < n; i++)
+			out->mapped[i] = false;
+
+	u32 run = 0, cur = hlen;
+	for (u32 i = 0; i < n; i++) {
+		out->send_len += parts[i].len;
+		if (!out->mapped[i]) {
+			if (parts[i].page)
+				out->pulled_up += parts[i].len;
+			cur += parts[i].len;
+			continue;
+		}
+		if (cur > run)
+			layout_add(out, false, 0, run, cur - run);
+		layout_add(out, true, i, 0, parts[i].len);
+		run = cur;
+	}
+	if (cur > run || !out->nsge)
+		layout_add(out, false, 0, run, cur - run);
+	out->buf_len = cur;
+	out->send_len += hlen;
+	return true;
+}
+
 } // namespace rpcrdmax::core

@@ -31,6 +31,7 @@ void *rpcrdmax_kmalloc(unsigned long size, unsigned int gfp) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kfree(const void *p) RPCRDMAX_NOEXCEPT;
 void *rpcrdmax_alloc_page(unsigned int gfp) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_free_page(void *page) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_put_pages(void **pages, unsigned int n) RPCRDMAX_NOEXCEPT;
 void *rpcrdmax_page_address(void *page) RPCRDMAX_NOEXCEPT;
 
 /* ---- logging (shim/log.c) --------------------------------------------- */
@@ -253,6 +254,10 @@ int rpcrdmax_ib_dma_map_single(void *device, void *addr, unsigned long len, int 
 			       unsigned long long *dma) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_ib_dma_unmap_single(void *device, unsigned long long dma, unsigned long len,
 				  int dir) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_ib_dma_map_page(void *device, void *page, unsigned int offset, unsigned int len,
+			     int dir, unsigned long long *dma) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_ib_dma_unmap_page(void *device, unsigned long long dma, unsigned int len,
+				int dir) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_ib_dma_sync_for_cpu(void *device, unsigned long long dma, unsigned long len,
 				  int dir) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_ib_dma_sync_for_device(void *device, unsigned long long dma,
@@ -314,6 +319,8 @@ enum {
 	RPCRDMAX_SVC_STAT_ERR_VERS,	/* rdma_stat_err_vers: Calls answered ERR_VERS */
 	RPCRDMAX_SVC_STAT_ERR_CHUNK,	/* rdma_stat_err_chunk: Calls answered ERR_CHUNK */
 	RPCRDMAX_SVC_STAT_DROPPED,	/* rdma_stat_dropped: Calls dropped unanswered */
+	RPCRDMAX_SVC_STAT_PAGE_SGES,	/* rdma_stat_page_sges: inline page pieces sent from their pages */
+	RPCRDMAX_SVC_STAT_PULL_UP,	/* rdma_stat_pull_up: inline page-list octets copied */
 	RPCRDMAX_SVC_STAT_COUNT
 };
 void rpcrdmax_svc_stat_add(unsigned int which, unsigned int n) RPCRDMAX_NOEXCEPT;
@@ -385,7 +392,6 @@ int rpcrdmax_svc_res_pages(void *rqstp, unsigned int offset, unsigned int len,
 			   struct rpcrdmax_page_seg *segs, unsigned int max) RPCRDMAX_NOEXCEPT;
 /* Move the Reply's pages out of @rqstp (count or -ENOBUFS); put them later. */
 int rpcrdmax_svc_res_take_pages(void *rqstp, void **pages, unsigned int max) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_svc_put_pages(void **pages, unsigned int n) RPCRDMAX_NOEXCEPT;
 
 /* ---- C++ entry points called from C ----------------------------------- */
 /* Module life cycle (lib/module.cpp): called from shim/main.c. */
@@ -467,6 +473,7 @@ void rpcrdmax_kunit_cxx_svc_accept(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_
 void rpcrdmax_kunit_cxx_svc_rw_read(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svc_rw_write(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svc_send_inv(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svc_inline_sges(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svc_sq_wait(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 struct rpcrdmax_kunit_xdr {
 	unsigned int head_len;	/* head kvec octets */

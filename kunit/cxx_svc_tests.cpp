@@ -19,12 +19,19 @@
  *   send_inv    RDMA Write then Send With Invalidate in one RwList chain:
  *               the client's Receive completion names the rkey, and a
  *               later RDMA Write to that rkey fails;
+ *   inline_sges an inline Reply's Send as svcrdma lays it out (SendCtx,
+ *               core::v1_layout_inline): long page pieces sent from
+ *               their pages as SGEs of their own, the header, head and
+ *               tail copied; then the same body pulled up into the Send
+ *               buffer when the SGEs run out; the client receives the
+ *               same octets both ways;
  *   sq_wait     the Send Queue slots a connection's threads take
  *               (rdma::SqSlots): a reserve that does not fit sleeps
  *               until a release makes room, and one sleeping when the
  *               connection is lost fails.
  */
 #include "../svcrdma/svcrdma.h"
+#include "../svcrdma/sendctx.cpp"
 
 namespace rpcrdmax::kunit_svc {
 
@@ -396,6 +403,99 @@ out:
 	delete[] rbuf;
 }
 
+static void no_completion(Cqe *, const rpcrdmax_wc &) {}
+
+/* Send an inline Reply body laid out under @max_sge SGEs; check what arrives. */
+static void send_inline(Reporter check, Loopback *lb, u32 max_sge, u32 want_sges,
+			u32 want_pulled)
+{
+	static constexpr u32 kHdr = 28, kRecv = 8192;
+	/* head 120 octets, a page-list piece over two pages, tail 3 octets */
+	const rpcrdmax_page_seg segs[] = { { lb->spages[0], 0, 120 },
+					   { lb->spages[1], 3000, 1096 },
+					   { lb->spages[2], 0, 2000 },
+					   { lb->spages[0], 120, 3 } };
+	const core::InlinePart parts[] = { { 120, false }, { 1096, true }, { 2000, true },
+					   { 3, false } };
+	auto *sc = new (Gfp::Kernel) svcrdma::SendCtx(&no_completion);
+	auto *recv = new (Gfp::Kernel) WcWait;
+	auto *send = new (Gfp::Kernel) WcWait;
+	auto *rbuf = new (Gfp::Kernel | GfpZero) u8[kRecv];
+	core::InlineLayout lay;
+	DmaBuf rmap;
+	unsigned int bad;
+
+	if (!EXPECT(sc && recv && send && rbuf))
+		goto out;
+	sc->hdr = new (Gfp::Kernel) u8[4096];
+	if (!EXPECT(sc->hdr != nullptr) ||
+	    !EXPECT(core::v1_layout_inline(kHdr, parts, 4, max_sge, core::kInlineMapMin, &lay)))
+		goto out;
+	EXPECT(lay.nsge == want_sges && lay.pulled_up == want_pulled);
+	for (u32 k = 0; k < kHdr; k++)
+		sc->hdr[k] = (u8)(0xa0 + k);
+	if (!EXPECT_OK(sc->load_inline(lb->server.id.device(), kHdr, lay,
+				       Span<const rpcrdmax_page_seg>(segs, 4))) ||
+	    !EXPECT_OK(sc->hdr_map.map(lb->server.id.device(), sc->hdr, 4096,
+				       RPCRDMAX_DMA_TO_DEVICE)) ||
+	    !EXPECT_OK(rmap.map(lb->client.id.device(), rbuf, kRecv, RPCRDMAX_DMA_FROM_DEVICE)))
+		goto out;
+	{
+		rpcrdmax_sge rsge = rmap.sge(lb->client.pd.local_dma_lkey());
+		Span<const rpcrdmax_sge> sges =
+			sc->sge_list(lb->server.pd.local_dma_lkey(), lay.send_len);
+		EXPECT(sges.size() == want_sges);
+		sc->hdr_map.sync_for_device();
+		rpcrdmax_send_wr wr = {};
+		wr.cqe = send->cqe.raw();
+		wr.opcode = RPCRDMAX_WR_SEND;
+		wr.sge = sges.data();
+		wr.num_sge = (unsigned int)sges.size();
+		if (!EXPECT_OK(lb->client.id.post_recv(&recv->cqe, &rsge, 1)) ||
+		    !EXPECT_OK(lb->server.id.post_send(&wr, 1, &bad)) ||
+		    !EXPECT(send->completion.wait_ms(kWaitMs)) ||
+		    !EXPECT(recv->completion.wait_ms(kWaitMs)))
+			goto out;
+		EXPECT(send->wc.status == RPCRDMAX_IB_WC_SUCCESS);
+		EXPECT(recv->wc.status == RPCRDMAX_IB_WC_SUCCESS);
+		EXPECT(recv->wc.byte_len == kHdr + 120 + 1096 + 2000 + 3);
+		rmap.sync_for_cpu();
+		u32 at = 0;
+		bool same = true;
+		for (u32 k = 0; k < kHdr; k++)
+			same = same && rbuf[at++] == (u8)(0xa0 + k);
+		for (const auto &sg : segs) {
+			same = same && mem_compare(rbuf + at, page_bytes(sg.page) + sg.offset,
+						   sg.len) == 0;
+			at += sg.len;
+		}
+		EXPECT(same);
+	}
+out:
+	rmap.unmap();
+	delete sc; /* unmaps the page pieces and the Send buffer */
+	delete recv;
+	delete send;
+	delete[] rbuf;
+}
+
+static void inline_sges_case(Reporter check)
+{
+	auto *lb = new (Gfp::Kernel) Loopback;
+
+	if (!EXPECT(lb != nullptr))
+		return;
+	if (connect_pair(check, lb)) {
+		fill_server(lb, 4);
+		/* Four SGEs: header + head, two page pieces, the tail. */
+		send_inline(check, lb, 8, 4, 0);
+		/* Three allowed: the page pieces are pulled up, one SGE. */
+		send_inline(check, lb, 3, 1, 3096);
+	}
+	disconnect_pair(lb);
+	delete lb;
+}
+
 /* A reserve() made from a work item, as an nfsd thread would; the test
  * itself never sleeps in reserve(), so a broken SqSlots fails it rather
  * than hanging it. */
@@ -481,4 +581,5 @@ RPCRDMAX_KUNIT_SVC_ENTRY(accept)
 RPCRDMAX_KUNIT_SVC_ENTRY(rw_read)
 RPCRDMAX_KUNIT_SVC_ENTRY(rw_write)
 RPCRDMAX_KUNIT_SVC_ENTRY(send_inv)
+RPCRDMAX_KUNIT_SVC_ENTRY(inline_sges)
 RPCRDMAX_KUNIT_SVC_ENTRY(sq_wait)

@@ -20,7 +20,8 @@
  *   over rxe: inline, Read chunk, Long Call, Write chunk, Reply chunk,
  *   RDMA_ERROR and an over-long Write chunk (kunit/cxx_marshal_tests.cpp).
  * rpcrdmax_svcrdma: the server transport's accept decision and rdma_rw
- *   Read/Write/Send With Invalidate over soft-RoCE, Send Queue waits
+ *   Read/Write/Send With Invalidate over soft-RoCE, an inline Reply sent
+ *   from its pages or pulled up, Send Queue waits
  *   (kunit/cxx_svc_tests.cpp).
  * rpcrdmax_core: every protocol-core self-test case (core/selftest/, the
  *   same cases the host runs under GoogleTest), one KUnit parameter each.
@@ -217,6 +218,7 @@ RPCRDMAX_CXX_CASE(svc_accept)
 RPCRDMAX_CXX_CASE(svc_rw_read)
 RPCRDMAX_CXX_CASE(svc_rw_write)
 RPCRDMAX_CXX_CASE(svc_send_inv)
+RPCRDMAX_CXX_CASE(svc_inline_sges)
 RPCRDMAX_CXX_CASE(svc_sq_wait)
 
 static struct kunit_case rpcrdmax_svcrdma_cases[] = {
@@ -224,6 +226,7 @@ static struct kunit_case rpcrdmax_svcrdma_cases[] = {
 	KUNIT_CASE(svc_rw_read_case),
 	KUNIT_CASE(svc_rw_write_case),
 	KUNIT_CASE(svc_send_inv_case),
+	KUNIT_CASE(svc_inline_sges_case),
 	KUNIT_CASE(svc_sq_wait_case),
 	{}
 };

@@ -22,3 +22,4 @@
 #include "../xprtrdma/marshal.cpp"
 #include "../svcrdma/listener.cpp"
 #include "../svcrdma/conn.cpp"
+#include "../svcrdma/sendctx.cpp"

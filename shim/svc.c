@@ -471,7 +471,7 @@ int rpcrdmax_svc_res_pages(void *rqstp, unsigned int offset, unsigned int len,
  *
  * RDMA Writes from rq_res may still run when nfsd reuses the svc_rqst:
  * the pages move to the caller (their slots become NULL, so svc fetches
- * new ones) until rpcrdmax_svc_put_pages().  Returns how many moved, or
+ * new ones) until rpcrdmax_put_pages().  Returns how many moved, or
  * -ENOBUFS (nothing moved).
  */
 int rpcrdmax_svc_res_take_pages(void *rqstp, void **pages, unsigned int max)
@@ -487,16 +487,6 @@ int rpcrdmax_svc_res_take_pages(void *rqstp, void **pages, unsigned int max)
 	}
 	r->rq_next_page = r->rq_respages;
 	return n;
-}
-
-/** rpcrdmax_svc_put_pages - release pages from rpcrdmax_svc_res_take_pages() */
-void rpcrdmax_svc_put_pages(void **pages, unsigned int n)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		if (pages[i])
-			put_page(pages[i]);
 }
 
 MODULE_ALIAS("svcrdma");

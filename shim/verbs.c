@@ -305,6 +305,32 @@ void rpcrdmax_ib_dma_unmap_single(void *device, unsigned long long dma, unsigned
 	ib_dma_unmap_single(device, dma, len, dir);
 }
 
+/**
+ * rpcrdmax_ib_dma_map_page - DMA-map part of a page for @device
+ * @device: the ib_device
+ * @page: the struct page
+ * @offset: where in the page
+ * @len: bytes (within the page)
+ * @dir: an RPCRDMAX_DMA_* direction
+ * @dma: set to the DMA address
+ */
+int rpcrdmax_ib_dma_map_page(void *device, void *page, unsigned int offset, unsigned int len,
+			     int dir, unsigned long long *dma)
+{
+	u64 a = ib_dma_map_page(device, page, offset, len, dir);
+
+	if (ib_dma_mapping_error(device, a))
+		return -EIO;
+	*dma = a;
+	return 0;
+}
+
+/** rpcrdmax_ib_dma_unmap_page - undo rpcrdmax_ib_dma_map_page() */
+void rpcrdmax_ib_dma_unmap_page(void *device, unsigned long long dma, unsigned int len, int dir)
+{
+	ib_dma_unmap_page(device, dma, len, dir);
+}
+
 /** rpcrdmax_ib_dma_sync_for_cpu - let the CPU read what the device wrote */
 void rpcrdmax_ib_dma_sync_for_cpu(void *device, unsigned long long dma, unsigned long len,
 				  int dir)

@@ -64,6 +64,7 @@ Result<void> SvcConn::setup(Listener *l, const rpcrdmax_cm_event_info &ev)
 	RPCRDMAX_TRY(rcq_.alloc(dev, (int)credits + 1, 0, true));
 	RPCRDMAX_TRY(id.create_qp(pd_, scq_, rcq_, send_wr, credits + 1,
 				  max(attrs.max_send_sge, 1u), 1, ctxs, &sq));
+	max_send_sge_ = min(max(attrs.max_send_sge, 1u), core::kInlineMaxSges);
 	/* Every slot we hand out has a CQ entry; one stays for the drain. */
 	sq = min(sq, scq_len);
 	if (sq < 2)
@@ -441,15 +442,14 @@ Result<void> SvcConn::post_reply(SendCtx *sc, u32 send_len, u32 inv_rkey)
 		delete sc;
 		return room;
 	}
-	rpcrdmax_sge sge = sc->hdr_map.sge(pd_.local_dma_lkey());
-	sge.length = send_len;
+	Span<const rpcrdmax_sge> sges = sc->sge_list(pd_.local_dma_lkey(), send_len);
 	sc->hdr_map.sync_for_device();
 	rpcrdmax_send_wr wr = {};
 	wr.cqe = sc->cqe.raw();
 	wr.opcode = inv_rkey ? RPCRDMAX_WR_SEND_INV : RPCRDMAX_WR_SEND;
 	wr.rkey = inv_rkey;
-	wr.sge = &sge;
-	wr.num_sge = 1;
+	wr.sge = sges.data();
+	wr.num_sge = (unsigned int)sges.size();
 	if (sc->rw.post(id, nullptr, &wr).is_error()) {
 		orphan(sc);
 		return error(err::ENOTCONN);
@@ -459,7 +459,7 @@ Result<void> SvcConn::post_reply(SendCtx *sc, u32 send_len, u32 inv_rkey)
 
 Result<void> SvcConn::send_error(u32 xid, bool vers)
 {
-	SendCtx *sc = new (Gfp::Kernel) SendCtx;
+	SendCtx *sc = new (Gfp::Kernel) SendCtx(&SendCtx::done);
 
 	if (!sc)
 		return error(err::ENOMEM);
@@ -541,6 +541,72 @@ Result<void> SvcConn::add_writes(SendCtx *sc, void *rqstp, const core::ChunkList
 }
 
 /*
+ * The inline body's parts: octets [0, body_a) and [body_b, len) of the
+ * Reply cut into page pieces, the page list's marked.  Returns how many,
+ * or a negative errno (-ENOBUFS: more than @max).
+ */
+static int inline_parts(void *rqstp, const rpcrdmax_xdr_shape &s, const core::ReplyPlan &p,
+			rpcrdmax_page_seg *segs, core::InlinePart *parts, u32 max)
+{
+	const u32 ranges[2][2] = { { 0, p.body_a }, { p.body_b, s.len } };
+	const u32 pg_lo = s.head_len, pg_hi = s.head_len + s.page_len;
+	u32 n = 0;
+
+	for (const auto &r : ranges) {
+		for (u32 at = r[0]; at < r[1];) {
+			bool page = at >= pg_lo && at < pg_hi;
+			u32 end = min(r[1], at < pg_lo ? pg_lo : page ? pg_hi : r[1]);
+			int got = rpcrdmax_svc_res_pages(rqstp, at, end - at, segs + n, max - n);
+			if (got < 0)
+				return got;
+			for (u32 k = n; k < n + (u32)got; k++)
+				parts[k] = { segs[k].len, page };
+			n += (u32)got;
+			at = end;
+		}
+	}
+	return (int)n;
+}
+
+/*
+ * Put the inline body of the Reply in @rqstp into @sc after its @hlen
+ * header octets: long page-list pieces go as SGEs of their own (the
+ * caller then holds rq_res's pages), the rest is copied; everything is
+ * copied (pulled up) when the SGEs run out.  0 or a negative errno.
+ */
+int SvcConn::load_inline(SendCtx *sc, void *rqstp, const rpcrdmax_xdr_shape &s,
+			 const core::ReplyPlan &p, u32 hlen)
+{
+	rpcrdmax_page_seg segs[core::kInlineMaxParts];
+	core::InlinePart parts[core::kInlineMaxParts];
+	core::InlineLayout lay;
+	int n = inline_parts(rqstp, s, p, segs, parts, core::kInlineMaxParts);
+
+	if (n < 0 || !core::v1_layout_inline(hlen, parts, (u32)n, max_send_sge_,
+					     core::kInlineMapMin, &lay)) {
+		/* Too many pieces to lay out: copy the body as it comes. */
+		if (rpcrdmax_svc_res_copy(rqstp, 0, p.body_a, sc->hdr + hlen) ||
+		    rpcrdmax_svc_res_copy(rqstp, p.body_b, s.len - p.body_b,
+					  sc->hdr + hlen + p.body_a))
+			return -err::EMSGSIZE;
+		if (!p.write_len)
+			rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_PULL_UP, s.page_len);
+		return 0;
+	}
+	auto r = sc->load_inline(id.device(), hlen, lay, Span<const rpcrdmax_page_seg>(segs, (size_t)n));
+	if (r.is_error())
+		return r.error().code();
+	if (lay.pulled_up)
+		rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_PULL_UP, lay.pulled_up);
+	u32 mapped = 0;
+	for (u32 k = 0; k < lay.nsge; k++)
+		mapped += lay.sge[k].mapped;
+	if (mapped)
+		rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_PAGE_SGES, mapped);
+	return 0;
+}
+
+/*
  * The rkey a Reply may invalidate (RFC 8797 Section 4.1): one handle of
  * this Call's chunks - the first segment of the Write list, else of the
  * Reply chunk, else of the Read list; 0 for a plain Send.
@@ -587,7 +653,7 @@ int SvcConn::sendto(void *rqstp, CallCtx *cc)
 	}
 	const bool use_reply = p.route == core::ReplyRoute::ReplyChunk;
 
-	SendCtx *sc = new (Gfp::Kernel) SendCtx;
+	SendCtx *sc = new (Gfp::Kernel) SendCtx(&SendCtx::done);
 	if (!sc)
 		return -err::ENOMEM;
 	sc->conn = this;
@@ -608,18 +674,15 @@ int SvcConn::sendto(void *rqstp, CallCtx *cc)
 	}
 	send_len = hlen;
 	if (!use_reply) {
-		/* Inline: the body follows the header in the Send buffer. */
-		rc = -err::EMSGSIZE;
-		if (rpcrdmax_svc_res_copy(rqstp, 0, p.body_a, sc->hdr + hlen) ||
-		    rpcrdmax_svc_res_copy(rqstp, p.body_b, s.len - p.body_b,
-					  sc->hdr + hlen + p.body_a))
+		rc = load_inline(sc, rqstp, s, p, hlen);
+		if (rc)
 			goto fail;
 		send_len += p.body_len;
 	}
-	if (p.write_len || use_reply) {
+	if (p.write_len || use_reply || sc->lay.nsge > 1) {
 		rc = -err::ENOMEM;
 		u32 nctx = (p.write_len ? ccl.write[0].nsegs : 0) + (use_reply ? ccl.reply.nsegs : 0);
-		if (sc->rw.alloc(nctx).is_error())
+		if (nctx && sc->rw.alloc(nctx).is_error())
 			goto fail;
 		const u32 chunk[1][2] = { { s.head_len, p.write_len } };
 		Result<void> r = {};
@@ -631,7 +694,8 @@ int SvcConn::sendto(void *rqstp, CallCtx *cc)
 			rc = r.error().code();
 			goto fail;
 		}
-		/* The Writes read rq_res's pages after sendto returns. */
+		/* The Writes and page SGEs read rq_res's pages after
+		 * sendto returns. */
 		sc->pages = new (Gfp::Kernel) void *[kMaxReplyPages];
 		if (!sc->pages)
 			goto fail;
@@ -652,6 +716,7 @@ int SvcConn::sendto(void *rqstp, CallCtx *cc)
 	}
 
 fail:
+	rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "cannot send Reply %08x: %d", call.xid, rc);
 	delete sc;
 	return rc;
 }

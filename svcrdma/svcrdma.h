@@ -14,7 +14,8 @@
  *   ReadCtx   the RDMA Reads of one Call (waited for in recvfrom).
  *
  * Files: listener.cpp (listening, accepting), conn.cpp (receive, RDMA
- * Read of Read chunks, Replies inline or by RDMA Write).
+ * Read of Read chunks, Replies inline or by RDMA Write), sendctx.cpp (a
+ * Reply's Send: buffer, page pieces, SGEs).
  *
  * Chunk payloads move by rdma_rw straight between the peer and the
  * svc_rqst's pages: Read chunks land in rq_pages at their position, Write
@@ -116,27 +117,34 @@ struct CallCtx {
 };
 
 /* One Reply: its Send buffer, the RDMA Writes before it, the pages they
- * read; freed when the Send completes (or at teardown if never posted). */
+ * (or its inline page pieces) read; freed when the Send completes (or at
+ * teardown if never posted).  svcrdma/sendctx.cpp. */
 struct SendCtx {
-	SendCtx() : cqe(&SendCtx::done) {}
-	~SendCtx()
-	{
-		rw.destroy();
-		hdr_map.unmap();
-		delete[] hdr;
-		rpcrdmax_svc_put_pages(pages, npages);
-		delete[] pages;
-	}
+	explicit SendCtx(Cqe::Fn fn) : cqe(fn) {} /* SendCtx::done, or a test's */
+	~SendCtx();
 	static void done(Cqe *c, const rpcrdmax_wc &wc);
+	Result<void> load_inline(void *dev, u32 hlen, const core::InlineLayout &layout,
+				 Span<const rpcrdmax_page_seg> segs);
+	Span<const rpcrdmax_sge> sge_list(u32 lkey, u32 send_len);
+
 	Cqe cqe;
 	ListNode node;		/* orphans: WRs may still use it */
 	DmaBuf hdr_map;
 	u8 *hdr = nullptr;
 	RwList rw;		/* Write chunk, then Reply chunk */
-	void **pages = nullptr;	/* rq_res's pages, held for the Writes */
+	void **pages = nullptr;	/* rq_res's pages, held for the Writes or SGEs */
 	unsigned int npages = 0;
 	u32 sq_entries = 0;	/* Send Queue slots this Reply holds */
 	SvcConn *conn = nullptr;
+	/* An inline Reply's SGEs (lay.nsge 0: the Send buffer alone), and
+	 * the DMA mappings of the parts it sends from their pages. */
+	core::InlineLayout lay = {};
+	struct PageMap {
+		unsigned long long dma;
+		u32 len;
+	} maps[core::kInlineMaxParts] = {};
+	void *map_dev = nullptr;
+	rpcrdmax_sge sges[core::kInlineMaxSges] = {};
 };
 
 /* RDMA Reads of one Call, waited for in recvfrom. */
@@ -181,6 +189,8 @@ private:
 	Result<void> sq_reserve(u32 n);
 	Result<void> add_writes(SendCtx *sc, void *rqstp, const core::ChunkLists &cl,
 				const core::ChunkRef &c, const u32 (*ranges)[2], u32 nranges);
+	int load_inline(SendCtx *sc, void *rqstp, const rpcrdmax_xdr_shape &s,
+			const core::ReplyPlan &p, u32 hlen);
 	Result<void> post_reply(SendCtx *sc, u32 send_len, u32 inv_rkey);
 	void orphan(SendCtx *sc);
 
@@ -192,6 +202,7 @@ private:
 	SpinLock lock_;
 	SqSlots sq_;			/* Send Queue slots we use */
 	bool send_inv_ = false;		/* RFC 8797 R on both ends, and our device can */
+	u32 max_send_sge_ = 1;		/* SGEs an inline Reply may use */
 	List<RecvBuf, &RecvBuf::node> ready_;
 	List<SendCtx, &SendCtx::node> orphans_;
 	core::ResponderCredits credits_;

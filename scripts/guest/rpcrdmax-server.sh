@@ -29,6 +29,14 @@ for f in err_vers err_chunk dropped; do
 			step_fail "server: rdma_stat_$f is '$v' with a well-behaved client"
 	fi
 done
+# Inline READ Replies (the client read with rsize=1024) go from the
+# pages: page pieces sent as SGEs of their own.
+sges=$(cat /proc/sys/sunrpc/svc_rdma/rdma_stat_page_sges)
+echo "server: rdma_stat_page_sges $sges rdma_stat_pull_up $(cat /proc/sys/sunrpc/svc_rdma/rdma_stat_pull_up)"
+if [ -e /share/inline-reads ]; then
+	[ "$sges" -gt 0 ] 2>/dev/null && step_ok "server: inline Replies sent from their pages ($sges page SGEs)" ||
+		step_fail "server: rdma_stat_page_sges is '$sges' after 1 KiB READs"
+fi
 step "server: rpc.nfsd 0" rpc.nfsd 0
 step "server: rpcrdmax unloads" transport_unload rpcrdmax
 dmesg | grep -i rpcrdmax | tail -n 20

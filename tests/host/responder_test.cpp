@@ -11,8 +11,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <random>
 
 using namespace rpcrdmax::core;
 
@@ -176,6 +178,146 @@ TEST(ReplyPlan, InconsistentShapeIsBad)
 	EXPECT_EQ(v1_plan_reply(c.h, s, kInline, rep.get()).route, ReplyRoute::Bad);
 	s = ReplyShape{0xffffffffu, 2, 0, 1};
 	EXPECT_EQ(v1_plan_reply(c.h, s, kInline, rep.get()).route, ReplyRoute::Bad);
+}
+
+/* ---- inline Send layout (v1_layout_inline) ---------------------------- */
+
+/* Check that the SGEs cover header + parts, in order, without overlap. */
+static void expect_covers(const InlineLayout &l, uint32_t hlen, const InlinePart *parts, uint32_t n)
+{
+	uint32_t buf = 0, total = 0, pi = 0, part_off = 0;
+	auto skip_empty = [&] {
+		while (pi < n && !parts[pi].len && !l.mapped[pi])
+			pi++;
+	};
+	for (uint32_t k = 0; k < l.nsge; k++) {
+		const InlineSge &g = l.sge[k];
+		skip_empty();
+		total += g.len;
+		if (g.mapped) {
+			EXPECT_EQ(g.part, pi) << "sge " << k;
+			EXPECT_EQ(g.len, parts[pi].len);
+			EXPECT_TRUE(l.mapped[pi]);
+			pi++;
+			continue;
+		}
+		EXPECT_EQ(g.buf_off, buf) << "sge " << k;
+		buf += g.len;
+		/* The run's octets: the header, then whole copied parts. */
+		uint32_t left = g.len;
+		if (k == 0)
+			left -= hlen;
+		while (left) {
+			ASSERT_LT(pi, n);
+			EXPECT_FALSE(l.mapped[pi]);
+			uint32_t take = std::min(left, parts[pi].len - part_off);
+			left -= take;
+			part_off += take;
+			if (part_off == parts[pi].len) {
+				pi++;
+				part_off = 0;
+			}
+		}
+		skip_empty();
+	}
+	skip_empty();
+	EXPECT_EQ(pi, n);
+	EXPECT_EQ(buf, l.buf_len);
+	EXPECT_EQ(total, l.send_len);
+}
+
+TEST(InlineLayout, LongPagePiecesAreMapped)
+{
+	/* head 120, a page piece split over two pages, tail 3 */
+	const InlinePart parts[] = { { 120, false }, { 1096, true }, { 2000, true }, { 3, false } };
+	InlineLayout l;
+	ASSERT_TRUE(v1_layout_inline(28, parts, 4, 8, kInlineMapMin, &l));
+	ASSERT_EQ(l.nsge, 4u);
+	EXPECT_FALSE(l.sge[0].mapped);
+	EXPECT_EQ(l.sge[0].len, 148u);
+	EXPECT_TRUE(l.sge[1].mapped && l.sge[2].mapped);
+	EXPECT_FALSE(l.sge[3].mapped);
+	EXPECT_EQ(l.sge[3].buf_off, 148u);
+	EXPECT_EQ(l.sge[3].len, 3u);
+	EXPECT_EQ(l.pulled_up, 0u);
+	EXPECT_EQ(l.buf_len, 151u);
+	EXPECT_EQ(l.send_len, 28u + 120 + 1096 + 2000 + 3);
+	expect_covers(l, 28, parts, 4);
+}
+
+TEST(InlineLayout, PulledUpWhenSgesRunOut)
+{
+	const InlinePart parts[] = { { 120, false }, { 1096, true }, { 2000, true }, { 3, false } };
+	InlineLayout l;
+	ASSERT_TRUE(v1_layout_inline(28, parts, 4, 3, kInlineMapMin, &l));
+	ASSERT_EQ(l.nsge, 1u);
+	EXPECT_FALSE(l.sge[0].mapped);
+	EXPECT_EQ(l.sge[0].len, 28u + 120 + 1096 + 2000 + 3);
+	EXPECT_EQ(l.pulled_up, 3096u);
+	EXPECT_EQ(l.buf_len, l.send_len);
+	expect_covers(l, 28, parts, 4);
+	/* Exactly enough SGEs: mapped. */
+	ASSERT_TRUE(v1_layout_inline(28, parts, 4, 4, kInlineMapMin, &l));
+	EXPECT_EQ(l.nsge, 4u);
+	EXPECT_EQ(l.pulled_up, 0u);
+}
+
+TEST(InlineLayout, ShortPiecesAndHeadAndTailAreCopied)
+{
+	/* A short page piece is copied; a long head part is not a page piece. */
+	const InlinePart parts[] = { { 3000, false }, { 100, true }, { 0, false }, { 600, true } };
+	InlineLayout l;
+	ASSERT_TRUE(v1_layout_inline(40, parts, 4, 8, kInlineMapMin, &l));
+	ASSERT_EQ(l.nsge, 2u);
+	EXPECT_EQ(l.sge[0].len, 40u + 3000 + 100);
+	EXPECT_TRUE(l.sge[1].mapped);
+	EXPECT_EQ(l.sge[1].part, 3u);
+	EXPECT_EQ(l.pulled_up, 100u);
+	expect_covers(l, 40, parts, 4);
+}
+
+TEST(InlineLayout, NoPartsIsTheHeaderAlone)
+{
+	InlineLayout l;
+	ASSERT_TRUE(v1_layout_inline(28, nullptr, 0, 1, kInlineMapMin, &l));
+	ASSERT_EQ(l.nsge, 1u);
+	EXPECT_EQ(l.sge[0].len, 28u);
+	EXPECT_EQ(l.send_len, 28u);
+}
+
+TEST(InlineLayout, RefusesTooManyPartsOrNoSges)
+{
+	InlinePart parts[kInlineMaxParts + 1] = {};
+	InlineLayout l;
+	EXPECT_FALSE(v1_layout_inline(28, parts, kInlineMaxParts + 1, 8, 0, &l));
+	EXPECT_FALSE(v1_layout_inline(28, parts, 1, 0, 0, &l));
+}
+
+TEST(InlineLayout, EveryShapeIsCovered)
+{
+	/* Alternating page and copied parts of varied lengths under every SGE cap. */
+	std::mt19937 rng(5);
+	for (int iter = 0; iter < 20000; iter++) {
+		InlinePart parts[kInlineMaxParts];
+		uint32_t n = rng() % (kInlineMaxParts + 1);
+		for (uint32_t i = 0; i < n; i++)
+			parts[i] = { (uint32_t)(rng() % 3 ? rng() % 1500 : 0), (rng() & 1) != 0 };
+		uint32_t max_sge = 1 + rng() % 10, hlen = 28 + rng() % 64;
+		InlineLayout l;
+		ASSERT_TRUE(v1_layout_inline(hlen, parts, n, max_sge, kInlineMapMin, &l));
+		ASSERT_GE(l.nsge, 1u);
+		ASSERT_LE(l.nsge, std::min(max_sge, kInlineMaxSges));
+		uint32_t page = 0;
+		for (uint32_t i = 0; i < n; i++)
+			page += parts[i].page ? parts[i].len : 0;
+		uint32_t mapped = 0;
+		for (uint32_t k = 0; k < l.nsge; k++)
+			mapped += l.sge[k].mapped ? l.sge[k].len : 0;
+		EXPECT_EQ(mapped + l.pulled_up, page);
+		expect_covers(l, hlen, parts, n);
+		if (HasFailure())
+			FAIL() << "iteration " << iter;
+	}
 }
 
 } // namespace

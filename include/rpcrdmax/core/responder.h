@@ -54,4 +54,45 @@ struct ReplyPlan {
 ReplyPlan v1_plan_reply(const V1Header &call, const ReplyShape &s, u32 inline_max,
 			V1Header *rep);
 
+/*
+ * The Send of an inline Reply: the transport header starts the Send
+ * buffer and the body's parts follow in order.  A part that is a page
+ * piece of the Reply's page list and at least @map_min octets long goes
+ * as an SGE of its own, sent from its page; every other part is copied
+ * into the Send buffer, whose runs between mapped pieces are SGEs too.
+ * When that takes more SGEs than @max_sge, every part is copied (pulled
+ * up) and the Send is one SGE.
+ */
+inline constexpr u32 kInlineMaxSges = 8;  /* SGEs an inline Send uses at most */
+inline constexpr u32 kInlineMaxParts = 16; /* parts a layout takes */
+inline constexpr u32 kInlineMapMin = 512; /* shorter pieces are cheaper copied */
+
+struct InlinePart {
+	u32 len;
+	bool page; /* a page-list piece: may be sent from its page */
+};
+
+struct InlineSge {
+	bool mapped; /* part @part from its page, else the Send buffer ... */
+	u32 part;
+	u32 buf_off; /* ... from @buf_off */
+	u32 len;
+};
+
+struct InlineLayout {
+	u32 nsge;
+	InlineSge sge[kInlineMaxSges];
+	bool mapped[kInlineMaxParts]; /* per part: sent from its page */
+	u32 buf_len;	/* Send buffer octets used (header + copied parts) */
+	u32 send_len;	/* octets the Send carries */
+	u32 pulled_up;	/* page-list octets copied into the Send buffer */
+};
+
+/*
+ * Lay out @n parts after a header of @hlen octets.  False when @n exceeds
+ * kInlineMaxParts or @max_sge is 0.
+ */
+bool v1_layout_inline(u32 hlen, const InlinePart *parts, u32 n, u32 max_sge, u32 map_min,
+		      InlineLayout *out);
+
 } // namespace rpcrdmax::core

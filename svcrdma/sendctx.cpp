@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * svcrdma/sendctx.cpp - a Reply's Send context: the inline body laid out
+ * by core::v1_layout_inline (parts copied into the Send buffer after the
+ * transport header, long page-list pieces DMA-mapped and sent from their
+ * pages), its SGE list, and the release of what it holds.
+ */
+#include "svcrdma.h"
+
+namespace rpcrdmax::svcrdma {
+
+SendCtx::~SendCtx()
+{
+	for (u32 i = 0; map_dev && i < core::kInlineMaxParts; i++)
+		if (maps[i].len)
+			rpcrdmax_ib_dma_unmap_page(map_dev, maps[i].dma, maps[i].len,
+						   RPCRDMAX_DMA_TO_DEVICE);
+	rw.destroy();
+	hdr_map.unmap();
+	delete[] hdr;
+	rpcrdmax_put_pages(pages, npages);
+	delete[] pages;
+}
+
+/*
+ * Fill the Send buffer (whose first @hlen octets hold the transport
+ * header) and map the page pieces as @layout says; @segs are the body's
+ * parts in order.  The buffer itself is mapped afterwards (hdr_map).
+ */
+Result<void> SendCtx::load_inline(void *dev, u32 hlen, const core::InlineLayout &layout,
+				  Span<const rpcrdmax_page_seg> segs)
+{
+	u32 at = hlen;
+
+	lay = layout;
+	map_dev = dev;
+	for (size_t i = 0; i < segs.size(); i++) {
+		const rpcrdmax_page_seg &sg = segs[i];
+		if (!lay.mapped[i]) {
+			mem_copy(hdr + at, static_cast<const u8 *>(rpcrdmax_page_address(sg.page)) +
+						 sg.offset, sg.len);
+			at += sg.len;
+			continue;
+		}
+		RPCRDMAX_TRY(check(rpcrdmax_ib_dma_map_page(dev, sg.page, sg.offset, sg.len,
+							    RPCRDMAX_DMA_TO_DEVICE, &maps[i].dma)));
+		maps[i].len = sg.len;
+	}
+	if (at != lay.buf_len)
+		return error(err::EINVAL);
+	return {};
+}
+
+/* The Send's SGEs under @lkey: the layout's, or the first @send_len
+ * octets of the Send buffer when there is none. */
+Span<const rpcrdmax_sge> SendCtx::sge_list(u32 lkey, u32 send_len)
+{
+	const rpcrdmax_sge buf = hdr_map.sge(lkey);
+
+	if (!lay.nsge) {
+		sges[0] = buf;
+		sges[0].length = send_len;
+		return Span<const rpcrdmax_sge>(sges, 1);
+	}
+	for (u32 k = 0; k < lay.nsge; k++) {
+		const core::InlineSge &g = lay.sge[k];
+		if (g.mapped)
+			sges[k] = { maps[g.part].dma, g.len, lkey };
+		else
+			sges[k] = { buf.addr + g.buf_off, g.len, lkey };
+	}
+	return Span<const rpcrdmax_sge>(sges, lay.nsge);
+}
+
+} // namespace rpcrdmax::svcrdma
