@@ -10,6 +10,8 @@
 set -u
 BENCH_COMBOS="stock:stock stock:rpcrdmax rpcrdmax:stock"
 BENCH_SECS=20
+BENCH_WARM=5	# seconds of each job run first and discarded (TCG translates
+		# each new code path once: the first run of a path is slow)
 BENCH_SIZE=128m
 BENCH_OPTS="rdma,port=20049,vers=4.2"
 [ -r /share/bench.env ] && . /share/bench.env
@@ -19,11 +21,12 @@ mkdir -p /share/bench /mnt/nfs
 step "client: rxe up" rxe_up
 wait_for /share/server.ready 300 || { step_fail "client: server never became ready"; exit 1; }
 
-# fio_job NAME RW BS DEPTH: one direct-I/O job; prints its terse v3 line
+# fio_job NAME RW BS DEPTH [SECS]: one direct-I/O job; prints its terse v3 line
 fio_job() {
-	timeout -k 10 $((BENCH_SECS + 300)) fio --name="$1" --filename=/mnt/nfs/bench.dat \
+	local secs=${5:-$BENCH_SECS}
+	timeout -k 10 $((secs + 300)) fio --name="$1" --filename=/mnt/nfs/bench.dat \
 		--size="$BENCH_SIZE" --rw="$2" --bs="$3" --iodepth="$4" --ioengine=libaio \
-		--direct=1 --time_based --runtime="$BENCH_SECS" --ramp_time=2 \
+		--direct=1 --time_based --runtime="$secs" --ramp_time=2 \
 		--output-format=terse --terse-version=3 2>/tmp/fio.err | grep '^3;'
 }
 
@@ -57,7 +60,14 @@ for combo in $BENCH_COMBOS; do
 		continue
 	fi
 	rm -f /mnt/nfs/bench.dat
-	# the write job lays the file out first
+	# warm-up: every job once, results discarded (the write lays the file out)
+	if [ "$BENCH_WARM" -gt 0 ]; then
+		for j in "seq-write write 1m 8" "seq-read read 1m 8" "rand-read randread 4k 16"; do
+			set -- $j
+			fio_job "$1-warm-up" "$2" "$3" "$4" "$BENCH_WARM" >/dev/null ||
+				echo "bench: $srv/$cli warm-up $1 failed"
+		done
+	fi
 	for j in "seq-write write 1m 8" "seq-read read 1m 8" "rand-read randread 4k 16"; do
 		set -- $j
 		line=$(fio_job "$@")
