@@ -97,6 +97,7 @@ static const struct rpcrdmax_kconst rpcrdmax_kconsts[] = {
 	KC("RPCRDMAX_GFP_NOWAIT", (__force unsigned int)GFP_NOWAIT),
 	KC("RPCRDMAX_GFP_ZERO", (__force unsigned int)__GFP_ZERO),
 	KC("RPCRDMAX_GFP_NOWARN", (__force unsigned int)__GFP_NOWARN),
+	KC("RPCRDMAX_GFP_RETRY_MAYFAIL", (__force unsigned int)__GFP_RETRY_MAYFAIL),
 	KC("RPCRDMAX_PAGE_SIZE", PAGE_SIZE),
 	KC("RPCRDMAX_PAGE_SHIFT", PAGE_SHIFT),
 	KC("EINVAL", EINVAL),

@@ -66,6 +66,7 @@ int rpcrdmax_consts_main(void)
 	DEFINE(RPCRDMAX_GFP_NOWAIT, (__force unsigned int)GFP_NOWAIT);
 	DEFINE(RPCRDMAX_GFP_ZERO, (__force unsigned int)__GFP_ZERO);
 	DEFINE(RPCRDMAX_GFP_NOWARN, (__force unsigned int)__GFP_NOWARN);
+	DEFINE(RPCRDMAX_GFP_RETRY_MAYFAIL, (__force unsigned int)__GFP_RETRY_MAYFAIL);
 	BLANK();
 	DEFINE(RPCRDMAX_PAGE_SIZE, PAGE_SIZE);
 	DEFINE(RPCRDMAX_PAGE_SHIFT, PAGE_SHIFT);

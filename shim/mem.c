@@ -21,6 +21,7 @@ static_assert(RPCRDMAX_GFP_ATOMIC == (__force unsigned int)GFP_ATOMIC);
 static_assert(RPCRDMAX_GFP_NOWAIT == (__force unsigned int)GFP_NOWAIT);
 static_assert(RPCRDMAX_GFP_ZERO == (__force unsigned int)__GFP_ZERO);
 static_assert(RPCRDMAX_GFP_NOWARN == (__force unsigned int)__GFP_NOWARN);
+static_assert(RPCRDMAX_GFP_RETRY_MAYFAIL == (__force unsigned int)__GFP_RETRY_MAYFAIL);
 static_assert(RPCRDMAX_PAGE_SIZE == PAGE_SIZE);
 static_assert(RPCRDMAX_PAGE_SHIFT == PAGE_SHIFT);
 

@@ -26,9 +26,14 @@ enum class Gfp : unsigned int {
 	NoWait = RPCRDMAX_GFP_NOWAIT,
 };
 
-/* Extra modifiers: Gfp::Kernel | GfpZero. */
+/*
+ * Extra modifiers: Gfp::Kernel | GfpZero.  GfpRetryMayFail: try hard, but
+ * fail rather than invoke the OOM killer (for large allocations a peer's
+ * request or a tunable sizes); usually with GfpNoWarn.
+ */
 inline constexpr unsigned int GfpZero = RPCRDMAX_GFP_ZERO;
 inline constexpr unsigned int GfpNoWarn = RPCRDMAX_GFP_NOWARN;
+inline constexpr unsigned int GfpRetryMayFail = RPCRDMAX_GFP_RETRY_MAYFAIL;
 
 constexpr Gfp operator|(Gfp g, unsigned int mod)
 {
