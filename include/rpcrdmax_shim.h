@@ -33,6 +33,14 @@ void *rpcrdmax_alloc_page(unsigned int gfp) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_free_page(void *page) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_put_pages(void **pages, unsigned int n) RPCRDMAX_NOEXCEPT;
 void *rpcrdmax_page_address(void *page) RPCRDMAX_NOEXCEPT;
+/**
+ * rpcrdmax_totalram_bytes - the machine's RAM, in octets
+ *
+ * What the page allocator manages (MemTotal): physical memory less what the
+ * firmware and the kernel reserved.  Sizes budgets such as the Receive
+ * buffers one server connection may pin (svcrdma/svcrdma.h).
+ */
+unsigned long long rpcrdmax_totalram_bytes(void) RPCRDMAX_NOEXCEPT;
 
 /* ---- logging (shim/log.c) --------------------------------------------- */
 /* Levels as in printk: 0 = KERN_EMERG ... 7 = KERN_DEBUG. */
@@ -170,6 +178,7 @@ int rpcrdmax_cm_reject(void *id, const void *pdata, unsigned int pdata_len) RPCR
 int rpcrdmax_cm_disconnect(void *id) RPCRDMAX_NOEXCEPT;
 void *rpcrdmax_cm_device(void *id) RPCRDMAX_NOEXCEPT;
 void *rpcrdmax_cm_qp(void *id) RPCRDMAX_NOEXCEPT;
+const void *rpcrdmax_cm_peer_addr(void *id) RPCRDMAX_NOEXCEPT; /* sockaddr, for %pISc */
 /* Parse a numeric IPv4 or IPv6 address into sockaddr storage. */
 int rpcrdmax_sockaddr_parse(const char *addr, unsigned short port, void *storage,
 			    unsigned int storage_len) RPCRDMAX_NOEXCEPT;
@@ -475,6 +484,7 @@ void rpcrdmax_kunit_cxx_svc_rw_write(void *ctx, rpcrdmax_check_fn check) RPCRDMA
 void rpcrdmax_kunit_cxx_svc_send_inv(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svc_inline_sges(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svc_sq_wait(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svc_budget(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 struct rpcrdmax_kunit_xdr {
 	unsigned int head_len;	/* head kvec octets */
 	unsigned int page_base;	/* where the page data starts in the page list */

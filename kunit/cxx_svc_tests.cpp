@@ -28,7 +28,9 @@
  *   sq_wait     the Send Queue slots a connection's threads take
  *               (rdma::SqSlots): a reserve that does not fit sleeps
  *               until a release makes room, and one sleeping when the
- *               connection is lost fails.
+ *               connection is lost fails;
+ *   budget      the Receive buffer budget (1/8 of RAM) a connection
+ *               request must fit, and rpcrdmax_totalram_bytes().
  */
 #include "../svcrdma/svcrdma.h"
 #include "../svcrdma/sendctx.cpp"
@@ -562,6 +564,22 @@ out:
 	delete sq;
 }
 
+static void budget_case(Reporter check)
+{
+	constexpr u64 kGiB = 1ull << 30;
+	const svcrdma::ConnLimits largest = { 16384, 65536, 4096, 16 };
+	const u64 ram = rpcrdmax_totalram_bytes();
+
+	EXPECT(ram > 0 && ram % RPCRDMAX_PAGE_SIZE == 0);
+	EXPECT(svcrdma::recv_budget(2 * kGiB) == 256ull << 20);
+	/* The defaults fit a small machine; the largest settings need 8 GiB. */
+	EXPECT(svcrdma::recv_bytes(svcrdma::conn_limits()) == 64 * 4096);
+	EXPECT(svcrdma::recv_bytes(svcrdma::conn_limits()) <= svcrdma::recv_budget(kGiB));
+	EXPECT(svcrdma::recv_bytes(largest) == kGiB);
+	EXPECT(svcrdma::recv_bytes(largest) > svcrdma::recv_budget(8 * kGiB - 4096));
+	EXPECT(svcrdma::recv_bytes(largest) <= svcrdma::recv_budget(8 * kGiB));
+}
+
 #undef EXPECT
 #undef EXPECT_OK
 
@@ -583,3 +601,4 @@ RPCRDMAX_KUNIT_SVC_ENTRY(rw_write)
 RPCRDMAX_KUNIT_SVC_ENTRY(send_inv)
 RPCRDMAX_KUNIT_SVC_ENTRY(inline_sges)
 RPCRDMAX_KUNIT_SVC_ENTRY(sq_wait)
+RPCRDMAX_KUNIT_SVC_ENTRY(budget)

@@ -221,6 +221,7 @@ RPCRDMAX_CXX_CASE(svc_rw_write)
 RPCRDMAX_CXX_CASE(svc_send_inv)
 RPCRDMAX_CXX_CASE(svc_inline_sges)
 RPCRDMAX_CXX_CASE(svc_sq_wait)
+RPCRDMAX_CXX_CASE(svc_budget)
 
 static struct kunit_case rpcrdmax_svcrdma_cases[] = {
 	KUNIT_CASE(svc_accept_case),
@@ -229,6 +230,7 @@ static struct kunit_case rpcrdmax_svcrdma_cases[] = {
 	KUNIT_CASE(svc_send_inv_case),
 	KUNIT_CASE(svc_inline_sges_case),
 	KUNIT_CASE(svc_sq_wait_case),
+	KUNIT_CASE(svc_budget_case),
 	{}
 };
 

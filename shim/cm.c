@@ -271,6 +271,15 @@ void *rpcrdmax_cm_qp(void *id)
 }
 
 /**
+ * rpcrdmax_cm_peer_addr - the remote address of an id, for "%pISc" in a message
+ * @id: a connected id, or a connection request's new id (set from the request)
+ */
+const void *rpcrdmax_cm_peer_addr(void *id)
+{
+	return &((struct rdma_cm_id *)id)->route.addr.dst_addr;
+}
+
+/**
  * rpcrdmax_sockaddr_parse - build a sockaddr from a numeric address
  * @addr: "192.0.2.1" or "2001:db8::1"
  * @port: port in host order

@@ -91,3 +91,14 @@ void *rpcrdmax_page_address(void *page)
 {
 	return page_address((struct page *)page);
 }
+
+/**
+ * rpcrdmax_totalram_bytes - the machine's RAM as the page allocator manages it
+ *
+ * Returns totalram_pages() in octets: physical memory less what the
+ * firmware and the kernel image reserved (MemTotal in /proc/meminfo).
+ */
+unsigned long long rpcrdmax_totalram_bytes(void)
+{
+	return (unsigned long long)totalram_pages() << PAGE_SHIFT;
+}

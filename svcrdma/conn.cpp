@@ -42,12 +42,34 @@ void SvcConn::undo_setup()
 	(void)id.release();
 }
 
+/*
+ * The Receive buffers are the big per-connection allocation: refuse a
+ * connection whose buffers exceed the budget (svcrdma.h), and let the
+ * allocations themselves fail rather than wake the OOM killer.
+ */
+static constexpr Gfp kRecvGfp = Gfp::Kernel | GfpNoWarn | GfpRetryMayFail;
+
+static bool recv_within_budget(const ConnLimits &lim, void *cm_id)
+{
+	const u64 budget = recv_budget(rpcrdmax_totalram_bytes());
+
+	if (recv_bytes(lim) <= budget)
+		return true;
+	rpcrdmax_log_ratelimited(RPCRDMAX_LOG_WARNING,
+				 "refusing connection from %pISc: %u Receive buffers of %u octets exceed the budget of %llu MiB (1/8 of RAM)",
+				 rpcrdmax_cm_peer_addr(cm_id), lim.credits, lim.recv_size,
+				 (unsigned long long)(budget >> 20));
+	return false;
+}
+
 Result<void> SvcConn::setup(Listener *l, const rpcrdmax_cm_event_info &ev)
 {
 	void *dev = id.device();
 	rpcrdmax_dev_attrs attrs;
 	const u32 credits = lim_.credits;
 
+	if (!recv_within_budget(lim_, id.get()))
+		return error(err::ENOMEM);
 	RPCRDMAX_TRY(check(rpcrdmax_ib_query_device(dev, &attrs)));
 	if (attrs.max_qp_wr < 2 * credits + 2)
 		return error(err::ENOMEM);
@@ -71,14 +93,14 @@ Result<void> SvcConn::setup(Listener *l, const rpcrdmax_cm_event_info &ev)
 		return error(err::ENOMEM);
 	sq_.init(sq - 1);
 
-	recvs_ = new (Gfp::Kernel) RecvBuf[credits];
+	recvs_ = new (kRecvGfp) RecvBuf[credits];
 	if (!recvs_)
 		return error(err::ENOMEM);
 	nrecvs_ = credits;
 	for (u32 i = 0; i < nrecvs_; i++) {
 		RecvBuf &rb = recvs_[i];
 		rb.conn = this;
-		rb.data = new (Gfp::Kernel) u8[lim_.recv_size];
+		rb.data = new (kRecvGfp) u8[lim_.recv_size];
 		if (!rb.data)
 			return error(err::ENOMEM);
 		RPCRDMAX_TRY(rb.map.map(dev, rb.data, lim_.recv_size, RPCRDMAX_DMA_FROM_DEVICE));

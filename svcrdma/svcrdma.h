@@ -64,6 +64,18 @@ inline ConnLimits conn_limits()
 }
 
 /*
+ * Memory budget: a connection's Receive buffers (credits x Receive size,
+ * allocated when it is accepted) may take at most 1/8 of the machine's
+ * RAM (rpcrdmax_totalram_bytes()); a request over it is refused before
+ * anything is allocated.  The defaults (64 x 4 KiB = 256 KiB) are far
+ * below it; the largest settings (16384 x 64 KiB = 1 GiB) need 8 GiB of
+ * MemTotal.
+ */
+inline constexpr unsigned int kRecvBudgetShift = 3;
+inline u64 recv_bytes(const ConnLimits &lim) { return (u64)lim.credits * lim.recv_size; }
+inline u64 recv_budget(u64 totalram) { return totalram >> kRecvBudgetShift; }
+
+/*
  * What a connection request decides (RFC 8797): our private data (R set
  * when our device can post Send With Invalidate), the peer's, the inline
  * thresholds, whether Replies may invalidate, and our RDMA Read depth.
