@@ -17,9 +17,9 @@
  * only 0).  rdma_stat_err_vers, rdma_stat_err_chunk and rdma_stat_dropped
  * are ours: malformed Calls answered with RDMA_ERROR, or dropped; so are
  * rdma_stat_page_sges (page pieces of inline Replies sent from their
- * pages) and rdma_stat_pull_up (page-list octets of inline Replies
- * copied into the Send buffer).  They exist while the server transport
- * is registered.
+ * pages), rdma_stat_pull_up (page-list octets of inline Replies copied
+ * into the Send buffer) and rdma_stat_refused (connection requests
+ * refused).  They exist while the server transport is registered.
  */
 #include <linux/sunrpc/xprtrdma.h>
 #include <linux/atomic.h>
@@ -193,6 +193,7 @@ static struct ctl_table rpcrdmax_svc_table[] = {
 	RPCRDMAX_SVC_STAT("rdma_stat_dropped", RPCRDMAX_SVC_STAT_DROPPED),
 	RPCRDMAX_SVC_STAT("rdma_stat_page_sges", RPCRDMAX_SVC_STAT_PAGE_SGES),
 	RPCRDMAX_SVC_STAT("rdma_stat_pull_up", RPCRDMAX_SVC_STAT_PULL_UP),
+	RPCRDMAX_SVC_STAT("rdma_stat_refused", RPCRDMAX_SVC_STAT_REFUSED),
 	RPCRDMAX_SVC_UNCOUNTED("rdma_stat_rq_starve"),
 	RPCRDMAX_SVC_UNCOUNTED("rdma_stat_rq_poll"),
 	RPCRDMAX_SVC_UNCOUNTED("rdma_stat_rq_prod"),

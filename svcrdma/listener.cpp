@@ -43,6 +43,14 @@ Result<void> Listener::listen(const void *addr, unsigned int addrlen)
 	return id.listen(kListenBacklog);
 }
 
+/* A non-zero return from the CM callback refuses the request: count it. */
+static int refused(int code)
+{
+	rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_REFUSED, 1);
+	rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "refused a connection: %d", code);
+	return code;
+}
+
 int Listener::cm_event(CmId *, const rpcrdmax_cm_event_info &ev)
 {
 	if (ev.event != RPCRDMAX_CM_CONNECT_REQUEST)
@@ -50,19 +58,17 @@ int Listener::cm_event(CmId *, const rpcrdmax_cm_event_info &ev)
 
 	SvcConn *c = new (Gfp::Kernel) SvcConn();
 	if (!c)
-		return -err::ENOMEM;
+		return refused(-err::ENOMEM);
 	c->id.adopt(ev.new_id, c);
 	auto r = c->setup(this, ev);
 	if (r.is_error()) {
-		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "refused a connection: %d",
-					 r.error().code());
 		/* The CM destroys the id when we refuse. */
 		c->undo_setup();
 		if (c->xprt)
 			rpcrdmax_svc_xprt_discard(c->xprt); /* its free deletes c */
 		else
 			delete c;
-		return r.error().code();
+		return refused(r.error().code());
 	}
 	{
 		SpinLockBhGuard g(&lock_);
