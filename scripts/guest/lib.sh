@@ -41,6 +41,11 @@ kernel_log_clean() {
 	! dmesg | grep -E 'WARNING:|BUG:|Oops|general protection fault|Call Trace:|UBSAN:|refcount_t:'
 }
 
+# No OOM kill happened: none of the OOM killer's messages.
+kernel_log_no_oom() {
+	! dmesg | grep -E 'invoked oom-killer|Out of memory|oom-kill:|Killed process'
+}
+
 # Install /share/rpcrdmax.ko as a user would (extra/ + depmod), so that
 # modprobe pulls in ib_core and rdma_cm.
 install_rpcrdmax() {

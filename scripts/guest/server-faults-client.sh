@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # e2e server-faults, client side (stock rpcrdma): keeps writers busy on a
-# hard NFSv3 mount while the server (server-faults.sh) stops nfsd and
-# removes its RDMA device; each time the writers must finish once the
-# server is back, and every file must hold what was written.
+# hard NFSv3 mount while the server (server-faults.sh) stops nfsd, removes
+# its RDMA device, and refuses reconnects over its memory budget; each
+# time the writers must finish once the server is back, and every file
+# must hold what was written.
 . /share/lib.sh
 set -u
 step "client: rxe up" rxe_up
@@ -61,6 +62,10 @@ round() {
 
 round 1 server.back1
 round 2 server.back2
+round 3 server.back3
+# The server checks the reconnected connection before we umount.
+touch /share/client.round3
+wait_for /share/server.checked3 300 || step_fail "client: the server never checked the reconnection"
 step "client: umount" umount /mnt/nfs
 touch /share/client.done
 step "client: kernel log clean" kernel_log_clean

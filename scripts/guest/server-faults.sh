@@ -10,7 +10,12 @@
 #   3. the rxe device is deleted under the mount while I/O runs: the
 #      server's connections go, the device is re-added, the client
 #      reconnects and its data is intact;
-#   4. the svc_rdma sysctls refuse out-of-range values, max_requests sizes
+#   4. with max_requests 16384 and max_req_size 65536 (1 GiB of Receive
+#      buffers, over the budget of 1/8 of RAM) nfsd is restarted under
+#      the writers: the client's reconnects are refused (rdma_stat_refused,
+#      the log message, no QP/MR/PD left, nfsd still up, no OOM kill);
+#      with the defaults back the client reconnects by itself;
+#   5. the svc_rdma sysctls refuse out-of-range values, max_requests sizes
 #      each new connection, and the counters count what the traffic did
 #      and reset on write.
 . /share/lib.sh
@@ -94,9 +99,53 @@ step "removal: MRs back to $MR0" rdma_res_settle mr "$MR0" 30
 sleep 2
 step "removal: rdma link add rxe0" rdma link add rxe0 type rxe netdev eth0
 touch /share/server.back2
+
+# ---- 4. a connection over the memory budget is refused ---------------------
+wait_for /share/io.3 600 || step_fail "server: the client's third I/O never started"
+sleep 2
+[ "$(rc_qps)" -gt 0 ] && step_ok "refuse: the client is connected ($(rc_qps) RC QPs)" ||
+	step_fail "refuse: no RC QP while the client writes"
+REF0=$(cat $SVC/rdma_stat_refused)
+step "refuse: max_requests 16384 and max_req_size 65536 accepted" \
+	sh -c "echo 16384 >$SVC/max_requests && echo 65536 >$SVC/max_req_size"
+step "refuse: rpc.nfsd 0 with I/O in flight" timeout 120 rpc.nfsd 0
+step "refuse: MRs back to $MR0 after rpc.nfsd 0" rdma_res_settle mr "$MR0" 30
+step "refuse: PDs back to $PD0 after rpc.nfsd 0" rdma_res_settle pd "$PD0" 30
+nfsd_up
+# The stock client retries with a growing delay; two refusals show that
+# every attempt is refused and leaves nothing behind.
+n=3000
+while [ "$(cat $SVC/rdma_stat_refused)" -lt $((REF0 + 2)) ] && [ $n -gt 0 ]; do
+	sleep 0.1; n=$((n - 1))
+done
+ref=$(cat $SVC/rdma_stat_refused)
+[ "$ref" -ge $((REF0 + 2)) ] && step_ok "refuse: the client's reconnects refused (rdma_stat_refused $REF0 -> $ref)" ||
+	step_fail "refuse: rdma_stat_refused $REF0 -> $ref in 300 s over the budget"
+msg='rpcrdmax: refusing connection from 192\.0\.2\.2: 16384 Receive buffers of 65536 octets exceed the budget of [0-9]+ MiB'
+dmesg | grep -Eq "$msg" && step_ok "refuse: logged '$(dmesg | grep -Eo "$msg" | tail -n 1)'" ||
+	step_fail "refuse: no refusal message; last rpcrdmax lines: $(dmesg | grep rpcrdmax | tail -n 3 | tr '\n' ' ')"
+[ "$(rc_qps)" = 0 ] && step_ok "refuse: no RC QP while refusing" ||
+	step_fail "refuse: $(rc_qps) RC QPs while refusing: $(rdma res show qp | grep 'type RC' | tr '\n' ' ')"
+mr=$(rdma_res_count mr) pd=$(rdma_res_count pd)
+[ "$mr $pd" = "$MR0 $PD0" ] && step_ok "refuse: no MR or PD left by the refusals ($mr MRs, $pd PDs)" ||
+	step_fail "refuse: $mr MRs and $pd PDs after the refusals, not $MR0 and $PD0"
+pgrep -x nfsd >/dev/null && grep -q rdma /proc/fs/nfsd/portlist &&
+	step_ok "refuse: nfsd still runs with its rdma listener ($(cat /proc/fs/nfsd/threads) threads)" ||
+	step_fail "refuse: nfsd gone or no listener: $(pgrep -xc nfsd) nfsd threads, portlist '$(tr '\n' ' ' </proc/fs/nfsd/portlist)'"
+step "refuse: no OOM kill" kernel_log_no_oom
+step "refuse: defaults 64 and 4096 restored" \
+	sh -c "echo 64 >$SVC/max_requests && echo 4096 >$SVC/max_req_size"
+touch /share/server.back3
+# The client's writers finish only over a new connection; it waits for
+# this check before its umount.
+wait_for /share/client.round3 1200 || step_fail "server: the client's third round never finished"
+[ "$(rc_qps)" -gt 0 ] && has_cq 127 &&
+	step_ok "refuse: the client reconnected by itself with the defaults (Receive CQ of 127)" ||
+	step_fail "refuse: $(rc_qps) RC QPs after the defaults came back; CQs: $(rdma res show cq | tr '\n' ' ')"
+touch /share/server.checked3
 wait_for /share/client.done 1800 || step_fail "server: client never finished"
 
-# ---- 4. counters ------------------------------------------------------------
+# ---- 5. counters ------------------------------------------------------------
 for f in rdma_stat_recv rdma_stat_read rdma_stat_write; do
 	v=$(cat "$SVC/$f")
 	[ "$v" -gt 0 ] 2>/dev/null && step_ok "sysctl: $f counted ($v)" ||
@@ -104,6 +153,7 @@ for f in rdma_stat_recv rdma_stat_read rdma_stat_write; do
 done
 echo "sysctl: rdma_stat_sq_starve $(cat $SVC/rdma_stat_sq_starve)"
 step "sysctl: a write resets rdma_stat_recv" sh -c "echo 1 >$SVC/rdma_stat_recv && [ \$(cat $SVC/rdma_stat_recv) = 0 ]"
+step "sysctl: a write resets rdma_stat_refused" sh -c "echo 1 >$SVC/rdma_stat_refused && [ \$(cat $SVC/rdma_stat_refused) = 0 ]"
 step "server: rpc.nfsd 0" rpc.nfsd 0
 step "server: rpcrdmax unloads" transport_unload rpcrdmax
 [ -e "$SVC" ] && step_fail "sysctl: $SVC outlives the module" || step_ok "sysctl: $SVC gone with the module"
