@@ -67,6 +67,7 @@ ReplyPlan v1_plan_reply(const V1Header &call, const ReplyShape &s, u32 inline_ma
 static void layout_add(InlineLayout *out, bool mapped, u32 part, u32 buf_off, u32 len)
 {
 	out->sge[out->nsge++] = { mapped, part, buf_off, len };
+	out->nmapped += mapped;
 }
 
 bool v1_layout_inline(u32 hlen, const InlinePart *parts, u32 n, u32 max_sge, u32 map_min,

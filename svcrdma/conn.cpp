@@ -620,11 +620,8 @@ int SvcConn::load_inline(SendCtx *sc, void *rqstp, const rpcrdmax_xdr_shape &s,
 		return r.error().code();
 	if (lay.pulled_up)
 		rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_PULL_UP, lay.pulled_up);
-	u32 mapped = 0;
-	for (u32 k = 0; k < lay.nsge; k++)
-		mapped += lay.sge[k].mapped;
-	if (mapped)
-		rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_PAGE_SGES, mapped);
+	if (lay.nmapped)
+		rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_PAGE_SGES, lay.nmapped);
 	return 0;
 }
 
@@ -701,7 +698,7 @@ int SvcConn::sendto(void *rqstp, CallCtx *cc)
 			goto fail;
 		send_len += p.body_len;
 	}
-	if (p.write_len || use_reply || sc->lay.nsge > 1) {
+	if (p.write_len || use_reply || sc->lay.nmapped) {
 		rc = -err::ENOMEM;
 		u32 nctx = (p.write_len ? ccl.write[0].nsegs : 0) + (use_reply ? ccl.reply.nsegs : 0);
 		if (nctx && sc->rw.alloc(nctx).is_error())

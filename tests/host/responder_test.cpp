@@ -240,6 +240,7 @@ TEST(InlineLayout, LongPagePiecesAreMapped)
 	EXPECT_EQ(l.sge[3].buf_off, 148u);
 	EXPECT_EQ(l.sge[3].len, 3u);
 	EXPECT_EQ(l.pulled_up, 0u);
+	EXPECT_EQ(l.nmapped, 2u);
 	EXPECT_EQ(l.buf_len, 151u);
 	EXPECT_EQ(l.send_len, 28u + 120 + 1096 + 2000 + 3);
 	expect_covers(l, 28, parts, 4);
@@ -254,6 +255,7 @@ TEST(InlineLayout, PulledUpWhenSgesRunOut)
 	EXPECT_FALSE(l.sge[0].mapped);
 	EXPECT_EQ(l.sge[0].len, 28u + 120 + 1096 + 2000 + 3);
 	EXPECT_EQ(l.pulled_up, 3096u);
+	EXPECT_EQ(l.nmapped, 0u);
 	EXPECT_EQ(l.buf_len, l.send_len);
 	expect_covers(l, 28, parts, 4);
 	/* Exactly enough SGEs: mapped. */
@@ -310,10 +312,13 @@ TEST(InlineLayout, EveryShapeIsCovered)
 		uint32_t page = 0;
 		for (uint32_t i = 0; i < n; i++)
 			page += parts[i].page ? parts[i].len : 0;
-		uint32_t mapped = 0;
-		for (uint32_t k = 0; k < l.nsge; k++)
+		uint32_t mapped = 0, nmapped = 0;
+		for (uint32_t k = 0; k < l.nsge; k++) {
 			mapped += l.sge[k].mapped ? l.sge[k].len : 0;
+			nmapped += l.sge[k].mapped;
+		}
 		EXPECT_EQ(mapped + l.pulled_up, page);
+		EXPECT_EQ(nmapped, l.nmapped);
 		expect_covers(l, hlen, parts, n);
 		if (HasFailure())
 			FAIL() << "iteration " << iter;

@@ -81,6 +81,7 @@ struct InlineSge {
 
 struct InlineLayout {
 	u32 nsge;
+	u32 nmapped;	/* of which sent from a page (the Reply then holds its pages) */
 	InlineSge sge[kInlineMaxSges];
 	bool mapped[kInlineMaxParts]; /* per part: sent from its page */
 	u32 buf_len;	/* Send buffer octets used (header + copied parts) */
