@@ -5,6 +5,8 @@
 #   make                 build rpcrdmax.ko for Debian's current kernel
 #   make KDIR=<tree>     build against any prepared kernel tree
 #   make check           all three test tiers (host, KUnit, end to end)
+#   make check-fresh     make check (and demo) in a new minimal Debian 12 root,
+#                        as a new user would: tests the set-up itself
 #   make check-quick     host tests without fuzzing, strict module build,
 #                        KUnit (the iteration loop)
 #   make demo            set up, build, boot a guest and show the module
@@ -16,7 +18,7 @@ SHELL := /bin/bash
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 
 .PHONY: all modules setup check check-quick check-host check-build check-kunit \
-	check-e2e demo bench clean
+	check-e2e check-fresh demo bench clean
 
 all: modules
 
@@ -29,6 +31,9 @@ setup:
 
 check:
 	$(TOP)/scripts/check
+
+check-fresh:
+	$(TOP)/scripts/check-fresh
 
 check-quick:
 	$(TOP)/scripts/check --quick
