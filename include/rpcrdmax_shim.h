@@ -331,6 +331,7 @@ enum {
 	RPCRDMAX_SVC_STAT_PAGE_SGES,	/* rdma_stat_page_sges: inline page pieces sent from their pages */
 	RPCRDMAX_SVC_STAT_PULL_UP,	/* rdma_stat_pull_up: inline page-list octets copied */
 	RPCRDMAX_SVC_STAT_REFUSED,	/* rdma_stat_refused: connection requests refused */
+	RPCRDMAX_SVC_STAT_CTXT_ALLOC,	/* rdma_stat_ctxt_alloc: contexts made (set-up, growth) */
 	RPCRDMAX_SVC_STAT_COUNT
 };
 void rpcrdmax_svc_stat_add(unsigned int which, unsigned int n) RPCRDMAX_NOEXCEPT;

@@ -429,8 +429,7 @@ static void send_inline(Reporter check, Loopback *lb, u32 max_sge, u32 want_sges
 
 	if (!EXPECT(sc && recv && send && rbuf))
 		goto out;
-	sc->hdr = new (Gfp::Kernel) u8[4096];
-	if (!EXPECT(sc->hdr != nullptr) ||
+	if (!EXPECT_OK(sc->make(lb->server.id.device(), 4096)) ||
 	    !EXPECT(core::v1_layout_inline(kHdr, parts, 4, max_sge, core::kInlineMapMin, &lay)))
 		goto out;
 	EXPECT(lay.nsge == want_sges && lay.pulled_up == want_pulled);
@@ -438,8 +437,6 @@ static void send_inline(Reporter check, Loopback *lb, u32 max_sge, u32 want_sges
 		sc->hdr[k] = (u8)(0xa0 + k);
 	if (!EXPECT_OK(sc->load_inline(lb->server.id.device(), kHdr, lay,
 				       Span<const rpcrdmax_page_seg>(segs, 4))) ||
-	    !EXPECT_OK(sc->hdr_map.map(lb->server.id.device(), sc->hdr, 4096,
-				       RPCRDMAX_DMA_TO_DEVICE)) ||
 	    !EXPECT_OK(rmap.map(lb->client.id.device(), rbuf, kRecv, RPCRDMAX_DMA_FROM_DEVICE)))
 		goto out;
 	{

@@ -18,8 +18,10 @@
  * are ours: malformed Calls answered with RDMA_ERROR, or dropped; so are
  * rdma_stat_page_sges (page pieces of inline Replies sent from their
  * pages), rdma_stat_pull_up (page-list octets of inline Replies copied
- * into the Send buffer) and rdma_stat_refused (connection requests
- * refused).  They exist while the server transport is registered.
+ * into the Send buffer), rdma_stat_refused (connection requests
+ * refused) and rdma_stat_ctxt_alloc (receive, send and rdma_rw contexts
+ * made: at connection set-up, or when a connection needs more at once;
+ * it does not move while I/O runs in steady state).  They exist while the server transport is registered.
  */
 #include <linux/sunrpc/xprtrdma.h>
 #include <linux/atomic.h>
@@ -194,6 +196,7 @@ static struct ctl_table rpcrdmax_svc_table[] = {
 	RPCRDMAX_SVC_STAT("rdma_stat_page_sges", RPCRDMAX_SVC_STAT_PAGE_SGES),
 	RPCRDMAX_SVC_STAT("rdma_stat_pull_up", RPCRDMAX_SVC_STAT_PULL_UP),
 	RPCRDMAX_SVC_STAT("rdma_stat_refused", RPCRDMAX_SVC_STAT_REFUSED),
+	RPCRDMAX_SVC_STAT("rdma_stat_ctxt_alloc", RPCRDMAX_SVC_STAT_CTXT_ALLOC),
 	RPCRDMAX_SVC_UNCOUNTED("rdma_stat_rq_starve"),
 	RPCRDMAX_SVC_UNCOUNTED("rdma_stat_rq_poll"),
 	RPCRDMAX_SVC_UNCOUNTED("rdma_stat_rq_prod"),

@@ -29,7 +29,104 @@ SvcConn::~SvcConn()
 		id.drain();
 	while (SendCtx *sc = orphans_.pop_front())
 		delete sc;
+	while (SendCtx *sc = send_free_.pop_front())
+		delete sc;
+	while (CallCtx *cc = call_free_.pop_front())
+		delete cc;
 	delete[] recvs_;
+}
+
+/* ---- context free lists ----------------------------------------------- */
+
+static void count_allocs(u32 n)
+{
+	if (n)
+		rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_CTXT_ALLOC, n);
+}
+
+CallCtx *SvcConn::new_call()
+{
+	CallCtx *cc = new (Gfp::Kernel) CallCtx;
+
+	if (!cc)
+		return nullptr;
+	cc->pieces = new (Gfp::Kernel) rpcrdmax_page_seg[kPiecesCap];
+	if (!cc->pieces) {
+		delete cc;
+		return nullptr;
+	}
+	count_allocs(1);
+	return cc;
+}
+
+SendCtx *SvcConn::new_send()
+{
+	SendCtx *sc = new (Gfp::Kernel) SendCtx(&SendCtx::done);
+
+	if (!sc)
+		return nullptr;
+	sc->conn = this;
+	sc->pages = new (Gfp::Kernel) void *[kMaxReplyPages];
+	if (!sc->pages || sc->make(id.device(), lim_.send_size).is_error()) {
+		delete sc;
+		return nullptr;
+	}
+	count_allocs(1);
+	return sc;
+}
+
+/* The contexts a new connection starts with. */
+Result<void> SvcConn::fill_pools(u32 ncalls, u32 nsends)
+{
+	for (u32 i = 0; i < ncalls; i++) {
+		CallCtx *cc = new_call();
+		if (!cc)
+			return error(err::ENOMEM);
+		call_free_.push_front(cc);
+	}
+	for (u32 i = 0; i < nsends; i++) {
+		SendCtx *sc = new_send();
+		if (!sc)
+			return error(err::ENOMEM);
+		send_free_.push_front(sc);
+	}
+	return {};
+}
+
+/* A context from @free, or a new one from @make when all are in use
+ * (NULL: no memory). */
+template <typename T, ListNode T::*Node, typename Make>
+static T *take_or_make(SpinLock *lock, List<T, Node> *free, Make make)
+{
+	{
+		SpinLockBhGuard g(lock);
+		if (T *t = free->pop_front())
+			return t;
+	}
+	return make();
+}
+
+CallCtx *SvcConn::get_call()
+{
+	return take_or_make(&lock_, &call_free_, [this] { return new_call(); });
+}
+
+void SvcConn::put_call(CallCtx *cc)
+{
+	SpinLockBhGuard g(&lock_);
+	call_free_.push_front(cc);
+}
+
+SendCtx *SvcConn::get_send()
+{
+	return take_or_make(&lock_, &send_free_, [this] { return new_send(); });
+}
+
+void SvcConn::put_send(SendCtx *sc)
+{
+	sc->reset();
+	SpinLockBhGuard g(&lock_);
+	send_free_.push_front(sc);
 }
 
 /* Undo what setup() did on the id before the CM destroys it. */
@@ -106,6 +203,8 @@ Result<void> SvcConn::setup(Listener *l, const rpcrdmax_cm_event_info &ev)
 		RPCRDMAX_TRY(rb.map.map(dev, rb.data, lim_.recv_size, RPCRDMAX_DMA_FROM_DEVICE));
 		RPCRDMAX_TRY(post_recv(&rb));
 	}
+	count_allocs(nrecvs_);
+	RPCRDMAX_TRY(fill_pools(min(credits, kPoolCalls), min(credits, kPoolSends)));
 
 	AcceptPlan plan = plan_accept(ConstBytes(static_cast<const u8 *>(ev.private_data),
 						 ev.private_data ? ev.private_data_len : 0),
@@ -239,20 +338,21 @@ void ReadCtx::done(Cqe *c, const rpcrdmax_wc &wc)
  * for the data.  Returns with every Read completed and the pages
  * unmapped.
  */
-Result<void> SvcConn::read_chunks(void *rqstp, const core::ChunkLists &cl, const u32 *dst)
+Result<void> SvcConn::read_chunks(void *rqstp, CallCtx *cc, const u32 *dst)
 {
-	RwList rw;
+	const core::ChunkLists &cl = cc->call.chunks;
+	RwList &rw = cc->read_rw;
+	rpcrdmax_page_seg *pieces = cc->pieces;
 	u32 nsegs = 0;
 
 	for (u32 i = 0; i < cl.nread; i++)
 		nsegs += cl.read[i].nsegs;
 	if (!nsegs)
 		return {};
-	RPCRDMAX_TRY(rw.alloc(nsegs));
-	auto *pieces = new (Gfp::Kernel) rpcrdmax_page_seg[kMaxChunkPieces];
-	if (!pieces)
-		return error(err::ENOMEM);
-	Result<void> r = {};
+	Result<void> r = rw.alloc(nsegs);
+	count_allocs(rw.take_grown());
+	if (r.is_error())
+		return r;
 	for (u32 i = 0; i < cl.nread && r.is_ok(); i++) {
 		const core::ChunkRef &c = cl.read[i];
 		u32 at = dst[i];
@@ -260,7 +360,7 @@ Result<void> SvcConn::read_chunks(void *rqstp, const core::ChunkLists &cl, const
 			const core::Segment &s = cl.segment(c, k);
 			if (!s.length)
 				continue;
-			int n = rpcrdmax_svc_arg_pages(rqstp, at, s.length, pieces, kMaxChunkPieces);
+			int n = rpcrdmax_svc_arg_pages(rqstp, at, s.length, pieces, kPiecesCap);
 			if (n <= 0) {
 				r = error(err::EMSGSIZE);
 				break;
@@ -274,10 +374,16 @@ Result<void> SvcConn::read_chunks(void *rqstp, const core::ChunkLists &cl, const
 			at += s.length;
 		}
 	}
-	delete[] pieces;
-	if (r.is_error() || !rw.size())
-		return r;
+	count_allocs(rw.take_grown());
+	if (r.is_ok() && rw.size())
+		r = post_reads(rw);
+	rw.destroy(); /* unmapped: the data is the CPU's */
+	return r;
+}
 
+/* Post the Reads of @rw and wait for them all to complete or flush. */
+Result<void> SvcConn::post_reads(RwList &rw)
+{
 	ReadCtx rc;
 	rc.conn = this;
 	rc.sq_entries = rw.sq_entries();
@@ -297,7 +403,7 @@ Result<void> SvcConn::read_chunks(void *rqstp, const core::ChunkLists &cl, const
 		lost();
 		return error(err::EIO);
 	}
-	return {}; /* rw's destructor unmaps: the data is the CPU's */
+	return {};
 }
 
 /*
@@ -306,8 +412,9 @@ Result<void> SvcConn::read_chunks(void *rqstp, const core::ChunkLists &cl, const
  * are copied around it afterwards.  RDMA_NOMSG Calls (Long Calls) are
  * the Position Zero Read chunk alone.
  */
-Result<u32> SvcConn::build_arg(void *rqstp, const u8 *inl, u32 inl_len, const core::V1Header &h)
+Result<u32> SvcConn::build_arg(void *rqstp, CallCtx *cc, const u8 *inl, u32 inl_len)
 {
+	const core::V1Header &h = cc->call;
 	const core::ChunkLists &cl = h.chunks;
 	static const u8 zeros[4] = {};
 	u32 dst[core::kMaxChunksCap];
@@ -324,7 +431,7 @@ Result<u32> SvcConn::build_arg(void *rqstp, const u8 *inl, u32 inl_len, const co
 		if (!len)
 			return error(err::EINVAL);
 		dst[0] = 0;
-		RPCRDMAX_TRY(read_chunks(rqstp, cl, dst));
+		RPCRDMAX_TRY(read_chunks(rqstp, cc, dst));
 		rpcrdmax_svc_arg_set(rqstp, (u32)len);
 		return (u32)len;
 	}
@@ -342,7 +449,7 @@ Result<u32> SvcConn::build_arg(void *rqstp, const u8 *inl, u32 inl_len, const co
 		dst[i] = out;
 		out += round_up<u32>((u32)len, 4);
 	}
-	RPCRDMAX_TRY(read_chunks(rqstp, cl, dst));
+	RPCRDMAX_TRY(read_chunks(rqstp, cc, dst));
 	/* The inline parts, and each chunk's round-up. */
 	out = 0;
 	in = 0;
@@ -367,7 +474,7 @@ Result<u32> SvcConn::build_arg(void *rqstp, const u8 *inl, u32 inl_len, const co
 
 int SvcConn::process(void *rqstp, RecvBuf *rb, void **ctxt)
 {
-	CallCtx *cc = new (Gfp::Kernel) CallCtx;
+	CallCtx *cc = get_call();
 	core::DecodeLimits lim;
 
 	if (!cc) {
@@ -392,7 +499,7 @@ int SvcConn::process(void *rqstp, RecvBuf *rb, void **ctxt)
 		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "bad Call header: %s",
 					 core::v1_verdict_name(v));
 		repost(rb);
-		delete cc;
+		put_call(cc);
 		return 0;
 	}
 
@@ -402,7 +509,7 @@ int SvcConn::process(void *rqstp, RecvBuf *rb, void **ctxt)
 	}
 	/* The Receive goes back once the Call is assembled (Read chunks
 	 * are pulled meanwhile: the inline part is still in rb). */
-	auto r = build_arg(rqstp, rb->data + h.hdr_len, h.payload_len, h);
+	auto r = build_arg(rqstp, cc, rb->data + h.hdr_len, h.payload_len);
 	repost(rb);
 	if (r.is_error()) {
 		int e = r.error().code();
@@ -413,7 +520,7 @@ int SvcConn::process(void *rqstp, RecvBuf *rb, void **ctxt)
 		} else {
 			rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_DROPPED, 1);
 		}
-		delete cc;
+		put_call(cc);
 		return (e == -err::EIO || e == -err::ENOTCONN) ? e : 0;
 	}
 	*ctxt = cc;
@@ -438,7 +545,7 @@ void SvcConn::send_done(SendCtx *sc, const rpcrdmax_wc &wc)
 		lost();
 	}
 	sq_release(sc->sq_entries);
-	delete sc;
+	put_send(sc);
 }
 
 /* Keep @sc until the teardown's drain: work requests may still use it. */
@@ -453,15 +560,15 @@ void SvcConn::orphan(SendCtx *sc)
 /*
  * Post @sc's RDMA Writes and then its Send of @send_len octets (with
  * Invalidate of @inv_rkey unless it is 0), taking their Send Queue slots.
- * Takes @sc: the Send's completion frees it, or the teardown if the post
- * failed; freed at once when nothing was posted.
+ * Takes @sc: the Send's completion gives it back, or the teardown frees
+ * it if the post failed; given back at once when nothing was posted.
  */
 Result<void> SvcConn::post_reply(SendCtx *sc, u32 send_len, u32 inv_rkey)
 {
 	sc->sq_entries = sc->rw.sq_entries() + 1;
 	auto room = sq_reserve(sc->sq_entries);
 	if (room.is_error()) {
-		delete sc;
+		put_send(sc);
 		return room;
 	}
 	Span<const rpcrdmax_sge> sges = sc->sge_list(pd_.local_dma_lkey(), send_len);
@@ -481,29 +588,23 @@ Result<void> SvcConn::post_reply(SendCtx *sc, u32 send_len, u32 inv_rkey)
 
 Result<void> SvcConn::send_error(u32 xid, bool vers)
 {
-	SendCtx *sc = new (Gfp::Kernel) SendCtx(&SendCtx::done);
+	SendCtx *sc = get_send();
 
 	if (!sc)
 		return error(err::ENOMEM);
-	sc->conn = this;
-	sc->hdr = new (Gfp::Kernel) u8[64];
 	u32 grant;
 	{
 		SpinLockBhGuard g(&lock_);
 		grant = core::credits_responder_grant(credits_, 1);
 	}
-	u32 n = 0;
-	if (sc->hdr) {
-		auto enc = vers ? core::v1_encode_err_vers(xid, grant, Bytes(sc->hdr, 64))
-				: core::v1_encode_err_chunk(xid, grant, Bytes(sc->hdr, 64));
-		n = enc.is_ok() ? enc.value() : 0;
+	const Bytes buf(sc->hdr, sc->hdr_size);
+	auto enc = vers ? core::v1_encode_err_vers(xid, grant, buf)
+			: core::v1_encode_err_chunk(xid, grant, buf);
+	if (enc.is_error()) {
+		put_send(sc);
+		return enc.error();
 	}
-	if (!n ||
-	    sc->hdr_map.map(id.device(), sc->hdr, 64, RPCRDMAX_DMA_TO_DEVICE).is_error()) {
-		delete sc;
-		return error(err::ENOMEM);
-	}
-	return post_reply(sc, n, 0);
+	return post_reply(sc, enc.value(), 0);
 }
 
 /*
@@ -511,9 +612,11 @@ Result<void> SvcConn::send_error(u32 xid, bool vers)
  * ranges @ranges ({offset, length} in rq_res, in order), one rdma_rw
  * context per segment used.
  */
-Result<void> SvcConn::add_writes(SendCtx *sc, void *rqstp, const core::ChunkLists &cl,
-				 const core::ChunkRef &c, const u32 (*ranges)[2], u32 nranges)
+Result<void> SvcConn::add_writes(SendCtx *sc, void *rqstp, CallCtx *cc, const core::ChunkRef &c,
+				 const u32 (*ranges)[2], u32 nranges)
 {
+	const core::ChunkLists &cl = cc->call.chunks;
+	rpcrdmax_page_seg *pieces = cc->pieces;
 	u32 total = 0, ri = 0, roff = 0, longest = 0;
 
 	for (u32 i = 0; i < nranges; i++) {
@@ -521,10 +624,7 @@ Result<void> SvcConn::add_writes(SendCtx *sc, void *rqstp, const core::ChunkList
 		longest = max(longest, ranges[i][1]);
 	}
 	/* A segment's pieces: its pages plus a split at each range edge. */
-	u32 max_pieces = longest / RPCRDMAX_PAGE_SIZE + 4 * nranges + 4;
-	auto *pieces = new (Gfp::Kernel) rpcrdmax_page_seg[max_pieces];
-	if (!pieces)
-		return error(err::ENOMEM);
+	u32 max_pieces = min(longest / RPCRDMAX_PAGE_SIZE + 4 * nranges + 4, kPiecesCap);
 	Result<void> r = {};
 	for (u32 k = 0; k < c.nsegs && total && r.is_ok(); k++) {
 		const core::Segment &s = cl.segment(c, k);
@@ -556,7 +656,7 @@ Result<void> SvcConn::add_writes(SendCtx *sc, void *rqstp, const core::ChunkList
 		}
 		total -= want;
 	}
-	delete[] pieces;
+	count_allocs(sc->rw.take_grown());
 	if (r.is_ok() && total)
 		r = error(err::EMSGSIZE);
 	return r;
@@ -672,19 +772,15 @@ int SvcConn::sendto(void *rqstp, CallCtx *cc)
 	}
 	const bool use_reply = p.route == core::ReplyRoute::ReplyChunk;
 
-	SendCtx *sc = new (Gfp::Kernel) SendCtx(&SendCtx::done);
+	SendCtx *sc = get_send();
 	if (!sc)
 		return -err::ENOMEM;
-	sc->conn = this;
 	int rc = -err::ENOMEM;
 	u32 hlen = 0, send_len;
 	const u32 body[2][2] = { { 0, p.body_a }, { p.body_b, s.len - p.body_b } };
 
-	sc->hdr = new (Gfp::Kernel) u8[lim_.send_size];
-	if (!sc->hdr)
-		goto fail;
 	{
-		auto enc = core::v1_encode(rep, Bytes(sc->hdr, lim_.send_size));
+		auto enc = core::v1_encode(rep, Bytes(sc->hdr, sc->hdr_size));
 		if (enc.is_error()) {
 			rc = enc.error().code();
 			goto fail;
@@ -701,23 +797,24 @@ int SvcConn::sendto(void *rqstp, CallCtx *cc)
 	if (p.write_len || use_reply || sc->lay.nmapped) {
 		rc = -err::ENOMEM;
 		u32 nctx = (p.write_len ? ccl.write[0].nsegs : 0) + (use_reply ? ccl.reply.nsegs : 0);
-		if (nctx && sc->rw.alloc(nctx).is_error())
-			goto fail;
+		if (nctx) {
+			Result<void> a = sc->rw.alloc(nctx);
+			count_allocs(sc->rw.take_grown());
+			if (a.is_error())
+				goto fail;
+		}
 		const u32 chunk[1][2] = { { s.head_len, p.write_len } };
 		Result<void> r = {};
 		if (p.write_len)
-			r = add_writes(sc, rqstp, ccl, ccl.write[0], chunk, 1);
+			r = add_writes(sc, rqstp, cc, ccl.write[0], chunk, 1);
 		if (r.is_ok() && use_reply)
-			r = add_writes(sc, rqstp, ccl, ccl.reply, body, 2);
+			r = add_writes(sc, rqstp, cc, ccl.reply, body, 2);
 		if (r.is_error()) {
 			rc = r.error().code();
 			goto fail;
 		}
 		/* The Writes and page SGEs read rq_res's pages after
 		 * sendto returns. */
-		sc->pages = new (Gfp::Kernel) void *[kMaxReplyPages];
-		if (!sc->pages)
-			goto fail;
 		int n = rpcrdmax_svc_res_take_pages(rqstp, sc->pages, kMaxReplyPages);
 		if (n < 0) {
 			rc = n;
@@ -725,10 +822,6 @@ int SvcConn::sendto(void *rqstp, CallCtx *cc)
 		}
 		sc->npages = (unsigned int)n;
 	}
-	rc = -err::ENOMEM;
-	if (sc->hdr_map.map(id.device(), sc->hdr, lim_.send_size, RPCRDMAX_DMA_TO_DEVICE)
-		    .is_error())
-		goto fail;
 	{
 		auto r = post_reply(sc, send_len, send_inv_ ? reply_inv_rkey(ccl) : 0);
 		return r.is_ok() ? 0 : r.error().code();
@@ -736,7 +829,7 @@ int SvcConn::sendto(void *rqstp, CallCtx *cc)
 
 fail:
 	rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "cannot send Reply %08x: %d", call.xid, rc);
-	delete sc;
+	put_send(sc);
 	return rc;
 }
 
@@ -773,10 +866,10 @@ extern "C" int rpcrdmax_svcc_sendto(void *conn, void *rqstp, void *ctxt) noexcep
 	return static_cast<SvcConn *>(conn)->sendto(rqstp, static_cast<CallCtx *>(ctxt));
 }
 
-/** rpcrdmax_svcc_release - free a Call's context */
-extern "C" void rpcrdmax_svcc_release(void *, void *ctxt) noexcept
+/** rpcrdmax_svcc_release - give a Call's context back to its connection */
+extern "C" void rpcrdmax_svcc_release(void *conn, void *ctxt) noexcept
 {
-	delete static_cast<CallCtx *>(ctxt);
+	static_cast<SvcConn *>(conn)->put_call(static_cast<CallCtx *>(ctxt));
 }
 
 /** rpcrdmax_svcc_detach - start disconnecting */

@@ -3,7 +3,8 @@
  * svcrdma/sendctx.cpp - a Reply's Send context: the inline body laid out
  * by core::v1_layout_inline (parts copied into the Send buffer after the
  * transport header, long page-list pieces DMA-mapped and sent from their
- * pages), its SGE list, and the release of what it holds.
+ * pages), its SGE list, and the release of what it holds between two
+ * Replies.
  */
 #include "svcrdma.h"
 
@@ -11,15 +12,38 @@ namespace rpcrdmax::svcrdma {
 
 SendCtx::~SendCtx()
 {
+	reset();
+	hdr_map.unmap();
+	delete[] hdr;
+	delete[] pages;
+}
+
+/* Allocate the Send buffer of @size octets and DMA-map it for @dev, once
+ * for the context's life. */
+Result<void> SendCtx::make(void *dev, u32 size)
+{
+	hdr = new (Gfp::Kernel) u8[size];
+	if (!hdr)
+		return error(err::ENOMEM);
+	hdr_size = size;
+	return hdr_map.map(dev, hdr, size, RPCRDMAX_DMA_TO_DEVICE);
+}
+
+/* Let go of what one Reply used (page mappings, rdma_rw contexts, rq_res
+ * pages); the Send buffer, its mapping and the arrays stay. */
+void SendCtx::reset()
+{
 	for (u32 i = 0; map_dev && i < core::kInlineMaxParts; i++)
 		if (maps[i].len)
 			rpcrdmax_ib_dma_unmap_page(map_dev, maps[i].dma, maps[i].len,
 						   RPCRDMAX_DMA_TO_DEVICE);
+	mem_set(maps, 0, sizeof(maps));
+	map_dev = nullptr;
 	rw.destroy();
-	hdr_map.unmap();
-	delete[] hdr;
 	rpcrdmax_put_pages(pages, npages);
-	delete[] pages;
+	npages = 0;
+	sq_entries = 0;
+	lay = {};
 }
 
 /*

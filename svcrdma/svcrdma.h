@@ -7,10 +7,15 @@
  *   SvcConn   one per connection svc_xprt: CM id, PD, CQs, QP, the
  *             Receive buffers (one per credit) and received messages.
  *   CallCtx   one per Call handed to nfsd: its transport header (the
- *             Write list and Reply chunk the Reply may use).
+ *             Write list and Reply chunk the Reply may use), its RDMA
+ *             Reads; back on the connection's free list at release.
  *   SendCtx   one per Send: header and inline Reply, the rdma_rw
  *             contexts of its RDMA Writes and the rq_res pages they
- *             read; freed when the Send completes.
+ *             read; back on the free list when the Send completes.
+ *
+ * Contexts are made when the connection is set up, or when more are in
+ * use at once than it has; each one made counts in rdma_stat_ctxt_alloc.
+ * In steady state an RPC allocates nothing here.
  *   ReadCtx   the RDMA Reads of one Call (waited for in recvfrom).
  *
  * Files: listener.cpp (listening, accepting), conn.cpp (receive, RDMA
@@ -106,6 +111,13 @@ inline constexpr u32 kMaxChunk = (1u << 20) + 65536; /* largest chunk payload we
 inline constexpr u32 kMaxChunkPieces = kMaxChunk / RPCRDMAX_PAGE_SIZE + 4;
 inline constexpr u32 kMaxReplyPages = kMaxChunk / RPCRDMAX_PAGE_SIZE + 8;
 inline constexpr unsigned int kListenBacklog = 64;
+/* Contexts made when a connection is set up; more are made (and counted
+ * in rdma_stat_ctxt_alloc) only when more are in use at once.  A Call
+ * holds a receive context from recvfrom to release, so nfsd's thread
+ * count bounds them; a Reply holds a send context until its Send
+ * completes, so the credits bound them. */
+inline constexpr u32 kPoolCalls = 16;
+inline constexpr u32 kPoolSends = 64;
 
 
 class Listener;
@@ -123,28 +135,49 @@ struct RecvBuf {
 	u32 len = 0;
 };
 
+/* Scratch for the page pieces of one segment (rpcrdmax_svc_*_pages). */
+inline constexpr u32 kPiecesCap = kMaxChunkPieces + 12;
+
+/*
+ * A receive context: one per Call between recvfrom and release, taken
+ * from and given back to the connection's free list.  It owns the
+ * decoded transport header, sendto's scratch for the Reply's, the
+ * rdma_rw contexts of the Call's RDMA Reads and the page-piece scratch
+ * of its Reads and Writes.
+ */
 struct CallCtx {
+	~CallCtx() { delete[] pieces; }
+	ListNode node;
 	core::V1Header call;
 	core::V1Header reply;	/* sendto's scratch */
+	RwList read_rw;
+	rpcrdmax_page_seg *pieces = nullptr; /* kPiecesCap */
 };
 
-/* One Reply: its Send buffer, the RDMA Writes before it, the pages they
- * (or its inline page pieces) read; freed when the Send completes (or at
- * teardown if never posted).  svcrdma/sendctx.cpp. */
+/*
+ * One Reply: its Send buffer (DMA-mapped once, when the context is
+ * made), the RDMA Writes before it, the pages they (or its inline page
+ * pieces) read.  Taken from the connection's free list; given back,
+ * reset, when the Send completes (or freed at teardown if never
+ * posted).  svcrdma/sendctx.cpp.
+ */
 struct SendCtx {
 	explicit SendCtx(Cqe::Fn fn) : cqe(fn) {} /* SendCtx::done, or a test's */
 	~SendCtx();
 	static void done(Cqe *c, const rpcrdmax_wc &wc);
+	Result<void> make(void *dev, u32 size);
+	void reset();
 	Result<void> load_inline(void *dev, u32 hlen, const core::InlineLayout &layout,
 				 Span<const rpcrdmax_page_seg> segs);
 	Span<const rpcrdmax_sge> sge_list(u32 lkey, u32 send_len);
 
 	Cqe cqe;
-	ListNode node;		/* orphans: WRs may still use it */
+	ListNode node;		/* the free list, or orphans: WRs may still use it */
 	DmaBuf hdr_map;
 	u8 *hdr = nullptr;
+	u32 hdr_size = 0;
 	RwList rw;		/* Write chunk, then Reply chunk */
-	void **pages = nullptr;	/* rq_res's pages, held for the Writes or SGEs */
+	void **pages = nullptr;	/* kMaxReplyPages: rq_res's pages, held for the Writes or SGEs */
 	unsigned int npages = 0;
 	u32 sq_entries = 0;	/* Send Queue slots this Reply holds */
 	SvcConn *conn = nullptr;
@@ -182,6 +215,7 @@ public:
 	RecvBuf *dequeue();
 	int process(void *rqstp, RecvBuf *rb, void **ctxt);
 	int sendto(void *rqstp, CallCtx *cc);
+	void put_call(CallCtx *cc);
 	void detach();
 	void lost();
 
@@ -195,12 +229,19 @@ public:
 private:
 	Result<void> post_recv(RecvBuf *rb);
 	void repost(RecvBuf *rb);
-	Result<u32> build_arg(void *rqstp, const u8 *inl, u32 inl_len, const core::V1Header &h);
-	Result<void> read_chunks(void *rqstp, const core::ChunkLists &cl, const u32 *dst);
+	Result<void> fill_pools(u32 ncalls, u32 nsends);
+	CallCtx *new_call();
+	SendCtx *new_send();
+	CallCtx *get_call();
+	SendCtx *get_send();
+	void put_send(SendCtx *sc);
+	Result<u32> build_arg(void *rqstp, CallCtx *cc, const u8 *inl, u32 inl_len);
+	Result<void> read_chunks(void *rqstp, CallCtx *cc, const u32 *dst);
+	Result<void> post_reads(RwList &rw);
 	Result<void> send_error(u32 xid, bool vers);
 	Result<void> sq_reserve(u32 n);
-	Result<void> add_writes(SendCtx *sc, void *rqstp, const core::ChunkLists &cl,
-				const core::ChunkRef &c, const u32 (*ranges)[2], u32 nranges);
+	Result<void> add_writes(SendCtx *sc, void *rqstp, CallCtx *cc, const core::ChunkRef &c,
+				const u32 (*ranges)[2], u32 nranges);
 	int load_inline(SendCtx *sc, void *rqstp, const rpcrdmax_xdr_shape &s,
 			const core::ReplyPlan &p, u32 hlen);
 	Result<void> post_reply(SendCtx *sc, u32 send_len, u32 inv_rkey);
@@ -217,6 +258,8 @@ private:
 	u32 max_send_sge_ = 1;		/* SGEs an inline Reply may use */
 	List<RecvBuf, &RecvBuf::node> ready_;
 	List<SendCtx, &SendCtx::node> orphans_;
+	List<CallCtx, &CallCtx::node> call_free_;	/* under lock_ */
+	List<SendCtx, &SendCtx::node> send_free_;	/* under lock_ */
 	core::ResponderCredits credits_;
 	core::InlineThresholds thr_ = { core::kPdMinInline, core::kPdMinInline };
 	Atomic lost_;

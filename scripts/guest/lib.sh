@@ -156,3 +156,63 @@ rdma_res_settle() {
 	while [ "$(rdma_res_count "$1")" != "$2" ] && [ $n -gt 0 ]; do sleep 0.1; n=$((n - 1)); done
 	[ "$(rdma_res_count "$1")" = "$2" ] || { echo "$1: $(rdma_res_count "$1"), not $2"; return 1; }
 }
+
+# ---- steady state: no context allocation while I/O runs -----------------
+# A server that wants the check (rpcrdmax's) calls steady_server_watch
+# before it says it is ready; the client runs steady_client_io after its
+# other cases.  The client runs the same fio job twice on one mount: the
+# first run warms the connection (its contexts are made then, at most),
+# and around the second the server reads rdma_stat_ctxt_alloc and
+# rdma_stat_recv.  steady_server_check then requires the allocation
+# counter not to move while the Receives counter did.
+STEADY_JOB="--directory=/mnt/nfs/steady --size=8m --direct=1 --ioengine=libaio --time_based --runtime=8 --group_reporting"
+
+steady_server_watch() {
+	local svc=/proc/sys/sunrpc/svc_rdma
+	touch /share/steady.want
+	(
+		wait_for /share/steady.start 1800 || exit 0
+		echo "$(cat $svc/rdma_stat_ctxt_alloc) $(cat $svc/rdma_stat_recv)" >/tmp/steady.before
+		touch /share/steady.start.ok
+		wait_for /share/steady.stop 600 || exit 0
+		echo "$(cat $svc/rdma_stat_ctxt_alloc) $(cat $svc/rdma_stat_recv)" >/tmp/steady.after
+		touch /share/steady.stop.ok
+	) &
+}
+
+steady_server_check() {
+	local a0 r0 a1 r1
+	if [ ! -s /tmp/steady.before ] || [ ! -s /tmp/steady.after ]; then
+		step_fail "steady: the client's steady-state run never happened"
+		return
+	fi
+	read -r a0 r0 </tmp/steady.before
+	read -r a1 r1 </tmp/steady.after
+	echo "steady: rdma_stat_ctxt_alloc $a0 -> $a1, rdma_stat_recv $r0 -> $r1"
+	[ "$a0" -gt 0 ] 2>/dev/null && step_ok "steady: contexts were made at connection set-up ($a0)" ||
+		step_fail "steady: rdma_stat_ctxt_alloc is '$a0' with a connection up"
+	[ "$r1" -gt "$r0" ] 2>/dev/null && step_ok "steady: $((r1 - r0)) Calls received during the run" ||
+		step_fail "steady: rdma_stat_recv did not move ($r0 -> $r1)"
+	[ "$a1" = "$a0" ] && step_ok "steady: no context allocated during the run" ||
+		step_fail "steady: $((a1 - a0)) contexts allocated during a steady run"
+}
+
+# steady_client_io MOUNT-OPTS: only when the server asked for it.
+steady_client_io() {
+	local opts=$1 j
+	[ -e /share/steady.want ] || return 0
+	mkdir -p /mnt/nfs
+	step "steady: mount -o $opts" timeout 120 mount -t nfs -o "$opts" 192.0.2.1:/export /mnt/nfs
+	grep -q ' /mnt/nfs ' /proc/mounts || return 0
+	mkdir -p /mnt/nfs/steady
+	# Small random I/O (inline Calls and Replies) and 1 MiB sequential
+	# I/O (Read chunks, Write chunks), at once.
+	j="$STEADY_JOB --name=rand --rw=randrw --bs=4k --iodepth=16 --name=seq --rw=rw --bs=1m --iodepth=4"
+	step "steady: warm-up run" sh -c "fio $j >/tmp/steady.warm 2>&1"
+	touch /share/steady.start
+	wait_for /share/steady.start.ok 120 || step_fail "steady: server never read its counters"
+	step "steady: measured run" sh -c "fio $j >/tmp/steady.run 2>&1"
+	touch /share/steady.stop
+	wait_for /share/steady.stop.ok 120 || step_fail "steady: server never read its counters"
+	step "steady: umount" timeout 120 umount /mnt/nfs
+}

@@ -16,7 +16,10 @@ grep -q '^rpcrdma ' /proc/modules && step_fail "server: stock rpcrdma is loaded"
 grep -q '^rdma ' /proc/sys/sunrpc/transports &&
 	step_ok "server: rdma in /proc/sys/sunrpc/transports" ||
 	step_fail "server: no rdma class: $(cat /proc/sys/sunrpc/transports)"
+# Contexts are made at set-up, never while I/O runs in steady state.
+[ -e /share/hostile.strict ] || steady_server_watch
 nfs_server_serve
+[ -e /share/hostile.strict ] || steady_server_check
 # Malformed Calls are counted by what they got: under the hostile peer
 # every kind must have happened, with well-behaved clients none.
 for f in err_vers err_chunk dropped; do

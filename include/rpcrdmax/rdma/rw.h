@@ -7,7 +7,9 @@
  * requests (plain SGEs or registrations, as the device needs) and says
  * how many Send Queue entries they take.  An RwList posts several
  * contexts, optionally followed by a Send, as one chain whose final
- * request alone signals.  As with every work request, a posted context
+ * request alone signals.  Both are made to be reused: destroy() unmaps
+ * but keeps the memory, so a connection's pooled contexts allocate only
+ * when they first need more room.  As with every work request, a posted context
  * is destroyed only after that completion (or the flush).
  */
 #pragma once
@@ -21,24 +23,34 @@ public:
 	RwCtx() = default;
 	RwCtx(const RwCtx &) = delete;
 	RwCtx &operator=(const RwCtx &) = delete;
-	~RwCtx() { destroy(); }
+	~RwCtx()
+	{
+		destroy();
+		delete[] sgl_;
+	}
 
-	/* @dir: RPCRDMAX_DMA_FROM_DEVICE reads, RPCRDMAX_DMA_TO_DEVICE writes. */
+	/* @dir: RPCRDMAX_DMA_FROM_DEVICE reads, RPCRDMAX_DMA_TO_DEVICE writes.
+	 * The scatterlist is kept for the next init(); it grows (and
+	 * grew() says so) only when a context needs more pieces. */
 	Result<u32> init(const CmId &id, ktl::Span<const rpcrdmax_page_seg> segs,
 			 u64 remote_addr, u32 rkey, int dir)
 	{
 		if (id_ || segs.empty())
 			return ktl::error(ktl::err::EINVAL);
 		auto n = static_cast<unsigned int>(segs.size());
-		sgl_ = new (ktl::Gfp::Kernel) ktl::u8[n * RPCRDMAX_SIZEOF_SCATTERLIST];
-		if (!sgl_)
-			return ktl::error(ktl::err::ENOMEM);
+		if (n > sgl_cap_) {
+			delete[] ktl::exchange(sgl_, nullptr);
+			sgl_cap_ = 0;
+			sgl_ = new (ktl::Gfp::Kernel) ktl::u8[n * RPCRDMAX_SIZEOF_SCATTERLIST];
+			if (!sgl_)
+				return ktl::error(ktl::err::ENOMEM);
+			sgl_cap_ = n;
+			grew_++;
+		}
 		int wrs = rpcrdmax_rw_init(ctx_.get(), id.get(), sgl_, segs.data(), n, remote_addr,
 					   rkey, dir);
-		if (wrs < 0) {
-			delete[] ktl::exchange(sgl_, nullptr);
+		if (wrs < 0)
 			return Errno::from(wrs);
-		}
 		id_ = id.get();
 		nsegs_ = n;
 		dir_ = dir;
@@ -46,14 +58,17 @@ public:
 		return sq_entries_;
 	}
 
+	/* Unmap; the scatterlist stays for reuse (freed with the context). */
 	void destroy()
 	{
 		if (id_)
 			rpcrdmax_rw_destroy(ctx_.get(), id_, sgl_, nsegs_, dir_);
 		id_ = nullptr;
-		delete[] ktl::exchange(sgl_, nullptr);
 		sq_entries_ = 0;
 	}
+
+	/* Allocations made since the last call. */
+	u32 take_grown() { return ktl::exchange(grew_, 0u); }
 
 	bool ready() const { return id_ != nullptr; }
 	u32 sq_entries() const { return sq_entries_; }
@@ -63,9 +78,11 @@ private:
 	ktl::Opaque<RPCRDMAX_SIZEOF_RW_CTX, RPCRDMAX_ALIGNOF_RW_CTX> ctx_;
 	void *id_ = nullptr;
 	ktl::u8 *sgl_ = nullptr;
+	unsigned int sgl_cap_ = 0;
 	unsigned int nsegs_ = 0;
 	int dir_ = 0;
 	u32 sq_entries_ = 0;
+	u32 grew_ = 0;
 };
 
 /* Up to a fixed number of contexts, posted as one chain. */
@@ -80,16 +97,35 @@ public:
 		delete[] raws_;
 	}
 
+	/*
+	 * Room for @max contexts.  A list is reused: it grows (counted, see
+	 * take_grown()) only when it is empty and @max is more than it has.
+	 */
 	Result<void> alloc(u32 max)
 	{
-		if (ctxs_ || !max)
+		if (!max || n_)
 			return ktl::error(ktl::err::EINVAL);
+		if (max <= max_)
+			return {};
+		delete[] ktl::exchange(ctxs_, nullptr);
+		delete[] ktl::exchange(raws_, nullptr);
+		max_ = 0;
 		ctxs_ = new (ktl::Gfp::Kernel) RwCtx[max];
 		raws_ = new (ktl::Gfp::Kernel) void *[max];
 		if (!ctxs_ || !raws_)
 			return ktl::error(ktl::err::ENOMEM);
 		max_ = max;
+		grew_++;
 		return {};
+	}
+
+	/* Allocations (lists and scatterlists) since the last call. */
+	u32 take_grown()
+	{
+		u32 n = ktl::exchange(grew_, 0u);
+		for (u32 i = 0; i < max_; i++)
+			n += ctxs_[i].take_grown();
+		return n;
 	}
 
 	/* Prepare the next context; returns its Send Queue entries. */
@@ -132,6 +168,7 @@ private:
 	void **raws_ = nullptr;
 	u32 max_ = 0, n_ = 0;
 	u32 sq_entries_ = 0;
+	u32 grew_ = 0;
 };
 
 } // namespace rpcrdmax::rdma
