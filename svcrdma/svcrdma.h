@@ -18,9 +18,13 @@
  * In steady state an RPC allocates nothing here.
  *   ReadCtx   the RDMA Reads of one Call (waited for in recvfrom).
  *
- * Files: listener.cpp (listening, accepting), conn.cpp (receive, RDMA
- * Read of Read chunks, Replies inline or by RDMA Write), sendctx.cpp (a
- * Reply's Send: buffer, page pieces, SGEs).
+ * Files, along the stock server's seams:
+ *   transport.cpp  listener, accept, connection set-up, context free
+ *                  lists, Send Queue accounting, close, teardown;
+ *   recvfrom.cpp   Receive -> decoded header -> the Call in rq_arg;
+ *   rw.cpp         Read and Write chunks through rdma_rw;
+ *   sendto.cpp     Reply assembly and Send;
+ *   sendctx.cpp    a Reply's Send context: buffer, page pieces, SGEs.
  *
  * Chunk payloads move by rdma_rw straight between the peer and the
  * svc_rqst's pages: Read chunks land in rq_pages at their position, Write
@@ -122,6 +126,13 @@ inline constexpr u32 kPoolSends = 64;
 
 class Listener;
 class SvcConn;
+
+/* Count @n contexts made (rdma_stat_ctxt_alloc). */
+inline void count_allocs(u32 n)
+{
+	if (n)
+		rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_CTXT_ALLOC, n);
+}
 
 struct RecvBuf {
 	RecvBuf() : cqe(&RecvBuf::done) {}

@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * svcrdma/recvfrom.cpp - Receives and the Calls they carry: a Receive
+ * completion queues the message and marks the svc_xprt ready; an nfsd
+ * thread takes it in recvfrom, decodes the transport header into a
+ * receive context (RFC 8166 Section 4), pulls the Read chunks by RDMA
+ * Read (rw.cpp) straight into the svc_rqst's pages at their positions,
+ * copies the inline parts around them and reposts the Receive.
+ */
+#include "svcrdma.h"
+
+namespace rpcrdmax::svcrdma {
+
+/* ---- receive ---------------------------------------------------------- */
+
+Result<void> SvcConn::post_recv(RecvBuf *rb)
+{
+	rpcrdmax_sge sge = rb->map.sge(pd_.local_dma_lkey());
+	rb->map.sync_for_device();
+	return id.post_recv(&rb->cqe, &sge, 1);
+}
+
+void SvcConn::repost(RecvBuf *rb)
+{
+	if (post_recv(rb).is_error())
+		lost();
+}
+
+void RecvBuf::done(Cqe *c, const rpcrdmax_wc &wc)
+{
+	RecvBuf *rb = container_of(c, &RecvBuf::cqe);
+	rb->conn->recv_done(rb, wc);
+}
+
+void SvcConn::recv_done(RecvBuf *rb, const rpcrdmax_wc &wc)
+{
+	if (wc.status != RPCRDMAX_IB_WC_SUCCESS) {
+		if (wc.status != RPCRDMAX_IB_WC_WR_FLUSH_ERR)
+			rpcrdmax_log_ratelimited(RPCRDMAX_LOG_WARNING, "Receive failed: %s",
+						 rpcrdmax_ib_wc_status_msg(wc.status));
+		lost();
+		return;
+	}
+	rb->map.sync_for_cpu();
+	rb->len = min(wc.byte_len, lim_.recv_size);
+	rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_RECV, 1);
+	{
+		SpinLockBhGuard g(&lock_);
+		ready_.push_back(rb);
+	}
+	rpcrdmax_svc_xprt_data_ready(xprt);
+}
+
+RecvBuf *SvcConn::dequeue()
+{
+	SpinLockBhGuard g(&lock_);
+	RecvBuf *rb = ready_.pop_front();
+
+	if (!rb)
+		rpcrdmax_svc_xprt_clear_data(xprt);
+	return rb;
+}
+
+/*
+ * Assemble the Call in rq_pages: each Read chunk's data lands by RDMA
+ * Read at its position (followed by its XDR round-up), the inline parts
+ * are copied around it afterwards.  RDMA_NOMSG Calls (Long Calls) are
+ * the Position Zero Read chunk alone.
+ */
+Result<u32> SvcConn::build_arg(void *rqstp, CallCtx *cc, const u8 *inl, u32 inl_len)
+{
+	const core::V1Header &h = cc->call;
+	const core::ChunkLists &cl = h.chunks;
+	static const u8 zeros[4] = {};
+	u32 dst[core::kMaxChunksCap];
+	u32 out = 0, in = 0;
+
+	if (cl.nread > core::kMaxChunksCap)
+		return error(err::EINVAL);
+	if (h.proc == core::V1Proc::NoMsg) {
+		if (cl.nread != 1 || !cl.has_call_chunk())
+			return error(err::EINVAL);
+		u64 len = cl.chunk_length(cl.read[0]);
+		if (len > kMaxChunk)
+			return error(err::EMSGSIZE);
+		if (!len)
+			return error(err::EINVAL);
+		dst[0] = 0;
+		RPCRDMAX_TRY(read_chunks(rqstp, cc, dst));
+		rpcrdmax_svc_arg_set(rqstp, (u32)len);
+		return (u32)len;
+	}
+	/* Lay out and check every chunk before any Read is posted. */
+	for (u32 i = 0; i < cl.nread; i++) {
+		const core::ChunkRef &c = cl.read[i];
+		if (c.position < out || c.position - out > inl_len - in)
+			return error(err::EINVAL);
+		u32 n = c.position - out;
+		in += n;
+		out += n;
+		u64 len = cl.chunk_length(c);
+		if (len > kMaxChunk)
+			return error(err::EMSGSIZE);
+		dst[i] = out;
+		out += round_up<u32>((u32)len, 4);
+	}
+	RPCRDMAX_TRY(read_chunks(rqstp, cc, dst));
+	/* The inline parts, and each chunk's round-up. */
+	out = 0;
+	in = 0;
+	for (u32 i = 0; i < cl.nread; i++) {
+		const core::ChunkRef &c = cl.read[i];
+		u32 n = c.position - out;
+		RPCRDMAX_TRY(check(rpcrdmax_svc_arg_copy(rqstp, out, inl + in, n)));
+		in += n;
+		u32 len = (u32)cl.chunk_length(c);
+		out = dst[i] + len;
+		u32 pad = round_up<u32>(len, 4) - len;
+		RPCRDMAX_TRY(check(rpcrdmax_svc_arg_copy(rqstp, out, zeros, pad)));
+		out += pad;
+	}
+	RPCRDMAX_TRY(check(rpcrdmax_svc_arg_copy(rqstp, out, inl + in, inl_len - in)));
+	out += inl_len - in;
+	if (!out)
+		return error(err::EINVAL);
+	rpcrdmax_svc_arg_set(rqstp, out);
+	return out;
+}
+
+int SvcConn::process(void *rqstp, RecvBuf *rb, void **ctxt)
+{
+	CallCtx *cc = get_call();
+	core::DecodeLimits lim;
+
+	if (!cc) {
+		repost(rb);
+		rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_DROPPED, 1);
+		return 0; /* the client retransmits */
+	}
+	core::V1Header &h = cc->call;
+	core::V1Verdict v = core::v1_decode_call(ConstBytes(rb->data, rb->len), lim, &h);
+	core::ResponderAction act = core::v1_responder_action(v);
+	if (act != core::ResponderAction::Process) {
+		u32 xid;
+		bool vers = act == core::ResponderAction::ReplyErrVers;
+		if (act != core::ResponderAction::Drop &&
+		    core::v1_peek_xid(ConstBytes(rb->data, rb->len), &xid)) {
+			(void)send_error(xid, vers);
+			rpcrdmax_svc_stat_add(vers ? RPCRDMAX_SVC_STAT_ERR_VERS
+						   : RPCRDMAX_SVC_STAT_ERR_CHUNK, 1);
+		} else {
+			rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_DROPPED, 1);
+		}
+		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "bad Call header: %s",
+					 core::v1_verdict_name(v));
+		repost(rb);
+		put_call(cc);
+		return 0;
+	}
+
+	{
+		SpinLockBhGuard g(&lock_);
+		(void)core::credits_responder_receive(&credits_);
+	}
+	/* The Receive goes back once the Call is assembled (Read chunks
+	 * are pulled meanwhile: the inline part is still in rb). */
+	auto r = build_arg(rqstp, cc, rb->data + h.hdr_len, h.payload_len);
+	repost(rb);
+	if (r.is_error()) {
+		int e = r.error().code();
+		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "cannot assemble Call %08x: %d", h.xid, e);
+		if (e == -err::EINVAL || e == -err::EMSGSIZE) {
+			(void)send_error(h.xid, false);
+			rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_ERR_CHUNK, 1);
+		} else {
+			rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_DROPPED, 1);
+		}
+		put_call(cc);
+		return (e == -err::EIO || e == -err::ENOTCONN) ? e : 0;
+	}
+	*ctxt = cc;
+	return (int)r.value();
+}
+} // namespace rpcrdmax::svcrdma
+
+using rpcrdmax::svcrdma::CallCtx;
+using rpcrdmax::svcrdma::RecvBuf;
+using rpcrdmax::svcrdma::SvcConn;
+
+/** rpcrdmax_svcc_dequeue - the next received message, or NULL (XPT_DATA cleared) */
+extern "C" void *rpcrdmax_svcc_dequeue(void *conn) noexcept
+{
+	return static_cast<SvcConn *>(conn)->dequeue();
+}
+
+/**
+ * rpcrdmax_svcc_process - turn a received message into the Call in @rqstp
+ * @conn: the connection
+ * @rqstp: the svc_rqst
+ * @msg: from rpcrdmax_svcc_dequeue()
+ * @ctxt: set to the Call's context for sendto and release
+ *
+ * Returns the Call's length, 0 to drop it, or a negative errno when the
+ * connection is lost.  Sleeps while Read chunks are pulled.
+ */
+extern "C" int rpcrdmax_svcc_process(void *conn, void *rqstp, void *msg, void **ctxt) noexcept
+{
+	return static_cast<SvcConn *>(conn)->process(rqstp, static_cast<RecvBuf *>(msg), ctxt);
+}
+
+/** rpcrdmax_svcc_release - give a Call's context back to its connection */
+extern "C" void rpcrdmax_svcc_release(void *conn, void *ctxt) noexcept
+{
+	static_cast<SvcConn *>(conn)->put_call(static_cast<CallCtx *>(ctxt));
+}

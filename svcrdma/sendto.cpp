@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * svcrdma/sendto.cpp - Replies: the route (inline, Write chunk, Reply
+ * chunk, RFC 8166 Section 3.5) planned by the core, the transport
+ * header encoded into a send context's pre-mapped Send buffer, the
+ * inline body copied or sent from its pages (sendctx.cpp), the RDMA
+ * Writes (rw.cpp) and the Send posted as one chain, with Send With
+ * Invalidate when both ends allow it (RFC 8797).  The Send's completion
+ * gives the context back; error Replies (RDMA_ERROR) go the same way.
+ */
+#include "svcrdma.h"
+
+namespace rpcrdmax::svcrdma {
+
+/* ---- send ------------------------------------------------------------- */
+
+void SendCtx::done(Cqe *c, const rpcrdmax_wc &wc)
+{
+	SendCtx *sc = container_of(c, &SendCtx::cqe);
+	sc->conn->send_done(sc, wc);
+}
+
+void SvcConn::send_done(SendCtx *sc, const rpcrdmax_wc &wc)
+{
+	if (wc.status != RPCRDMAX_IB_WC_SUCCESS) {
+		if (wc.status != RPCRDMAX_IB_WC_WR_FLUSH_ERR)
+			rpcrdmax_log_ratelimited(RPCRDMAX_LOG_WARNING, "Send failed: %s (vendor %u)",
+						 rpcrdmax_ib_wc_status_msg(wc.status),
+						 wc.vendor_err);
+		lost();
+	}
+	sq_release(sc->sq_entries);
+	put_send(sc);
+}
+
+/* Keep @sc until the teardown's drain: work requests may still use it. */
+void SvcConn::orphan(SendCtx *sc)
+{
+	lost();
+	sq_release(sc->sq_entries);
+	SpinLockBhGuard g(&lock_);
+	orphans_.push_back(sc);
+}
+
+/*
+ * Post @sc's RDMA Writes and then its Send of @send_len octets (with
+ * Invalidate of @inv_rkey unless it is 0), taking their Send Queue slots.
+ * Takes @sc: the Send's completion gives it back, or the teardown frees
+ * it if the post failed; given back at once when nothing was posted.
+ */
+Result<void> SvcConn::post_reply(SendCtx *sc, u32 send_len, u32 inv_rkey)
+{
+	sc->sq_entries = sc->rw.sq_entries() + 1;
+	auto room = sq_reserve(sc->sq_entries);
+	if (room.is_error()) {
+		put_send(sc);
+		return room;
+	}
+	Span<const rpcrdmax_sge> sges = sc->sge_list(pd_.local_dma_lkey(), send_len);
+	sc->hdr_map.sync_for_device();
+	rpcrdmax_send_wr wr = {};
+	wr.cqe = sc->cqe.raw();
+	wr.opcode = inv_rkey ? RPCRDMAX_WR_SEND_INV : RPCRDMAX_WR_SEND;
+	wr.rkey = inv_rkey;
+	wr.sge = sges.data();
+	wr.num_sge = (unsigned int)sges.size();
+	if (sc->rw.post(id, nullptr, &wr).is_error()) {
+		orphan(sc);
+		return error(err::ENOTCONN);
+	}
+	return {};
+}
+
+Result<void> SvcConn::send_error(u32 xid, bool vers)
+{
+	SendCtx *sc = get_send();
+
+	if (!sc)
+		return error(err::ENOMEM);
+	u32 grant;
+	{
+		SpinLockBhGuard g(&lock_);
+		grant = core::credits_responder_grant(credits_, 1);
+	}
+	const Bytes buf(sc->hdr, sc->hdr_size);
+	auto enc = vers ? core::v1_encode_err_vers(xid, grant, buf)
+			: core::v1_encode_err_chunk(xid, grant, buf);
+	if (enc.is_error()) {
+		put_send(sc);
+		return enc.error();
+	}
+	return post_reply(sc, enc.value(), 0);
+}
+
+/*
+ * The inline body's parts: octets [0, body_a) and [body_b, len) of the
+ * Reply cut into page pieces, the page list's marked.  Returns how many,
+ * or a negative errno (-ENOBUFS: more than @max).
+ */
+static int inline_parts(void *rqstp, const rpcrdmax_xdr_shape &s, const core::ReplyPlan &p,
+			rpcrdmax_page_seg *segs, core::InlinePart *parts, u32 max)
+{
+	const u32 ranges[2][2] = { { 0, p.body_a }, { p.body_b, s.len } };
+	const u32 pg_lo = s.head_len, pg_hi = s.head_len + s.page_len;
+	u32 n = 0;
+
+	for (const auto &r : ranges) {
+		for (u32 at = r[0]; at < r[1];) {
+			bool page = at >= pg_lo && at < pg_hi;
+			u32 end = min(r[1], at < pg_lo ? pg_lo : page ? pg_hi : r[1]);
+			int got = rpcrdmax_svc_res_pages(rqstp, at, end - at, segs + n, max - n);
+			if (got < 0)
+				return got;
+			for (u32 k = n; k < n + (u32)got; k++)
+				parts[k] = { segs[k].len, page };
+			n += (u32)got;
+			at = end;
+		}
+	}
+	return (int)n;
+}
+
+/*
+ * Put the inline body of the Reply in @rqstp into @sc after its @hlen
+ * header octets: long page-list pieces go as SGEs of their own (the
+ * caller then holds rq_res's pages), the rest is copied; everything is
+ * copied (pulled up) when the SGEs run out.  0 or a negative errno.
+ */
+int SvcConn::load_inline(SendCtx *sc, void *rqstp, const rpcrdmax_xdr_shape &s,
+			 const core::ReplyPlan &p, u32 hlen)
+{
+	rpcrdmax_page_seg segs[core::kInlineMaxParts];
+	core::InlinePart parts[core::kInlineMaxParts];
+	core::InlineLayout lay;
+	int n = inline_parts(rqstp, s, p, segs, parts, core::kInlineMaxParts);
+
+	if (n < 0 || !core::v1_layout_inline(hlen, parts, (u32)n, max_send_sge_,
+					     core::kInlineMapMin, &lay)) {
+		/* Too many pieces to lay out: copy the body as it comes. */
+		if (rpcrdmax_svc_res_copy(rqstp, 0, p.body_a, sc->hdr + hlen) ||
+		    rpcrdmax_svc_res_copy(rqstp, p.body_b, s.len - p.body_b,
+					  sc->hdr + hlen + p.body_a))
+			return -err::EMSGSIZE;
+		if (!p.write_len)
+			rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_PULL_UP, s.page_len);
+		return 0;
+	}
+	auto r = sc->load_inline(id.device(), hlen, lay, Span<const rpcrdmax_page_seg>(segs, (size_t)n));
+	if (r.is_error())
+		return r.error().code();
+	if (lay.pulled_up)
+		rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_PULL_UP, lay.pulled_up);
+	if (lay.nmapped)
+		rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_PAGE_SGES, lay.nmapped);
+	return 0;
+}
+
+/*
+ * The rkey a Reply may invalidate (RFC 8797 Section 4.1): one handle of
+ * this Call's chunks - the first segment of the Write list, else of the
+ * Reply chunk, else of the Read list; 0 for a plain Send.
+ */
+static u32 reply_inv_rkey(const core::ChunkLists &cl)
+{
+	if (cl.nwrite && cl.write[0].nsegs)
+		return cl.segment(cl.write[0], 0).handle;
+	if (cl.has_reply && cl.reply.nsegs)
+		return cl.segment(cl.reply, 0).handle;
+	if (cl.nread && cl.read[0].nsegs)
+		return cl.segment(cl.read[0], 0).handle;
+	return 0;
+}
+
+int SvcConn::sendto(void *rqstp, CallCtx *cc)
+{
+	if (!cc)
+		return -err::EINVAL;
+	const core::V1Header &call = cc->call;
+	const core::ChunkLists &ccl = call.chunks;
+	core::V1Header &rep = cc->reply;
+	rpcrdmax_xdr_shape s;
+
+	rpcrdmax_svc_res_shape(rqstp, &s);
+	{
+		SpinLockBhGuard g(&lock_);
+		rep.credits = core::credits_responder_reply(&credits_, call.credits);
+	}
+	const core::ReplyPlan p = core::v1_plan_reply(
+		call, { s.head_len, s.page_len, s.tail_len, s.len }, min(thr_.reply, lim_.send_size),
+		&rep);
+	switch (p.route) {
+	case core::ReplyRoute::Inline:
+	case core::ReplyRoute::ReplyChunk:
+		break;
+	case core::ReplyRoute::NoRoom:
+		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "Reply %08x of %u octets has no room",
+					 call.xid, s.len);
+		return send_error(call.xid, false).is_ok() ? 0 : -err::ENOTCONN;
+	case core::ReplyRoute::Bad:
+		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "cannot plan Reply %08x", call.xid);
+		return -err::EINVAL;
+	}
+	const bool use_reply = p.route == core::ReplyRoute::ReplyChunk;
+
+	SendCtx *sc = get_send();
+	if (!sc)
+		return -err::ENOMEM;
+	int rc = -err::ENOMEM;
+	u32 hlen = 0, send_len;
+	const u32 body[2][2] = { { 0, p.body_a }, { p.body_b, s.len - p.body_b } };
+
+	{
+		auto enc = core::v1_encode(rep, Bytes(sc->hdr, sc->hdr_size));
+		if (enc.is_error()) {
+			rc = enc.error().code();
+			goto fail;
+		}
+		hlen = enc.value();
+	}
+	send_len = hlen;
+	if (!use_reply) {
+		rc = load_inline(sc, rqstp, s, p, hlen);
+		if (rc)
+			goto fail;
+		send_len += p.body_len;
+	}
+	if (p.write_len || use_reply || sc->lay.nmapped) {
+		rc = -err::ENOMEM;
+		u32 nctx = (p.write_len ? ccl.write[0].nsegs : 0) + (use_reply ? ccl.reply.nsegs : 0);
+		if (nctx) {
+			Result<void> a = sc->rw.alloc(nctx);
+			count_allocs(sc->rw.take_grown());
+			if (a.is_error())
+				goto fail;
+		}
+		const u32 chunk[1][2] = { { s.head_len, p.write_len } };
+		Result<void> r = {};
+		if (p.write_len)
+			r = add_writes(sc, rqstp, cc, ccl.write[0], chunk, 1);
+		if (r.is_ok() && use_reply)
+			r = add_writes(sc, rqstp, cc, ccl.reply, body, 2);
+		if (r.is_error()) {
+			rc = r.error().code();
+			goto fail;
+		}
+		/* The Writes and page SGEs read rq_res's pages after
+		 * sendto returns. */
+		int n = rpcrdmax_svc_res_take_pages(rqstp, sc->pages, kMaxReplyPages);
+		if (n < 0) {
+			rc = n;
+			goto fail;
+		}
+		sc->npages = (unsigned int)n;
+	}
+	{
+		auto r = post_reply(sc, send_len, send_inv_ ? reply_inv_rkey(ccl) : 0);
+		return r.is_ok() ? 0 : r.error().code();
+	}
+
+fail:
+	rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "cannot send Reply %08x: %d", call.xid, rc);
+	put_send(sc);
+	return rc;
+}
+} // namespace rpcrdmax::svcrdma
+
+using rpcrdmax::svcrdma::CallCtx;
+using rpcrdmax::svcrdma::SvcConn;
+
+/** rpcrdmax_svcc_sendto - send the Reply in @rqstp; 0 or a negative errno */
+extern "C" int rpcrdmax_svcc_sendto(void *conn, void *rqstp, void *ctxt) noexcept
+{
+	return static_cast<SvcConn *>(conn)->sendto(rqstp, static_cast<CallCtx *>(ctxt));
+}

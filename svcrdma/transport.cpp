@@ -1,0 +1,393 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * svcrdma/transport.cpp - the server transport's endpoints and their
+ * lifetime: the listener behind an "rdma" svc_xprt, and each
+ * connection's set-up, context free lists, Send Queue accounting,
+ * disconnect and teardown.
+ *
+ * A CONNECT_REQUEST is handled in the listener's CM callback: the new
+ * connection gets its PD, CQs, QP, Receives and its first contexts, its
+ * svc_xprt, and is accepted with our RFC 8797 private data; then it
+ * waits in pending_ until an nfsd thread calls xpo_accept.  Freeing the
+ * listener (after svc closed it) destroys the listening id first, so no
+ * request can arrive while the connections svc never took are
+ * discarded.  A connection is destroyed from the svc_xprt's free (a work
+ * item) after its QP is drained, so no completion touches freed memory.
+ * Each posted work request holds a Send Queue slot until the signaled
+ * request that ends its chain completes; a thread that finds the Send
+ * Queue full sleeps until a completion returns slots or the connection
+ * is lost.
+ */
+#include "svcrdma.h"
+
+namespace rpcrdmax::svcrdma {
+
+Listener::~Listener()
+{
+	/* rdma_destroy_id waits for a callback in progress. */
+	rpcrdmax_cm_destroy_id(id.release());
+	for (;;) {
+		SvcConn *c;
+		{
+			SpinLockBhGuard g(&lock_);
+			c = pending_.pop_front();
+		}
+		if (!c)
+			break;
+		/* Its svc_xprt's free deletes the connection. */
+		rpcrdmax_svc_xprt_discard(c->xprt);
+	}
+}
+
+Result<void> Listener::listen(const void *addr, unsigned int addrlen)
+{
+	SockAddr sa;
+
+	if (addrlen > sizeof(sa.raw.bytes))
+		return error(err::EINVAL);
+	mem_set(sa.raw.bytes, 0, sizeof(sa.raw.bytes));
+	mem_copy(sa.raw.bytes, addr, addrlen);
+	RPCRDMAX_TRY(id.create(this));
+	RPCRDMAX_TRY(id.bind(sa));
+	return id.listen(kListenBacklog);
+}
+
+/* A non-zero return from the CM callback refuses the request: count it. */
+static int refused(int code)
+{
+	rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_REFUSED, 1);
+	rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "refused a connection: %d", code);
+	return code;
+}
+
+int Listener::cm_event(CmId *, const rpcrdmax_cm_event_info &ev)
+{
+	if (ev.event != RPCRDMAX_CM_CONNECT_REQUEST)
+		return 0;
+
+	SvcConn *c = new (Gfp::Kernel) SvcConn();
+	if (!c)
+		return refused(-err::ENOMEM);
+	c->id.adopt(ev.new_id, c);
+	auto r = c->setup(this, ev);
+	if (r.is_error()) {
+		/* The CM destroys the id when we refuse. */
+		c->undo_setup();
+		if (c->xprt)
+			rpcrdmax_svc_xprt_discard(c->xprt); /* its free deletes c */
+		else
+			delete c;
+		return refused(r.error().code());
+	}
+	{
+		SpinLockBhGuard g(&lock_);
+		pending_.push_back(c);
+	}
+	rpcrdmax_svc_xprt_conn_pending(xprt_);
+	return 0;
+}
+
+void *Listener::accept(bool *more)
+{
+	SpinLockBhGuard g(&lock_);
+	SvcConn *c = pending_.pop_front();
+
+	*more = !pending_.empty();
+	return c ? c->xprt : nullptr;
+}
+
+/* ---- set-up and teardown ---------------------------------------------- */
+
+SvcConn::~SvcConn()
+{
+	if (id.get() && id.qp())
+		id.drain();
+	while (SendCtx *sc = orphans_.pop_front())
+		delete sc;
+	while (SendCtx *sc = send_free_.pop_front())
+		delete sc;
+	while (CallCtx *cc = call_free_.pop_front())
+		delete cc;
+	delete[] recvs_;
+}
+
+/* ---- context free lists ----------------------------------------------- */
+
+CallCtx *SvcConn::new_call()
+{
+	CallCtx *cc = new (Gfp::Kernel) CallCtx;
+
+	if (!cc)
+		return nullptr;
+	cc->pieces = new (Gfp::Kernel) rpcrdmax_page_seg[kPiecesCap];
+	if (!cc->pieces) {
+		delete cc;
+		return nullptr;
+	}
+	count_allocs(1);
+	return cc;
+}
+
+SendCtx *SvcConn::new_send()
+{
+	SendCtx *sc = new (Gfp::Kernel) SendCtx(&SendCtx::done);
+
+	if (!sc)
+		return nullptr;
+	sc->conn = this;
+	sc->pages = new (Gfp::Kernel) void *[kMaxReplyPages];
+	if (!sc->pages || sc->make(id.device(), lim_.send_size).is_error()) {
+		delete sc;
+		return nullptr;
+	}
+	count_allocs(1);
+	return sc;
+}
+
+/* The contexts a new connection starts with. */
+Result<void> SvcConn::fill_pools(u32 ncalls, u32 nsends)
+{
+	for (u32 i = 0; i < ncalls; i++) {
+		CallCtx *cc = new_call();
+		if (!cc)
+			return error(err::ENOMEM);
+		call_free_.push_front(cc);
+	}
+	for (u32 i = 0; i < nsends; i++) {
+		SendCtx *sc = new_send();
+		if (!sc)
+			return error(err::ENOMEM);
+		send_free_.push_front(sc);
+	}
+	return {};
+}
+
+/* A context from @free, or a new one from @make when all are in use
+ * (NULL: no memory). */
+template <typename T, ListNode T::*Node, typename Make>
+static T *take_or_make(SpinLock *lock, List<T, Node> *free, Make make)
+{
+	{
+		SpinLockBhGuard g(lock);
+		if (T *t = free->pop_front())
+			return t;
+	}
+	return make();
+}
+
+CallCtx *SvcConn::get_call()
+{
+	return take_or_make(&lock_, &call_free_, [this] { return new_call(); });
+}
+
+void SvcConn::put_call(CallCtx *cc)
+{
+	SpinLockBhGuard g(&lock_);
+	call_free_.push_front(cc);
+}
+
+SendCtx *SvcConn::get_send()
+{
+	return take_or_make(&lock_, &send_free_, [this] { return new_send(); });
+}
+
+void SvcConn::put_send(SendCtx *sc)
+{
+	sc->reset();
+	SpinLockBhGuard g(&lock_);
+	send_free_.push_front(sc);
+}
+
+/* Undo what setup() did on the id before the CM destroys it. */
+void SvcConn::undo_setup()
+{
+	if (id.qp()) {
+		id.drain();
+		rpcrdmax_cm_destroy_qp(id.get());
+	}
+	(void)id.release();
+}
+
+/*
+ * The Receive buffers are the big per-connection allocation: refuse a
+ * connection whose buffers exceed the budget (svcrdma.h), and let the
+ * allocations themselves fail rather than wake the OOM killer.
+ */
+static constexpr Gfp kRecvGfp = Gfp::Kernel | GfpNoWarn | GfpRetryMayFail;
+
+static bool recv_within_budget(const ConnLimits &lim, void *cm_id)
+{
+	const u64 budget = recv_budget(rpcrdmax_totalram_bytes());
+
+	if (recv_bytes(lim) <= budget)
+		return true;
+	rpcrdmax_log_ratelimited(RPCRDMAX_LOG_WARNING,
+				 "refusing connection from %pISc: %u Receive buffers of %u octets exceed the budget of %llu MiB (1/8 of RAM)",
+				 rpcrdmax_cm_peer_addr(cm_id), lim.credits, lim.recv_size,
+				 (unsigned long long)(budget >> 20));
+	return false;
+}
+
+Result<void> SvcConn::setup(Listener *l, const rpcrdmax_cm_event_info &ev)
+{
+	void *dev = id.device();
+	rpcrdmax_dev_attrs attrs;
+	const u32 credits = lim_.credits;
+
+	if (!recv_within_budget(lim_, id.get()))
+		return error(err::ENOMEM);
+	RPCRDMAX_TRY(check(rpcrdmax_ib_query_device(dev, &attrs)));
+	if (attrs.max_qp_wr < 2 * credits + 2)
+		return error(err::ENOMEM);
+	/* Send Queue: a Send per credit plus one for an error reply, and
+	 * rdma_rw contexts for a largest chunk payload per credit (the core
+	 * adds their work requests, capped by the device). */
+	u32 send_wr = credits + 1;
+	u32 ctxs = credits * rpcrdmax_rw_mr_factor(id.get(), kMaxChunkPieces);
+	u32 scq_len = min(min(send_wr + 3 * ctxs, attrs.max_qp_wr), attrs.max_cqe);
+	u32 sq = 0;
+	RPCRDMAX_TRY(pd_.alloc(dev));
+	RPCRDMAX_TRY(scq_.alloc(dev, (int)scq_len, 0, true));
+	/* Receives: one per credit, and room for ib_drain_qp's. */
+	RPCRDMAX_TRY(rcq_.alloc(dev, (int)credits + 1, 0, true));
+	RPCRDMAX_TRY(id.create_qp(pd_, scq_, rcq_, send_wr, credits + 1,
+				  max(attrs.max_send_sge, 1u), 1, ctxs, &sq));
+	max_send_sge_ = min(max(attrs.max_send_sge, 1u), core::kInlineMaxSges);
+	/* Every slot we hand out has a CQ entry; one stays for the drain. */
+	sq = min(sq, scq_len);
+	if (sq < 2)
+		return error(err::ENOMEM);
+	sq_.init(sq - 1);
+
+	recvs_ = new (kRecvGfp) RecvBuf[credits];
+	if (!recvs_)
+		return error(err::ENOMEM);
+	nrecvs_ = credits;
+	for (u32 i = 0; i < nrecvs_; i++) {
+		RecvBuf &rb = recvs_[i];
+		rb.conn = this;
+		rb.data = new (kRecvGfp) u8[lim_.recv_size];
+		if (!rb.data)
+			return error(err::ENOMEM);
+		RPCRDMAX_TRY(rb.map.map(dev, rb.data, lim_.recv_size, RPCRDMAX_DMA_FROM_DEVICE));
+		RPCRDMAX_TRY(post_recv(&rb));
+	}
+	count_allocs(nrecvs_);
+	RPCRDMAX_TRY(fill_pools(min(credits, kPoolCalls), min(credits, kPoolSends)));
+
+	AcceptPlan plan = plan_accept(ConstBytes(static_cast<const u8 *>(ev.private_data),
+						 ev.private_data ? ev.private_data_len : 0),
+				      attrs, ev.initiator_depth, lim_);
+	thr_ = plan.thr;
+	send_inv_ = plan.send_inv;
+	ord_ = plan.ord;
+	core::credits_responder_init(&credits_, credits);
+
+	xprt = rpcrdmax_svc_xprt_new(l->xprt(), id.get(), this);
+	if (!xprt)
+		return error(err::ENOMEM);
+
+	u8 pd[core::kPdSize];
+	u32 pdlen = RPCRDMAX_TRY(core::pd_encode(plan.ours, Bytes(pd, sizeof(pd))));
+	return id.accept(ConstBytes(pd, pdlen), ord_, 0);
+}
+
+int SvcConn::cm_event(CmId *, const rpcrdmax_cm_event_info &ev)
+{
+	switch (ev.event) {
+	case RPCRDMAX_CM_ESTABLISHED:
+	case RPCRDMAX_CM_TIMEWAIT_EXIT:
+	case RPCRDMAX_CM_OTHER:
+		break;
+	default: /* disconnect, device removal, connection errors */
+		lost();
+		break;
+	}
+	return 0;
+}
+
+/* The connection is gone or broken: svc closes the transport. */
+void SvcConn::lost()
+{
+	if (lost_.cmpxchg(0, 1) == 0 && xprt)
+		rpcrdmax_svc_xprt_close(xprt);
+	sq_.shut();
+}
+
+void SvcConn::detach()
+{
+	(void)id.disconnect();
+}
+
+/* ---- Send Queue accounting -------------------------------------------- */
+
+/* Take @n Send Queue slots (rdma::SqSlots), counting each wait. */
+Result<void> SvcConn::sq_reserve(u32 n)
+{
+	bool waited;
+	Result<void> r = sq_.reserve(n, &waited);
+
+	if (waited)
+		rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_SQ_STARVE, 1);
+	return r;
+}
+
+void SvcConn::sq_release(u32 n)
+{
+	sq_.release(n);
+}
+} // namespace rpcrdmax::svcrdma
+
+using rpcrdmax::svcrdma::Listener;
+using rpcrdmax::svcrdma::SvcConn;
+
+/**
+ * rpcrdmax_svcl_create - listen for RPC-over-RDMA connections
+ * @xprt: the listener's svc_xprt
+ * @addr: the address to listen on (sockaddr_in or sockaddr_in6)
+ * @addrlen: its length
+ * @out: set to the listener
+ *
+ * Returns 0 or a negative errno.
+ */
+extern "C" int rpcrdmax_svcl_create(void *xprt, const void *addr, unsigned int addrlen,
+				    void **out) noexcept
+{
+	Listener *l = new (rpcrdmax::ktl::Gfp::Kernel) Listener(xprt);
+
+	if (!l)
+		return -rpcrdmax::ktl::err::ENOMEM;
+	auto r = l->listen(addr, addrlen);
+	if (r.is_error()) {
+		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "cannot listen: %d",
+					 r.error().code());
+		delete l;
+		return r.error().code();
+	}
+	*out = l;
+	return 0;
+}
+
+/** rpcrdmax_svcl_accept - the next connection's svc_xprt, or NULL */
+extern "C" void *rpcrdmax_svcl_accept(void *listener, bool *more) noexcept
+{
+	return static_cast<Listener *>(listener)->accept(more);
+}
+
+/** rpcrdmax_svcl_destroy - stop listening, discard unaccepted connections, free */
+extern "C" void rpcrdmax_svcl_destroy(void *listener) noexcept
+{
+	delete static_cast<Listener *>(listener);
+}
+
+/** rpcrdmax_svcc_detach - start disconnecting */
+extern "C" void rpcrdmax_svcc_detach(void *conn) noexcept
+{
+	static_cast<SvcConn *>(conn)->detach();
+}
+
+/** rpcrdmax_svcc_destroy - drain and free a connection (sleeps) */
+extern "C" void rpcrdmax_svcc_destroy(void *conn) noexcept
+{
+	delete static_cast<SvcConn *>(conn);
+}
