@@ -13,7 +13,9 @@
  *   rw_read     the client registers three FRWR MRs (one chunk of three
  *               segments); the server RDMA Reads them with RwList into
  *               page pieces starting mid-page, as a Read chunk lands in
- *               rq_pages, and the content is checked;
+ *               rq_pages, and the content is checked; twice with one
+ *               RwList, the second time allocating nothing (contexts
+ *               and scatterlists reused, as svcrdma's pooled ones are);
  *   rw_write    the server RDMA Writes page pieces through RwCtx into a
  *               client FRWR registration, content checked;
  *   send_inv    RDMA Write then Send With Invalidate in one RwList chain:
@@ -224,9 +226,13 @@ static void rw_read_case(Reporter check)
 				     RPCRDMAX_DMA_TO_DEVICE, &seg[i]))
 			goto out;
 	}
-	if (!EXPECT_OK(rw.alloc(Loopback::kMrs)))
-		goto out;
-	{
+	/* Twice with the same list: the second pass reuses the contexts
+	 * and their scatterlists, and allocates nothing. */
+	for (u32 pass = 0; pass < 2; pass++) {
+		for (u32 pg = 0; pg < 3; pg++)
+			mem_set(page_bytes(lb->spages[pg]), 0, RPCRDMAX_PAGE_SIZE);
+		if (!EXPECT_OK(rw.alloc(Loopback::kMrs)))
+			goto out;
 		u32 at = base, wrs = 0;
 		for (int i = 0; i < Loopback::kMrs; i++) {
 			u32 n = server_pieces(lb, at, seg[i].length, pieces, 8);
@@ -245,9 +251,11 @@ static void rw_read_case(Reporter check)
 		    !EXPECT(done->completion.wait_ms(kWaitMs)))
 			goto out;
 		/* Only the chain's last request signals. */
-		EXPECT(done->count.read() == 1);
+		EXPECT((u32)done->count.read() == pass + 1);
 		EXPECT(done->wc.status == RPCRDMAX_IB_WC_SUCCESS);
 		rw.destroy();
+		/* The list and one scatterlist per context, made once. */
+		EXPECT(rw.take_grown() == (pass == 0 ? 1u + Loopback::kMrs : 0u));
 		/* The chunk lies at base.., segment after segment; around it, zeros. */
 		at = base;
 		bool same = true;

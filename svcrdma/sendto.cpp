@@ -171,96 +171,94 @@ static u32 reply_inv_rkey(const core::ChunkLists &cl)
 	return 0;
 }
 
-int SvcConn::sendto(void *rqstp, CallCtx *cc)
+/*
+ * Load the RDMA Writes of @sc's Reply (the page list into the first Write
+ * chunk, the body into the Reply chunk, as @p says) and, when they or
+ * inline SGEs read rq_res's pages after sendto returns, take the pages
+ * into @sc.  0 or a negative errno.
+ */
+int SvcConn::load_writes(SendCtx *sc, void *rqstp, CallCtx *cc, const rpcrdmax_xdr_shape &s,
+			 const core::ReplyPlan &p)
 {
-	if (!cc)
-		return -err::EINVAL;
-	const core::V1Header &call = cc->call;
-	const core::ChunkLists &ccl = call.chunks;
-	core::V1Header &rep = cc->reply;
-	rpcrdmax_xdr_shape s;
+	const core::ChunkLists &ccl = cc->call.chunks;
+	const bool use_reply = p.route == core::ReplyRoute::ReplyChunk;
+	const u32 nctx = (p.write_len ? ccl.write[0].nsegs : 0) + (use_reply ? ccl.reply.nsegs : 0);
+	const u32 chunk[1][2] = { { s.head_len, p.write_len } };
+	const u32 body[2][2] = { { 0, p.body_a }, { p.body_b, s.len - p.body_b } };
+	Result<void> r = {};
 
-	rpcrdmax_svc_res_shape(rqstp, &s);
+	if (nctx) {
+		r = sc->rw.alloc(nctx);
+		count_allocs(sc->rw.take_grown());
+	}
+	if (r.is_ok() && p.write_len)
+		r = add_writes(sc, rqstp, cc, ccl.write[0], chunk, 1);
+	if (r.is_ok() && use_reply)
+		r = add_writes(sc, rqstp, cc, ccl.reply, body, 2);
+	if (r.is_error())
+		return r.error().code();
+	if (!nctx && !sc->lay.nmapped)
+		return 0;
+	int n = rpcrdmax_svc_res_take_pages(rqstp, sc->pages, kMaxReplyPages);
+	if (n < 0)
+		return n;
+	sc->npages = (unsigned int)n;
+	return 0;
+}
+
+/* The Reply's route, and the credits it grants; logs a Reply with none. */
+core::ReplyPlan SvcConn::plan_reply(void *rqstp, CallCtx *cc, rpcrdmax_xdr_shape *s)
+{
+	const core::V1Header &call = cc->call;
+
+	rpcrdmax_svc_res_shape(rqstp, s);
 	{
 		SpinLockBhGuard g(&lock_);
-		rep.credits = core::credits_responder_reply(&credits_, call.credits);
+		cc->reply.credits = core::credits_responder_reply(&credits_, call.credits);
 	}
 	const core::ReplyPlan p = core::v1_plan_reply(
-		call, { s.head_len, s.page_len, s.tail_len, s.len }, min(thr_.reply, lim_.send_size),
-		&rep);
-	switch (p.route) {
-	case core::ReplyRoute::Inline:
-	case core::ReplyRoute::ReplyChunk:
-		break;
-	case core::ReplyRoute::NoRoom:
+		call, { s->head_len, s->page_len, s->tail_len, s->len },
+		min(thr_.reply, lim_.send_size), &cc->reply);
+	if (p.route == core::ReplyRoute::NoRoom)
 		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "Reply %08x of %u octets has no room",
-					 call.xid, s.len);
-		return send_error(call.xid, false).is_ok() ? 0 : -err::ENOTCONN;
-	case core::ReplyRoute::Bad:
+					 call.xid, s->len);
+	else if (p.route == core::ReplyRoute::Bad)
 		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "cannot plan Reply %08x", call.xid);
+	return p;
+}
+
+int SvcConn::sendto(void *rqstp, CallCtx *cc)
+{
+	rpcrdmax_xdr_shape s;
+
+	if (!cc)
 		return -err::EINVAL;
-	}
-	const bool use_reply = p.route == core::ReplyRoute::ReplyChunk;
+	const core::ReplyPlan p = plan_reply(rqstp, cc, &s);
+	if (p.route == core::ReplyRoute::NoRoom)
+		return send_error(cc->call.xid, false).is_ok() ? 0 : -err::ENOTCONN;
+	if (p.route == core::ReplyRoute::Bad)
+		return -err::EINVAL;
 
 	SendCtx *sc = get_send();
 	if (!sc)
 		return -err::ENOMEM;
-	int rc = -err::ENOMEM;
-	u32 hlen = 0, send_len;
-	const u32 body[2][2] = { { 0, p.body_a }, { p.body_b, s.len - p.body_b } };
-
-	{
-		auto enc = core::v1_encode(rep, Bytes(sc->hdr, sc->hdr_size));
-		if (enc.is_error()) {
-			rc = enc.error().code();
-			goto fail;
-		}
-		hlen = enc.value();
-	}
-	send_len = hlen;
-	if (!use_reply) {
-		rc = load_inline(sc, rqstp, s, p, hlen);
-		if (rc)
-			goto fail;
+	auto enc = core::v1_encode(cc->reply, Bytes(sc->hdr, sc->hdr_size));
+	int rc = enc.is_ok() ? 0 : enc.error().code();
+	u32 send_len = enc.is_ok() ? enc.value() : 0;
+	if (!rc && p.route == core::ReplyRoute::Inline) {
+		rc = load_inline(sc, rqstp, s, p, send_len);
 		send_len += p.body_len;
 	}
-	if (p.write_len || use_reply || sc->lay.nmapped) {
-		rc = -err::ENOMEM;
-		u32 nctx = (p.write_len ? ccl.write[0].nsegs : 0) + (use_reply ? ccl.reply.nsegs : 0);
-		if (nctx) {
-			Result<void> a = sc->rw.alloc(nctx);
-			count_allocs(sc->rw.take_grown());
-			if (a.is_error())
-				goto fail;
-		}
-		const u32 chunk[1][2] = { { s.head_len, p.write_len } };
-		Result<void> r = {};
-		if (p.write_len)
-			r = add_writes(sc, rqstp, cc, ccl.write[0], chunk, 1);
-		if (r.is_ok() && use_reply)
-			r = add_writes(sc, rqstp, cc, ccl.reply, body, 2);
-		if (r.is_error()) {
-			rc = r.error().code();
-			goto fail;
-		}
-		/* The Writes and page SGEs read rq_res's pages after
-		 * sendto returns. */
-		int n = rpcrdmax_svc_res_take_pages(rqstp, sc->pages, kMaxReplyPages);
-		if (n < 0) {
-			rc = n;
-			goto fail;
-		}
-		sc->npages = (unsigned int)n;
+	if (!rc)
+		rc = load_writes(sc, rqstp, cc, s, p);
+	if (rc) {
+		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "cannot send Reply %08x: %d",
+					 cc->call.xid, rc);
+		put_send(sc);
+		return rc;
 	}
-	{
-		auto r = post_reply(sc, send_len, send_inv_ ? reply_inv_rkey(ccl) : 0);
-		return r.is_ok() ? 0 : r.error().code();
-	}
-
-fail:
-	rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "cannot send Reply %08x: %d", call.xid, rc);
-	put_send(sc);
-	return rc;
+	auto r = post_reply(sc, send_len, send_inv_ ? reply_inv_rkey(cc->call.chunks) : 0);
+	return r.is_ok() ? 0 : r.error().code();
 }
 } // namespace rpcrdmax::svcrdma
 

@@ -255,6 +255,9 @@ private:
 				const u32 (*ranges)[2], u32 nranges);
 	int load_inline(SendCtx *sc, void *rqstp, const rpcrdmax_xdr_shape &s,
 			const core::ReplyPlan &p, u32 hlen);
+	int load_writes(SendCtx *sc, void *rqstp, CallCtx *cc, const rpcrdmax_xdr_shape &s,
+			const core::ReplyPlan &p);
+	core::ReplyPlan plan_reply(void *rqstp, CallCtx *cc, rpcrdmax_xdr_shape *s);
 	Result<void> post_reply(SendCtx *sc, u32 send_len, u32 inv_rkey);
 	void orphan(SendCtx *sc);
 
