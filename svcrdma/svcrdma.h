@@ -115,6 +115,9 @@ inline constexpr u32 kMaxChunk = (1u << 20) + 65536; /* largest chunk payload we
 inline constexpr u32 kMaxChunkPieces = kMaxChunk / RPCRDMAX_PAGE_SIZE + 4;
 inline constexpr u32 kMaxReplyPages = kMaxChunk / RPCRDMAX_PAGE_SIZE + 8;
 inline constexpr unsigned int kListenBacklog = 64;
+/* Private data kept from a connection request: RFC 8797's is 8 octets;
+ * more is kept but not looked at. */
+inline constexpr u32 kReqPdMax = 64;
 /* Contexts made when a connection is set up; more are made (and counted
  * in rdma_stat_ctxt_alloc) only when more are in use at once.  A Call
  * holds a receive context from recvfrom to release, so nfsd's thread
@@ -220,8 +223,9 @@ public:
 	~SvcConn();
 
 	int cm_event(CmId *, const rpcrdmax_cm_event_info &ev) override;
-	Result<void> setup(Listener *l, const rpcrdmax_cm_event_info &ev);
-	void undo_setup();
+	void take_request(const rpcrdmax_cm_event_info &ev);
+	Result<void> setup(Listener *l);
+	void refuse();
 
 	RecvBuf *dequeue();
 	int process(void *rqstp, RecvBuf *rb, void **ctxt);
@@ -240,6 +244,8 @@ public:
 private:
 	Result<void> post_recv(RecvBuf *rb);
 	void repost(RecvBuf *rb);
+	Result<void> make_queues(const rpcrdmax_dev_attrs &attrs);
+	Result<void> make_receives();
 	Result<void> fill_pools(u32 ncalls, u32 nsends);
 	CallCtx *new_call();
 	SendCtx *new_send();
@@ -279,6 +285,10 @@ private:
 	Atomic lost_;
 	Atomic closing_;
 	u32 ord_ = 1;
+	/* The CONNECT_REQUEST, kept from the CM callback for setup(). */
+	u8 req_pd_[kReqPdMax] = {};
+	u32 req_pd_len_ = 0;
+	u32 req_initiator_depth_ = 0;
 
 public:
 	CmId id; /* last: destroyed first (QP, then id) */

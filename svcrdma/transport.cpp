@@ -5,13 +5,14 @@
  * connection's set-up, context free lists, Send Queue accounting,
  * disconnect and teardown.
  *
- * A CONNECT_REQUEST is handled in the listener's CM callback: the new
- * connection gets its PD, CQs, QP, Receives and its first contexts, its
- * svc_xprt, and is accepted with our RFC 8797 private data; then it
- * waits in pending_ until an nfsd thread calls xpo_accept.  Freeing the
- * listener (after svc closed it) destroys the listening id first, so no
- * request can arrive while the connections svc never took are
- * discarded.  A connection is destroyed from the svc_xprt's free (a work
+ * The listener's CM callback only queues a CONNECT_REQUEST (pending_)
+ * and marks the listener XPT_CONN.  An nfsd thread then calls
+ * xpo_accept, which sets the connection up in process context, as the
+ * stock server does: the memory budget, PD, CQs, QP, Receives, the first
+ * contexts, its svc_xprt, and rdma_accept with our RFC 8797 private
+ * data; a request that cannot be set up is rejected and counted.
+ * Freeing the listener (after svc closed it) destroys the listening id
+ * first, so no request can arrive while the waiting ones are rejected.  A connection is destroyed from the svc_xprt's free (a work
  * item) after its QP is drained, so no completion touches freed memory.
  * Each posted work request holds a Send Queue slot until the signaled
  * request that ends its chain completes; a thread that finds the Send
@@ -34,8 +35,9 @@ Listener::~Listener()
 		}
 		if (!c)
 			break;
-		/* Its svc_xprt's free deletes the connection. */
-		rpcrdmax_svc_xprt_discard(c->xprt);
+		/* Not set up yet: nothing but its id to reject and destroy. */
+		c->refuse();
+		delete c;
 	}
 }
 
@@ -60,6 +62,12 @@ static int refused(int code)
 	return code;
 }
 
+/*
+ * A CONNECT_REQUEST only queues the request: the connection is set up in
+ * accept(), in an nfsd thread (process context, allowed to sleep and to
+ * allocate), as the stock server does.  Returning non-zero here has the
+ * CM reject the request and destroy its id.
+ */
 int Listener::cm_event(CmId *, const rpcrdmax_cm_event_info &ev)
 {
 	if (ev.event != RPCRDMAX_CM_CONNECT_REQUEST)
@@ -69,16 +77,7 @@ int Listener::cm_event(CmId *, const rpcrdmax_cm_event_info &ev)
 	if (!c)
 		return refused(-err::ENOMEM);
 	c->id.adopt(ev.new_id, c);
-	auto r = c->setup(this, ev);
-	if (r.is_error()) {
-		/* The CM destroys the id when we refuse. */
-		c->undo_setup();
-		if (c->xprt)
-			rpcrdmax_svc_xprt_discard(c->xprt); /* its free deletes c */
-		else
-			delete c;
-		return refused(r.error().code());
-	}
+	c->take_request(ev);
 	{
 		SpinLockBhGuard g(&lock_);
 		pending_.push_back(c);
@@ -87,13 +86,32 @@ int Listener::cm_event(CmId *, const rpcrdmax_cm_event_info &ev)
 	return 0;
 }
 
+/*
+ * xpo_accept: set up the next waiting connection and accept it.  One
+ * that cannot be set up (over the memory budget, no memory, device
+ * limits, a failed accept) is rejected, freed and counted; NULL then,
+ * and svc calls again while *@more says others wait.
+ */
 void *Listener::accept(bool *more)
 {
-	SpinLockBhGuard g(&lock_);
-	SvcConn *c = pending_.pop_front();
-
-	*more = !pending_.empty();
-	return c ? c->xprt : nullptr;
+	SvcConn *c;
+	{
+		SpinLockBhGuard g(&lock_);
+		c = pending_.pop_front();
+		*more = !pending_.empty();
+	}
+	if (!c)
+		return nullptr;
+	auto r = c->setup(this);
+	if (r.is_ok())
+		return c->xprt;
+	c->refuse();
+	if (c->xprt)
+		rpcrdmax_svc_xprt_discard(c->xprt); /* its free deletes c */
+	else
+		delete c;
+	(void)refused(r.error().code());
+	return nullptr;
 }
 
 /* ---- set-up and teardown ---------------------------------------------- */
@@ -198,14 +216,24 @@ void SvcConn::put_send(SendCtx *sc)
 	send_free_.push_front(sc);
 }
 
-/* Undo what setup() did on the id before the CM destroys it. */
-void SvcConn::undo_setup()
+/* Keep what setup() needs of a CONNECT_REQUEST (valid only in the CM
+ * callback). */
+void SvcConn::take_request(const rpcrdmax_cm_event_info &ev)
+{
+	req_pd_len_ = ev.private_data ? min(ev.private_data_len, kReqPdMax) : 0;
+	mem_copy(req_pd_, ev.private_data, req_pd_len_);
+	req_initiator_depth_ = ev.initiator_depth;
+}
+
+/* Reject the request and undo what setup() did on the id; the id itself
+ * goes with the connection. */
+void SvcConn::refuse()
 {
 	if (id.qp()) {
 		id.drain();
 		rpcrdmax_cm_destroy_qp(id.get());
 	}
-	(void)id.release();
+	(void)rpcrdmax_cm_reject(id.get(), nullptr, 0);
 }
 
 /*
@@ -228,24 +256,22 @@ static bool recv_within_budget(const ConnLimits &lim, void *cm_id)
 	return false;
 }
 
-Result<void> SvcConn::setup(Listener *l, const rpcrdmax_cm_event_info &ev)
+/*
+ * PD, CQs and QP.  The Send Queue: a Send per credit plus one for an
+ * error reply, and rdma_rw contexts for a largest chunk payload per
+ * credit (the core adds their work requests, capped by the device).
+ */
+Result<void> SvcConn::make_queues(const rpcrdmax_dev_attrs &attrs)
 {
 	void *dev = id.device();
-	rpcrdmax_dev_attrs attrs;
 	const u32 credits = lim_.credits;
+	const u32 send_wr = credits + 1;
+	const u32 ctxs = credits * rpcrdmax_rw_mr_factor(id.get(), kMaxChunkPieces);
+	const u32 scq_len = min(min(send_wr + 3 * ctxs, attrs.max_qp_wr), attrs.max_cqe);
+	u32 sq = 0;
 
-	if (!recv_within_budget(lim_, id.get()))
-		return error(err::ENOMEM);
-	RPCRDMAX_TRY(check(rpcrdmax_ib_query_device(dev, &attrs)));
 	if (attrs.max_qp_wr < 2 * credits + 2)
 		return error(err::ENOMEM);
-	/* Send Queue: a Send per credit plus one for an error reply, and
-	 * rdma_rw contexts for a largest chunk payload per credit (the core
-	 * adds their work requests, capped by the device). */
-	u32 send_wr = credits + 1;
-	u32 ctxs = credits * rpcrdmax_rw_mr_factor(id.get(), kMaxChunkPieces);
-	u32 scq_len = min(min(send_wr + 3 * ctxs, attrs.max_qp_wr), attrs.max_cqe);
-	u32 sq = 0;
 	RPCRDMAX_TRY(pd_.alloc(dev));
 	RPCRDMAX_TRY(scq_.alloc(dev, (int)scq_len, 0, true));
 	/* Receives: one per credit, and room for ib_drain_qp's. */
@@ -258,11 +284,18 @@ Result<void> SvcConn::setup(Listener *l, const rpcrdmax_cm_event_info &ev)
 	if (sq < 2)
 		return error(err::ENOMEM);
 	sq_.init(sq - 1);
+	return {};
+}
 
-	recvs_ = new (kRecvGfp) RecvBuf[credits];
+/* One Receive buffer per credit, mapped and posted. */
+Result<void> SvcConn::make_receives()
+{
+	void *dev = id.device();
+
+	recvs_ = new (kRecvGfp) RecvBuf[lim_.credits];
 	if (!recvs_)
 		return error(err::ENOMEM);
-	nrecvs_ = credits;
+	nrecvs_ = lim_.credits;
 	for (u32 i = 0; i < nrecvs_; i++) {
 		RecvBuf &rb = recvs_[i];
 		rb.conn = this;
@@ -273,11 +306,24 @@ Result<void> SvcConn::setup(Listener *l, const rpcrdmax_cm_event_info &ev)
 		RPCRDMAX_TRY(post_recv(&rb));
 	}
 	count_allocs(nrecvs_);
+	return {};
+}
+
+/* Set the connection up from its request, make its svc_xprt, accept. */
+Result<void> SvcConn::setup(Listener *l)
+{
+	rpcrdmax_dev_attrs attrs;
+	const u32 credits = lim_.credits;
+
+	if (!recv_within_budget(lim_, id.get()))
+		return error(err::ENOMEM);
+	RPCRDMAX_TRY(check(rpcrdmax_ib_query_device(id.device(), &attrs)));
+	RPCRDMAX_TRY(make_queues(attrs));
+	RPCRDMAX_TRY(make_receives());
 	RPCRDMAX_TRY(fill_pools(min(credits, kPoolCalls), min(credits, kPoolSends)));
 
-	AcceptPlan plan = plan_accept(ConstBytes(static_cast<const u8 *>(ev.private_data),
-						 ev.private_data ? ev.private_data_len : 0),
-				      attrs, ev.initiator_depth, lim_);
+	AcceptPlan plan = plan_accept(ConstBytes(req_pd_, req_pd_len_), attrs,
+				      req_initiator_depth_, lim_);
 	thr_ = plan.thr;
 	send_inv_ = plan.send_inv;
 	ord_ = plan.ord;
@@ -289,7 +335,12 @@ Result<void> SvcConn::setup(Listener *l, const rpcrdmax_cm_event_info &ev)
 
 	u8 pd[core::kPdSize];
 	u32 pdlen = RPCRDMAX_TRY(core::pd_encode(plan.ours, Bytes(pd, sizeof(pd))));
-	return id.accept(ConstBytes(pd, pdlen), ord_, 0);
+	RPCRDMAX_TRY(id.accept(ConstBytes(pd, pdlen), ord_, 0));
+	/* Lost before xprt was set (the client gave up while we set up):
+	 * lost() could not close it then. */
+	if (lost_.read())
+		rpcrdmax_svc_xprt_close(xprt);
+	return {};
 }
 
 int SvcConn::cm_event(CmId *, const rpcrdmax_cm_event_info &ev)
