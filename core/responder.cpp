@@ -1,10 +1,72 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * core/responder.cpp - the responder's Reply plan (core/responder.h).
+ * core/responder.cpp - the responder's Call layout and Reply plan
+ * (core/responder.h).
  */
 #include <rpcrdmax/core/responder.h>
 
 namespace rpcrdmax::core {
+
+static bool add_piece(CallLayout *out, CallPieceKind kind, u32 chunk, u32 src, u32 len)
+{
+	if (!len)
+		return true;
+	if (out->npieces == kCallMaxPieces)
+		return false;
+	out->pieces[out->npieces++] = { kind, (u8)chunk, src, len };
+	return true;
+}
+
+CallLayoutError v1_layout_call(const V1Header &call, u32 inl_len, u32 max_chunk,
+			       CallLayout *out)
+{
+	const ChunkLists &cl = call.chunks;
+	constexpr u64 kMaxMessage = 1ull << 31;
+	u64 len = 0, in = 0;
+	u32 first = 0;
+
+	out->npieces = 0;
+	out->len = 0;
+	out->from_call_chunk = call.proc == V1Proc::NoMsg;
+	if (cl.nread > kMaxChunksCap)
+		return CallLayoutError::Bad;
+	if (out->from_call_chunk) {
+		if (!cl.has_call_chunk())
+			return CallLayoutError::Bad;
+		u64 clen = cl.chunk_length(cl.read[0]);
+		if (clen > max_chunk)
+			return CallLayoutError::TooLong;
+		inl_len = (u32)clen;
+		first = 1;
+	}
+	for (u32 i = first; i < cl.nread; i++) {
+		const ChunkRef &c = cl.read[i];
+		if (c.position < len || c.position - len > inl_len - in)
+			return CallLayoutError::Bad;
+		u32 n = (u32)(c.position - len);
+		u64 clen = cl.chunk_length(c);
+		if (clen > max_chunk)
+			return CallLayoutError::TooLong;
+		u32 pad = ktl::round_up<u32>((u32)clen, 4) - (u32)clen;
+		if (!add_piece(out, CallPieceKind::Inline, 0, (u32)in, n) ||
+		    !add_piece(out, CallPieceKind::Chunk, i, 0, (u32)clen) ||
+		    !add_piece(out, CallPieceKind::Pad, 0, 0, pad))
+			return CallLayoutError::Bad;
+		in += n;
+		len += n + clen + pad;
+		if (len > kMaxMessage)
+			return CallLayoutError::TooLong;
+	}
+	if (!add_piece(out, CallPieceKind::Inline, 0, (u32)in, inl_len - (u32)in))
+		return CallLayoutError::Bad;
+	len += inl_len - in;
+	if (!len)
+		return CallLayoutError::Bad;
+	if (len > kMaxMessage)
+		return CallLayoutError::TooLong;
+	out->len = (u32)len;
+	return CallLayoutError::None;
+}
 
 /* Echo chunk @c of @cl into @out, its segments holding @written octets. */
 static bool echo_chunk(ChunkLists *out, const ChunkLists &cl, const ChunkRef &c, u32 written,

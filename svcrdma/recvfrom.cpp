@@ -62,69 +62,40 @@ RecvBuf *SvcConn::dequeue()
 }
 
 /*
- * Assemble the Call in rq_pages: each Read chunk's data lands by RDMA
- * Read at its position (followed by its XDR round-up), the inline parts
- * are copied around it afterwards.  RDMA_NOMSG Calls (Long Calls) are
- * the Position Zero Read chunk alone.
+ * Assemble the Call in rq_pages as core::v1_layout_call lays it out
+ * (RFC 8166 Sections 3.5.2 and 3.5.3.1): the Read chunks' data, and for
+ * RDMA_NOMSG the Position Zero chunk around it, land by RDMA Read at
+ * their places; then the inline octets of an RDMA_MSG Call are copied
+ * around the data and each chunk's XDR round-up is zeroed.
  */
 Result<u32> SvcConn::build_arg(void *rqstp, CallCtx *cc, const u8 *inl, u32 inl_len)
 {
-	const core::V1Header &h = cc->call;
-	const core::ChunkLists &cl = h.chunks;
 	static const u8 zeros[4] = {};
-	u32 dst[core::kMaxChunksCap];
-	u32 out = 0, in = 0;
+	core::CallLayout &lay = cc->layout;
+	u32 at = 0;
 
-	if (cl.nread > core::kMaxChunksCap)
+	switch (core::v1_layout_call(cc->call, inl_len, kMaxChunk, &lay)) {
+	case core::CallLayoutError::None:
+		break;
+	case core::CallLayoutError::TooLong:
+		return error(err::EMSGSIZE);
+	case core::CallLayoutError::Bad:
 		return error(err::EINVAL);
-	if (h.proc == core::V1Proc::NoMsg) {
-		if (cl.nread != 1 || !cl.has_call_chunk())
-			return error(err::EINVAL);
-		u64 len = cl.chunk_length(cl.read[0]);
-		if (len > kMaxChunk)
-			return error(err::EMSGSIZE);
-		if (!len)
-			return error(err::EINVAL);
-		dst[0] = 0;
-		RPCRDMAX_TRY(read_chunks(rqstp, cc, dst));
-		rpcrdmax_svc_arg_set(rqstp, (u32)len);
-		return (u32)len;
 	}
-	/* Lay out and check every chunk before any Read is posted. */
-	for (u32 i = 0; i < cl.nread; i++) {
-		const core::ChunkRef &c = cl.read[i];
-		if (c.position < out || c.position - out > inl_len - in)
-			return error(err::EINVAL);
-		u32 n = c.position - out;
-		in += n;
-		out += n;
-		u64 len = cl.chunk_length(c);
-		if (len > kMaxChunk)
-			return error(err::EMSGSIZE);
-		dst[i] = out;
-		out += round_up<u32>((u32)len, 4);
+	RPCRDMAX_TRY(read_chunks(rqstp, cc));
+	for (u32 i = 0; i < lay.npieces; i++) {
+		const core::CallPiece &p = lay.pieces[i];
+		const u8 *src = nullptr;
+		if (p.kind == core::CallPieceKind::Pad)
+			src = zeros;
+		else if (p.kind == core::CallPieceKind::Inline && !lay.from_call_chunk)
+			src = inl + p.src;
+		if (src)
+			RPCRDMAX_TRY(check(rpcrdmax_svc_arg_copy(rqstp, at, src, p.len)));
+		at += p.len;
 	}
-	RPCRDMAX_TRY(read_chunks(rqstp, cc, dst));
-	/* The inline parts, and each chunk's round-up. */
-	out = 0;
-	in = 0;
-	for (u32 i = 0; i < cl.nread; i++) {
-		const core::ChunkRef &c = cl.read[i];
-		u32 n = c.position - out;
-		RPCRDMAX_TRY(check(rpcrdmax_svc_arg_copy(rqstp, out, inl + in, n)));
-		in += n;
-		u32 len = (u32)cl.chunk_length(c);
-		out = dst[i] + len;
-		u32 pad = round_up<u32>(len, 4) - len;
-		RPCRDMAX_TRY(check(rpcrdmax_svc_arg_copy(rqstp, out, zeros, pad)));
-		out += pad;
-	}
-	RPCRDMAX_TRY(check(rpcrdmax_svc_arg_copy(rqstp, out, inl + in, inl_len - in)));
-	out += inl_len - in;
-	if (!out)
-		return error(err::EINVAL);
-	rpcrdmax_svc_arg_set(rqstp, out);
-	return out;
+	rpcrdmax_svc_arg_set(rqstp, lay.len);
+	return lay.len;
 }
 
 int SvcConn::process(void *rqstp, RecvBuf *rb, void **ctxt)

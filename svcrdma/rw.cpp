@@ -26,46 +26,59 @@ void ReadCtx::done(Cqe *c, const rpcrdmax_wc &wc)
 }
 
 /*
- * RDMA Read every Read chunk of @cl straight into rq_pages, chunk i at
- * Call offset @dst[i] (the caller checked each chunk's length), and wait
- * for the data.  Returns with every Read completed and the pages
- * unmapped.
+ * Add RDMA Reads of octets [@skip, @skip + @len) of Read chunk @c into
+ * the Call at offset @at: one rdma_rw context per segment touched.
  */
-Result<void> SvcConn::read_chunks(void *rqstp, CallCtx *cc, const u32 *dst)
+Result<void> SvcConn::add_reads(void *rqstp, CallCtx *cc, const core::ChunkRef &c, u32 skip,
+				u32 len, u32 at)
 {
 	const core::ChunkLists &cl = cc->call.chunks;
+
+	for (u32 k = 0; k < c.nsegs && len; k++) {
+		const core::Segment &s = cl.segment(c, k);
+		if (skip >= s.length) {
+			skip -= s.length;
+			continue;
+		}
+		u32 take = min(s.length - skip, len);
+		int n = rpcrdmax_svc_arg_pages(rqstp, at, take, cc->pieces, kPiecesCap);
+		if (n <= 0)
+			return error(err::EMSGSIZE);
+		RPCRDMAX_TRY(cc->read_rw.add(id, Span<const rpcrdmax_page_seg>(cc->pieces, (size_t)n),
+					     s.offset + skip, s.handle, RPCRDMAX_DMA_FROM_DEVICE));
+		rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_READ, 1);
+		at += take;
+		len -= take;
+		skip = 0;
+	}
+	return len ? error(err::EINVAL) : Result<void>{};
+}
+
+/*
+ * RDMA Read the pieces of the Call laid out in cc->layout that come from
+ * Read chunks - each chunk's data and, for RDMA_NOMSG, the inline octets
+ * from the Position Zero chunk - straight into rq_pages at their place,
+ * and wait for the data.  Returns with every Read completed and the
+ * pages unmapped.
+ */
+Result<void> SvcConn::read_chunks(void *rqstp, CallCtx *cc)
+{
+	const core::CallLayout &lay = cc->layout;
+	const core::ChunkLists &cl = cc->call.chunks;
 	RwList &rw = cc->read_rw;
-	rpcrdmax_page_seg *pieces = cc->pieces;
-	u32 nsegs = 0;
+	u32 nctx = lay.npieces, at = 0;
 
 	for (u32 i = 0; i < cl.nread; i++)
-		nsegs += cl.read[i].nsegs;
-	if (!nsegs)
-		return {};
-	Result<void> r = rw.alloc(nsegs);
+		nctx += cl.read[i].nsegs;
+	Result<void> r = rw.alloc(nctx);
 	count_allocs(rw.take_grown());
-	if (r.is_error())
-		return r;
-	for (u32 i = 0; i < cl.nread && r.is_ok(); i++) {
-		const core::ChunkRef &c = cl.read[i];
-		u32 at = dst[i];
-		for (u32 k = 0; k < c.nsegs && r.is_ok(); k++) {
-			const core::Segment &s = cl.segment(c, k);
-			if (!s.length)
-				continue;
-			int n = rpcrdmax_svc_arg_pages(rqstp, at, s.length, pieces, kPiecesCap);
-			if (n <= 0) {
-				r = error(err::EMSGSIZE);
-				break;
-			}
-			auto added = rw.add(id, Span<const rpcrdmax_page_seg>(pieces, (size_t)n),
-					    s.offset, s.handle, RPCRDMAX_DMA_FROM_DEVICE);
-			if (added.is_error())
-				r = added.error();
-			else
-				rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_READ, 1);
-			at += s.length;
-		}
+	for (u32 i = 0; i < lay.npieces && r.is_ok(); i++) {
+		const core::CallPiece &p = lay.pieces[i];
+		if (p.kind == core::CallPieceKind::Chunk)
+			r = add_reads(rqstp, cc, cl.read[p.chunk], 0, p.len, at);
+		else if (p.kind == core::CallPieceKind::Inline && lay.from_call_chunk)
+			r = add_reads(rqstp, cc, cl.read[0], p.src, p.len, at);
+		at += p.len;
 	}
 	count_allocs(rw.take_grown());
 	if (r.is_ok() && rw.size())

@@ -164,6 +164,7 @@ struct CallCtx {
 	ListNode node;
 	core::V1Header call;
 	core::V1Header reply;	/* sendto's scratch */
+	core::CallLayout layout; /* the Call's pieces (recvfrom) */
 	RwList read_rw;
 	rpcrdmax_page_seg *pieces = nullptr; /* kPiecesCap */
 };
@@ -253,7 +254,9 @@ private:
 	SendCtx *get_send();
 	void put_send(SendCtx *sc);
 	Result<u32> build_arg(void *rqstp, CallCtx *cc, const u8 *inl, u32 inl_len);
-	Result<void> read_chunks(void *rqstp, CallCtx *cc, const u32 *dst);
+	Result<void> read_chunks(void *rqstp, CallCtx *cc);
+	Result<void> add_reads(void *rqstp, CallCtx *cc, const core::ChunkRef &c, u32 skip,
+			       u32 len, u32 at);
 	Result<void> post_reads(RwList &rw);
 	Result<void> send_error(u32 xid, bool vers);
 	Result<void> sq_reserve(u32 n);

@@ -3,8 +3,11 @@
  * libFuzzer target: the version 1 decoders (responder and requester
  * side).  ASan catches any read outside the input; anything accepted
  * must re-encode to exactly the header octets received, and the header
- * and payload lengths must account for the whole buffer.
+ * and payload lengths must account for the whole buffer.  An accepted
+ * Call must also lay out (core::v1_layout_call) with its inline octets
+ * used once, in order, and its pieces adding up to the message.
  */
+#include <rpcrdmax/core/responder.h>
 #include <rpcrdmax/core/v1.h>
 
 #include <cstdint>
@@ -18,6 +21,32 @@ namespace {
 
 V1Header g_hdr;
 uint8_t g_out[1 << 16];
+CallLayout g_lay;
+
+void check_layout(const V1Header &h)
+{
+	const bool nomsg = h.proc == V1Proc::NoMsg;
+	const uint64_t inl = nomsg ? h.chunks.chunk_length(h.chunks.read[0]) : h.payload_len;
+	CallLayoutError e = v1_layout_call(h, h.payload_len, 0xffffffffu, &g_lay);
+
+	/* The decoder checked the positions: only an empty Long Call is bad. */
+	if (e == CallLayoutError::Bad && !(nomsg && inl == 0))
+		abort();
+	if (e != CallLayoutError::None)
+		return;
+	uint64_t total = 0, in = 0;
+	for (uint32_t i = 0; i < g_lay.npieces; i++) {
+		const CallPiece &p = g_lay.pieces[i];
+		if (p.kind == CallPieceKind::Inline) {
+			if (p.src != in)
+				abort();
+			in += p.len;
+		}
+		total += p.len;
+	}
+	if (in != inl || total != g_lay.len || g_lay.from_call_chunk != nomsg)
+		abort();
+}
 
 void check(bool call, const uint8_t *data, size_t size, const DecodeLimits &lim)
 {
@@ -31,6 +60,8 @@ void check(bool call, const uint8_t *data, size_t size, const DecodeLimits &lim)
 		abort();
 	if (v == V1Verdict::Ok && (size_t)g_hdr.hdr_len + g_hdr.payload_len != size)
 		abort();
+	if (call && v == V1Verdict::Ok)
+		check_layout(g_hdr);
 	if (v != V1Verdict::Ok && v != V1Verdict::ErrorReply && v != V1Verdict::BadErrorCode)
 		return;
 	if (g_hdr.hdr_len > size)

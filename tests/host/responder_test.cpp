@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host tests of the responder's Reply plan (core/responder.h): which of
- * inline / Write chunk / Reply chunk, the round-up skipped after a Write
- * chunk, the body ranges, and the chunks echoed with what was written.
+ * Host tests of the responder's Call layout and Reply plan
+ * (core/responder.h): a Call's pieces (inline octets, Read chunks and
+ * their round-up; the Position Zero chunk of RDMA_NOMSG with other Read
+ * chunks inside it); which of inline / Write chunk / Reply chunk, the
+ * round-up skipped after a Write chunk, the body ranges, and the chunks
+ * echoed with what was written.
  */
 /* rpcrdmax headers first: hosted headers define errno and limit macros
  * (EPERM, SIZE_MAX) that collide with ktl names. */
@@ -40,6 +43,18 @@ struct Call {
 				  ListError::None);
 		return *this;
 	}
+	Call &read_chunk(uint32_t position, std::initializer_list<uint32_t> lens)
+	{
+		for (uint32_t l : lens)
+			EXPECT_EQ(h.chunks.add_read_segment(position, Segment{next++, l, 0x3000}),
+				  ListError::None);
+		return *this;
+	}
+	Call &nomsg()
+	{
+		h.proc = V1Proc::NoMsg;
+		return *this;
+	}
 	V1Header h{};
 	uint32_t next = 100;
 };
@@ -55,6 +70,182 @@ uint32_t echoed(const ChunkLists &cl, const ChunkRef &c)
 	for (uint32_t i = 0; i < c.nsegs; i++)
 		n += cl.segment(c, i).length;
 	return n;
+}
+
+constexpr uint32_t kMaxChunkLen = (1u << 20) + 65536;
+
+struct Piece {
+	CallPieceKind kind;
+	uint32_t chunk, src, len;
+};
+
+void expect_pieces(const CallLayout &lay, std::initializer_list<Piece> want)
+{
+	ASSERT_EQ(lay.npieces, want.size());
+	uint32_t i = 0;
+	for (const Piece &w : want) {
+		const CallPiece &g = lay.pieces[i++];
+		EXPECT_EQ(g.kind, w.kind) << "piece " << i - 1;
+		EXPECT_EQ(g.len, w.len) << "piece " << i - 1;
+		if (w.kind == CallPieceKind::Chunk) {
+			EXPECT_EQ(g.chunk, w.chunk) << "piece " << i - 1;
+		}
+		if (w.kind == CallPieceKind::Inline) {
+			EXPECT_EQ(g.src, w.src) << "piece " << i - 1;
+		}
+	}
+}
+
+TEST(CallLayout, InlineCallIsOnePiece)
+{
+	Call c;
+	auto lay = std::make_unique<CallLayout>();
+	ASSERT_EQ(v1_layout_call(c.h, 100, kMaxChunkLen, lay.get()), CallLayoutError::None);
+	EXPECT_FALSE(lay->from_call_chunk);
+	EXPECT_EQ(lay->len, 100u);
+	expect_pieces(*lay, {{CallPieceKind::Inline, 0, 0, 100}});
+}
+
+TEST(CallLayout, ReadChunkIsInsertedAtItsPositionWithItsRoundUp)
+{
+	Call c;
+	c.read_chunk(120, {4096, 905});
+	auto lay = std::make_unique<CallLayout>();
+	ASSERT_EQ(v1_layout_call(c.h, 200, kMaxChunkLen, lay.get()), CallLayoutError::None);
+	EXPECT_EQ(lay->len, 120u + 5004u + 80u);
+	expect_pieces(*lay, {{CallPieceKind::Inline, 0, 0, 120},
+			     {CallPieceKind::Chunk, 0, 0, 5001},
+			     {CallPieceKind::Pad, 0, 0, 3},
+			     {CallPieceKind::Inline, 0, 120, 80}});
+}
+
+TEST(CallLayout, LongCallIsThePositionZeroChunk)
+{
+	Call c;
+	c.nomsg().read_chunk(0, {2000, 1000});
+	auto lay = std::make_unique<CallLayout>();
+	/* The Receive's payload length does not matter for RDMA_NOMSG. */
+	ASSERT_EQ(v1_layout_call(c.h, 77, kMaxChunkLen, lay.get()), CallLayoutError::None);
+	EXPECT_TRUE(lay->from_call_chunk);
+	EXPECT_EQ(lay->len, 3000u);
+	expect_pieces(*lay, {{CallPieceKind::Inline, 0, 0, 3000}});
+}
+
+/* rpcrdmax's own client sends this form (core planner LongCallReadChunk):
+ * the Position Zero chunk holds the message without the data item, which
+ * is a Read chunk at its position in the reassembled message. */
+TEST(CallLayout, LongCallWithAReadChunkInsideIt)
+{
+	Call c;
+	c.nomsg().read_chunk(0, {300}).read_chunk(124, {8190});
+	auto lay = std::make_unique<CallLayout>();
+	ASSERT_EQ(v1_layout_call(c.h, 0, kMaxChunkLen, lay.get()), CallLayoutError::None);
+	EXPECT_TRUE(lay->from_call_chunk);
+	EXPECT_EQ(lay->len, 124u + 8192u + 176u);
+	expect_pieces(*lay, {{CallPieceKind::Inline, 0, 0, 124},
+			     {CallPieceKind::Chunk, 1, 0, 8190},
+			     {CallPieceKind::Pad, 0, 0, 2},
+			     {CallPieceKind::Inline, 0, 124, 176}});
+}
+
+TEST(CallLayout, TwoReadChunksInOneLongCall)
+{
+	Call c;
+	c.nomsg().read_chunk(0, {64}).read_chunk(8, {10}).read_chunk(28, {4});
+	auto lay = std::make_unique<CallLayout>();
+	ASSERT_EQ(v1_layout_call(c.h, 0, kMaxChunkLen, lay.get()), CallLayoutError::None);
+	/* 8 inline, 10 + 2 pad, (28 - 20) = 8 inline, 4, the last 48 inline */
+	EXPECT_EQ(lay->len, 8u + 12u + 8u + 4u + 48u);
+	expect_pieces(*lay, {{CallPieceKind::Inline, 0, 0, 8},
+			     {CallPieceKind::Chunk, 1, 0, 10},
+			     {CallPieceKind::Pad, 0, 0, 2},
+			     {CallPieceKind::Inline, 0, 8, 8},
+			     {CallPieceKind::Chunk, 2, 0, 4},
+			     {CallPieceKind::Inline, 0, 16, 48}});
+}
+
+TEST(CallLayout, BadPositionsAndShapesAreRefused)
+{
+	auto lay = std::make_unique<CallLayout>();
+	{
+		Call c; /* past the inline octets */
+		c.read_chunk(204, {100});
+		EXPECT_EQ(v1_layout_call(c.h, 200, kMaxChunkLen, lay.get()), CallLayoutError::Bad);
+	}
+	{
+		Call c; /* the second chunk inside the first one's data */
+		c.read_chunk(8, {100}).read_chunk(100, {4});
+		EXPECT_EQ(v1_layout_call(c.h, 200, kMaxChunkLen, lay.get()), CallLayoutError::Bad);
+	}
+	{
+		Call c; /* RDMA_NOMSG without a Position Zero chunk */
+		c.nomsg().read_chunk(8, {100});
+		EXPECT_EQ(v1_layout_call(c.h, 200, kMaxChunkLen, lay.get()), CallLayoutError::Bad);
+	}
+	{
+		Call c; /* RDMA_NOMSG whose chunk inside reaches past the message */
+		c.nomsg().read_chunk(0, {16}).read_chunk(20, {4});
+		EXPECT_EQ(v1_layout_call(c.h, 0, kMaxChunkLen, lay.get()), CallLayoutError::Bad);
+	}
+	{
+		Call c; /* an empty message */
+		c.nomsg().read_chunk(0, {0});
+		EXPECT_EQ(v1_layout_call(c.h, 0, kMaxChunkLen, lay.get()), CallLayoutError::Bad);
+		Call m;
+		EXPECT_EQ(v1_layout_call(m.h, 0, kMaxChunkLen, lay.get()), CallLayoutError::Bad);
+	}
+	{
+		Call c; /* a chunk over the limit, in either form */
+		c.read_chunk(0, {4096, 4097});
+		EXPECT_EQ(v1_layout_call(c.h, 100, 8192, lay.get()), CallLayoutError::TooLong);
+		Call n;
+		n.nomsg().read_chunk(0, {8193});
+		EXPECT_EQ(v1_layout_call(n.h, 0, 8192, lay.get()), CallLayoutError::TooLong);
+	}
+}
+
+/* Any accepted layout: the inline octets are used once, in order, and the
+ * pieces add up to the message. */
+TEST(CallLayout, RandomCallsCoverTheirInlineOctetsOnce)
+{
+	std::mt19937 rng(8166);
+	auto lay = std::make_unique<CallLayout>();
+	unsigned accepted = 0;
+	for (int iter = 0; iter < 20000; iter++) {
+		Call c;
+		bool nomsg = rng() % 2;
+		uint32_t inl = rng() % 600;
+		if (nomsg)
+			c.nomsg().read_chunk(0, {inl});
+		uint32_t pos = 0, nchunks = rng() % 4;
+		for (uint32_t k = 0; k < nchunks; k++) {
+			/* (a segment at the position of the chunk before
+			 * joins it: keep data chunks off the Position Zero
+			 * chunk, which the test counts as inline octets) */
+			pos += (rng() % 64 + (nomsg && pos == 0)) * 4;
+			uint32_t clen = rng() % 300;
+			c.read_chunk(pos, {clen});
+			pos += (clen + 3) & ~3u;
+		}
+		if (v1_layout_call(c.h, inl, kMaxChunkLen, lay.get()) != CallLayoutError::None)
+			continue;
+		accepted++;
+		uint64_t total = 0, in = 0;
+		for (uint32_t i = 0; i < lay->npieces; i++) {
+			const CallPiece &p = lay->pieces[i];
+			ASSERT_GT(p.len, 0u);
+			if (p.kind == CallPieceKind::Inline) {
+				ASSERT_EQ(p.src, in);
+				in += p.len;
+			} else if (p.kind == CallPieceKind::Pad) {
+				ASSERT_LT(p.len, 4u);
+			}
+			total += p.len;
+		}
+		ASSERT_EQ(in, inl);
+		ASSERT_EQ(total, lay->len);
+	}
+	EXPECT_GT(accepted, 1000u);
 }
 
 TEST(ReplyPlan, NoChunksSmallReplyIsInline)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * core/responder.h - how a responder sends a Reply (RFC 8166 Sections
- * 3.4.6 and 3.5.3.2).
+ * core/responder.h - how a responder reassembles a Call (RFC 8166
+ * Sections 3.5.2 and 3.5.3.1) and sends a Reply (Sections 3.4.6 and
+ * 3.5.3.2).
  *
  * The Reply is described like the kernel's xdr_buf: head, page list,
  * tail.  The page list (the DDP-eligible result, when there is one) goes
@@ -21,6 +22,55 @@
 #include <rpcrdmax/core/wire.h>
 
 namespace rpcrdmax::core {
+
+/*
+ * A Call's RPC message is its inline octets - the Receive's payload
+ * after the transport header, or for RDMA_NOMSG the Position Zero Read
+ * chunk (a Long Call) - with every other Read chunk's data inserted at
+ * its position and followed by its XDR round-up, which the requester
+ * sends neither inline nor in the chunk.  Positions count octets of the
+ * reassembled message, so each one lies past the previous chunk's
+ * round-up.  v1_layout_call lists the message's pieces in order; the
+ * responder RDMA Reads the Chunk pieces (and, for RDMA_NOMSG, the
+ * Inline ones, from the Position Zero chunk), copies the Inline ones
+ * (RDMA_MSG) and zeroes the Pad ones.
+ */
+enum class CallPieceKind : u8 {
+	Inline, /* inline octets [src, src + len) */
+	Chunk,	/* all of Read chunk @chunk */
+	Pad,	/* @len zero octets: the round-up of the chunk before */
+};
+
+struct CallPiece {
+	CallPieceKind kind;
+	u8 chunk; /* Chunk: its index in the Read list */
+	u32 src;  /* Inline: offset in the inline octets */
+	u32 len;
+};
+
+inline constexpr u32 kCallMaxPieces = 3 * kMaxChunksCap + 1;
+
+struct CallLayout {
+	u32 npieces;
+	u32 len;	      /* of the reassembled message */
+	bool from_call_chunk; /* the inline octets are Read chunk 0 (RDMA_NOMSG) */
+	CallPiece pieces[kCallMaxPieces];
+};
+
+enum class CallLayoutError : u8 {
+	None,
+	Bad,	 /* positions out of order or past the message; no Position
+		  * Zero chunk in RDMA_NOMSG; an empty message */
+	TooLong, /* a chunk over the limit, or a message over 2 GiB */
+};
+
+/*
+ * Lay out the Call @call whose Receive carried @inl_len payload octets
+ * (ignored for RDMA_NOMSG), accepting chunks of at most @max_chunk
+ * octets.
+ */
+CallLayoutError v1_layout_call(const V1Header &call, u32 inl_len, u32 max_chunk,
+			       CallLayout *out);
 
 struct ReplyShape {
 	u32 head_len;
