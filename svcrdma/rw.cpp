@@ -66,10 +66,18 @@ Result<void> SvcConn::read_chunks(void *rqstp, CallCtx *cc)
 	const core::CallLayout &lay = cc->layout;
 	const core::ChunkLists &cl = cc->call.chunks;
 	RwList &rw = cc->read_rw;
-	u32 nctx = lay.npieces, at = 0;
+	u32 nctx = 0, at = 0;
 
-	for (u32 i = 0; i < cl.nread; i++)
-		nctx += cl.read[i].nsegs;
+	/* Contexts: one per segment read, at most. */
+	for (u32 i = 0; i < lay.npieces; i++) {
+		const core::CallPiece &p = lay.pieces[i];
+		if (p.kind == core::CallPieceKind::Chunk)
+			nctx += cl.read[p.chunk].nsegs;
+		else if (p.kind == core::CallPieceKind::Inline && lay.from_call_chunk)
+			nctx += cl.read[0].nsegs;
+	}
+	if (!nctx)
+		return {};
 	Result<void> r = rw.alloc(nctx);
 	count_allocs(rw.take_grown());
 	for (u32 i = 0; i < lay.npieces && r.is_ok(); i++) {

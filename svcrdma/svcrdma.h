@@ -125,6 +125,13 @@ inline constexpr u32 kReqPdMax = 64;
  * completes, so the credits bound them. */
 inline constexpr u32 kPoolCalls = 16;
 inline constexpr u32 kPoolSends = 64;
+/* The rdma_rw room each pooled context starts with: a few contexts, the
+ * first with pieces for a 1 MiB chunk that starts mid-page (257 pages,
+ * as a Read chunk lands after the inline octets), so steady I/O up to
+ * that size does not grow them. */
+inline constexpr u32 kPoolRwCtxs = 8;
+inline constexpr u32 kPoolRwFirst = 258;
+inline constexpr u32 kPoolRwRest = 16;
 
 
 class Listener;

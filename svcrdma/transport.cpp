@@ -138,11 +138,12 @@ CallCtx *SvcConn::new_call()
 	if (!cc)
 		return nullptr;
 	cc->pieces = new (Gfp::Kernel) rpcrdmax_page_seg[kPiecesCap];
-	if (!cc->pieces) {
+	if (!cc->pieces ||
+	    cc->read_rw.reserve(kPoolRwCtxs, kPoolRwFirst, kPoolRwRest).is_error()) {
 		delete cc;
 		return nullptr;
 	}
-	count_allocs(1);
+	count_allocs(1 + cc->read_rw.take_grown());
 	return cc;
 }
 
@@ -154,11 +155,12 @@ SendCtx *SvcConn::new_send()
 		return nullptr;
 	sc->conn = this;
 	sc->pages = new (Gfp::Kernel) void *[kMaxReplyPages];
-	if (!sc->pages || sc->make(id.device(), lim_.send_size).is_error()) {
+	if (!sc->pages || sc->make(id.device(), lim_.send_size).is_error() ||
+	    sc->rw.reserve(kPoolRwCtxs, kPoolRwFirst, kPoolRwRest).is_error()) {
 		delete sc;
 		return nullptr;
 	}
-	count_allocs(1);
+	count_allocs(1 + sc->rw.take_grown());
 	return sc;
 }
 

@@ -38,15 +38,7 @@ public:
 		if (id_ || segs.empty())
 			return ktl::error(ktl::err::EINVAL);
 		auto n = static_cast<unsigned int>(segs.size());
-		if (n > sgl_cap_) {
-			delete[] ktl::exchange(sgl_, nullptr);
-			sgl_cap_ = 0;
-			sgl_ = new (ktl::Gfp::Kernel) ktl::u8[n * RPCRDMAX_SIZEOF_SCATTERLIST];
-			if (!sgl_)
-				return ktl::error(ktl::err::ENOMEM);
-			sgl_cap_ = n;
-			grew_++;
-		}
+		RPCRDMAX_TRY(reserve(n));
 		int wrs = rpcrdmax_rw_init(ctx_.get(), id.get(), sgl_, segs.data(), n, remote_addr,
 					   rkey, dir);
 		if (wrs < 0)
@@ -56,6 +48,23 @@ public:
 		dir_ = dir;
 		sq_entries_ = static_cast<u32>(wrs);
 		return sq_entries_;
+	}
+
+	/* Room for @n pieces in the scatterlist (it never shrinks). */
+	Result<void> reserve(unsigned int n)
+	{
+		if (n <= sgl_cap_)
+			return {};
+		if (id_)
+			return ktl::error(ktl::err::EBUSY);
+		delete[] ktl::exchange(sgl_, nullptr);
+		sgl_cap_ = 0;
+		sgl_ = new (ktl::Gfp::Kernel) ktl::u8[n * RPCRDMAX_SIZEOF_SCATTERLIST];
+		if (!sgl_)
+			return ktl::error(ktl::err::ENOMEM);
+		sgl_cap_ = n;
+		grew_++;
+		return {};
 	}
 
 	/* Unmap; the scatterlist stays for reuse (freed with the context). */
@@ -116,6 +125,18 @@ public:
 			return ktl::error(ktl::err::ENOMEM);
 		max_ = max;
 		grew_++;
+		return {};
+	}
+
+	/*
+	 * Make room up front (when a pooled context is made): @max
+	 * contexts, the first with @first pieces, the others with @rest.
+	 */
+	Result<void> reserve(u32 max, unsigned int first, unsigned int rest)
+	{
+		RPCRDMAX_TRY(alloc(max));
+		for (u32 i = 0; i < max_; i++)
+			RPCRDMAX_TRY(ctxs_[i].reserve(i ? rest : first));
 		return {};
 	}
 
