@@ -193,8 +193,18 @@ steady_server_check() {
 		step_fail "steady: rdma_stat_ctxt_alloc is '$a0' with a connection up"
 	[ "$r1" -gt "$r0" ] 2>/dev/null && step_ok "steady: $((r1 - r0)) Calls received during the run" ||
 		step_fail "steady: rdma_stat_recv did not move ($r0 -> $r1)"
-	[ "$a1" = "$a0" ] && step_ok "steady: no context allocated during the run" ||
-		step_fail "steady: $((a1 - a0)) contexts allocated during a steady run"
+	# Zero is the aim, and what our client gets.  The stock client may
+	# split a chunk into more segments than a pooled context has room
+	# for, and each context then grows once (Documentation/svcrdma.rst),
+	# so a few allocations are allowed; one per Call or more is what a
+	# per-RPC allocation would show.
+	if [ "$a1" = "$a0" ]; then
+		step_ok "steady: no context allocated during the run"
+	elif [ $(((a1 - a0) * 100)) -lt $((r1 - r0)) ] 2>/dev/null; then
+		step_ok "steady: $((a1 - a0)) contexts grew during $((r1 - r0)) Calls (under 1 in 100)"
+	else
+		step_fail "steady: $((a1 - a0)) contexts allocated during $((r1 - r0)) Calls"
+	fi
 }
 
 # steady_client_io MOUNT-OPTS: only when the server asked for it.
