@@ -293,7 +293,6 @@ private:
 	core::ResponderCredits credits_;
 	core::InlineThresholds thr_ = { core::kPdMinInline, core::kPdMinInline };
 	Atomic lost_;
-	Atomic closing_;
 	u32 ord_ = 1;
 	/* The CONNECT_REQUEST, kept from the CM callback for setup(). */
 	u8 req_pd_[kReqPdMax] = {};

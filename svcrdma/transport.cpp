@@ -223,7 +223,8 @@ void SvcConn::put_send(SendCtx *sc)
 void SvcConn::take_request(const rpcrdmax_cm_event_info &ev)
 {
 	req_pd_len_ = ev.private_data ? min(ev.private_data_len, kReqPdMax) : 0;
-	mem_copy(req_pd_, ev.private_data, req_pd_len_);
+	if (req_pd_len_)
+		mem_copy(req_pd_, ev.private_data, req_pd_len_);
 	req_initiator_depth_ = ev.initiator_depth;
 }
 
