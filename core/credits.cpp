@@ -72,10 +72,15 @@ u32 credits_responder_reply(ResponderCredits *c, u32 requested)
 {
 	u32 g = credits_responder_grant(*c, requested);
 
-	if (c->outstanding)
-		c->outstanding--;
+	credits_responder_drop(c);
 	c->high_grant = ktl::max(c->high_grant, g);
 	return g;
+}
+
+void credits_responder_drop(ResponderCredits *c)
+{
+	if (c->outstanding)
+		c->outstanding--;
 }
 
 } // namespace rpcrdmax::core

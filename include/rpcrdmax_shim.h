@@ -332,6 +332,7 @@ enum {
 	RPCRDMAX_SVC_STAT_PULL_UP,	/* rdma_stat_pull_up: inline page-list octets copied */
 	RPCRDMAX_SVC_STAT_REFUSED,	/* rdma_stat_refused: connection requests refused */
 	RPCRDMAX_SVC_STAT_CTXT_ALLOC,	/* rdma_stat_ctxt_alloc: contexts made (set-up, growth) */
+	RPCRDMAX_SVC_STAT_CREDIT_OVERRUN, /* rdma_stat_credit_overrun: Calls beyond the credits granted */
 	RPCRDMAX_SVC_STAT_COUNT
 };
 void rpcrdmax_svc_stat_add(unsigned int which, unsigned int n) RPCRDMAX_NOEXCEPT;

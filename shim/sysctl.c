@@ -197,6 +197,7 @@ static struct ctl_table rpcrdmax_svc_table[] = {
 	RPCRDMAX_SVC_STAT("rdma_stat_pull_up", RPCRDMAX_SVC_STAT_PULL_UP),
 	RPCRDMAX_SVC_STAT("rdma_stat_refused", RPCRDMAX_SVC_STAT_REFUSED),
 	RPCRDMAX_SVC_STAT("rdma_stat_ctxt_alloc", RPCRDMAX_SVC_STAT_CTXT_ALLOC),
+	RPCRDMAX_SVC_STAT("rdma_stat_credit_overrun", RPCRDMAX_SVC_STAT_CREDIT_OVERRUN),
 	RPCRDMAX_SVC_UNCOUNTED("rdma_stat_rq_starve"),
 	RPCRDMAX_SVC_UNCOUNTED("rdma_stat_rq_poll"),
 	RPCRDMAX_SVC_UNCOUNTED("rdma_stat_rq_prod"),

@@ -46,6 +46,7 @@ void SvcConn::recv_done(RecvBuf *rb, const rpcrdmax_wc &wc)
 	rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_RECV, 1);
 	{
 		SpinLockBhGuard g(&lock_);
+		rb->overrun = !core::credits_responder_receive(&credits_);
 		ready_.push_back(rb);
 	}
 	rpcrdmax_svc_xprt_data_ready(xprt);
@@ -98,21 +99,60 @@ Result<u32> SvcConn::build_arg(void *rqstp, CallCtx *cc, const u8 *inl, u32 inl_
 	return lay.len;
 }
 
+/*
+ * Credits (RFC 8166 Section 3.3.1; RFC 5666 Section 3.3): a message is
+ * outstanding from its Receive's completion until its Reply is built
+ * (plan_reply) or it is dropped or answered with an error (uncount).  A
+ * requester with more Calls outstanding than it was ever granted is
+ * counted and logged; its Call is still served, which RFC 5666 Section
+ * 3.3 leaves OPTIONAL: each Call holds one of the connection's own
+ * Receives, so the excess costs no other connection anything.
+ */
+void SvcConn::uncount()
+{
+	SpinLockBhGuard g(&lock_);
+	core::credits_responder_drop(&credits_);
+}
+
+void SvcConn::uncount_call(CallCtx *cc)
+{
+	if (!cc->outstanding)
+		return;
+	cc->outstanding = false;
+	uncount();
+}
+
+void SvcConn::note_overrun(u32 xid)
+{
+	u32 granted;
+	{
+		SpinLockBhGuard g(&lock_);
+		granted = credits_.high_grant;
+	}
+	rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_CREDIT_OVERRUN, 1);
+	rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE,
+				 "%pISc has more Calls outstanding than the %u credits it was granted (Call %08x)",
+				 rpcrdmax_cm_peer_addr(id.get()), granted, xid);
+}
+
 int SvcConn::process(void *rqstp, RecvBuf *rb, void **ctxt)
 {
 	CallCtx *cc = get_call();
 	core::DecodeLimits lim;
 
 	if (!cc) {
+		uncount();
 		repost(rb);
 		rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_DROPPED, 1);
 		return 0; /* the client retransmits */
 	}
+	cc->outstanding = true; /* counted when the Receive completed */
 	core::V1Header &h = cc->call;
 	core::V1Verdict v = core::v1_decode_call(ConstBytes(rb->data, rb->len), lim, &h);
 	core::ResponderAction act = core::v1_responder_action(v);
 	if (act != core::ResponderAction::Process) {
 		u32 xid;
+		uncount_call(cc); /* before an error Reply can free a credit */
 		bool vers = act == core::ResponderAction::ReplyErrVers;
 		if (act != core::ResponderAction::Drop &&
 		    core::v1_peek_xid(ConstBytes(rb->data, rb->len), &xid)) {
@@ -129,10 +169,8 @@ int SvcConn::process(void *rqstp, RecvBuf *rb, void **ctxt)
 		return 0;
 	}
 
-	{
-		SpinLockBhGuard g(&lock_);
-		(void)core::credits_responder_receive(&credits_);
-	}
+	if (rb->overrun)
+		note_overrun(h.xid);
 	/* The Receive goes back once the Call is assembled (Read chunks
 	 * are pulled meanwhile: the inline part is still in rb). */
 	auto r = build_arg(rqstp, cc, rb->data + h.hdr_len, h.payload_len);
@@ -140,6 +178,7 @@ int SvcConn::process(void *rqstp, RecvBuf *rb, void **ctxt)
 	if (r.is_error()) {
 		int e = r.error().code();
 		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "cannot assemble Call %08x: %d", h.xid, e);
+		uncount_call(cc); /* before the error Reply can free a credit */
 		if (e == -err::EINVAL || e == -err::EMSGSIZE) {
 			(void)send_error(h.xid, false);
 			rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_ERR_CHUNK, 1);

@@ -216,6 +216,7 @@ core::ReplyPlan SvcConn::plan_reply(void *rqstp, CallCtx *cc, rpcrdmax_xdr_shape
 		SpinLockBhGuard g(&lock_);
 		cc->reply.credits = core::credits_responder_reply(&credits_, call.credits);
 	}
+	cc->outstanding = false;
 	const core::ReplyPlan p = core::v1_plan_reply(
 		call, { s->head_len, s->page_len, s->tail_len, s->len },
 		min(thr_.reply, lim_.send_size), &cc->reply);

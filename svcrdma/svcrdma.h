@@ -154,6 +154,7 @@ struct RecvBuf {
 	u8 *data = nullptr;
 	SvcConn *conn = nullptr;
 	u32 len = 0;
+	bool overrun = false; /* arrived with more Calls outstanding than granted */
 };
 
 /* Scratch for the page pieces of one segment (rpcrdmax_svc_*_pages). */
@@ -174,6 +175,7 @@ struct CallCtx {
 	core::CallLayout layout; /* the Call's pieces (recvfrom) */
 	RwList read_rw;
 	rpcrdmax_page_seg *pieces = nullptr; /* kPiecesCap */
+	bool outstanding = false; /* counted in the credits, no Reply built or dropped yet */
 };
 
 /*
@@ -239,6 +241,9 @@ public:
 	int process(void *rqstp, RecvBuf *rb, void **ctxt);
 	int sendto(void *rqstp, CallCtx *cc);
 	void put_call(CallCtx *cc);
+	void uncount();
+	void uncount_call(CallCtx *cc);
+	void note_overrun(u32 xid);
 	void detach();
 	void lost();
 

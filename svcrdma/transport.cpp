@@ -202,6 +202,7 @@ CallCtx *SvcConn::get_call()
 
 void SvcConn::put_call(CallCtx *cc)
 {
+	uncount_call(cc);
 	SpinLockBhGuard g(&lock_);
 	call_free_.push_front(cc);
 }

@@ -73,7 +73,14 @@ static void responder_grants(Reporter &r)
 	for (u32 i = 0; i < 32; i++)
 		ST_CHECK(r, credits_responder_receive(&c));
 	ST_CHECK(r, !credits_responder_receive(&c));
+	/* a dropped Call is no longer outstanding: room for one more */
+	credits_responder_drop(&c);
+	credits_responder_drop(&c);
+	ST_EQ(r, c.outstanding, 31u);
+	ST_CHECK(r, credits_responder_receive(&c));
 	credits_responder_init(&c, 0);
+	credits_responder_drop(&c); /* never below zero */
+	ST_EQ(r, c.outstanding, 0u);
 	ST_EQ(r, credits_responder_grant(c, 0), 1u);
 	ST_EQ(r, credits_responder_grant(c, 9), 1u);
 }

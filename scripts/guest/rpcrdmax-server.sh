@@ -20,9 +20,10 @@ grep -q '^rdma ' /proc/sys/sunrpc/transports &&
 [ -e /share/hostile.strict ] || steady_server_watch
 nfs_server_serve
 [ -e /share/hostile.strict ] || steady_server_check
-# Malformed Calls are counted by what they got: under the hostile peer
+# Malformed Calls are counted by what they got, and Calls beyond the
+# credits granted as overruns: under the hostile peer
 # every kind must have happened, with well-behaved clients none.
-for f in err_vers err_chunk dropped; do
+for f in err_vers err_chunk dropped credit_overrun; do
 	v=$(cat /proc/sys/sunrpc/svc_rdma/rdma_stat_$f)
 	if [ -e /share/hostile.strict ]; then
 		[ "$v" -gt 0 ] 2>/dev/null && step_ok "server: rdma_stat_$f counted the hostile peer ($v)" ||

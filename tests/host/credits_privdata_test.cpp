@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host-only tests: a randomized requester/responder credit simulation,
+ * Host-only tests: randomized requester/responder credit simulations
+ * (with and without dropped Calls),
  * and exhaustive RFC 8797 size encoding.
  */
 /* rpcrdmax headers first: hosted headers define errno and limit macros
@@ -20,37 +21,53 @@ namespace ktl = rpcrdmax::ktl;
 
 namespace {
 
-/* Calls and Replies in flight in order; the responder's grant changes
- * at random.  The requester must never exceed the grant it has seen, so
- * the responder never sees more outstanding Calls than it granted. */
-TEST(Credits, SimulatedConnection)
+/*
+ * One connection's Calls and Replies, in order, at random for 200000
+ * steps.  The requester never exceeds the grant it has seen, so the
+ * responder must never see an overrun, and its count of outstanding
+ * Calls must match the Calls it holds.  @drop_one_in > 0: the responder
+ * drops that share of Calls without a Reply (nfsd's choice); the
+ * requester keeps their credits and, after its timer, sends them again
+ * on the same credits.  @vary_grant: each Reply grants a random amount.
+ * Returns the number of drops.
+ */
+uint32_t simulate(uint64_t seed, uint32_t drop_one_in, bool vary_grant)
 {
-	std::mt19937_64 rng(99);
+	std::mt19937_64 rng(seed);
 	RequesterCredits rq;
 	ResponderCredits rs;
 	std::deque<uint32_t> replies; /* grant carried by each pending Reply */
-	uint32_t server_queue = 0;
+	uint32_t server_queue = 0, awaiting_resend = 0, drops = 0;
 
 	credits_requester_init(&rq, 64);
 	credits_responder_init(&rs, 32);
 	for (int step = 0; step < 200000; step++) {
-		switch (rng() % 3) {
+		switch (rng() % 4) {
 		case 0:
 			if (credits_requester_try_send(&rq)) {
-				ASSERT_TRUE(credits_responder_receive(&rs)) << "step " << step;
+				EXPECT_TRUE(credits_responder_receive(&rs)) << "step " << step;
 				server_queue++;
 			}
 			break;
 		case 1:
-			if (server_queue) {
-				server_queue--;
-				/* the responder varies what it grants */
-				ResponderCredits tmp = rs;
-				tmp.max_credits = 1 + (uint32_t)(rng() % 32);
-				uint32_t g = credits_responder_reply(&tmp, credits_requester_request(rq));
-				rs.outstanding = tmp.outstanding;
-				rs.high_grant = tmp.high_grant;
-				replies.push_back(g);
+			if (!server_queue)
+				break;
+			server_queue--;
+			if (drop_one_in && rng() % drop_one_in == 0) {
+				credits_responder_drop(&rs);
+				awaiting_resend++;
+				drops++;
+				break;
+			}
+			if (vary_grant)
+				rs.max_credits = 1 + (uint32_t)(rng() % 32);
+			replies.push_back(credits_responder_reply(&rs, credits_requester_request(rq)));
+			break;
+		case 2:
+			if (awaiting_resend) { /* the requester's timer: same credit */
+				awaiting_resend--;
+				EXPECT_TRUE(credits_responder_receive(&rs)) << "resend, step " << step;
+				server_queue++;
 			}
 			break;
 		default:
@@ -61,9 +78,26 @@ TEST(Credits, SimulatedConnection)
 			}
 			break;
 		}
-		ASSERT_LE(rq.in_flight, 64u);
-		ASSERT_GE(rq.granted, 1u);
+		EXPECT_LE(rq.in_flight, 64u);
+		EXPECT_GE(rq.granted, 1u);
+		EXPECT_EQ(rs.outstanding, server_queue);
+		if (::testing::Test::HasFailure())
+			break;
 	}
+	return drops;
+}
+
+TEST(Credits, SimulatedConnection)
+{
+	simulate(99, 0, true);
+}
+
+/* Without credits_responder_drop() every dropped Call would stay
+ * outstanding, and a well-behaved requester would look like an overrun. */
+TEST(Credits, DroppedCallsGiveTheirCreditBack)
+{
+	EXPECT_GT(simulate(7, 5, false), 1000u);
+	simulate(11, 3, true);
 }
 
 TEST(PrivData, EverySizeEncodesAndDecodes)

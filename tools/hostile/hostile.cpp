@@ -390,7 +390,7 @@ bool good_null_reply(const Bytes &m, uint32_t xid, std::string *why)
 
 /* ---- one RDMA connection -------------------------------------------------- */
 
-constexpr int kRecvs = 32;
+constexpr int kRecvs = 72; /* room for a grant of 64 overrun by 2 */
 constexpr size_t kRecvSize = 64 * 1024;
 constexpr int kSendSlots = 4;
 constexpr size_t kSendSize = 256 * 1024 + 4096;
@@ -607,7 +607,7 @@ struct Conn {
 		qa.send_cq = cq;
 		qa.recv_cq = cq;
 		qa.qp_type = IBV_QPT_RC;
-		qa.cap.max_send_wr = kSendSlots;
+		qa.cap.max_send_wr = kSendSlots + kRecvs; /* send_burst */
 		qa.cap.max_recv_wr = kRecvs;
 		qa.cap.max_send_sge = 1;
 		qa.cap.max_recv_sge = 1;
@@ -671,22 +671,9 @@ struct Conn {
 			*why = "message larger than the send buffer";
 			return false;
 		}
-		int slot = -1;
-		int64_t until = now_ms() + opt.reply_ms;
-		while (slot < 0) {
-			for (int i = 0; i < kSendSlots; i++)
-				if (!send_busy[i]) {
-					slot = i;
-					break;
-				}
-			if (slot >= 0)
-				break;
-			if (closed || now_ms() >= until) {
-				*why = "no free send slot (send completions stalled)";
-				return false;
-			}
-			pump(until);
-		}
+		int slot = take_slot(why);
+		if (slot < 0)
+			return false;
 		uint8_t *p = send_buf + slot * kSendSize;
 		if (!m.empty())
 			memcpy(p, m.data(), m.size());
@@ -703,6 +690,63 @@ struct Conn {
 		}
 		send_busy[slot] = true;
 		debug(fmt("sent %zu octets", m.size()));
+		return true;
+	}
+
+	/* A free send slot, waiting for one up to --reply-ms; -1 if none. */
+	int take_slot(std::string *why)
+	{
+		int64_t until = now_ms() + opt.reply_ms;
+		for (;;) {
+			for (int i = 0; i < kSendSlots; i++)
+				if (!send_busy[i])
+					return i;
+			if (closed || now_ms() >= until) {
+				*why = "no free send slot (send completions stalled)";
+				return -1;
+			}
+			pump(until);
+		}
+	}
+
+	/* Send the small messages @ms with one ibv_post_send (a chain of
+	 * Sends, the last one signaled) from one slot: they leave back to
+	 * back, faster than any server answers. */
+	bool send_burst(const std::vector<Bytes> &ms, std::string *why)
+	{
+		constexpr size_t kStride = 512;
+		if (ms.empty() || ms.size() > (size_t)kRecvs || ms.size() * kStride > kSendSize) {
+			*why = "burst too large";
+			return false;
+		}
+		int slot = take_slot(why);
+		if (slot < 0)
+			return false;
+		std::vector<ibv_sge> sges(ms.size());
+		std::vector<ibv_send_wr> wrs(ms.size());
+		for (size_t i = 0; i < ms.size(); i++) {
+			if (ms[i].empty() || ms[i].size() > kStride) {
+				*why = "burst message size";
+				return false;
+			}
+			uint8_t *p = send_buf + slot * kSendSize + i * kStride;
+			memcpy(p, ms[i].data(), ms[i].size());
+			sges[i] = ibv_sge{(uint64_t)(uintptr_t)p, (uint32_t)ms[i].size(), send_mr->lkey};
+			wrs[i] = ibv_send_wr{};
+			wrs[i].wr_id = kSendTag | (uint64_t)slot;
+			wrs[i].opcode = IBV_WR_SEND;
+			wrs[i].sg_list = &sges[i];
+			wrs[i].num_sge = 1;
+			wrs[i].next = i + 1 < ms.size() ? &wrs[i + 1] : nullptr;
+		}
+		wrs.back().send_flags = IBV_SEND_SIGNALED;
+		ibv_send_wr *bad = nullptr;
+		if (ibv_post_send(id->qp, wrs.data(), &bad)) {
+			*why = fmt("ibv_post_send: %s", strerror(errno));
+			return false;
+		}
+		send_busy[slot] = true;
+		debug(fmt("sent a burst of %zu messages", ms.size()));
 		return true;
 	}
 
@@ -1266,6 +1310,74 @@ void run_case(const Case &k)
 	step_fail(name, all);
 }
 
+/* ---- credit overrun (RFC 5666 Section 3.3; RFC 8166 Section 3.3.1) --------
+ *
+ * After the baseline NULL grants G credits, as many NULL Calls as we
+ * have Receives (at least G + 2) go out in one burst, without waiting
+ * for any Reply: more than granted.  The RFC lets a
+ * server serve the excess, answer it with an error, or end the
+ * connection; it must never stall a connection it keeps open, and must
+ * still serve new ones.  Under --strict (rpcrdmax's server, which
+ * serves the excess and counts it in rdma_stat_credit_overrun) every
+ * Call must get its NULL Reply on the open connection.
+ */
+constexpr const char *kCreditCase = "credit-overrun";
+
+void run_credit_overrun()
+{
+	const char *name = kCreditCase;
+	std::string why;
+	Conn c;
+	if (!connect_with(c, our_pd(), &why) || !null_roundtrip(c, &why)) {
+		step_fail(name, "baseline NULL: " + why);
+		return;
+	}
+	const uint32_t n = kRecvs;
+	if (c.grant + 2 > n) {
+		step_fail(name, fmt("grant %u leaves no room to overrun within our %d Receives",
+				    c.grant, kRecvs));
+		return;
+	}
+	const uint32_t x0 = next_xid;
+	next_xid += n;
+	uint32_t sent = 0, good = 0, other = 0;
+	std::vector<Bytes> burst;
+	for (uint32_t i = 0; i < n; i++)
+		burst.push_back(null_msg(x0 + i));
+	if (c.send_burst(burst, &why))
+		sent = n;
+	else
+		note(name, "burst not sent: " + why);
+	int64_t until = now_ms() + opt.reply_ms;
+	for (uint32_t i = 0; i < sent; i++) {
+		Bytes m;
+		std::string w;
+		if (!c.take_xid(x0 + i, until, &m))
+			continue;
+		if (good_null_reply(m, x0 + i, &w))
+			good++;
+		else
+			other++;
+	}
+	note(name, fmt("grant %u, %u Calls sent at once: %u NULL Replies, %u other answers%s", c.grant,
+		       sent, good, other, c.closed ? (", then closed (" + c.close_why + ")").c_str() : ""));
+	std::string bad;
+	if (!c.closed && good + other < sent)
+		bad = fmt("connection open but %u of %u Calls unanswered within %d ms (stalled)",
+			  sent - good - other, sent, opt.reply_ms);
+	else if (opt.strict && (c.closed || good < n))
+		bad = fmt("--strict: %u of %u Calls served%s", good, n,
+			  c.closed ? ", connection closed" : "");
+	Conn c2;
+	std::string w2;
+	if (bad.empty() && (!connect_with(c2, our_pd(), &w2) || !null_roundtrip(c2, &w2)))
+		bad = "server no longer serves a new connection: " + w2;
+	if (bad.empty())
+		step_ok(name);
+	else
+		step_fail(name, bad);
+}
+
 /* ---- CM Private Data cases (RFC 8797) --------------------------------------
  *
  * Whatever the client's Private Data, the connection must come up and
@@ -1445,6 +1557,7 @@ int main(int argc, char **argv)
 			printf("%s\n", k.name);
 		for (auto &k : kPdCases)
 			printf("%s\n", k.name);
+		printf("%s\n", kCreditCase);
 		return 0;
 	}
 	setvbuf(stdout, nullptr, _IOLBF, 0);
@@ -1464,6 +1577,10 @@ int main(int argc, char **argv)
 			run_pd_case(k);
 			ran++;
 		}
+	if (selected(kCreditCase)) {
+		run_credit_overrun();
+		ran++;
+	}
 	if (!ran) {
 		step_fail("hostile", "no case matched --only");
 	}

@@ -16,7 +16,13 @@
  * Responder rules:
  *  - never grant zero;
  *  - grant no more than we can back with Receives (max_credits), and no
- *    more than was asked for.
+ *    more than was asked for;
+ *  - a Call stops being outstanding when its Reply is built (before the
+ *    Send is posted, so the requester never sees a credit back before
+ *    we do), or, if it gets none, when it is dropped;
+ *  - more outstanding Calls than ever granted is an overrun: RFC 5666
+ *    Section 3.3 (carried into RFC 8166 Section 3.3.1) makes handling
+ *    the excess OPTIONAL and allows an RPC error.
  *
  * These are plain value types: the transport wraps them in its own lock.
  */
@@ -61,7 +67,11 @@ u32 credits_responder_grant(const ResponderCredits &c, u32 requested);
  * outstanding than it was ever granted (RFC 8166 Section 3.3.1: the
  * responder may then fail the RPC or close the connection). */
 bool credits_responder_receive(ResponderCredits *c);
-/* A Reply is being sent for one Call: returns the grant to put in it. */
+/* A Reply is being built for one Call: the Call is no longer
+ * outstanding; returns the grant to put in the Reply. */
 u32 credits_responder_reply(ResponderCredits *c, u32 requested);
+/* A Call counted by credits_responder_receive() gets no Reply (dropped,
+ * or its connection is gone): it is no longer outstanding. */
+void credits_responder_drop(ResponderCredits *c);
 
 } // namespace rpcrdmax::core
