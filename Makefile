@@ -9,8 +9,13 @@
 #                        as a new user would: tests the set-up itself
 #   make check-quick     host tests without fuzzing, strict module build,
 #                        KUnit (the iteration loop)
+#   make check-battery   the e2e battery's "full" profile, rpcrdmax's client
+#                        and server each against stock (make check runs
+#                        its shorter "check" profile)
 #   make demo            set up, build, boot a guest and show the module
-#   make bench           throughput/IOPS of rpcrdmax against the stock module
+#   make bench           rpcrdmax against the stock module: throughput, IOPS,
+#                        latency, metadata, CPU per op, in rounds
+#                        (Documentation/performance.rst)
 #   make setup           install packages and fill ~/.cache/rpcrdmax
 #   make clean
 
@@ -18,7 +23,7 @@ SHELL := /bin/bash
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 
 .PHONY: all modules setup check check-quick check-host check-build check-kunit \
-	check-e2e check-fresh demo bench clean
+	check-e2e check-battery check-fresh demo bench clean
 
 all: modules
 
@@ -49,6 +54,9 @@ check-kunit:
 
 check-e2e:
 	$(TOP)/scripts/check e2e
+
+check-battery:
+	RPCRDMAX_BATTERY_PROFILE=full $(TOP)/scripts/e2e battery-client battery-server
 
 demo:
 	$(TOP)/scripts/demo

@@ -3,7 +3,8 @@
 # every mount variant and every case; the transport and the profile come
 # from /share/battery.env:
 #   BATTERY_CLIENT_MODULE   stock | rpcrdmax
-#   BATTERY_PROFILE         full | quick (defaults for the knobs below)
+#   BATTERY_PROFILE         full | check | quick (defaults for the knobs below;
+#                           make check runs "check", make check-battery "full")
 #   BATTERY_VARIANTS        mount variants to run, in order
 #   BATTERY_BIG_VARIANTS    variants that also move the 64 MiB file
 #   BATTERY_DIR_VARIANTS    variants that build the 2000-entry directory
@@ -20,6 +21,14 @@ BATTERY_CLIENT_MODULE=stock
 BATTERY_PROFILE=full
 [ -r /share/battery.env ] && . /share/battery.env
 case $BATTERY_PROFILE in
+check)	# make check: every variant, the big file and the directory on some
+	: "${BATTERY_VARIANTS:=v3 v4.0 v4.1 v4.2 rw1m nconnect4 ipv6 inline1k}"
+	: "${BATTERY_BIG_VARIANTS:=v4.2 rw1m}"
+	: "${BATTERY_DIR_VARIANTS:=v3 v4.2 inline1k}"
+	: "${BATTERY_FIO_SECS:=10}"
+	: "${BATTERY_FIO_SIZE:=8m}"
+	: "${BATTERY_STORM_SECS:=20}"
+	;;
 quick)
 	: "${BATTERY_VARIANTS:=v3 v4.0 v4.1 v4.2 rw1m nconnect4 ipv6 inline1k}"
 	: "${BATTERY_BIG_VARIANTS:=v4.2}"

@@ -1,92 +1,201 @@
 # SPDX-License-Identifier: GPL-2.0
-# Benchmark, client side.  For each SERVER:CLIENT pair in BENCH_COMBOS
-# (/share/bench.env) it asks the server guest for that server transport,
-# loads that client transport, mounts NFS over RDMA and runs fio with
-# direct I/O: sequential 1 MiB write and read (throughput) and 4 KiB
-# random read (IOPS), each for BENCH_SECS seconds.  Results go to
-# /share/bench/results as "RESULT SERVER CLIENT METRIC VALUE" lines, or
-# "UNAVAILABLE SERVER CLIENT why"; the host prints them (scripts/bench).
+# Benchmark, client side (Documentation/performance.rst).  Runs
+# BENCH_ROUNDS rounds; each round visits every row once, starting one row
+# later than the round before: the SERVER:CLIENT combos of BENCH_COMBOS,
+# "tcp" (NFS over TCP on the same link) and "link" (raw perftest between
+# the guests).  The server guest switches its transport and takes CPU
+# snapshots on request (bench-server.sh).  Nothing is computed here: raw
+# outputs go to /share/raw/rROUND/ROW/ and the host reads them
+# (tools/bench/benchstat.py):
+#   JOB.json        fio's JSON output of the measured run
+#   JOB.cpu         "client|server before|after cpu ..." /proc/stat lines
+#                   taken around the measured run
+#   TOOL.txt        perftest's client output (row "link")
+#   UNAVAILABLE     "JOB why" lines for what could not be measured
+# bash, not the guest's sh (dash): read -t, ${var/x/y}
+[ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 . /share/lib.sh
 set -u
-BENCH_COMBOS="stock:stock stock:rpcrdmax rpcrdmax:stock"
+BENCH_COMBOS="stock:stock stock:rpcrdmax rpcrdmax:stock rpcrdmax:rpcrdmax"
+BENCH_ROUNDS=3
 BENCH_SECS=20
 BENCH_WARM=5	# seconds of each job run first and discarded (TCG translates
 		# each new code path once: the first run of a path is slow)
 BENCH_SIZE=128m
-BENCH_OPTS="rdma,port=20049,vers=4.2"
+BENCH_FILES=2000
+BENCH_VERS=4.2
 [ -r /share/bench.env ] && . /share/bench.env
-R=/share/bench/results
-mkdir -p /share/bench /mnt/nfs
-: >$R
+SERVER=192.0.2.1
+RAW=/share/raw
+JOBS="seq-write seq-read rand-read rand-read-qd1 meta-create meta-stat meta-unlink"
+mkdir -p $RAW /mnt/nfs /mnt/meta
 step "client: rxe up" rxe_up
 wait_for /share/server.ready 300 || { step_fail "client: server never became ready"; exit 1; }
 
-# fio_job NAME RW BS DEPTH [SECS]: one direct-I/O job; prints its terse v3 line
-fio_job() {
-	local secs=${5:-$BENCH_SECS}
-	timeout -k 10 $((secs + 300)) fio --name="$1" --filename=/mnt/nfs/bench.dat \
-		--size="$BENCH_SIZE" --rw="$2" --bs="$3" --iodepth="$4" --ioengine=libaio \
-		--direct=1 --time_based --runtime="$secs" --ramp_time=2 \
-		--output-format=terse --terse-version=3 2>/tmp/fio.err | grep '^3;'
+req_n=1
+# ask LINE: one request to the server guest; its answer in $ANS.  (Not
+# called in $(...): the request number lives in this shell.)
+ask() {
+	local n=$req_n
+	req_n=$((req_n + 1))
+	echo "$*" >/share/bench/req.$n.tmp
+	mv /share/bench/req.$n.tmp /share/bench/req.$n
+	if wait_for /share/bench/ack.$n 600; then ANS=$(cat /share/bench/ack.$n); else ANS="fail: no answer in 600 s"; fi
 }
 
-cur=
-n=1
-for combo in $BENCH_COMBOS; do
-	srv=${combo%%:*} cli=${combo#*:}
-	echo "bench: server $srv, client $cli"
-	echo "$srv" >/share/bench/req.$n
-	if ! wait_for /share/bench/ack.$n 600; then
-		echo "UNAVAILABLE $srv $cli server did not answer within 600 s" >>$R
-		n=$((n + 1)); continue
+# unavailable DIR JOB WHY...
+unavailable() {
+	local d=$1 j=$2
+	shift 2
+	echo "$j $*" >>"$d/UNAVAILABLE"
+	echo "bench: $(basename "$(dirname "$d")")/$(basename "$d") $j unavailable: $*"
+}
+
+# fio_args JOB SECS: fio's arguments for JOB (data jobs on /mnt/nfs,
+# metadata jobs on /mnt/meta, which has no attribute cache).
+fio_args() {
+	local d="--filename=/mnt/nfs/bench.dat --size=$BENCH_SIZE --ioengine=libaio --direct=1 --time_based --runtime=$2"
+	local m="--directory=/mnt/meta/md --filename_format=f.\$filenum --nrfiles=$BENCH_FILES --filesize=4k --create_on_open=1"
+	case $1 in
+	seq-write) echo "$d --rw=write --bs=1m --iodepth=8" ;;
+	seq-read) echo "$d --rw=read --bs=1m --iodepth=8" ;;
+	rand-read) echo "$d --rw=randread --bs=4k --iodepth=16" ;;
+	rand-read-qd1) echo "$d --rw=randread --bs=4k --iodepth=1" ;;
+	meta-create) echo "$m --ioengine=filecreate" ;;
+	meta-stat) echo "$m --ioengine=filestat" ;;
+	meta-unlink) echo "$m --ioengine=filedelete" ;;
+	esac
+}
+
+# measure DIR JOB: the measured run, CPU snapshots of both guests around it.
+measure() {
+	local d=$1 j=$2 s1 s2 c1 c2 rc=0
+	ask stat
+	s1=$ANS c1=$(grep '^cpu ' /proc/stat)
+	# shellcheck disable=SC2046
+	timeout -k 10 $((BENCH_SECS + 600)) fio --name="$j" $(fio_args "$j" "$BENCH_SECS") \
+		--output-format=json --output=/tmp/fio.json >/tmp/fio.err 2>&1 || rc=$?
+	c2=$(grep '^cpu ' /proc/stat)
+	ask stat
+	s2=$ANS
+	if [ $rc -ne 0 ] || ! grep -q '"jobs"' /tmp/fio.json 2>/dev/null; then
+		unavailable "$d" "$j" "fio exited $rc: $(tail -n 2 /tmp/fio.err | tr '\n' ' ')"
+		return 1
 	fi
-	ack=$(cat /share/bench/ack.$n); n=$((n + 1))
-	if [ "$ack" != ok ]; then
-		echo "UNAVAILABLE $srv $cli server $ack" >>$R
-		continue
+	cp /tmp/fio.json "$d/$j.json"
+	case "$s1 $s2" in
+	"ok cpu "*"ok cpu "*)
+		printf 'client before %s\nclient after %s\nserver before %s\nserver after %s\n' \
+			"$c1" "$c2" "${s1#ok }" "${s2#ok }" >"$d/$j.cpu" ;;
+	*) unavailable "$d" "$j-cpu" "server CPU snapshot: $s1 / $s2" ;;
+	esac
+}
+
+# warm DIR JOB: the job run once, briefly, and discarded.
+warm() {
+	local a
+	a=$(fio_args "$2" "$BENCH_WARM")
+	case $2 in meta-*) a=${a/--nrfiles=$BENCH_FILES/--nrfiles=50} ;; esac
+	[ "$BENCH_WARM" -gt 0 ] || return 0
+	# shellcheck disable=SC2086
+	timeout -k 10 $((BENCH_WARM + 600)) fio --name="warm-$2" $a --output=/dev/null >/tmp/fio.err 2>&1 ||
+		echo "bench: warm-up of $2 failed: $(tail -n 1 /tmp/fio.err)"
+}
+
+cur_cli= cur_srv=
+# nfs_row DIR SERVER CLIENT PROTO: every job on one mount.
+nfs_row() {
+	local d=$1 srv=$2 cli=$3 proto=$4 ans out opts j
+	ask nfsd "$srv"
+	ans=$ANS
+	if [ "$ans" != ok ]; then
+		for j in $JOBS; do unavailable "$d" "$j" "server $ans"; done
+		return
 	fi
-	if [ "$cli" != "$cur" ]; then
-		[ -n "$cur" ] && { transport_unload "$cur" || echo "bench: $cur did not unload"; }
-		cur=
+	cur_srv=$srv
+	if [ "$proto" = rdma ] && [ "$cli" != "$cur_cli" ]; then
+		if [ -n "$cur_cli" ] && ! out=$(transport_unload "$cur_cli" 2>&1); then
+			for j in $JOBS; do unavailable "$d" "$j" "client: unload $cur_cli: $out"; done
+			return
+		fi
+		cur_cli=
 		if ! out=$(transport_load client "$cli" 2>&1); then
-			echo "UNAVAILABLE $srv $cli client $out" >>$R
+			for j in $JOBS; do unavailable "$d" "$j" "client: load $cli: $out"; done
 			transport_unload "$cli" >/dev/null 2>&1
+			return
+		fi
+		cur_cli=$cli
+	fi
+	opts="vers=$BENCH_VERS"
+	[ "$proto" = rdma ] && opts="rdma,port=20049,$opts"
+	if ! out=$(mount -t nfs -o "$opts" $SERVER:/export /mnt/nfs 2>&1) ||
+		! out=$(mount -t nfs -o "$opts,actimeo=0" $SERVER:/export /mnt/meta 2>&1); then
+		for j in $JOBS; do unavailable "$d" "$j" "mount -o $opts: $out"; done
+		umount /mnt/nfs 2>/dev/null
+		return
+	fi
+	rm -rf /mnt/nfs/bench.dat /mnt/meta/md
+	mkdir -p /mnt/meta/md
+	for j in $JOBS; do
+		case $j in meta-create) rm -rf /mnt/meta/md/*; warm "$d" meta-create; warm "$d" meta-unlink ;;
+		meta-*) ;;
+		*) warm "$d" "$j" ;; esac
+		measure "$d" "$j" && echo "bench: $(basename "$d") $j done"
+	done
+	rm -rf /mnt/nfs/bench.dat /mnt/meta/md
+	umount /mnt/meta || echo "bench: umount /mnt/meta failed"
+	umount /mnt/nfs || echo "bench: umount /mnt/nfs failed"
+}
+
+# link_row DIR: raw perftest between the guests: 1 MiB messages for the
+# bandwidths (NFS moves up to 1 MiB per chunk here), 2 bytes for the
+# latency.  Over each guest's IPv4 RoCE v2 GID, with perftest's own TCP
+# exchange (its rdma_cm mode crashed ib_send_lat's client in librdmacm
+# when the server was not listening yet).
+link_row() {
+	local d=$1 t args gid
+	gid=$(gid_index_v4 rxe0) || gid=
+	for t in ib_write_bw ib_read_bw ib_send_lat; do
+		args="-d rxe0 -F"
+		case $t in
+		ib_send_lat) args="$args -n 1000" ;;
+		*) args="$args -s 1048576 -D $BENCH_SECS" ;;
+		esac
+		if [ -z "$gid" ]; then
+			unavailable "$d" "$t" "no IPv4 RoCE v2 GID on rxe0"
 			continue
 		fi
-		cur=$cli
-	fi
-	if ! out=$(mount -t nfs -o "$BENCH_OPTS" 192.0.2.1:/export /mnt/nfs 2>&1); then
-		echo "UNAVAILABLE $srv $cli mount -o $BENCH_OPTS: $out" >>$R
-		continue
-	fi
-	rm -f /mnt/nfs/bench.dat
-	# warm-up: every job once, results discarded (the write lays the file out)
-	if [ "$BENCH_WARM" -gt 0 ]; then
-		for j in "seq-write write 1m 8" "seq-read read 1m 8" "rand-read randread 4k 16"; do
-			set -- $j
-			fio_job "$1-warm-up" "$2" "$3" "$4" "$BENCH_WARM" >/dev/null ||
-				echo "bench: $srv/$cli warm-up $1 failed"
-		done
-	fi
-	for j in "seq-write write 1m 8" "seq-read read 1m 8" "rand-read randread 4k 16"; do
-		set -- $j
-		line=$(fio_job "$@")
-		if [ -z "$line" ]; then
-			echo "UNAVAILABLE $srv $cli fio $1 failed: $(tail -n 2 /tmp/fio.err | tr '\n' ' ')" >>$R
-			break
+		echo "$args" >/share/bench/perftest.args
+		ask perftest "$t"
+		if [ "$ANS" != ok ]; then
+			unavailable "$d" "$t" "server $ANS"
+			continue
 		fi
-		# terse v3: field 7 read KiB/s, 8 read IOPS, 48 write KiB/s, 49 write IOPS
-		case $1 in
-		seq-write) v=$(echo "$line" | awk -F';' '{ printf "%.1f", $48 / 1024 }') u=MiB/s ;;
-		seq-read) v=$(echo "$line" | awk -F';' '{ printf "%.1f", $7 / 1024 }') u=MiB/s ;;
-		rand-read) v=$(echo "$line" | awk -F';' '{ print $8 }') u=IOPS ;;
-		esac
-		echo "RESULT $srv $cli $1 $v $u" >>$R
-		echo "bench: $srv/$cli $1 $v $u"
+		# shellcheck disable=SC2086
+		timeout $((BENCH_SECS + 120)) "$t" -x "$gid" $args $SERVER >"$d/$t.txt" 2>&1 ||
+			unavailable "$d" "$t" "$t failed: $(tail -n 2 "$d/$t.txt" | tr '\n' ' ')"
 	done
-	rm -f /mnt/nfs/bench.dat
-	umount /mnt/nfs || echo "bench: umount failed"
+}
+
+rows="$BENCH_COMBOS tcp link"
+nrows=$(echo $rows | wc -w)
+for r in $(seq 1 "$BENCH_ROUNDS"); do
+	# this round's order: the rows rotated by r-1
+	order=$(echo $rows | tr ' ' '\n' | awk -v k=$(((r - 1) % nrows)) -v n="$nrows" \
+		'{ a[NR - 1] = $0 } END { for (i = 0; i < n; i++) print a[(i + k) % n] }' | tr '\n' ' ')
+	echo "bench: round $r: $order"
+	echo "$r $order" >>$RAW/order
+	for row in $order; do
+		d=$RAW/r$r/${row/:/_}
+		mkdir -p "$d"
+		case $row in
+		link) link_row "$d" ;;
+		tcp) nfs_row "$d" "${cur_srv:-stock}" - tcp ;;
+		*) nfs_row "$d" "${row%%:*}" "${row#*:}" rdma ;;
+		esac
+	done
 done
-[ -n "$cur" ] && transport_unload "$cur"
+[ -n "$cur_cli" ] && transport_unload "$cur_cli"
 step "client: kernel log clean" kernel_log_clean
+touch $RAW/complete
 exit $STEP_FAILS

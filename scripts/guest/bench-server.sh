@@ -1,9 +1,17 @@
 # SPDX-License-Identifier: GPL-2.0
-# Benchmark, server side: the NFS/RDMA server on rxe exporting a tmpfs.
-# The client asks for a server transport before each measurement by
-# writing /share/bench/req.N (a word: stock|rpcrdmax); the server restarts
-# nfsd on that transport if it is not the current one and answers in
-# /share/bench/ack.N with "ok" or "fail: why".  Ends on client.done.
+# Benchmark, server side: the NFS server on rxe exporting a tmpfs, driven
+# by the client guest through numbered requests on the share
+# (/share/bench/req.N, one line; answered in /share/bench/ack.N):
+#   nfsd WORD        nfsd on transport WORD (stock|rpcrdmax), restarted only
+#                    if WORD is not the current one -> "ok" | "fail: why"
+#   stat             -> "ok " + this guest's /proc/stat "cpu" line
+#   perftest TOOL    start perftest's TOOL (ib_write_bw, ib_read_bw,
+#                    ib_send_lat) as the server side with the arguments
+#                    in /share/bench/perftest.args -> "ok" once it listens
+# Ends on /share/client.done.  Waits use bash's read -t on a private FIFO,
+# not sleep(1): a poll loop that forks would show up in the CPU figures.
+# bash, not the guest's sh (dash): read -t, ${var/x/y}
+[ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 . /share/lib.sh
 set -u
 step "server: rxe up" rxe_up
@@ -16,8 +24,11 @@ echo '/export 192.0.2.0/24(rw,no_root_squash,insecure,no_subtree_check,fsid=1)' 
 rpcbind -w 2>/dev/null || rpcbind
 step "server: exportfs" exportfs -ra
 rpc.mountd
+mkfifo /tmp/tick
+exec 3<>/tmp/tick
+nap() { read -r -t "$1" -u 3 _ || true; }
 
-cur=
+cur= perf=
 # switch WORD: nfsd on transport WORD; sets WHY on failure.  Runs in the
 # main shell: it changes $cur.  nfsd is stopped first, so max_block_size
 # can be written and the rdma listener is created exactly once per start.
@@ -37,25 +48,53 @@ switch() {
 	rpc.nfsd 8 || { WHY="rpc.nfsd failed"; return 1; }
 	out=$(sh -c 'echo "rdma 20049" >/proc/fs/nfsd/portlist' 2>&1) || { WHY="rdma listener on $word: $out"; return 1; }
 	# v4 grace period (10 s) before the first OPEN
-	sleep 11
+	nap 11
+}
+
+# perftest TOOL: its server side in the background, with the arguments
+# the client wrote and our RoCE v2 GID (gid_index_v4, lib.sh); answered
+# once it listens for the client's TCP exchange (port 18515).
+perftest() {
+	local tool=$1 gid n=100
+	case $tool in ib_write_bw | ib_read_bw | ib_send_lat) ;; *) WHY="unknown perftest tool '$tool'"; return 1 ;; esac
+	[ -z "$perf" ] || wait "$perf" 2>/dev/null
+	perf=
+	gid=$(gid_index_v4 rxe0) || { WHY="no IPv4 RoCE v2 GID on rxe0"; return 1; }
+	# shellcheck disable=SC2046
+	timeout 300 "$tool" -x "$gid" $(cat /share/bench/perftest.args) >/share/bench/perftest.server.out 2>&1 &
+	perf=$!
+	while [ $n -gt 0 ]; do
+		ss -ltn 2>/dev/null | grep -q ':18515 ' && return 0
+		kill -0 "$perf" 2>/dev/null || break
+		nap 0.1
+		n=$((n - 1))
+	done
+	WHY="$tool is not listening: $(tail -n 2 /share/bench/perftest.server.out | tr '\n' ' ')"
+	return 1
 }
 
 touch /share/server.ready
 n=1
 while :; do
-	while [ ! -e /share/bench/req.$n ] && [ ! -e /share/client.done ]; do sleep 0.2; done
+	while [ ! -e /share/bench/req.$n ] && [ ! -e /share/client.done ]; do nap 0.05; done
 	[ -e /share/bench/req.$n ] || break
-	want=$(cat /share/bench/req.$n)
-	if [ "$want" = "$cur" ]; then
-		echo ok >/share/bench/ack.$n.tmp
-	elif switch "$want"; then
-		echo ok >/share/bench/ack.$n.tmp
-	else
-		echo "fail: $WHY" >/share/bench/ack.$n.tmp
-	fi
+	read -r verb arg <"/share/bench/req.$n"
+	WHY=
+	case $verb in
+	nfsd)
+		if [ "$arg" = "$cur" ] || switch "$arg"; then ans=ok; else ans="fail: $WHY"; fi ;;
+	stat)
+		ans="ok $(grep '^cpu ' /proc/stat)" ;;
+	perftest)
+		if perftest "$arg"; then ans=ok; else ans="fail: $WHY"; fi ;;
+	*)
+		ans="fail: unknown request '$verb'" ;;
+	esac
+	echo "$ans" >/share/bench/ack.$n.tmp
 	mv /share/bench/ack.$n.tmp /share/bench/ack.$n
 	n=$((n + 1))
 done
+[ -z "$perf" ] || wait "$perf" 2>/dev/null
 rpc.nfsd 0
 step "server: kernel log clean" kernel_log_clean
 exit $STEP_FAILS

@@ -113,6 +113,21 @@ transport_unload() {
 	! lsmod | grep -q "^$m "
 }
 
+# gid_index_v4 DEV: the index of DEV's port-1 RoCE v2 GID that carries an
+# IPv4 address (::ffff:a.b.c.d), for tools that take -x (perftest).
+gid_index_v4() {
+	local f i
+	for f in /sys/class/infiniband/"$1"/ports/1/gids/*; do
+		i=${f##*/}
+		case $(cat "$f" 2>/dev/null) in
+		0000:0000:0000:0000:0000:ffff:*)
+			[ "$(cat /sys/class/infiniband/"$1"/ports/1/gid_attrs/types/"$i" 2>/dev/null)" = "RoCE v2" ] &&
+				{ echo "$i"; return 0; } ;;
+		esac
+	done
+	return 1
+}
+
 # rdma_res_count KIND: the number of KIND (mr, qp, pd, ...) resources the
 # RDMA core tracks, summed over devices ("rdma res show" summary line).
 rdma_res_count() {
