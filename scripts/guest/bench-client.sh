@@ -55,7 +55,7 @@ unavailable() {
 # metadata jobs on /mnt/meta, which has no attribute cache).
 fio_args() {
 	local d="--filename=/mnt/nfs/bench.dat --size=$BENCH_SIZE --ioengine=libaio --direct=1 --time_based --runtime=$2"
-	local m="--directory=/mnt/meta/md --filename_format=f.\$filenum --nrfiles=$BENCH_FILES --filesize=4k --create_on_open=1"
+	local m="--directory=/mnt/meta/md --filename_format=f.\$filenum --nrfiles=$BENCH_FILES --filesize=4k --create_on_open=1 --openfiles=64"
 	case $1 in
 	seq-write) echo "$d --rw=write --bs=1m --iodepth=8" ;;
 	seq-read) echo "$d --rw=read --bs=1m --iodepth=8" ;;
