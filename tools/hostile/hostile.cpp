@@ -1319,7 +1319,8 @@ void run_case(const Case &k)
  * connection; it must never stall a connection it keeps open, and must
  * still serve new ones.  Under --strict (rpcrdmax's server, which
  * serves the excess and counts it in rdma_stat_credit_overrun) every
- * Call must get its NULL Reply on the open connection.
+ * Call must get its NULL Reply on the open connection.  Run only under
+ * --strict (see main()).
  */
 constexpr const char *kCreditCase = "credit-overrun";
 
@@ -1577,9 +1578,15 @@ int main(int argc, char **argv)
 			run_pd_case(k);
 			ran++;
 		}
-	if (selected(kCreditCase)) {
+	if (selected(kCreditCase) && opt.strict) {
 		run_credit_overrun();
 		ran++;
+	} else if (selected(kCreditCase)) {
+		/* Against the stock 6.1 server the burst once left the
+		 * connection dead (RNR retries exceeded, no Reply) and then
+		 * neither a new connection nor the NFS mount was served
+		 * (Documentation/hostile.rst, "Credit overrun"). */
+		note(kCreditCase, "not run without --strict: it can leave the stock server unable to serve");
 	}
 	if (!ran) {
 		step_fail("hostile", "no case matched --only");
