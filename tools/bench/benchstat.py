@@ -364,10 +364,19 @@ def fmt(v):
     return "%.3g" % v
 
 
+def report_cells(run):
+    """(metric, unit, better, row) for every cell of the report, in order."""
+    for m in NFS_METRICS + cpu_metrics():
+        for row in run.combos + ["tcp"]:
+            yield m[0], m[1], m[2], row
+    for m in LINK_METRICS:
+        yield m[0], m[1], m[2], "link"
+
+
 def cell(run, metric, row):
     vals = run.get(metric, row)
     if not vals:
-        return "unavailable"
+        return "unavailable: " + run.reason(metric, row)
     med, lo, hi = summary(list(vals.values()))
     return "%s [%s-%s]" % (fmt(med), fmt(lo), fmt(hi))
 
@@ -383,21 +392,14 @@ def report(run, out):
     if not run.complete:
         p("bench: the client guest did not finish: what is missing prints as unavailable")
     p("bench: each cell is the median [min-max] over the rounds; rows are SERVER:CLIENT")
-    rows = run.combos + ["tcp"]
-    for metric, unit, better, _j, _w in NFS_METRICS + cpu_metrics():
-        p("bench: %s (%s, %s is better)" % (metric, unit, better))
-        for row in rows:
-            c = cell(run, metric, row)
-            if c == "unavailable":
-                c += ": " + run.reason(metric, row)
-            p("bench:   %-18s %s" % (row, c))
-    p("bench: link limit (perftest between the guests: 1 MiB messages, 2-byte latency)")
-    for metric, unit, better, _t, _w in LINK_METRICS:
-        c = cell(run, metric, "link")
-        if c == "unavailable":
-            c += ": " + run.reason(metric, "link")
-        p("bench: %s (%s, %s is better)" % (metric, unit, better))
-        p("bench:   %-18s %s" % ("link", c))
+    last = None
+    for metric, unit, better, row in report_cells(run):
+        if metric == LINK_METRICS[0][0] and last != metric:
+            p("bench: link limit (perftest between the guests: 1 MiB messages, 2-byte latency)")
+        if metric != last:
+            p("bench: %s (%s, %s is better)" % (metric, unit, better))
+            last = metric
+        p("bench:   %-18s %s" % (row, cell(run, metric, row)))
     p("bench: NFS/RDMA sequential throughput as a share of the raw RDMA operation that carries it")
     for job, tool in sorted(RAW_PEER.items()):
         raw = run.get(tool, "link")
@@ -428,20 +430,13 @@ def report(run, out):
 
 
 def write_tsv(run, path):
-    """metric row median min max, for the chart."""
-    rows = run.combos + ["tcp"]
+    """metric unit row median min max, for the chart."""
     with open(path, "w") as f:
-        for metric, unit, better, _j, _w in NFS_METRICS + cpu_metrics():
-            for row in rows:
-                vals = run.get(metric, row)
-                if vals:
-                    med, lo, hi = summary(list(vals.values()))
-                    f.write("%s\t%s\t%s\t%g\t%g\t%g\n" % (metric, unit, row, med, lo, hi))
-        for metric, unit, better, _t, _w in LINK_METRICS:
-            vals = run.get(metric, "link")
+        for metric, unit, _b, row in report_cells(run):
+            vals = run.get(metric, row)
             if vals:
                 med, lo, hi = summary(list(vals.values()))
-                f.write("%s\t%s\t%s\t%g\t%g\t%g\n" % (metric, unit, "link", med, lo, hi))
+                f.write("%s\t%s\t%s\t%g\t%g\t%g\n" % (metric, unit, row, med, lo, hi))
 
 
 def write_png(run, tsv, png):
