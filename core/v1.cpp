@@ -344,6 +344,31 @@ ktl::Result<u32> v1_encode_err_chunk(u32 xid, u32 credits, ktl::Bytes out)
 	return v1_impl::encode_error(xid, credits, V1ErrCode::Chunk, out);
 }
 
+ktl::Result<u32> v1_encode_inline_msg(u32 xid, u32 credits, ktl::Bytes out)
+{
+	ktl::XdrWriter xdr(out);
+
+	if (!(xdr.put_u32(xid) && xdr.put_u32(kRpcRdmaVersion1) && xdr.put_u32(credits) &&
+	      xdr.put_u32(static_cast<u32>(V1Proc::Msg)) && xdr.put_u32(0) && xdr.put_u32(0) &&
+	      xdr.put_u32(0)))
+		return ktl::error(ktl::err::EMSGSIZE);
+	return (u32)xdr.offset();
+}
+
+MsgDirection v1_msg_direction(const V1Header &hdr, ktl::ConstBytes rpc_msg)
+{
+	if (hdr.proc != V1Proc::Msg || rpc_msg.size() < 2 * kXdrWord)
+		return MsgDirection::Unknown;
+	switch (ktl::load_be32(rpc_msg.data() + kXdrWord)) {
+	case 0:
+		return MsgDirection::Call;
+	case 1:
+		return MsgDirection::Reply;
+	default:
+		return MsgDirection::Unknown;
+	}
+}
+
 bool v1_peek_xid(ktl::ConstBytes buf, u32 *xid)
 {
 	if (buf.size() < kXdrWord)

@@ -333,6 +333,9 @@ enum {
 	RPCRDMAX_SVC_STAT_REFUSED,	/* rdma_stat_refused: connection requests refused */
 	RPCRDMAX_SVC_STAT_CTXT_ALLOC,	/* rdma_stat_ctxt_alloc: contexts made (set-up, growth) */
 	RPCRDMAX_SVC_STAT_CREDIT_OVERRUN, /* rdma_stat_credit_overrun: Calls beyond the credits granted */
+	RPCRDMAX_SVC_STAT_BC_CALLS,	/* rdma_stat_bc_calls: backward Calls sent (RFC 8167) */
+	RPCRDMAX_SVC_STAT_BC_REPLIES,	/* rdma_stat_bc_replies: backward Replies matched */
+	RPCRDMAX_SVC_STAT_BC_DROPPED,	/* rdma_stat_bc_dropped: backward Replies dropped */
 	RPCRDMAX_SVC_STAT_COUNT
 };
 void rpcrdmax_svc_stat_add(unsigned int which, unsigned int n) RPCRDMAX_NOEXCEPT;
@@ -405,6 +408,18 @@ int rpcrdmax_svc_res_pages(void *rqstp, unsigned int offset, unsigned int len,
 /* Move the Reply's pages out of @rqstp (count or -ENOBUFS); put them later. */
 int rpcrdmax_svc_res_take_pages(void *rqstp, void **pages, unsigned int max) RPCRDMAX_NOEXCEPT;
 
+/* ---- the server's backchannel rpc_xprt (shim/svc_bc.c) ---------------- */
+/* Copy the first @len octets of a backward Call's rq_snd_buf to @dst. */
+int rpcrdmax_svc_bc_call_copy(void *rqst, void *dst, unsigned int len) RPCRDMAX_NOEXCEPT;
+/*
+ * Complete the backward Call @xid on @xprt's backchannel with the Reply
+ * @msg (@len octets, RPC message only); @slots backward Calls may be
+ * outstanding from now on.  0, -ENOTCONN (no backchannel), -ESRCH (no
+ * such Call) or -EMSGSIZE (longer than the Call's receive buffer).
+ */
+int rpcrdmax_svc_bc_reply(void *xprt, unsigned int xid, const void *msg, unsigned int len,
+			  unsigned int slots) RPCRDMAX_NOEXCEPT;
+
 /* ---- C++ entry points called from C ----------------------------------- */
 /* Module life cycle (lib/module.cpp): called from shim/main.c. */
 int rpcrdmax_cxx_init(void) RPCRDMAX_NOEXCEPT;
@@ -447,6 +462,16 @@ int rpcrdmax_svcc_sendto(void *conn, void *rqstp, void *ctxt) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_svcc_release(void *conn, void *ctxt) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_svcc_detach(void *conn) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_svcc_destroy(void *conn) RPCRDMAX_NOEXCEPT;
+/*
+ * A connection's backchannel (svcrdma/backchannel.cpp): the backward
+ * Calls it may have outstanding, the largest backward Call's RPC
+ * message, and bc_send() of one (0, -ENOTCONN: the connection is gone,
+ * -EMSGSIZE: longer than the inline threshold, -ENOBUFS: try later).
+ */
+unsigned int rpcrdmax_svcc_bc_slots(void *conn) RPCRDMAX_NOEXCEPT;
+unsigned int rpcrdmax_svcc_bc_max_payload(void *conn) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_svcc_bc_send(void *conn, void *rqst, unsigned int xid,
+			  unsigned int len) RPCRDMAX_NOEXCEPT;
 
 /*
  * The constants C++ was compiled with, for the KUnit cross-check

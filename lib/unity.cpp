@@ -25,3 +25,4 @@
 #include "../svcrdma/rw.cpp"
 #include "../svcrdma/sendto.cpp"
 #include "../svcrdma/sendctx.cpp"
+#include "../svcrdma/backchannel.cpp"

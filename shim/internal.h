@@ -39,4 +39,16 @@ union rpcrdmax_any_wr {
 int rpcrdmax_ib_build_wr(const struct rpcrdmax_send_wr *in, union rpcrdmax_any_wr *out,
 			 struct ib_sge *sge);
 
+struct rpc_xprt;
+struct svc_xprt;
+/* shim/xprt.c: an rpc_xprt's address strings, made and freed. */
+void rpcrdmax_xprt_format_addresses(struct rpc_xprt *xprt);
+void rpcrdmax_xprt_free_addresses(struct rpc_xprt *xprt);
+/* shim/svc.c: the C++ connection behind one of our connection
+ * svc_xprts, or NULL (a listener, or not ours). */
+void *rpcrdmax_svc_conn_of(struct svc_xprt *xprt);
+/* shim/svc_bc.c: the backchannel's rpc_xprt class. */
+int rpcrdmax_svc_bc_register(void);
+void rpcrdmax_svc_bc_unregister(void);
+
 #endif

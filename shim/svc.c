@@ -199,10 +199,18 @@ static struct svc_xprt_class rpcrdmax_svc_class = {
 	.xcl_ident = XPRT_TRANSPORT_RDMA,
 };
 
+void *rpcrdmax_svc_conn_of(struct svc_xprt *xprt)
+{
+	if (xprt->xpt_class != &rpcrdmax_svc_class || rpcrdmax_sx(xprt)->listener)
+		return NULL;
+	return rpcrdmax_sx(xprt)->cxx;
+}
+
 /**
- * rpcrdmax_svc_register - register the "rdma" svc_xprt class
+ * rpcrdmax_svc_register - register the "rdma" svc_xprt class and its
+ * backchannel (shim/svc_bc.c)
  *
- * Returns 0 or a negative errno.
+ * Returns 0 or a negative errno (-EEXIST: the stock module has them).
  */
 int rpcrdmax_svc_register(void)
 {
@@ -211,18 +219,24 @@ int rpcrdmax_svc_register(void)
 	rpcrdmax_svc_wq = alloc_workqueue("rpcrdmax_svc", WQ_UNBOUND, 0);
 	if (!rpcrdmax_svc_wq)
 		return -ENOMEM;
+	rc = rpcrdmax_svc_bc_register();
+	if (rc)
+		goto out_wq;
 	rc = svc_reg_xprt_class(&rpcrdmax_svc_class);
-	if (rc) {
-		destroy_workqueue(rpcrdmax_svc_wq);
-		rpcrdmax_svc_wq = NULL;
-	}
+	if (!rc)
+		return 0;
+	rpcrdmax_svc_bc_unregister();
+out_wq:
+	destroy_workqueue(rpcrdmax_svc_wq);
+	rpcrdmax_svc_wq = NULL;
 	return rc;
 }
 
-/** rpcrdmax_svc_unregister - unregister the class; waits for pending frees */
+/** rpcrdmax_svc_unregister - unregister the classes; waits for pending frees */
 void rpcrdmax_svc_unregister(void)
 {
 	svc_unreg_xprt_class(&rpcrdmax_svc_class);
+	rpcrdmax_svc_bc_unregister();
 	destroy_workqueue(rpcrdmax_svc_wq);
 	rpcrdmax_svc_wq = NULL;
 }

@@ -21,7 +21,11 @@
  * into the Send buffer), rdma_stat_refused (connection requests
  * refused) and rdma_stat_ctxt_alloc (receive, send and rdma_rw contexts
  * made: at connection set-up, or when a connection needs more at once;
- * it does not move while I/O runs in steady state).  They exist while the server transport is registered.
+ * it does not move while I/O runs in steady state), and the backchannel's
+ * (RFC 8167) rdma_stat_bc_calls (backward Calls sent), rdma_stat_bc_replies
+ * (their Replies matched) and rdma_stat_bc_dropped (backward Replies
+ * dropped: no backchannel, no such Call, too long, or with chunks).
+ * They exist while the server transport is registered.
  */
 #include <linux/sunrpc/xprtrdma.h>
 #include <linux/atomic.h>
@@ -198,6 +202,9 @@ static struct ctl_table rpcrdmax_svc_table[] = {
 	RPCRDMAX_SVC_STAT("rdma_stat_refused", RPCRDMAX_SVC_STAT_REFUSED),
 	RPCRDMAX_SVC_STAT("rdma_stat_ctxt_alloc", RPCRDMAX_SVC_STAT_CTXT_ALLOC),
 	RPCRDMAX_SVC_STAT("rdma_stat_credit_overrun", RPCRDMAX_SVC_STAT_CREDIT_OVERRUN),
+	RPCRDMAX_SVC_STAT("rdma_stat_bc_calls", RPCRDMAX_SVC_STAT_BC_CALLS),
+	RPCRDMAX_SVC_STAT("rdma_stat_bc_replies", RPCRDMAX_SVC_STAT_BC_REPLIES),
+	RPCRDMAX_SVC_STAT("rdma_stat_bc_dropped", RPCRDMAX_SVC_STAT_BC_DROPPED),
 	RPCRDMAX_SVC_UNCOUNTED("rdma_stat_rq_starve"),
 	RPCRDMAX_SVC_UNCOUNTED("rdma_stat_rq_poll"),
 	RPCRDMAX_SVC_UNCOUNTED("rdma_stat_rq_prod"),

@@ -41,7 +41,8 @@ static const struct rpc_timeout rpcrdmax_timeout = {
 	.to_maxval = 60 * HZ,
 };
 
-static void rpcrdmax_xprt_format_addresses(struct rpc_xprt *xprt)
+/* Address strings for an rpc_xprt of ours (the backchannel's too). */
+void rpcrdmax_xprt_format_addresses(struct rpc_xprt *xprt)
 {
 	struct sockaddr *sap = (struct sockaddr *)&xprt->addr;
 	char buf[128];
@@ -57,7 +58,7 @@ static void rpcrdmax_xprt_format_addresses(struct rpc_xprt *xprt)
 		sap->sa_family == AF_INET6 ? RPCBIND_NETID_RDMA6 : RPCBIND_NETID_RDMA;
 }
 
-static void rpcrdmax_xprt_free_addresses(struct rpc_xprt *xprt)
+void rpcrdmax_xprt_free_addresses(struct rpc_xprt *xprt)
 {
 	kfree(xprt->address_strings[RPC_DISPLAY_ADDR]);
 	kfree(xprt->address_strings[RPC_DISPLAY_PORT]);

@@ -169,6 +169,16 @@ int SvcConn::process(void *rqstp, RecvBuf *rb, void **ctxt)
 		return 0;
 	}
 
+	const u8 *msg = rb->data + h.hdr_len;
+	if (core::v1_msg_direction(h, ConstBytes(msg, h.payload_len)) == core::MsgDirection::Reply) {
+		/* A Reply arriving at a responder answers one of its
+		 * backward Calls (RFC 8167): not a Call, not counted. */
+		uncount_call(cc);
+		backward_reply(h, msg, h.payload_len);
+		repost(rb);
+		put_call(cc);
+		return 0;
+	}
 	if (rb->overrun)
 		note_overrun(h.xid);
 	/* The Receive goes back once the Call is assembled (Read chunks

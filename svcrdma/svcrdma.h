@@ -24,7 +24,9 @@
  *   recvfrom.cpp   Receive -> decoded header -> the Call in rq_arg;
  *   rw.cpp         Read and Write chunks through rdma_rw;
  *   sendto.cpp     Reply assembly and Send;
- *   sendctx.cpp    a Reply's Send context: buffer, page pieces, SGEs.
+ *   sendctx.cpp    a Reply's Send context: buffer, page pieces, SGEs;
+ *   backchannel.cpp  backward-direction Calls out, their Replies in
+ *                  (RFC 8167), for nfsd's callback client.
  *
  * Chunk payloads move by rdma_rw straight between the peer and the
  * svc_rqst's pages: Read chunks land in rq_pages at their position, Write
@@ -132,6 +134,11 @@ inline constexpr u32 kPoolSends = 64;
 inline constexpr u32 kPoolRwCtxs = 8;
 inline constexpr u32 kPoolRwFirst = 258;
 inline constexpr u32 kPoolRwRest = 16;
+/* Backward Calls (RFC 8167) a connection may have outstanding: what
+ * the backchannel rpc_xprt's slot table holds, the rdma_credit of each
+ * backward Call, and the Receives kept posted, beyond the credits, for
+ * their Replies.  nfsd uses one callback slot per session. */
+inline constexpr u32 kBcSlots = 2;
 
 
 class Listener;
@@ -247,6 +254,9 @@ public:
 	void detach();
 	void lost();
 
+	u32 bc_max_payload() const;
+	int bc_send(void *rqst, u32 xid, u32 len);
+
 	void recv_done(RecvBuf *rb, const rpcrdmax_wc &wc);
 	void send_done(SendCtx *sc, const rpcrdmax_wc &wc);
 	void sq_release(u32 n);
@@ -265,6 +275,7 @@ private:
 	CallCtx *get_call();
 	SendCtx *get_send();
 	void put_send(SendCtx *sc);
+	void backward_reply(const core::V1Header &h, const u8 *msg, u32 len);
 	Result<u32> build_arg(void *rqstp, CallCtx *cc, const u8 *inl, u32 inl_len);
 	Result<void> read_chunks(void *rqstp, CallCtx *cc);
 	Result<void> add_reads(void *rqstp, CallCtx *cc, const core::ChunkRef &c, u32 skip,

@@ -261,26 +261,28 @@ static bool recv_within_budget(const ConnLimits &lim, void *cm_id)
 }
 
 /*
- * PD, CQs and QP.  The Send Queue: a Send per credit plus one for an
- * error reply, and rdma_rw contexts for a largest chunk payload per
- * credit (the core adds their work requests, capped by the device).
+ * PD, CQs and QP.  The Send Queue: a Send per credit and per backward
+ * Call slot plus one for an error reply, and rdma_rw contexts for a
+ * largest chunk payload per credit (the core adds their work requests,
+ * capped by the device).  The Receive Queue: a Receive per credit and
+ * per backward Call slot (its Reply), and room for ib_drain_qp's.
  */
 Result<void> SvcConn::make_queues(const rpcrdmax_dev_attrs &attrs)
 {
 	void *dev = id.device();
 	const u32 credits = lim_.credits;
-	const u32 send_wr = credits + 1;
+	const u32 send_wr = credits + kBcSlots + 1;
+	const u32 recv_wr = credits + kBcSlots + 1;
 	const u32 ctxs = credits * rpcrdmax_rw_mr_factor(id.get(), kMaxChunkPieces);
 	const u32 scq_len = min(min(send_wr + 3 * ctxs, attrs.max_qp_wr), attrs.max_cqe);
 	u32 sq = 0;
 
-	if (attrs.max_qp_wr < 2 * credits + 2)
+	if (attrs.max_qp_wr < send_wr + recv_wr)
 		return error(err::ENOMEM);
 	RPCRDMAX_TRY(pd_.alloc(dev));
 	RPCRDMAX_TRY(scq_.alloc(dev, (int)scq_len, 0, true));
-	/* Receives: one per credit, and room for ib_drain_qp's. */
-	RPCRDMAX_TRY(rcq_.alloc(dev, (int)credits + 1, 0, true));
-	RPCRDMAX_TRY(id.create_qp(pd_, scq_, rcq_, send_wr, credits + 1,
+	RPCRDMAX_TRY(rcq_.alloc(dev, (int)recv_wr, 0, true));
+	RPCRDMAX_TRY(id.create_qp(pd_, scq_, rcq_, send_wr, recv_wr,
 				  max(attrs.max_send_sge, 1u), 1, ctxs, &sq));
 	max_send_sge_ = min(max(attrs.max_send_sge, 1u), core::kInlineMaxSges);
 	/* Every slot we hand out has a CQ entry; one stays for the drain. */
@@ -291,15 +293,17 @@ Result<void> SvcConn::make_queues(const rpcrdmax_dev_attrs &attrs)
 	return {};
 }
 
-/* One Receive buffer per credit, mapped and posted. */
+/* One Receive buffer per credit and per backward Call slot, mapped and
+ * posted.  (The memory budget counts the credits' alone: the few more
+ * are the same for every connection.) */
 Result<void> SvcConn::make_receives()
 {
 	void *dev = id.device();
 
-	recvs_ = new (kRecvGfp) RecvBuf[lim_.credits];
+	nrecvs_ = lim_.credits + kBcSlots;
+	recvs_ = new (kRecvGfp) RecvBuf[nrecvs_];
 	if (!recvs_)
 		return error(err::ENOMEM);
-	nrecvs_ = lim_.credits;
 	for (u32 i = 0; i < nrecvs_; i++) {
 		RecvBuf &rb = recvs_[i];
 		rb.conn = this;

@@ -214,8 +214,8 @@ bool Conn::handle_reply(RecvBuf *rb, u32 len, const rpcrdmax_wc &wc)
 	rpcrdmax_xprt_set_credits(ep_->xprt_, core::credits_requester_update(&credits_, h.credits));
 
 	const u8 *msg = rb->data + h.hdr_len;
-	if (action == core::RequesterAction::Complete && h.proc == core::V1Proc::Msg &&
-	    h.payload_len >= 8 && load_be32(msg + 4) == 0 /* msg_type CALL */) {
+	if (action == core::RequesterAction::Complete &&
+	    core::v1_msg_direction(h, ConstBytes(msg, h.payload_len)) == core::MsgDirection::Call) {
 		/* A backchannel Call: not supported yet, dropped and counted. */
 		st.backchannel_calls.add_return(1);
 		return true;

@@ -39,6 +39,8 @@ for v in 3 4.2; do
 done
 # rpcrdmax's server: no context allocated while I/O runs (lib.sh).
 steady_client_io "rdma,port=20049,vers=4.2"
+# A delegation recalled over the backchannel (lib.sh), when asked for.
+deleg_client "rdma,port=20049,vers=4.2"
 touch /share/inline-reads
 step "client: kernel log clean" kernel_log_clean
 exit $STEP_FAILS

@@ -241,3 +241,109 @@ steady_client_io() {
 	wait_for /share/steady.stop.ok 120 || step_fail "steady: server never read its counters"
 	step "steady: umount" timeout 120 umount /mnt/nfs
 }
+
+# ---- delegation recall: NFSv4.1+ callbacks over RDMA (RFC 8167) ----------
+# Asked for by the test (e2e touches /share/deleg.want).  The client runs
+# deleg_client after its other cases: on a v4.2 mount it writes a file,
+# opens it for reading and keeps it open.  The server (deleg_server_watch
+# before it says it is ready, deleg_server_check at the end) finds the
+# read delegation nfsd granted in /proc/fs/nfsd/clients/*/states, then
+# opens the file for writing itself: the open breaks the delegation, nfsd
+# sends CB_RECALL on the backchannel and the open returns once the client
+# gave the delegation back.  Without a working backchannel the open waits
+# out the whole lease-break time (/proc/sys/fs/lease-break-time, 45 s),
+# so it must return in well under a third of that; the delegation must be
+# gone, the backward Calls and Replies counted, and the client must read
+# what the server wrote.
+DELEG_TRIES=30
+deleg_server_watch() {
+	[ -e /share/deleg.want ] || return 0
+	(
+		svc=/proc/sys/sunrpc/svc_rdma res=/tmp/deleg.result
+		ok() { echo "ok $*" >>$res; }
+		fail() { echo "fail $*" >>$res; }
+		# Each open the client makes is answered: did nfsd grant a
+		# delegation?  (None while nfsd is in its grace period.)
+		i=0 granted=
+		while [ $i -lt $DELEG_TRIES ] && [ -z "$granted" ]; do
+			i=$((i + 1))
+			wait_for /share/deleg.open.$i 1800 || exit 0
+			n=30
+			while ! grep -qs 'type: deleg' /proc/fs/nfsd/clients/*/states && [ $n -gt 0 ]; do
+				sleep 0.1
+				n=$((n - 1))
+			done
+			grep -qs 'type: deleg' /proc/fs/nfsd/clients/*/states && granted=yes
+			echo "${granted:-no}" >/share/deleg.ack.tmp
+			mv /share/deleg.ack.tmp /share/deleg.ack.$i
+		done
+		if [ -z "$granted" ]; then
+			fail "deleg: no delegation after $i opens: $(cat /proc/fs/nfsd/clients/*/states 2>&1 | tr '\n' ' ')"
+			touch /share/deleg.recalled
+			exit 0
+		fi
+		ok "deleg: nfsd granted the client a delegation (open $i)"
+		c0=$(cat $svc/rdma_stat_bc_calls) r0=$(cat $svc/rdma_stat_bc_replies)
+		lbt=$(cat /proc/sys/fs/lease-break-time)
+		t0=$(date +%s%N)
+		timeout $((lbt * 2)) sh -c 'echo after >/export/deleg/f'
+		rc=$?
+		ms=$((($(date +%s%N) - t0) / 1000000))
+		if [ $rc = 0 ] && [ $ms -lt $((lbt * 1000 / 3)) ]; then
+			ok "deleg: the conflicting open returned in $ms ms (lease-break-time $lbt s)"
+		else
+			fail "deleg: the conflicting open took $ms ms, exit $rc (lease-break-time $lbt s)"
+		fi
+		if grep -qs 'type: deleg' /proc/fs/nfsd/clients/*/states; then
+			fail "deleg: a delegation is still in states after the recall"
+		else
+			ok "deleg: the delegation is gone from states"
+		fi
+		c1=$(cat $svc/rdma_stat_bc_calls) r1=$(cat $svc/rdma_stat_bc_replies)
+		echo "deleg: rdma_stat_bc_calls $c0 -> $c1, rdma_stat_bc_replies $r0 -> $r1" >>/tmp/deleg.log
+		if [ "$c1" -gt "$c0" ] && [ "$r1" -gt "$r0" ]; then
+			ok "deleg: the recall went over the backchannel ($((c1 - c0)) Calls, $((r1 - r0)) Replies)"
+		else
+			fail "deleg: backchannel counters did not move (Calls $c0 -> $c1, Replies $r0 -> $r1)"
+		fi
+		touch /share/deleg.recalled
+	) &
+}
+
+deleg_server_check() {
+	local verdict msg
+	[ -e /share/deleg.want ] || return 0
+	[ -s /tmp/deleg.result ] || { step_fail "deleg: the recall test never ran"; return; }
+	cat /tmp/deleg.log 2>/dev/null
+	while read -r verdict msg; do
+		if [ "$verdict" = ok ]; then step_ok "server: $msg"; else step_fail "server: $msg"; fi
+	done </tmp/deleg.result
+	v=$(cat /proc/sys/sunrpc/svc_rdma/rdma_stat_bc_dropped)
+	[ "$v" = 0 ] && step_ok "server: rdma_stat_bc_dropped is 0 with a well-behaved client" ||
+		step_fail "server: rdma_stat_bc_dropped is '$v' with a well-behaved client"
+}
+
+# deleg_client MOUNT-OPTS: only when the test asked for it.
+deleg_client() {
+	[ -e /share/deleg.want ] || return 0
+	mkdir -p /mnt/deleg
+	step "deleg: mount -o $1" timeout 120 mount -t nfs -o "$1" 192.0.2.1:/export /mnt/deleg
+	grep -q ' /mnt/deleg ' /proc/mounts || return 0
+	step "deleg: write the file" sh -c 'mkdir -p /mnt/deleg/deleg && echo before >/mnt/deleg/deleg/f'
+	# Opened until the server says nfsd granted a delegation: it grants
+	# none while in its grace period (up to 90 s after it started).
+	i=0
+	while [ $i -lt $DELEG_TRIES ]; do
+		i=$((i + 1))
+		exec 7</mnt/deleg/deleg/f
+		touch /share/deleg.open.$i
+		wait_for /share/deleg.ack.$i 60 || break
+		[ "$(cat /share/deleg.ack.$i)" = yes ] && break
+		exec 7<&-
+		sleep 4
+	done
+	wait_for /share/deleg.recalled 300 || step_fail "deleg: the server never finished the recall"
+	exec 7<&-
+	step "deleg: the client reads what the server wrote" grep -qx after /mnt/deleg/deleg/f
+	step "deleg: umount" timeout 120 umount /mnt/deleg
+}

@@ -18,8 +18,10 @@ grep -q '^rdma ' /proc/sys/sunrpc/transports &&
 	step_fail "server: no rdma class: $(cat /proc/sys/sunrpc/transports)"
 # Contexts are made at set-up, never while I/O runs in steady state.
 [ -e /share/hostile.strict ] || steady_server_watch
+deleg_server_watch
 nfs_server_serve
 [ -e /share/hostile.strict ] || steady_server_check
+deleg_server_check
 # Malformed Calls are counted by what they got, and Calls beyond the
 # credits granted as overruns: under the hostile peer
 # every kind must have happened, with well-behaved clients none.

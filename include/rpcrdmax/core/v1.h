@@ -147,6 +147,31 @@ ktl::Result<u32> v1_encode_err_vers(u32 xid, u32 credits, ktl::Bytes out);
 /* RDMA_ERROR / ERR_CHUNK answering @xid. */
 ktl::Result<u32> v1_encode_err_chunk(u32 xid, u32 credits, ktl::Bytes out);
 
+/*
+ * Which way the RPC message of a decoded RDMA_MSG goes: RFC 8167 tells
+ * a backward-direction message from a forward one on the same
+ * connection by the RPC header alone, its msg_type (RFC 5531 Section 9),
+ * the word after the RPC XID.  A requester that receives a CALL, or a
+ * responder that receives a REPLY, has a backward-direction message.
+ */
+enum class MsgDirection : u8 {
+	Call,	 /* msg_type CALL */
+	Reply,	 /* msg_type REPLY */
+	Unknown, /* not RDMA_MSG, under 8 octets of RPC message, other msg_type */
+};
+MsgDirection v1_msg_direction(const V1Header &hdr, ktl::ConstBytes rpc_msg);
+
+/* True when @hdr's lists name any chunk (Read, Write or Reply). */
+inline bool v1_has_chunks(const V1Header &hdr)
+{
+	return hdr.chunks.nread || hdr.chunks.nwrite || hdr.chunks.has_reply;
+}
+
+/* RDMA_MSG with empty Read and Write lists and no Reply chunk: the
+ * header of a message sent wholly inline (a backward-direction Call,
+ * RFC 8167).  kMinChunkHeaderSize octets, or -EMSGSIZE. */
+ktl::Result<u32> v1_encode_inline_msg(u32 xid, u32 credits, ktl::Bytes out);
+
 /* Peek at the XID of a received header, for an error reply. */
 bool v1_peek_xid(ktl::ConstBytes buf, u32 *xid);
 

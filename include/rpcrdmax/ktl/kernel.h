@@ -16,6 +16,7 @@ namespace rpcrdmax::ktl {
 
 /* ktl's errno numbers must be the kernel's (shim/main.c checks the other side). */
 static_assert(err::EPERM == RPCRDMAX_EPERM && err::ENOENT == RPCRDMAX_ENOENT &&
+	      err::ESRCH == RPCRDMAX_ESRCH &&
 	      err::EINTR == RPCRDMAX_EINTR && err::EIO == RPCRDMAX_EIO &&
 	      err::E2BIG == RPCRDMAX_E2BIG && err::EAGAIN == RPCRDMAX_EAGAIN &&
 	      err::ENOMEM == RPCRDMAX_ENOMEM && err::EFAULT == RPCRDMAX_EFAULT &&

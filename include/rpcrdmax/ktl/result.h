@@ -22,6 +22,7 @@ namespace rpcrdmax::ktl {
 namespace err {
 inline constexpr int EPERM = 1;
 inline constexpr int ENOENT = 2;
+inline constexpr int ESRCH = 3;
 inline constexpr int EINTR = 4;
 inline constexpr int EIO = 5;
 inline constexpr int E2BIG = 7;
