@@ -150,6 +150,9 @@ static struct xprt_class rpcrdmax_bc_class = {
 	.owner = THIS_MODULE,
 	.ident = XPRT_TRANSPORT_BC_RDMA,
 	.setup = rpcrdmax_bc_setup,
+	/* No netid: mount cannot name it.  sunrpc's lookups read the list
+	 * up to its "" entry, so it must have one. */
+	.netid = { "" },
 };
 
 /**
