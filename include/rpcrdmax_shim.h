@@ -352,6 +352,14 @@ void rpcrdmax_xprt_complete_unpin(void *xprt, void *rqst, int status) RPCRDMAX_N
 void rpcrdmax_xprt_unpin(void *xprt, void *rqst) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_xprt_count_bad_xid(void *xprt) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_xprt_set_credits(void *xprt, unsigned int credits) RPCRDMAX_NOEXCEPT;
+/*
+ * Backward-direction RPC (shim/xprt_bc.c): queue a backward Call (its
+ * RPC message, copied) to the callback service - 0, -ENOTCONN (no
+ * service), -ENOBUFS (no free slot), -EMSGSIZE - and copy the first @len
+ * octets of a slot's Reply out of its rq_snd_buf (0 or -EMSGSIZE).
+ */
+int rpcrdmax_xprt_bc_call(void *xprt, const void *msg, unsigned int len) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_xprt_bc_reply_copy(void *rqst, void *dst, unsigned int len) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_xprt_force_disconnect(void *xprt) RPCRDMAX_NOEXCEPT;
 
 /* The layout of an xdr_buf (head, page list, tail), as the planner sees it. */
@@ -436,6 +444,12 @@ unsigned int rpcrdmax_clnt_max_payload(void *ep) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_clnt_connect(void *ep, const void *addr, unsigned int addrlen) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_clnt_send(void *ep, void *rqst, unsigned int xid, unsigned int len) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_clnt_close(void *ep) RPCRDMAX_NOEXCEPT;
+/* Backward-direction RPC: the Reply to a backward Call (errors as
+ * send()), the largest backward message's RPC part, the slots a
+ * transport keeps for backward Calls. */
+int rpcrdmax_clnt_bc_send(void *ep, void *rqst, unsigned int xid, unsigned int len) RPCRDMAX_NOEXCEPT;
+unsigned int rpcrdmax_clnt_bc_max_payload(void *ep) RPCRDMAX_NOEXCEPT;
+unsigned int rpcrdmax_clnt_bc_slots(void) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_clnt_destroy(void *ep) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_clnt_print_stats(void *ep, void *seq) RPCRDMAX_NOEXCEPT;
 /* Per-request buffers (and transport state) for sunrpc's buf_alloc/buf_free. */

@@ -39,6 +39,7 @@ union rpcrdmax_any_wr {
 int rpcrdmax_ib_build_wr(const struct rpcrdmax_send_wr *in, union rpcrdmax_any_wr *out,
 			 struct ib_sge *sge);
 
+struct rpc_rqst;
 struct rpc_xprt;
 struct svc_xprt;
 /* shim/xprt.c: an rpc_xprt's address strings, made and freed. */
@@ -47,6 +48,14 @@ void rpcrdmax_xprt_free_addresses(struct rpc_xprt *xprt);
 /* shim/svc.c: the C++ connection behind one of our connection
  * svc_xprts, or NULL (a listener, or not ours). */
 void *rpcrdmax_svc_conn_of(struct svc_xprt *xprt);
+/* shim/xprt.c: the C++ endpoint of one of our client transports. */
+void *rpcrdmax_xprt_ep(struct rpc_xprt *xprt);
+/* shim/xprt_bc.c: the client transport's bc_* ops. */
+int rpcrdmax_xprt_bc_setup(struct rpc_xprt *xprt, unsigned int min_reqs);
+void rpcrdmax_xprt_bc_destroy(struct rpc_xprt *xprt, unsigned int max_reqs);
+void rpcrdmax_xprt_bc_free_rqst(struct rpc_rqst *rqst);
+size_t rpcrdmax_xprt_bc_maxpayload(struct rpc_xprt *xprt);
+unsigned int rpcrdmax_xprt_bc_num_slots(struct rpc_xprt *xprt);
 /* shim/svc_bc.c: the backchannel's rpc_xprt class. */
 int rpcrdmax_svc_bc_register(void);
 void rpcrdmax_svc_bc_unregister(void);

@@ -35,6 +35,11 @@ static struct rpcrdmax_xprt *rpcrdmax_x(struct rpc_xprt *xprt)
 	return container_of(xprt, struct rpcrdmax_xprt, xprt);
 }
 
+void *rpcrdmax_xprt_ep(struct rpc_xprt *xprt)
+{
+	return rpcrdmax_x(xprt)->ep;
+}
+
 /* Generous timeouts: retransmission on a reliable transport means trouble. */
 static const struct rpc_timeout rpcrdmax_timeout = {
 	.to_initval = 60 * HZ,
@@ -113,6 +118,8 @@ static void rpcrdmax_xprt_destroy(struct rpc_xprt *xprt)
 
 	cancel_delayed_work_sync(&rx->connect_worker);
 	rpcrdmax_clnt_destroy(rx->ep);
+	/* Backchannel slots still made: each in use held a reference. */
+	rpcrdmax_xprt_bc_destroy(xprt, 0);
 	rpcrdmax_xprt_free_addresses(xprt);
 	xprt_free(xprt);
 	module_put(THIS_MODULE);
@@ -176,6 +183,14 @@ static int rpcrdmax_xprt_send_request(struct rpc_rqst *rqst)
 		return -ENOTCONN;
 	if (!xprt_request_get_cong(xprt, rqst))
 		return -EBADSLT;
+	/* The Reply to a backward Call (shim/xprt_bc.c): no rq_buffer. */
+	if (!rqst->rq_buffer) {
+		rc = rpcrdmax_clnt_bc_send(rpcrdmax_x(xprt)->ep, rqst, be32_to_cpu(rqst->rq_xid),
+					   rqst->rq_snd_buf.len);
+		if (rc == -ENOTCONN)
+			goto drop;
+		return rc;
+	}
 	/* A retransmission on the same connection would spend a credit
 	 * the server never granted: reset the connection instead. */
 	if (rqst->rq_connect_cookie == xprt->connect_cookie)
@@ -230,29 +245,6 @@ static void rpcrdmax_xprt_print_stats(struct rpc_xprt *xprt, struct seq_file *se
  * mount at all; Calls the server sends on the connection are dropped and
  * counted by the receive path, so the server sees its callback path down.
  */
-static int rpcrdmax_xprt_bc_setup(struct rpc_xprt *xprt, unsigned int min_reqs)
-{
-	return 0;
-}
-
-static size_t rpcrdmax_xprt_bc_maxpayload(struct rpc_xprt *xprt)
-{
-	return 1024;
-}
-
-static unsigned int rpcrdmax_xprt_bc_num_slots(struct rpc_xprt *xprt)
-{
-	return 1;
-}
-
-static void rpcrdmax_xprt_bc_free_rqst(struct rpc_rqst *rqst)
-{
-}
-
-static void rpcrdmax_xprt_bc_destroy(struct rpc_xprt *xprt, unsigned int max_reqs)
-{
-}
-
 static const struct rpc_xprt_ops rpcrdmax_xprt_ops = {
 	.reserve_xprt = xprt_reserve_xprt_cong,
 	.release_xprt = xprt_release_xprt_cong,

@@ -130,12 +130,12 @@ Result<void> Conn::setup(const void *addr, unsigned int addrlen)
 		return error(err::EOPNOTSUPP);
 	}
 	u32 send_wrs = min(kSendWrs, attrs.max_qp_wr);
-	if (send_wrs < kSendBufs || attrs.max_qp_wr < kMaxRequests)
+	if (send_wrs < kSendBufs || attrs.max_qp_wr < kRecvBufs)
 		return error(err::ENOMEM);
 	RPCRDMAX_TRY(pd_.alloc(dev));
 	RPCRDMAX_TRY(scq_.alloc(dev, (int)min(send_wrs, attrs.max_cqe), 0, true));
-	RPCRDMAX_TRY(rcq_.alloc(dev, (int)kMaxRequests, 0, true));
-	RPCRDMAX_TRY(id.create_qp(pd_, scq_, rcq_, send_wrs, kMaxRequests, 1, 1));
+	RPCRDMAX_TRY(rcq_.alloc(dev, (int)kRecvBufs, 0, true));
+	RPCRDMAX_TRY(id.create_qp(pd_, scq_, rcq_, send_wrs, kRecvBufs, 1, 1));
 	RPCRDMAX_TRY(frwr_setup(dev, min(kPagesPerMr, attrs.max_fast_reg_page_list_len)));
 
 	/* Inline sizes from /proc/sys/sunrpc/rdma_max_inline_{write,read},
@@ -209,39 +209,36 @@ void Conn::send_done(SendBuf *sb, const rpcrdmax_wc &wc)
 	}
 }
 
-Result<void> Conn::send(void *rqst, u32 xid)
+/*
+ * A free Send buffer, or null; *@signal says whether its Send is to be
+ * signaled: every kSendBatch-th, and always when buffers run low, so a
+ * completion is on its way before they run out.
+ */
+SendBuf *Conn::take_send(bool *signal)
 {
-	Req *req = Req::from_call_buffer(rpcrdmax_xprt_rqst_buffer(rqst));
-	SendBuf *sb;
+	SpinLockBhGuard g(&free_lock_);
+	SendBuf *sb = free_sends_.pop_front();
 
-	/* A retransmission on this connection is reset by the shim, and a
-	 * reconnect detaches old MRs: a request arrives here without any. */
-	if (RPCRDMAX_WARN_ON(!req->mrs.empty()))
-		return error(err::ENOTCONN);
-	bool signal;
-	{
-		SpinLockBhGuard g(&free_lock_);
-		sb = free_sends_.pop_front();
-		if (sb)
-			free_count_--;
-		/* Signal every kSendBatch-th Send, and always when buffers run
-		 * low, so a completion is on its way before they run out. */
-		signal = ++since_signal_ >= kSendBatch || free_count_ < kSendBatch;
-	}
-	if (!sb) {
-		ep_->stats.empty_sendctx.add_return(1);
-		return error(err::ENOBUFS);
-	}
-	u32 len = 0;
-	unsigned int n = 0;
-	auto m = marshal(req, rqst, xid, sb, &len, wrs_, &n);
-	if (m.is_error()) {
-		SpinLockBhGuard g(&free_lock_);
-		free_sends_.push_back(sb);
-		free_count_++;
-		return m.error();
-	}
+	if (sb)
+		free_count_--;
+	*signal = ++since_signal_ >= kSendBatch || free_count_ < kSendBatch;
+	return sb;
+}
 
+/* Give back a Send buffer whose Send was never posted. */
+void Conn::untake_send(SendBuf *sb)
+{
+	SpinLockBhGuard g(&free_lock_);
+	free_sends_.push_back(sb);
+	free_count_++;
+}
+
+/*
+ * Post wrs_[0, @n) (REG_MRs, unsignaled) and then the Send of @len
+ * octets from @sb, in chains the shim accepts.
+ */
+Result<void> Conn::post_send_chain(SendBuf *sb, u32 len, bool signal, unsigned int n)
+{
 	rpcrdmax_sge sge = sb->map.sge(pd_.local_dma_lkey());
 	sge.length = len;
 	sb->map.sync_for_device();
@@ -258,7 +255,6 @@ Result<void> Conn::send(void *rqst, u32 xid)
 		if (signal)
 			since_signal_ = 0;
 	}
-	/* REG_MRs (unsignaled) then the Send, in chains the shim accepts. */
 	for (unsigned int i = 0; i < n; i += RPCRDMAX_MAX_WR_CHAIN) {
 		unsigned int bad, batch = min<unsigned int>(n - i, RPCRDMAX_MAX_WR_CHAIN);
 		if (id.post_send(wrs_ + i, batch, &bad).is_error()) {
@@ -266,15 +262,72 @@ Result<void> Conn::send(void *rqst, u32 xid)
 			 * and the drain retires them.  The Send buffer comes
 			 * back only if its WR (the last) never got posted. */
 			if (i + bad <= n - 1) {
-				SpinLockBhGuard g(&free_lock_);
-				List<SendBuf, &SendBuf::node>::remove(sb);
-				free_sends_.push_back(sb);
-				free_count_++;
+				{
+					SpinLockBhGuard g(&free_lock_);
+					List<SendBuf, &SendBuf::node>::remove(sb);
+				}
+				untake_send(sb);
 			}
 			return error(err::ENOTCONN);
 		}
 	}
 	return {};
+}
+
+Result<void> Conn::send(void *rqst, u32 xid)
+{
+	Req *req = Req::from_call_buffer(rpcrdmax_xprt_rqst_buffer(rqst));
+	bool signal;
+
+	/* A retransmission on this connection is reset by the shim, and a
+	 * reconnect detaches old MRs: a request arrives here without any. */
+	if (RPCRDMAX_WARN_ON(!req->mrs.empty()))
+		return error(err::ENOTCONN);
+	SendBuf *sb = take_send(&signal);
+	if (!sb) {
+		ep_->stats.empty_sendctx.add_return(1);
+		return error(err::ENOBUFS);
+	}
+	u32 len = 0;
+	unsigned int n = 0;
+	auto m = marshal(req, rqst, xid, sb, &len, wrs_, &n);
+	if (m.is_error()) {
+		untake_send(sb);
+		return m.error();
+	}
+	return post_send_chain(sb, len, signal, n);
+}
+
+/*
+ * The largest backward message's RPC part (RFC 8167: inline only): a
+ * chunkless header and the message fit both inline thresholds and our
+ * buffers.
+ */
+u32 Conn::bc_max_payload() const
+{
+	return min(min(thresholds.call, thresholds.reply), min(send_size, recv_size)) -
+	       core::kMinChunkHeaderSize;
+}
+
+/* Send the Reply to a backward Call: an inline, chunkless RDMA_MSG. */
+Result<void> Conn::bc_send(void *rqst, u32 xid, u32 len)
+{
+	bool signal;
+
+	if (len > bc_max_payload())
+		return error(err::EMSGSIZE);
+	SendBuf *sb = take_send(&signal);
+	if (!sb) {
+		ep_->stats.empty_sendctx.add_return(1);
+		return error(err::ENOBUFS);
+	}
+	/* rdma_credit: the backward Calls we take at once. */
+	auto enc = core::v1_encode_inline_msg(xid, kBcSlots, Bytes(sb->data, send_size));
+	if (enc.is_error() || rpcrdmax_xprt_bc_reply_copy(rqst, sb->data + enc.value(), len)) {
+		untake_send(sb);
+		return error(err::EMSGSIZE);
+	}
+	return post_send_chain(sb, enc.value() + len, signal, 0);
 }
 
 /* ---- receive ---------------------------------------------------------- */
@@ -327,6 +380,21 @@ int ClntEp::send(void *rqst, u32 xid)
 		return -err::ENOTCONN;
 	auto r = conn_->send(rqst, xid);
 	return r.is_ok() ? 0 : r.error().code();
+}
+
+int ClntEp::bc_send(void *rqst, u32 xid, u32 len)
+{
+	if (!conn_)
+		return -err::ENOTCONN;
+	auto r = conn_->bc_send(rqst, xid, len);
+	return r.is_ok() ? 0 : r.error().code();
+}
+
+u32 ClntEp::bc_max_payload()
+{
+	MutexGuard g(&mutex_);
+	/* Before the first connection: the RFC 8166 default threshold. */
+	return conn_ ? conn_->bc_max_payload() : core::kPdMinInline - core::kMinChunkHeaderSize;
 }
 
 void ClntEp::close()
@@ -422,6 +490,25 @@ extern "C" int rpcrdmax_clnt_connect(void *ep, const void *addr, unsigned int ad
 extern "C" int rpcrdmax_clnt_send(void *ep, void *rqst, unsigned int xid, unsigned int) noexcept
 {
 	return static_cast<ClntEp *>(ep)->send(rqst, xid);
+}
+
+/** rpcrdmax_clnt_bc_send - send the Reply to a backward Call; errors as rpcrdmax_clnt_send */
+extern "C" int rpcrdmax_clnt_bc_send(void *ep, void *rqst, unsigned int xid,
+				     unsigned int len) noexcept
+{
+	return static_cast<ClntEp *>(ep)->bc_send(rqst, xid, len);
+}
+
+/** rpcrdmax_clnt_bc_max_payload - the largest backward message's RPC part */
+extern "C" unsigned int rpcrdmax_clnt_bc_max_payload(void *ep) noexcept
+{
+	return static_cast<ClntEp *>(ep)->bc_max_payload();
+}
+
+/** rpcrdmax_clnt_bc_slots - backward Calls a transport takes at once */
+extern "C" unsigned int rpcrdmax_clnt_bc_slots(void) noexcept
+{
+	return rpcrdmax::xprtrdma::kBcSlots;
 }
 
 /** rpcrdmax_clnt_close - disconnect and release the connection (sleeps) */

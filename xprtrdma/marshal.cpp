@@ -197,6 +197,32 @@ static bool marshal_written(const core::ChunkLists &cl, const core::ChunkRef &c,
 	return true;
 }
 
+/*
+ * A backward-direction Call (RFC 8167) for the NFSv4.1+ callback
+ * service: copied out of the Receive (which is reposted at once) into
+ * one of the transport's backward slots and queued to the service, whose
+ * Reply goes back through bc_send().  Backward messages are inline only;
+ * one with chunks, or with no free slot or callback service, is dropped,
+ * counted and logged: the server retransmits or gives up on it.
+ */
+void Conn::backward_call(const core::V1Header &h, const u8 *msg)
+{
+	int rc = -err::EINVAL;
+
+	ep_->stats.backchannel_calls.add_return(1);
+	if (!core::v1_has_chunks(h))
+		rc = rpcrdmax_xprt_bc_call(ep_->xprt_, msg, h.payload_len);
+	if (!rc)
+		return;
+	ep_->stats.bc_dropped.add_return(1);
+	rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "dropped a backward Call (XID %08x): %s",
+				 load_be32(msg),
+				 rc == -err::EINVAL   ? "chunks in a backward message"
+				 : rc == -err::ENOBUFS ? "every backward slot is busy"
+				 : rc == -err::EMSGSIZE ? "longer than a backward slot"
+							: "no callback service on this transport");
+}
+
 bool Conn::handle_reply(RecvBuf *rb, u32 len, const rpcrdmax_wc &wc)
 {
 	core::V1Header &h = recv_hdr_;
@@ -211,15 +237,15 @@ bool Conn::handle_reply(RecvBuf *rb, u32 len, const rpcrdmax_wc &wc)
 					 core::v1_verdict_name(verdict));
 		return true;
 	}
-	rpcrdmax_xprt_set_credits(ep_->xprt_, core::credits_requester_update(&credits_, h.credits));
-
 	const u8 *msg = rb->data + h.hdr_len;
 	if (action == core::RequesterAction::Complete &&
 	    core::v1_msg_direction(h, ConstBytes(msg, h.payload_len)) == core::MsgDirection::Call) {
-		/* A backchannel Call: not supported yet, dropped and counted. */
-		st.backchannel_calls.add_return(1);
+		/* A backward Call: its rdma_credit is the server's backward
+		 * request, not a grant for our Calls. */
+		backward_call(h, msg);
 		return true;
 	}
+	rpcrdmax_xprt_set_credits(ep_->xprt_, core::credits_requester_update(&credits_, h.credits));
 	void *rqst = rpcrdmax_xprt_lookup_pin(ep_->xprt_, h.xid);
 	if (!rqst) {
 		rpcrdmax_xprt_count_bad_xid(ep_->xprt_);

@@ -32,6 +32,11 @@ using namespace rpcrdmax::rdma;
 
 inline constexpr u32 kMaxInline = 65536;	/* largest inline size a tunable allows */
 inline constexpr u32 kMaxRequests = 32;		/* credits we ask for; Receives posted */
+/* Backward Calls (RFC 8167) we take at once: the NFSv4.1 callback
+ * service's slots, the rdma_credit of our backward Replies, and the
+ * Receives posted beyond the credits for them. */
+inline constexpr u32 kBcSlots = 2;
+inline constexpr u32 kRecvBufs = kMaxRequests + kBcSlots;
 inline constexpr u32 kSendBufs = 2 * kMaxRequests;
 inline constexpr u32 kMaxDataPages = 256;	/* 1 MiB of RPC payload */
 inline constexpr u32 kMaxPayload = kMaxDataPages * RPCRDMAX_PAGE_SIZE;
@@ -111,7 +116,7 @@ struct Req {
 struct Counters {
 	Atomic read_chunks, write_chunks, reply_chunks, nomsg_calls;
 	Atomic64 request_bytes, reply_bytes, pullup_bytes, fixup_bytes;
-	Atomic failed_marshal, bad_reply, backchannel_calls, send_errors;
+	Atomic failed_marshal, bad_reply, backchannel_calls, bc_dropped, send_errors;
 	Atomic mrs_allocated, mrs_recovered, local_inv_needed, empty_sendctx;
 };
 
@@ -123,6 +128,8 @@ public:
 	int cm_event(CmId *, const rpcrdmax_cm_event_info &ev) override;
 	Result<void> setup(const void *addr, unsigned int addrlen);
 	Result<void> send(void *rqst, u32 xid);
+	Result<void> bc_send(void *rqst, u32 xid, u32 len);
+	u32 bc_max_payload() const;
 	void recv_done(RecvBuf *rb, const rpcrdmax_wc &wc);
 	void send_done(SendBuf *sb, const rpcrdmax_wc &wc);
 	void lost();
@@ -142,6 +149,7 @@ public:
 			     rpcrdmax_send_wr *wrs, unsigned int *nwr);
 	/* True when @rb may be reposted now (false: a Req holds it). */
 	bool handle_reply(RecvBuf *rb, u32 len, const rpcrdmax_wc &wc);
+	void backward_call(const core::V1Header &h, const u8 *msg);
 	void finish_reply(Req *req);
 
 	core::InlineThresholds thresholds = { core::kPdMinInline, core::kPdMinInline };
@@ -153,6 +161,9 @@ public:
 
 private:
 	Result<void> wait_event(Completion *c, unsigned int ms);
+	SendBuf *take_send(bool *signal);
+	void untake_send(SendBuf *sb);
+	Result<void> post_send_chain(SendBuf *sb, u32 len, bool signal, unsigned int n);
 
 public:
 	Result<void> post_recv(RecvBuf *rb);
@@ -163,7 +174,7 @@ private:
 	Pd pd_;
 	Cq scq_, rcq_;
 	SendBuf sends_[kSendBufs];
-	RecvBuf recvs_[kMaxRequests];
+	RecvBuf recvs_[kRecvBufs];
 	ClntMr *mrs_ = nullptr;
 	SpinLock free_lock_;		/* Send buffers and MRs */
 	List<SendBuf, &SendBuf::node> free_sends_;
@@ -197,6 +208,8 @@ public:
 	~ClntEp() { close(); }
 	int connect(const void *addr, unsigned int addrlen);
 	int send(void *rqst, u32 xid);
+	int bc_send(void *rqst, u32 xid, u32 len);
+	u32 bc_max_payload();
 	void close();
 	void buf_free(Req *req);
 	void print_stats(void *seq);

@@ -5,7 +5,9 @@
 set -u
 step "server: rxe up" rxe_up
 step "server: load rpcrdma and nfsd" modprobe -a rpcrdma nfsd
+deleg_server_watch
 nfs_server_serve
+deleg_server_check
 rpc.nfsd 0
 step "server: kernel log clean" kernel_log_clean
 exit $STEP_FAILS
