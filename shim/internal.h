@@ -8,6 +8,7 @@
 
 #include <linux/workqueue.h>
 #include <rdma/ib_verbs.h>
+#include <linux/sunrpc/xprt.h>
 #include "rpcrdmax_shim.h"
 
 /* A work item with a C++-facing callback that receives the item itself. */
@@ -50,6 +51,12 @@ void rpcrdmax_xprt_free_addresses(struct rpc_xprt *xprt);
 void *rpcrdmax_svc_conn_of(struct svc_xprt *xprt);
 /* shim/xprt.c: the C++ endpoint of one of our client transports. */
 void *rpcrdmax_xprt_ep(struct rpc_xprt *xprt);
+/* A backchannel slot of our client transport (shim/xprt_bc.c). */
+struct rpcrdmax_bc_slot {
+	struct rpc_rqst rqst;
+	void *call;	/* a page: the backward Call */
+	void *reply;	/* a page: its Reply, encoded by the service */
+};
 /* shim/xprt_bc.c: the client transport's bc_* ops. */
 int rpcrdmax_xprt_bc_setup(struct rpc_xprt *xprt, unsigned int min_reqs);
 void rpcrdmax_xprt_bc_destroy(struct rpc_xprt *xprt, unsigned int max_reqs);

@@ -11,7 +11,9 @@
  * finds is copied into a free one and queued to the service
  * (rpcrdmax_xprt_bc_call); the service's Reply comes back through
  * send_request without an rq_buffer and goes to C++'s bc_send (see
- * shim/xprt.c); bc_free_rqst() puts the slot back.
+ * shim/xprt.c); bc_free_rqst() puts the slot back.  The two calls C++
+ * makes (queue a Call, copy a Reply out) are in shim/xprt_rqst.c, with
+ * the other rpc_rqst helpers the KUnit module carries too.
  */
 #include <linux/slab.h>
 #include <linux/sunrpc/bc_xprt.h>
@@ -19,12 +21,6 @@
 #include <linux/sunrpc/xprt.h>
 #include <linux/sunrpc/xdr.h>
 #include "internal.h"
-
-struct rpcrdmax_bc_slot {
-	struct rpc_rqst rqst;
-	void *call;	/* a page: the backward Call */
-	void *reply;	/* a page: its Reply, encoded by the service */
-};
 
 static void rpcrdmax_bc_slot_free(struct rpcrdmax_bc_slot *s)
 {
@@ -119,63 +115,4 @@ size_t rpcrdmax_xprt_bc_maxpayload(struct rpc_xprt *xprt)
 unsigned int rpcrdmax_xprt_bc_num_slots(struct rpc_xprt *xprt)
 {
 	return rpcrdmax_clnt_bc_slots();
-}
-
-/**
- * rpcrdmax_xprt_bc_call - hand a backward Call to the callback service
- * @xprt: the transport (struct rpc_xprt)
- * @msg: the RPC Call message (after the transport header)
- * @len: its length
- *
- * Copies the Call into a free slot and queues it.  Returns 0, -ENOTCONN
- * (no callback service), -ENOBUFS (no free slot) or -EMSGSIZE.
- */
-int rpcrdmax_xprt_bc_call(void *xprt, const void *msg, unsigned int len)
-{
-	struct rpc_xprt *x = xprt;
-	struct svc_serv *serv = READ_ONCE(x->bc_serv);
-	struct rpcrdmax_bc_slot *s;
-	struct rpc_rqst *r;
-
-	if (!serv)
-		return -ENOTCONN;
-	if (len < 4 || len > PAGE_SIZE)
-		return -EMSGSIZE;
-	spin_lock_bh(&x->bc_pa_lock);
-	r = list_first_entry_or_null(&x->bc_pa_list, struct rpc_rqst, rq_bc_pa_list);
-	if (r)
-		list_del(&r->rq_bc_pa_list);
-	spin_unlock_bh(&x->bc_pa_lock);
-	if (!r)
-		return -ENOBUFS;
-	s = container_of(r, struct rpcrdmax_bc_slot, rqst);
-	memcpy(s->call, msg, len);
-	r->rq_xid = *(__be32 *)s->call;
-	r->rq_private_buf.len = len;
-	r->rq_rcv_buf.head[0].iov_len = len;
-	r->rq_rcv_buf.len = len;
-
-	xprt_get(x);	/* put by rpcrdmax_xprt_bc_free_rqst() */
-	spin_lock(&serv->sv_cb_lock);
-	list_add(&r->rq_bc_list, &serv->sv_cb_list);
-	spin_unlock(&serv->sv_cb_lock);
-	wake_up(&serv->sv_cb_waitq);
-	return 0;
-}
-
-/**
- * rpcrdmax_xprt_bc_reply_copy - copy a backward Reply's RPC message out
- * @rqst: the slot's rpc_rqst
- * @dst: where to (at least @len octets)
- * @len: rq_snd_buf's length
- *
- * Returns 0 or -EMSGSIZE.
- */
-int rpcrdmax_xprt_bc_reply_copy(void *rqst, void *dst, unsigned int len)
-{
-	struct rpc_rqst *r = rqst;
-
-	if (len > r->rq_snd_buf.len)
-		return -EMSGSIZE;
-	return read_bytes_from_xdr_buf(&r->rq_snd_buf, 0, dst, len) ? -EMSGSIZE : 0;
 }

@@ -20,6 +20,11 @@ grep -q '^rpcrdmax ' /proc/modules && step_ok "rpcrdmax listed in /proc/modules"
 grep -q '^rdma ' /proc/sys/sunrpc/transports && [ -d /proc/sys/sunrpc/svc_rdma ] &&
 	step_ok "the rdma server class and /proc/sys/sunrpc/svc_rdma are registered" ||
 	step_fail "no server class or svc_rdma sysctls: $(cat /proc/sys/sunrpc/transports)"
+# The server's backchannel (nfsd's NFSv4.1+ callback client) is a client
+# transport class of its own.
+dmesg | grep -q 'RPC: Registered rdma backchannel transport module' &&
+	step_ok "the rdma backchannel class is registered" ||
+	step_fail "sunrpc reported no rdma backchannel registration"
 step "rmmod rpcrdmax" rmmod rpcrdmax
 grep -q '^rpcrdmax ' /proc/modules && step_fail "rpcrdmax still loaded" ||
 	step_ok "rpcrdmax gone from /proc/modules"
@@ -29,7 +34,11 @@ step "modprobe again with client=0" modprobe rpcrdmax client=0
 	step_ok "client=0 registers no transport" ||
 	step_fail "client=0 still registered the rdma transport"
 step "rmmod again" rmmod rpcrdmax
+nb=$(dmesg | grep -c 'RPC: Registered rdma backchannel transport module')
 step "modprobe with server=0" modprobe rpcrdmax server=0
+[ "$(dmesg | grep -c 'RPC: Registered rdma backchannel transport module')" = "$nb" ] &&
+	step_ok "server=0 registers no backchannel class" ||
+	step_fail "server=0 still registered the rdma backchannel class"
 ! grep -q '^rdma ' /proc/sys/sunrpc/transports && [ ! -e /proc/sys/sunrpc/svc_rdma ] &&
 	[ -d /proc/sys/sunrpc ] && [ -e /proc/sys/sunrpc/rdma_max_inline_read ] &&
 	step_ok "server=0 registers no server class, the client's sysctls stay" ||
@@ -38,7 +47,7 @@ step "rmmod after server=0" rmmod rpcrdmax
 ! grep -q '^rdma ' /proc/sys/sunrpc/transports && [ ! -e /proc/sys/sunrpc/svc_rdma ] &&
 	step_ok "unload withdraws the server class and sysctls" ||
 	step_fail "after unload: transports '$(cat /proc/sys/sunrpc/transports)'"
-extra=$(dmesg | grep -vE 'loading out-of-tree module taints kernel|module verification failed: signature and/or required key missing - tainting kernel|RPC: (Registered|Unregistered) rdma transport module\.')
+extra=$(dmesg | grep -vE 'loading out-of-tree module taints kernel|module verification failed: signature and/or required key missing - tainting kernel|RPC: (Registered|Unregistered) rdma (backchannel )?transport module\.')
 if [ -z "$extra" ]; then
 	step_ok "no kernel messages beyond the taint lines"
 else
