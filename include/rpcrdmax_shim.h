@@ -355,11 +355,10 @@ void rpcrdmax_xprt_set_credits(void *xprt, unsigned int credits) RPCRDMAX_NOEXCE
 /*
  * Backward-direction RPC (shim/xprt_bc.c): queue a backward Call (its
  * RPC message, copied) to the callback service - 0, -ENOTCONN (no
- * service), -ENOBUFS (no free slot), -EMSGSIZE - and copy the first @len
- * octets of a slot's Reply out of its rq_snd_buf (0 or -EMSGSIZE).
+ * service), -ENOBUFS (no free slot), -EMSGSIZE.  A backward message's RPC
+ * part (either end's) is copied out with rpcrdmax_xprt_rqst_snd_copy_range().
  */
 int rpcrdmax_xprt_bc_call(void *xprt, const void *msg, unsigned int len) RPCRDMAX_NOEXCEPT;
-int rpcrdmax_xprt_bc_reply_copy(void *rqst, void *dst, unsigned int len) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_xprt_force_disconnect(void *xprt) RPCRDMAX_NOEXCEPT;
 
 /* The layout of an xdr_buf (head, page list, tail), as the planner sees it. */
@@ -417,8 +416,6 @@ int rpcrdmax_svc_res_pages(void *rqstp, unsigned int offset, unsigned int len,
 int rpcrdmax_svc_res_take_pages(void *rqstp, void **pages, unsigned int max) RPCRDMAX_NOEXCEPT;
 
 /* ---- the server's backchannel rpc_xprt (shim/svc_bc.c) ---------------- */
-/* Copy the first @len octets of a backward Call's rq_snd_buf to @dst. */
-int rpcrdmax_svc_bc_call_copy(void *rqst, void *dst, unsigned int len) RPCRDMAX_NOEXCEPT;
 /*
  * Complete the backward Call @xid on @xprt's backchannel with the Reply
  * @msg (@len octets, RPC message only); @slots backward Calls may be

@@ -172,23 +172,6 @@ void rpcrdmax_svc_bc_unregister(void)
 }
 
 /**
- * rpcrdmax_svc_bc_call_copy - copy a backward Call's RPC message out
- * @rqst: the rpc_rqst being sent
- * @dst: where to (at least @len octets)
- * @len: rq_snd_buf's length
- *
- * Returns 0 or -EMSGSIZE.
- */
-int rpcrdmax_svc_bc_call_copy(void *rqst, void *dst, unsigned int len)
-{
-	struct rpc_rqst *r = rqst;
-
-	if (len > r->rq_snd_buf.len)
-		return -EMSGSIZE;
-	return read_bytes_from_xdr_buf(&r->rq_snd_buf, 0, dst, len) ? -EMSGSIZE : 0;
-}
-
-/**
  * rpcrdmax_svc_bc_reply - complete a backward Call with its Reply
  * @xprt: the connection's svc_xprt
  * @xid: the Reply's RPC XID

@@ -267,20 +267,3 @@ int rpcrdmax_xprt_bc_call(void *xprt, const void *msg, unsigned int len)
 	wake_up(&serv->sv_cb_waitq);
 	return 0;
 }
-
-/**
- * rpcrdmax_xprt_bc_reply_copy - copy a backward Reply's RPC message out
- * @rqst: the slot's rpc_rqst
- * @dst: where to (at least @len octets)
- * @len: rq_snd_buf's length
- *
- * Returns 0 or -EMSGSIZE.
- */
-int rpcrdmax_xprt_bc_reply_copy(void *rqst, void *dst, unsigned int len)
-{
-	struct rpc_rqst *r = rqst;
-
-	if (len > r->rq_snd_buf.len)
-		return -EMSGSIZE;
-	return read_bytes_from_xdr_buf(&r->rq_snd_buf, 0, dst, len) ? -EMSGSIZE : 0;
-}

@@ -37,7 +37,7 @@ int SvcConn::bc_send(void *rqst, u32 xid, u32 len)
 		return -err::ENOBUFS;
 	/* rdma_credit: the backward Calls we may have outstanding. */
 	auto enc = core::v1_encode_inline_msg(xid, kBcSlots, Bytes(sc->hdr, sc->hdr_size));
-	if (enc.is_error() || rpcrdmax_svc_bc_call_copy(rqst, sc->hdr + enc.value(), len)) {
+	if (enc.is_error() || rpcrdmax_xprt_rqst_snd_copy_range(rqst, 0, len, sc->hdr + enc.value(), sc->hdr_size - enc.value()) < 0) {
 		put_send(sc);
 		return -err::EMSGSIZE;
 	}

@@ -323,7 +323,7 @@ Result<void> Conn::bc_send(void *rqst, u32 xid, u32 len)
 	}
 	/* rdma_credit: the backward Calls we take at once. */
 	auto enc = core::v1_encode_inline_msg(xid, kBcSlots, Bytes(sb->data, send_size));
-	if (enc.is_error() || rpcrdmax_xprt_bc_reply_copy(rqst, sb->data + enc.value(), len)) {
+	if (enc.is_error() || rpcrdmax_xprt_rqst_snd_copy_range(rqst, 0, len, sb->data + enc.value(), send_size - enc.value()) < 0) {
 		untake_send(sb);
 		return error(err::EMSGSIZE);
 	}
