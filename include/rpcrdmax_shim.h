@@ -516,6 +516,10 @@ void rpcrdmax_kunit_cxx_marshal_write_chunk(void *ctx, rpcrdmax_check_fn check) 
 void rpcrdmax_kunit_cxx_marshal_reply_chunk(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_rdma_error(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_write_overrun(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_bc_call(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_bc_malformed(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_bc_over_credit(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_bc_no_service(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 /* rpcrdmax_svcrdma (kunit/cxx_svc_tests.cpp) */
 void rpcrdmax_kunit_cxx_svc_accept(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svc_rw_read(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
@@ -539,6 +543,16 @@ int rpcrdmax_kunit_rqst_write(void *rqst, bool rcv, unsigned int offset, const v
 			      unsigned int len) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_kunit_rqst_read(void *rqst, bool rcv, unsigned int offset, void *dst,
 			     unsigned int len) RPCRDMAX_NOEXCEPT;
+/* The transport a case's ClntEp reports to, and its backchannel slots. */
+void *rpcrdmax_kunit_xprt_new(void *owner, unsigned int bc_slots) RPCRDMAX_NOEXCEPT;
+void *rpcrdmax_kunit_xprt_owner(void *xprt) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_xprt_set_ep(void *xprt, void *ep) RPCRDMAX_NOEXCEPT;
+unsigned int rpcrdmax_kunit_xprt_free(void *xprt) RPCRDMAX_NOEXCEPT;
+void *rpcrdmax_kunit_bc_wait(void *xprt, unsigned int ms) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_kunit_bc_call(void *rqst, void *dst, unsigned int max,
+			   unsigned int *xid) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_kunit_bc_set_reply(void *rqst, const void *src, unsigned int len) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_bc_done(void *rqst) RPCRDMAX_NOEXCEPT;
 
 /*
  * Protocol-core self-tests (core/selftest/): the same cases run under

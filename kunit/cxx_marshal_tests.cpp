@@ -81,9 +81,15 @@ struct FakeXprt {
 
 using rpcrdmax::kunit_marshal::FakeXprt;
 
+/* The ClntEp reports to a transport made by kunit/shims.c; ours is its owner. */
+static FakeXprt *fake_of(void *xprt)
+{
+	return static_cast<FakeXprt *>(rpcrdmax_kunit_xprt_owner(xprt));
+}
+
 extern "C" void *rpcrdmax_xprt_lookup_pin(void *xprt, unsigned int xid) noexcept
 {
-	auto *x = static_cast<FakeXprt *>(xprt);
+	auto *x = fake_of(xprt);
 	rpcrdmax::ktl::SpinLockBhGuard g(&x->lock);
 
 	return x->rqst && x->xid == xid ? x->rqst : nullptr;
@@ -91,7 +97,7 @@ extern "C" void *rpcrdmax_xprt_lookup_pin(void *xprt, unsigned int xid) noexcept
 
 extern "C" void rpcrdmax_xprt_complete_unpin(void *xprt, void *rqst, int status) noexcept
 {
-	auto *x = static_cast<FakeXprt *>(xprt);
+	auto *x = fake_of(xprt);
 
 	{
 		rpcrdmax::ktl::SpinLockBhGuard g(&x->lock);
@@ -106,12 +112,12 @@ extern "C" void rpcrdmax_xprt_complete_unpin(void *xprt, void *rqst, int status)
 
 extern "C" void rpcrdmax_xprt_unpin(void *xprt, void *) noexcept
 {
-	static_cast<FakeXprt *>(xprt)->unpins.add_return(1);
+	fake_of(xprt)->unpins.add_return(1);
 }
 
 extern "C" void rpcrdmax_xprt_count_bad_xid(void *xprt) noexcept
 {
-	static_cast<FakeXprt *>(xprt)->bad_xids.add_return(1);
+	fake_of(xprt)->bad_xids.add_return(1);
 }
 
 extern "C" void rpcrdmax_xprt_set_credits(void *, unsigned int) noexcept
@@ -120,7 +126,7 @@ extern "C" void rpcrdmax_xprt_set_credits(void *, unsigned int) noexcept
 
 extern "C" void rpcrdmax_xprt_force_disconnect(void *xprt) noexcept
 {
-	static_cast<FakeXprt *>(xprt)->disconnects.add_return(1);
+	fake_of(xprt)->disconnects.add_return(1);
 }
 
 /* mountstats is not read here. */
@@ -352,6 +358,33 @@ struct Responder {
 		       EXPECT(send.wc.status == RPCRDMAX_IB_WC_SUCCESS);
 	}
 
+	/*
+	 * A backward-direction Call (RFC 8167): an RDMA_MSG with XID @xid
+	 * and rdma_credit @credits carrying @rpc inline; with @chunk, a chunk
+	 * too (which a backward message may not have).
+	 */
+	enum class Chunk { None, Read, Write };
+	bool send_backward(Reporter check, u32 xid, u32 credits, const u8 *rpc, u32 len,
+			   Chunk chunk = Chunk::None)
+	{
+		const core::Segment seg = { 0x1234, 512, 0x10000 };
+		rpcrdmax_send_wr wr[1];
+		mem_set(&reply, 0, sizeof(reply));
+		reply.xid = xid;
+		reply.vers = core::kRpcRdmaVersion1;
+		reply.credits = credits;
+		reply.proc = core::V1Proc::Msg;
+		reply.chunks.clear();
+		if (chunk == Chunk::Read &&
+		    !EXPECT(reply.chunks.add_read_segment(0, seg) == core::ListError::None))
+			return false;
+		if (chunk == Chunk::Write &&
+		    !(EXPECT(reply.chunks.add_write_chunk() == core::ListError::None) &&
+		      EXPECT(reply.chunks.add_write_segment(seg) == core::ListError::None)))
+			return false;
+		return send_reply(check, rpc, len, wr, 0, 0);
+	}
+
 	/* An inline RDMA_MSG Reply of @len octets (in data), no chunks. */
 	bool send_inline(Reporter check, const u8 *rpc, u32 len, u32 inv)
 	{
@@ -366,6 +399,8 @@ struct Responder {
 struct Bench {
 	Responder *r = nullptr;
 	FakeXprt *x = nullptr;
+	void *kx = nullptr;	/* the struct rpc_xprt the ClntEp reports to */
+	u32 bc_slots = 0;	/* its backchannel slots; 0: no callback service */
 	ClntEp *ep = nullptr;
 	void *call = nullptr, *rcvbuf = nullptr, *rqst = nullptr;
 	u32 xid = 0;
@@ -389,7 +424,12 @@ static bool bench_up(Reporter check, Bench *b, core::PrivData pd)
 	b->got = new (Gfp::Kernel) u8[kData + kInline];
 	if (!EXPECT(b->r && b->x && b->sent && b->got))
 		return false;
-	b->ep = new (Gfp::Kernel) ClntEp(b->x);
+	b->kx = rpcrdmax_kunit_xprt_new(b->x, b->bc_slots);
+	if (!EXPECT(b->kx != nullptr))
+		return false;
+	b->ep = new (Gfp::Kernel) ClntEp(b->kx);
+	if (b->ep)
+		rpcrdmax_kunit_xprt_set_ep(b->kx, b->ep);
 	Listener &l = b->r->listener;
 	l.conn = &b->r->end;
 	l.pd = pd;
@@ -484,6 +524,8 @@ static void bench_down(Bench *b)
 		b->r->end.id.drain();
 	}
 	delete b->r;
+	if (b->kx)
+		(void)rpcrdmax_kunit_xprt_free(b->kx);
 	delete b->x;
 	delete[] b->sent;
 	delete[] b->got;
@@ -756,6 +798,192 @@ static void write_overrun_case(Reporter check)
 	bench_down(&b);
 }
 
+/* ---- backward direction (RFC 8167) ---------------------------------- */
+
+/* An RPC Call message's first words: XID, msg_type CALL, rpcvers 2. */
+static void fill_call(u8 *p, u32 n, u32 xid, u32 seed)
+{
+	fill(p, n, seed);
+	store_be32(p, xid);
+	store_be32(p + 4, 0);
+	store_be32(p + 8, 2);
+}
+
+/* One inline RPC in the forward direction, start to end. */
+static bool forward_rpc(Reporter check, Bench *b, u32 xid)
+{
+	u8 rpc[64];
+
+	b->snd = { 100, 0, 0, 0, false };
+	b->rcv = { 256, 0, 0, 0, false };
+	fill_reply(rpc, sizeof(rpc), xid, 27);
+	return bench_send(check, b, xid) && b->r->take_call(check) && call_matches(check, b) &&
+	       b->r->send_inline(check, rpc, sizeof(rpc), 0) && bench_done(check, b) &&
+	       EXPECT(b->status == (int)sizeof(rpc)) &&
+	       EXPECT(mem_compare(b->got, rpc, sizeof(rpc)) == 0);
+}
+
+/* The service's next backward Call: it must be @call, with XID @xid. */
+static void *bc_take(Reporter check, Bench *b, const u8 *call, u32 len, u32 xid)
+{
+	u8 got[512];
+	unsigned int got_xid = 0;
+	void *rq = rpcrdmax_kunit_bc_wait(b->kx, kWaitMs);
+
+	if (!EXPECT(rq != nullptr))
+		return nullptr;
+	EXPECT(rpcrdmax_kunit_bc_call(rq, got, sizeof(got), &got_xid) == (int)len);
+	EXPECT(got_xid == xid);
+	EXPECT(mem_compare(got, call, len) == 0);
+	return rq;
+}
+
+/* Answer the backward Call in @rq; the responder must get the Reply. */
+static bool bc_answer(Reporter check, Bench *b, void *rq, u32 xid, u32 seed)
+{
+	Responder *r = b->r;
+	u8 rep[72];
+
+	fill_reply(rep, sizeof(rep), xid, seed);
+	if (!EXPECT(rpcrdmax_kunit_bc_set_reply(rq, rep, sizeof(rep)) == 0) ||
+	    !EXPECT(b->ep->bc_send(rq, xid, sizeof(rep)) == 0) || !r->take_call(check))
+		return false;
+	/* RFC 8167: inline, chunkless, and its rdma_credit is our backward slots. */
+	return EXPECT(r->call.xid == xid) && EXPECT(r->call.proc == core::V1Proc::Msg) &&
+	       EXPECT(r->call.chunks.empty()) && EXPECT(r->call.credits == xprtrdma::kBcSlots) &&
+	       EXPECT(r->msg_len == sizeof(rep)) && EXPECT(mem_compare(r->msg, rep, sizeof(rep)) == 0);
+}
+
+static void bc_call_case(Reporter check)
+{
+	Bench b;
+	u8 call[180];
+	constexpr u32 kXid = 0x22220001;
+
+	b.bc_slots = xprtrdma::kBcSlots;
+	if (bench_up(check, &b, kDefaultPd)) {
+		fill_call(call, sizeof(call), kXid, 23);
+		void *rq = b.r->send_backward(check, kXid, 1, call, sizeof(call))
+				   ? bc_take(check, &b, call, sizeof(call), kXid)
+				   : nullptr;
+		if (rq) {
+			EXPECT(b.ep->stats.backchannel_calls.read() == 1);
+			EXPECT(bc_answer(check, &b, rq, kXid, 25));
+			rpcrdmax_kunit_bc_done(rq);
+		}
+		/* Forward: undisturbed, no bad XID, nothing dropped. */
+		EXPECT(forward_rpc(check, &b, 0x11110011));
+		EXPECT(b.ep->stats.bc_dropped.read() == 0);
+		EXPECT(b.ep->stats.bad_reply.read() == 0);
+	}
+	bench_down(&b);
+}
+
+/*
+ * A backward Call with chunks is dropped and counted; the next,
+ * well-formed one is taken; a backward Reply longer than the inline
+ * limit fails with -EMSGSIZE and sends nothing.
+ */
+static void bc_malformed_case(Reporter check)
+{
+	Bench b;
+	u8 call[120];
+	constexpr u32 kBig = RPCRDMAX_PAGE_SIZE;
+	u8 *big = new (Gfp::Kernel) u8[kBig];
+	constexpr u32 kXid = 0x22220002;
+
+	b.bc_slots = xprtrdma::kBcSlots;
+	if (EXPECT(big != nullptr) && bench_up(check, &b, kDefaultPd)) {
+		fill_call(call, sizeof(call), kXid, 29);
+		/* RFC 8167: no chunks in the backward direction.  A Write chunk
+		 * reaches the backward path and is dropped there; a Read list is
+		 * already malformed as a message to a requester. */
+		EXPECT(b.r->send_backward(check, kXid - 2, 1, call, sizeof(call),
+					  Responder::Chunk::Write));
+		EXPECT(b.r->send_backward(check, kXid - 1, 1, call, sizeof(call),
+					  Responder::Chunk::Read));
+		/* Receives complete in order: the good Call proves the bad ones were seen. */
+		void *rq = b.r->send_backward(check, kXid, 1, call, sizeof(call))
+				   ? bc_take(check, &b, call, sizeof(call), kXid)
+				   : nullptr;
+		if (rq) {
+			EXPECT(b.ep->stats.backchannel_calls.read() == 2);
+			EXPECT(b.ep->stats.bc_dropped.read() == 1);
+			EXPECT(b.ep->stats.bad_reply.read() == 1);
+			EXPECT(rpcrdmax_kunit_bc_wait(b.kx, 0) == nullptr);
+			fill_reply(big, kBig, kXid, 31);
+			EXPECT(b.ep->bc_max_payload() < kBig);
+			EXPECT(rpcrdmax_kunit_bc_set_reply(rq, big, kBig) == 0);
+			EXPECT(b.ep->bc_send(rq, kXid, kBig) == -err::EMSGSIZE);
+			EXPECT(bc_answer(check, &b, rq, kXid, 33));
+			rpcrdmax_kunit_bc_done(rq);
+		}
+		EXPECT(forward_rpc(check, &b, 0x11110012));
+		EXPECT(b.ep->stats.bc_dropped.read() == 1);
+	}
+	bench_down(&b);
+	delete[] big;
+}
+
+/*
+ * Beyond the backward credits: with both slots busy, a third backward
+ * Call is dropped and counted; once a slot is given back, the next one
+ * is taken into it.
+ */
+static void bc_over_credit_case(Reporter check)
+{
+	Bench b;
+	u8 call[3][96];
+	void *rq[2] = {};
+	constexpr u32 kXid = 0x22220010;
+
+	static_assert(xprtrdma::kBcSlots == 2);
+	b.bc_slots = xprtrdma::kBcSlots;
+	if (bench_up(check, &b, kDefaultPd)) {
+		for (u32 i = 0; i < 3; i++) {
+			fill_call(call[i], sizeof(call[i]), kXid + i, 35 + i);
+			EXPECT(b.r->send_backward(check, kXid + i, 2, call[i], sizeof(call[i])));
+			if (i < 2)
+				rq[i] = bc_take(check, &b, call[i], sizeof(call[i]), kXid + i);
+		}
+		/* The forward Reply arrives after the third Call. */
+		EXPECT(forward_rpc(check, &b, 0x11110013));
+		EXPECT(b.ep->stats.backchannel_calls.read() == 3);
+		EXPECT(b.ep->stats.bc_dropped.read() == 1);
+		EXPECT(rpcrdmax_kunit_bc_wait(b.kx, 0) == nullptr);
+		if (rq[0] && rq[1]) {
+			EXPECT(bc_answer(check, &b, rq[0], kXid, 39));
+			rpcrdmax_kunit_bc_done(rq[0]);
+			rq[0] = nullptr;
+			/* The server retransmits the dropped Call: a slot is free now. */
+			if (EXPECT(b.r->send_backward(check, kXid + 2, 2, call[2], sizeof(call[2]))))
+				rq[0] = bc_take(check, &b, call[2], sizeof(call[2]), kXid + 2);
+			EXPECT(b.ep->stats.bc_dropped.read() == 1);
+		}
+		for (void *r : rq)
+			if (r)
+				rpcrdmax_kunit_bc_done(r);
+	}
+	bench_down(&b);
+}
+
+/* No callback service on the transport: a backward Call is dropped and counted. */
+static void bc_no_service_case(Reporter check)
+{
+	Bench b;
+	u8 call[96];
+
+	if (bench_up(check, &b, kDefaultPd)) {
+		fill_call(call, sizeof(call), 0x22220020, 41);
+		EXPECT(b.r->send_backward(check, 0x22220020, 1, call, sizeof(call)));
+		EXPECT(forward_rpc(check, &b, 0x11110014));
+		EXPECT(b.ep->stats.backchannel_calls.read() == 1);
+		EXPECT(b.ep->stats.bc_dropped.read() == 1);
+		EXPECT(rpcrdmax_kunit_bc_wait(b.kx, 0) == nullptr);
+	}
+	bench_down(&b);
+}
+
 #undef EXPECT
 #undef EXPECT_OK
 
@@ -770,3 +998,7 @@ RPCRDMAX_KUNIT_MARSHAL_ENTRY(write_chunk)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(reply_chunk)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(rdma_error)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(write_overrun)
+RPCRDMAX_KUNIT_MARSHAL_ENTRY(bc_call)
+RPCRDMAX_KUNIT_MARSHAL_ENTRY(bc_malformed)
+RPCRDMAX_KUNIT_MARSHAL_ENTRY(bc_over_credit)
+RPCRDMAX_KUNIT_MARSHAL_ENTRY(bc_no_service)

@@ -196,6 +196,10 @@ RPCRDMAX_CXX_CASE(marshal_write_chunk)
 RPCRDMAX_CXX_CASE(marshal_reply_chunk)
 RPCRDMAX_CXX_CASE(marshal_rdma_error)
 RPCRDMAX_CXX_CASE(marshal_write_overrun)
+RPCRDMAX_CXX_CASE(marshal_bc_call)
+RPCRDMAX_CXX_CASE(marshal_bc_malformed)
+RPCRDMAX_CXX_CASE(marshal_bc_over_credit)
+RPCRDMAX_CXX_CASE(marshal_bc_no_service)
 
 static struct kunit_case rpcrdmax_xprt_marshal_cases[] = {
 	KUNIT_CASE(marshal_inline_case),
@@ -205,6 +209,10 @@ static struct kunit_case rpcrdmax_xprt_marshal_cases[] = {
 	KUNIT_CASE(marshal_reply_chunk_case),
 	KUNIT_CASE(marshal_rdma_error_case),
 	KUNIT_CASE(marshal_write_overrun_case),
+	KUNIT_CASE(marshal_bc_call_case),
+	KUNIT_CASE(marshal_bc_malformed_case),
+	KUNIT_CASE(marshal_bc_over_credit_case),
+	KUNIT_CASE(marshal_bc_no_service_case),
 	{}
 };
 

@@ -7,8 +7,9 @@
  * needed to test the runtime), so it carries its own copy of the shim
  * code.  kbuild refuses one object in two modules, hence this file
  * includes the sources instead of naming their objects.  Of the client
- * transport's shims only shim/xprt_rqst.c is here (the request-buffer
- * helpers); below it, the requests the marshalling suite builds.
+ * transport's shims only shim/xprt_rqst.c (the request-buffer helpers)
+ * and shim/xprt_bc.c (the backchannel slots) are here; below them, the
+ * transports and requests the marshalling suite builds.
  */
 #include "../shim/mem.c"
 #include "../shim/log.c"
@@ -19,8 +20,10 @@
 #include "../shim/verbs.c"
 #include "../shim/rw.c"
 #include "../shim/xprt_rqst.c"
+#include "../shim/xprt_bc.c"
 
 #include <linux/slab.h>
+#include <linux/wait.h>
 
 /*
  * Requests for the rpcrdmax_xprt_marshal suite (kunit/cxx_marshal_tests.cpp):
@@ -142,4 +145,161 @@ int rpcrdmax_kunit_rqst_read(void *rqst, bool rcv, unsigned int offset, void *ds
 
 	return read_bytes_from_xdr_buf(rcv ? &r->rq_rcv_buf : &r->rq_snd_buf, offset, dst,
 				       len) ? -EMSGSIZE : 0;
+}
+
+/*
+ * The transport a marshalling case's ClntEp reports to: a struct rpc_xprt
+ * with only what the backchannel code reads set up (its slots and, when
+ * asked for, a callback service to queue backward Calls to), and the
+ * test's own stand-in for the rest of sunrpc (@owner, which the C++
+ * stand-ins of rpcrdmax_xprt_lookup_pin() and friends get back).
+ */
+struct rpcrdmax_kunit_xprt {
+	struct rpc_xprt xprt;
+	struct svc_serv serv;	/* sv_cb_* only */
+	void *owner;
+	void *ep;
+};
+
+static struct rpcrdmax_kunit_xprt *rpcrdmax_kx(void *xprt)
+{
+	return container_of((struct rpc_xprt *)xprt, struct rpcrdmax_kunit_xprt, xprt);
+}
+
+/* For shim/xprt_bc.c (in rpcrdmax.ko: shim/xprt.c's transport). */
+void *rpcrdmax_xprt_ep(struct rpc_xprt *xprt)
+{
+	return rpcrdmax_kx(xprt)->ep;
+}
+
+/**
+ * rpcrdmax_kunit_xprt_new - a transport for a marshalling case
+ * @owner: the test's stand-in state, given back by rpcrdmax_kunit_xprt_owner()
+ * @bc_slots: backchannel slots to make (rpcrdmax_xprt_bc_setup); with 0,
+ *            the transport has no callback service either
+ *
+ * Returns the struct rpc_xprt, or NULL.
+ */
+void *rpcrdmax_kunit_xprt_new(void *owner, unsigned int bc_slots)
+{
+	struct rpcrdmax_kunit_xprt *kx = kzalloc(sizeof(*kx), GFP_KERNEL);
+
+	if (!kx)
+		return NULL;
+	kx->owner = owner;
+	kref_init(&kx->xprt.kref);
+	spin_lock_init(&kx->xprt.bc_pa_lock);
+	INIT_LIST_HEAD(&kx->xprt.bc_pa_list);
+	spin_lock_init(&kx->serv.sv_cb_lock);
+	INIT_LIST_HEAD(&kx->serv.sv_cb_list);
+	init_waitqueue_head(&kx->serv.sv_cb_waitq);
+	if (bc_slots) {
+		if (rpcrdmax_xprt_bc_setup(&kx->xprt, bc_slots)) {
+			rpcrdmax_kunit_xprt_free(&kx->xprt);
+			return NULL;
+		}
+		kx->xprt.bc_serv = &kx->serv;
+	}
+	return &kx->xprt;
+}
+
+/** rpcrdmax_kunit_xprt_owner - the @owner given to rpcrdmax_kunit_xprt_new() */
+void *rpcrdmax_kunit_xprt_owner(void *xprt)
+{
+	return rpcrdmax_kx(xprt)->owner;
+}
+
+/** rpcrdmax_kunit_xprt_set_ep - the endpoint the transport's bc ops find */
+void rpcrdmax_kunit_xprt_set_ep(void *xprt, void *ep)
+{
+	rpcrdmax_kx(xprt)->ep = ep;
+}
+
+/**
+ * rpcrdmax_kunit_xprt_free - release a transport and its idle slots
+ * @xprt: from rpcrdmax_kunit_xprt_new()
+ *
+ * Returns the slots that were not idle (taken and never given back):
+ * those are leaked rather than freed under the service.
+ */
+unsigned int rpcrdmax_kunit_xprt_free(void *xprt)
+{
+	struct rpc_xprt *x = xprt;
+	unsigned int busy;
+
+	rpcrdmax_xprt_bc_destroy(x, 0);
+	busy = x->bc_alloc_count;
+	kfree(rpcrdmax_kx(xprt));
+	return busy;
+}
+
+/**
+ * rpcrdmax_kunit_bc_wait - the next backward Call queued to the service
+ * @xprt: from rpcrdmax_kunit_xprt_new() with slots
+ * @ms: how long to wait for one
+ *
+ * Takes it off the service's list, as the callback thread does.  Returns
+ * the slot's rpc_rqst, or NULL.
+ */
+void *rpcrdmax_kunit_bc_wait(void *xprt, unsigned int ms)
+{
+	struct svc_serv *serv = &rpcrdmax_kx(xprt)->serv;
+	struct rpc_rqst *r = NULL;
+
+	wait_event_timeout(serv->sv_cb_waitq, !list_empty(&serv->sv_cb_list),
+			   msecs_to_jiffies(ms));
+	spin_lock(&serv->sv_cb_lock);
+	if (!list_empty(&serv->sv_cb_list)) {
+		r = list_first_entry(&serv->sv_cb_list, struct rpc_rqst, rq_bc_list);
+		list_del_init(&r->rq_bc_list);
+	}
+	spin_unlock(&serv->sv_cb_lock);
+	return r;
+}
+
+/**
+ * rpcrdmax_kunit_bc_call - a queued backward Call as the service sees it
+ * @rqst: from rpcrdmax_kunit_bc_wait()
+ * @dst: gets the Call (rq_rcv_buf)
+ * @max: room at @dst
+ * @xid: gets rq_xid (host order)
+ *
+ * Returns the Call's length, or -EMSGSIZE.
+ */
+int rpcrdmax_kunit_bc_call(void *rqst, void *dst, unsigned int max, unsigned int *xid)
+{
+	struct rpc_rqst *r = rqst;
+
+	if (r->rq_rcv_buf.len > max ||
+	    read_bytes_from_xdr_buf(&r->rq_rcv_buf, 0, dst, r->rq_rcv_buf.len))
+		return -EMSGSIZE;
+	*xid = be32_to_cpu(r->rq_xid);
+	return r->rq_rcv_buf.len;
+}
+
+/**
+ * rpcrdmax_kunit_bc_set_reply - put the service's Reply in a slot
+ * @rqst: from rpcrdmax_kunit_bc_wait()
+ * @src: the encoded Reply
+ * @len: its length
+ *
+ * Lays it out in rq_snd_buf as the callback service does.  Returns 0 or
+ * -EMSGSIZE.
+ */
+int rpcrdmax_kunit_bc_set_reply(void *rqst, const void *src, unsigned int len)
+{
+	struct rpc_rqst *r = rqst;
+
+	if (len > r->rq_snd_buf.buflen)
+		return -EMSGSIZE;
+	memcpy(r->rq_snd_buf.head[0].iov_base, src, len);
+	r->rq_snd_buf.head[0].iov_len = len;
+	r->rq_snd_buf.len = len;
+	return 0;
+}
+
+/** rpcrdmax_kunit_bc_done - the service is done with a slot (bc_free_rqst) */
+void rpcrdmax_kunit_bc_done(void *rqst)
+{
+	rpcrdmax_xprt_bc_free_rqst(rqst);
 }
