@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * shim/svc_rqst.c - an svc_rqst's buffers, for the C++ server transport:
+ * a Call is assembled in rq_pages and described as rq_arg, and a Reply is
+ * read out of rq_res (copied, or as page pieces for Send SGEs and RDMA
+ * Writes) and its pages kept past sendto.  Apart from shim/svc.c (the
+ * svc_xprt class) so that the KUnit module, which drives the real
+ * server transport on svc_rqsts of its own, carries the same code.
+ */
+#include <linux/mm.h>
+#include <linux/sunrpc/svc.h>
+#include <linux/sunrpc/xdr.h>
+#include "internal.h"
+
+/**
+ * rpcrdmax_svc_arg_copy - copy part of a Call into an svc_rqst's pages
+ * @rqstp: the svc_rqst
+ * @offset: where in the Call (linear over rq_pages)
+ * @src: the octets, or NULL for zeros
+ * @len: how many
+ *
+ * Returns 0, or -EMSGSIZE if the Call would not fit the pages.
+ */
+int rpcrdmax_svc_arg_copy(void *rqstp, unsigned int offset, const void *src, unsigned int len)
+{
+	struct svc_rqst *r = rqstp;
+	u64 room = (u64)(r->rq_page_end - r->rq_pages) * PAGE_SIZE;
+
+	/* The last page stays for the Reply. */
+	if ((u64)offset + len + PAGE_SIZE > room)
+		return -EMSGSIZE;
+	while (len) {
+		unsigned int in = offset & ~PAGE_MASK;
+		unsigned int n = min_t(unsigned int, len, PAGE_SIZE - in);
+		void *dst = page_address(r->rq_pages[offset >> PAGE_SHIFT]) + in;
+
+		if (src) {
+			memcpy(dst, src, n);
+			src = (const u8 *)src + n;
+		} else {
+			memset(dst, 0, n);
+		}
+		offset += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/**
+ * rpcrdmax_svc_arg_set - describe a Call of @len octets in rq_pages as rq_arg
+ * @rqstp: the svc_rqst
+ * @len: the Call's length (rpcrdmax_svc_arg_copy() checked it fits)
+ *
+ * The Reply's pages start after the Call's.
+ */
+void rpcrdmax_svc_arg_set(void *rqstp, unsigned int len)
+{
+	struct svc_rqst *r = rqstp;
+	struct xdr_buf *arg = &r->rq_arg;
+	unsigned int npages = max_t(unsigned int, DIV_ROUND_UP(len, PAGE_SIZE), 1);
+
+	arg->head[0].iov_base = page_address(r->rq_pages[0]);
+	arg->head[0].iov_len = min_t(unsigned int, len, PAGE_SIZE);
+	arg->pages = r->rq_pages + 1;
+	arg->page_base = 0;
+	arg->page_len = len - arg->head[0].iov_len;
+	arg->tail[0].iov_base = NULL;
+	arg->tail[0].iov_len = 0;
+	arg->len = len;
+	arg->buflen = npages * PAGE_SIZE;
+	r->rq_respages = &r->rq_pages[npages];
+	r->rq_next_page = r->rq_respages + 1;
+}
+
+/** rpcrdmax_svc_res_shape - head, page and tail lengths of the Reply in @rqstp */
+void rpcrdmax_svc_res_shape(void *rqstp, struct rpcrdmax_xdr_shape *out)
+{
+	struct xdr_buf *res = &((struct svc_rqst *)rqstp)->rq_res;
+
+	memset(out, 0, sizeof(*out));
+	out->head_len = res->head[0].iov_len;
+	out->page_len = res->page_len;
+	out->page_offset = res->page_base;
+	out->tail_len = res->tail[0].iov_len;
+	out->len = res->len;
+}
+
+/**
+ * rpcrdmax_svc_res_copy - copy octets of the Reply out of rq_res
+ * @rqstp: the svc_rqst
+ * @offset: where in the Reply
+ * @len: how many
+ * @dst: destination
+ *
+ * Returns 0 or -EMSGSIZE when the range lies beyond the Reply.
+ */
+int rpcrdmax_svc_res_copy(void *rqstp, unsigned int offset, unsigned int len, void *dst)
+{
+	if (!len)
+		return 0;
+	return read_bytes_from_xdr_buf(&((struct svc_rqst *)rqstp)->rq_res, offset, dst, len) ?
+		-EMSGSIZE : 0;
+}
+
+/*
+ * Append the pieces of @len octets to @segs: from @pages at @offset when
+ * @pages is given, else from page memory at kernel address @offset.
+ */
+static int rpcrdmax_svc_add_pieces(struct page **pages, unsigned long offset, unsigned int len,
+				   struct rpcrdmax_page_seg *segs, unsigned int *n,
+				   unsigned int max)
+{
+	while (len) {
+		unsigned int in = offset_in_page(offset);
+		unsigned int k = min_t(unsigned int, len, PAGE_SIZE - in);
+
+		if (*n == max)
+			return -ENOBUFS;
+		segs[*n].page = pages ? pages[offset >> PAGE_SHIFT] : virt_to_page((void *)offset);
+		segs[*n].offset = in;
+		segs[*n].len = k;
+		(*n)++;
+		offset += k;
+		len -= k;
+	}
+	return 0;
+}
+
+/**
+ * rpcrdmax_svc_arg_pages - the rq_pages pieces behind part of the Call area
+ * @rqstp: the svc_rqst
+ * @offset: where in the Call (linear over rq_pages)
+ * @len: how many octets
+ * @segs: filled with the pieces, in order
+ * @max: room in @segs
+ *
+ * Returns the number of pieces, -EMSGSIZE if the range would not leave
+ * the last page for the Reply (as rpcrdmax_svc_arg_copy()), or -ENOBUFS.
+ */
+int rpcrdmax_svc_arg_pages(void *rqstp, unsigned int offset, unsigned int len,
+			   struct rpcrdmax_page_seg *segs, unsigned int max)
+{
+	struct svc_rqst *r = rqstp;
+	u64 room = (u64)(r->rq_page_end - r->rq_pages) * PAGE_SIZE;
+	unsigned int n = 0;
+	int rc;
+
+	if ((u64)offset + len + PAGE_SIZE > room)
+		return -EMSGSIZE;
+	rc = rpcrdmax_svc_add_pieces(r->rq_pages, offset, len, segs, &n, max);
+	return rc ? rc : n;
+}
+
+/**
+ * rpcrdmax_svc_res_pages - the pages behind part of the Reply in rq_res
+ * @rqstp: the svc_rqst
+ * @offset: where in the Reply
+ * @len: how many octets
+ * @segs: filled with the pieces (head, page list, tail), in order
+ * @max: room in @segs
+ *
+ * Returns the number of pieces, -EMSGSIZE if the range lies beyond the
+ * Reply, or -ENOBUFS.
+ */
+int rpcrdmax_svc_res_pages(void *rqstp, unsigned int offset, unsigned int len,
+			   struct rpcrdmax_page_seg *segs, unsigned int max)
+{
+	struct xdr_buf sub;
+	unsigned int n = 0;
+	int rc;
+
+	if (xdr_buf_subsegment(&((struct svc_rqst *)rqstp)->rq_res, &sub, offset, len))
+		return -EMSGSIZE;
+	rc = rpcrdmax_svc_add_pieces(NULL, (unsigned long)sub.head[0].iov_base,
+				     sub.head[0].iov_len, segs, &n, max);
+	if (!rc)
+		rc = rpcrdmax_svc_add_pieces(sub.pages, sub.page_base, sub.page_len, segs, &n,
+					     max);
+	if (!rc)
+		rc = rpcrdmax_svc_add_pieces(NULL, (unsigned long)sub.tail[0].iov_base,
+					     sub.tail[0].iov_len, segs, &n, max);
+	return rc ? rc : n;
+}
+
+/**
+ * rpcrdmax_svc_res_take_pages - keep the Reply's pages past sendto
+ * @rqstp: the svc_rqst
+ * @pages: receives the pages from rq_respages up to rq_next_page
+ * @max: room in @pages
+ *
+ * RDMA Writes from rq_res may still run when nfsd reuses the svc_rqst:
+ * the pages move to the caller (their slots become NULL, so svc fetches
+ * new ones) until rpcrdmax_put_pages().  Returns how many moved, or
+ * -ENOBUFS (nothing moved).
+ */
+int rpcrdmax_svc_res_take_pages(void *rqstp, void **pages, unsigned int max)
+{
+	struct svc_rqst *r = rqstp;
+	unsigned int i, n = r->rq_next_page - r->rq_respages;
+
+	if (n > max)
+		return -ENOBUFS;
+	for (i = 0; i < n; i++) {
+		pages[i] = r->rq_respages[i];
+		r->rq_respages[i] = NULL;
+	}
+	r->rq_next_page = r->rq_respages;
+	return n;
+}
