@@ -394,7 +394,8 @@ void rpcrdmax_svc_xprt_conn_pending(void *listener) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_svc_xprt_data_ready(void *xprt) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_svc_xprt_clear_data(void *xprt) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_svc_xprt_close(void *xprt) RPCRDMAX_NOEXCEPT;
-/* The Call message for nfsd, in the svc_rqst's pages (linear offsets). */
+/* The Call message for nfsd, in the svc_rqst's pages (linear offsets);
+ * these and the rq_res helpers below are in shim/svc_rqst.c. */
 int rpcrdmax_svc_arg_copy(void *rqstp, unsigned int offset, const void *src,
 			  unsigned int len) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_svc_arg_set(void *rqstp, unsigned int len) RPCRDMAX_NOEXCEPT;
@@ -520,6 +521,11 @@ void rpcrdmax_kunit_cxx_marshal_bc_call(void *ctx, rpcrdmax_check_fn check) RPCR
 void rpcrdmax_kunit_cxx_marshal_bc_malformed(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_bc_over_credit(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_bc_no_service(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+/* rpcrdmax_svc_server (kunit/cxx_svc_server_tests.cpp) */
+void rpcrdmax_kunit_cxx_svcsrv_inline(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svcsrv_read_chunk(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svcsrv_bc_call(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svcsrv_bc_bad(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 /* rpcrdmax_svcrdma (kunit/cxx_svc_tests.cpp) */
 void rpcrdmax_kunit_cxx_svc_accept(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svc_rw_read(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
@@ -553,6 +559,12 @@ int rpcrdmax_kunit_bc_call(void *rqst, void *dst, unsigned int max,
 			   unsigned int *xid) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_kunit_bc_set_reply(void *rqst, const void *src, unsigned int len) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_bc_done(void *rqst) RPCRDMAX_NOEXCEPT;
+/* svc_rqsts for the server suite. */
+void *rpcrdmax_kunit_svc_rqst_new(unsigned int npages) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_svc_rqst_free(void *rqstp) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_kunit_svc_rqst_reset(void *rqstp) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_kunit_svc_rqst_arg(void *rqstp, void *dst, unsigned int max) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_kunit_svc_rqst_reply(void *rqstp, const void *src, unsigned int len) RPCRDMAX_NOEXCEPT;
 
 /*
  * Protocol-core self-tests (core/selftest/): the same cases run under

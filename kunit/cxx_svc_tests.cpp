@@ -35,7 +35,6 @@
  *               request must fit, and rpcrdmax_totalram_bytes().
  */
 #include "../svcrdma/svcrdma.h"
-#include "../svcrdma/sendctx.cpp"
 
 namespace rpcrdmax::kunit_svc {
 

@@ -221,6 +221,26 @@ static struct kunit_suite rpcrdmax_xprt_marshal_suite = {
 	.test_cases = rpcrdmax_xprt_marshal_cases,
 };
 
+/* ---- rpcrdmax_svc_server (kunit/cxx_svc_server_tests.cpp) ---------- */
+
+RPCRDMAX_CXX_CASE(svcsrv_inline)
+RPCRDMAX_CXX_CASE(svcsrv_read_chunk)
+RPCRDMAX_CXX_CASE(svcsrv_bc_call)
+RPCRDMAX_CXX_CASE(svcsrv_bc_bad)
+
+static struct kunit_case rpcrdmax_svc_server_cases[] = {
+	KUNIT_CASE(svcsrv_inline_case),
+	KUNIT_CASE(svcsrv_read_chunk_case),
+	KUNIT_CASE(svcsrv_bc_call_case),
+	KUNIT_CASE(svcsrv_bc_bad_case),
+	{}
+};
+
+static struct kunit_suite rpcrdmax_svc_server_suite = {
+	.name = "rpcrdmax_svc_server",
+	.test_cases = rpcrdmax_svc_server_cases,
+};
+
 /* ---- rpcrdmax_svcrdma (kunit/cxx_svc_tests.cpp) ------------------- */
 
 RPCRDMAX_CXX_CASE(svc_accept)
@@ -296,6 +316,7 @@ static struct kunit_suite rpcrdmax_core_suite = {
 
 kunit_test_suites(&rpcrdmax_consts_suite, &rpcrdmax_cxx_runtime_suite,
 		  &rpcrdmax_rdma_suite, &rpcrdmax_xprt_marshal_suite, &rpcrdmax_svcrdma_suite,
+		  &rpcrdmax_svc_server_suite,
 		  &rpcrdmax_core_suite);
 
 MODULE_DESCRIPTION("KUnit tests for rpcrdmax");

@@ -8,8 +8,9 @@
  * code.  kbuild refuses one object in two modules, hence this file
  * includes the sources instead of naming their objects.  Of the client
  * transport's shims only shim/xprt_rqst.c (the request-buffer helpers)
- * and shim/xprt_bc.c (the backchannel slots) are here; below them, the
- * transports and requests the marshalling suite builds.
+ * and shim/xprt_bc.c (the backchannel slots) are here, and of the
+ * server's only shim/svc_rqst.c (an svc_rqst's buffers); below them, the
+ * transports and requests the marshalling and server suites build.
  */
 #include "../shim/mem.c"
 #include "../shim/log.c"
@@ -21,6 +22,7 @@
 #include "../shim/rw.c"
 #include "../shim/xprt_rqst.c"
 #include "../shim/xprt_bc.c"
+#include "../shim/svc_rqst.c"
 
 #include <linux/slab.h>
 #include <linux/wait.h>
@@ -302,4 +304,107 @@ int rpcrdmax_kunit_bc_set_reply(void *rqst, const void *src, unsigned int len)
 void rpcrdmax_kunit_bc_done(void *rqst)
 {
 	rpcrdmax_xprt_bc_free_rqst(rqst);
+}
+
+/*
+ * svc_rqsts for the rpcrdmax_svc_server suite (kunit/cxx_svc_server_tests.cpp):
+ * rq_pages filled as svc_alloc_arg() fills them, and the Reply laid out
+ * in rq_res as svc_process() starts it (the head in the first respage).
+ */
+
+/* Fill rq_pages' empty slots (sendto takes a Reply's pages) and start over. */
+static int rpcrdmax_kunit_svc_rqst_fill(struct svc_rqst *r)
+{
+	struct page **p;
+
+	for (p = r->rq_pages; p < r->rq_page_end; p++)
+		if (!*p && !(*p = alloc_page(GFP_KERNEL)))
+			return -ENOMEM;
+	r->rq_respages = r->rq_pages;
+	r->rq_next_page = r->rq_respages;
+	memset(&r->rq_arg, 0, sizeof(r->rq_arg));
+	memset(&r->rq_res, 0, sizeof(r->rq_res));
+	return 0;
+}
+
+/**
+ * rpcrdmax_kunit_svc_rqst_new - an svc_rqst with @npages pages
+ * @npages: rq_pages filled, at least 2 (a Call and its Reply)
+ *
+ * Returns the svc_rqst or NULL.
+ */
+void *rpcrdmax_kunit_svc_rqst_new(unsigned int npages)
+{
+	struct svc_rqst *r;
+
+	if (npages < 2 || npages > RPCSVC_MAXPAGES)
+		return NULL;
+	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	if (!r)
+		return NULL;
+	r->rq_page_end = r->rq_pages + npages;
+	if (rpcrdmax_kunit_svc_rqst_fill(r)) {
+		rpcrdmax_kunit_svc_rqst_free(r);
+		return NULL;
+	}
+	return r;
+}
+
+/** rpcrdmax_kunit_svc_rqst_free - release an svc_rqst and its pages */
+void rpcrdmax_kunit_svc_rqst_free(void *rqstp)
+{
+	struct svc_rqst *r = rqstp;
+	struct page **p;
+
+	for (p = r->rq_pages; p < r->rq_page_end; p++)
+		if (*p)
+			__free_page(*p);
+	kfree(r);
+}
+
+/** rpcrdmax_kunit_svc_rqst_reset - ready @rqstp for the next message (svc_recv) */
+int rpcrdmax_kunit_svc_rqst_reset(void *rqstp)
+{
+	return rpcrdmax_kunit_svc_rqst_fill(rqstp);
+}
+
+/**
+ * rpcrdmax_kunit_svc_rqst_arg - the Call recvfrom left in rq_arg
+ * @rqstp: the svc_rqst
+ * @dst: gets rq_arg's octets
+ * @max: room at @dst
+ *
+ * Returns rq_arg.len, or -EMSGSIZE.
+ */
+int rpcrdmax_kunit_svc_rqst_arg(void *rqstp, void *dst, unsigned int max)
+{
+	struct xdr_buf *arg = &((struct svc_rqst *)rqstp)->rq_arg;
+
+	if (arg->len > max || read_bytes_from_xdr_buf(arg, 0, dst, arg->len))
+		return -EMSGSIZE;
+	return arg->len;
+}
+
+/**
+ * rpcrdmax_kunit_svc_rqst_reply - put a Reply of @len octets in rq_res
+ * @rqstp: the svc_rqst, after recvfrom
+ * @src: the Reply
+ * @len: its length, at most a page
+ *
+ * Returns 0 or -EMSGSIZE.
+ */
+int rpcrdmax_kunit_svc_rqst_reply(void *rqstp, const void *src, unsigned int len)
+{
+	struct svc_rqst *r = rqstp;
+	struct xdr_buf *res = &r->rq_res;
+
+	if (len > PAGE_SIZE || r->rq_respages >= r->rq_page_end)
+		return -EMSGSIZE;
+	res->head[0].iov_base = page_address(*r->rq_respages);
+	memcpy(res->head[0].iov_base, src, len);
+	res->head[0].iov_len = len;
+	res->len = len;
+	res->buflen = PAGE_SIZE;
+	r->rq_next_page = r->rq_respages + 1;
+	return 0;
 }

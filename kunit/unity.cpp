@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kunit/unity.cpp - the KUnit module's one C++ translation unit: the same
- * runtime and core sources as rpcrdmax.ko, the client transport
- * (xprtrdma/, for the marshalling suite), plus the C++ test bodies.
+ * runtime and core sources as rpcrdmax.ko, both transports (xprtrdma/
+ * and svcrdma/, which the marshalling and server suites drive), plus the
+ * C++ test bodies.
  */
 #include "../lib/runtime.cpp"
 #include "../lib/consts_table.cpp"
@@ -13,4 +14,11 @@
 #include "../xprtrdma/frwr.cpp"
 #include "../xprtrdma/marshal.cpp"
 #include "../kunit/cxx_marshal_tests.cpp"
+#include "../svcrdma/transport.cpp"
+#include "../svcrdma/recvfrom.cpp"
+#include "../svcrdma/rw.cpp"
+#include "../svcrdma/sendto.cpp"
+#include "../svcrdma/sendctx.cpp"
+#include "../svcrdma/backchannel.cpp"
 #include "../kunit/cxx_svc_tests.cpp"
+#include "../kunit/cxx_svc_server_tests.cpp"

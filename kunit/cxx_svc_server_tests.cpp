@@ -1,0 +1,405 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kunit/cxx_svc_server_tests.cpp - the real server transport (svcrdma/)
+ * against the real client transport (xprtrdma/) over rxe loopback (suite
+ * rpcrdmax_svc_server).
+ *
+ * The server is svcrdma's own Listener and SvcConn: the test listens
+ * with rpcrdmax_svcl_create(), a work item accepts as svc's thread would
+ * (rpcrdmax_svcl_accept()), and the test thread plays nfsd: it waits for
+ * data, dequeues and processes a message into an svc_rqst of
+ * kunit/shims.c (the real shim/svc_rqst.c fills rq_arg), and sends the
+ * Reply from rq_res.  What svc does with an svc_xprt (enqueue, close,
+ * the backchannel rpc_xprt's XID lookup) is stood in for below; the
+ * client is kunit/cxx_marshal_tests.cpp's ClntEp with its stand-ins.
+ *
+ *   inline     a small Call in, rq_arg as sent, an inline Reply out;
+ *   read_chunk a WRITE-style Call: its page data pulled by RDMA Read
+ *              into rq_pages at its position, rq_arg as sent;
+ *   bc_call    RFC 8167: a backward Call sent on the client's
+ *              connection, taken by the client's callback slots, and its
+ *              Reply matched to the Call and counted, not taken as a Call;
+ *   bc_bad     a backward Call over the inline limit fails with
+ *              -EMSGSIZE; a backward Reply for an XID never sent is
+ *              dropped and counted; the forward direction keeps working.
+ */
+#include "../svcrdma/svcrdma.h"
+
+namespace rpcrdmax::kunit_svcsrv {
+
+using namespace rpcrdmax::ktl;
+using kunit_rdma::Reporter;
+using kunit_marshal::Bench;
+using svcrdma::SvcConn;
+using rdma::SockAddr;
+
+#define EXPECT(cond) check((cond), #cond, __FILE__, __LINE__)
+
+static constexpr const char *kAddr = "192.0.2.1";
+static constexpr unsigned short kPort = 20053;
+static constexpr unsigned int kWaitMs = 10000;
+static constexpr unsigned int kRqstPages = 8;
+
+/* ---- svc's side, stood in for ---------------------------------------- */
+
+/* A backward Call waiting for its Reply (the backchannel rpc_xprt's slot). */
+struct BcWaiter {
+	SpinLock lock;
+	bool waiting = false;
+	u32 xid = 0;
+	u8 msg[256];
+	u32 len = 0, slots = 0;
+};
+
+/* An svc_xprt: the listener's or a connection's. */
+struct FakeSvcXprt {
+	explicit FakeSvcXprt(void *conn = nullptr) : cxx(conn), accept_work(&accept_fn) {}
+	void *cxx;		/* the C++ Listener or SvcConn */
+	Completion ready;	/* conn_pending / data_ready, one each */
+	Atomic closes;
+	BcWaiter bc;
+	/* listener: svc's thread calling xpo_accept */
+	FnWork accept_work;
+	FakeSvcXprt *accepted = nullptr;
+	Completion accept_done;
+
+	static void accept_fn(FnWork *w)
+	{
+		auto *l = container_of(w, &FakeSvcXprt::accept_work);
+		bool more = false;
+		l->accepted = static_cast<FakeSvcXprt *>(rpcrdmax_svcl_accept(l->cxx, &more));
+		l->accept_done.complete();
+	}
+};
+
+/* The svc_rdma counters, while a case runs. */
+struct Stats {
+	Atomic n[RPCRDMAX_SVC_STAT_COUNT];
+	long long operator[](unsigned int i) { return n[i].read(); }
+};
+static Stats *g_stats;
+
+} // namespace rpcrdmax::kunit_svcsrv
+
+using rpcrdmax::kunit_svcsrv::FakeSvcXprt;
+
+extern "C" void *rpcrdmax_svc_xprt_new(void *, void *, void *conn) noexcept
+{
+	return new (rpcrdmax::ktl::Gfp::Kernel) FakeSvcXprt(conn);
+}
+
+/* Never handed out: freeing the svc_xprt frees the connection. */
+extern "C" void rpcrdmax_svc_xprt_discard(void *xprt) noexcept
+{
+	auto *x = static_cast<FakeSvcXprt *>(xprt);
+	rpcrdmax_svcc_destroy(x->cxx);
+	delete x;
+}
+
+extern "C" void rpcrdmax_svc_xprt_conn_pending(void *listener) noexcept
+{
+	static_cast<FakeSvcXprt *>(listener)->accept_work.queue();
+}
+
+extern "C" void rpcrdmax_svc_xprt_data_ready(void *xprt) noexcept
+{
+	static_cast<FakeSvcXprt *>(xprt)->ready.complete();
+}
+
+extern "C" void rpcrdmax_svc_xprt_clear_data(void *) noexcept
+{
+}
+
+extern "C" void rpcrdmax_svc_xprt_close(void *xprt) noexcept
+{
+	static_cast<FakeSvcXprt *>(xprt)->closes.add_return(1);
+}
+
+extern "C" void rpcrdmax_svc_stat_add(unsigned int which, unsigned int n) noexcept
+{
+	if (rpcrdmax::kunit_svcsrv::g_stats && which < RPCRDMAX_SVC_STAT_COUNT)
+		rpcrdmax::kunit_svcsrv::g_stats->n[which].add_return(n);
+}
+
+/* shim/svc_bc.c's lookup: the waiting backward Call with @xid, or -ESRCH. */
+extern "C" int rpcrdmax_svc_bc_reply(void *xprt, unsigned int xid, const void *msg,
+				     unsigned int len, unsigned int slots) noexcept
+{
+	auto &bc = static_cast<FakeSvcXprt *>(xprt)->bc;
+	rpcrdmax::ktl::SpinLockBhGuard g(&bc.lock);
+
+	if (!bc.waiting || bc.xid != xid)
+		return -rpcrdmax::ktl::err::ESRCH;
+	if (len > sizeof(bc.msg))
+		return -rpcrdmax::ktl::err::EMSGSIZE;
+	rpcrdmax::ktl::mem_copy(bc.msg, msg, len);
+	bc.len = len;
+	bc.slots = slots;
+	bc.waiting = false;
+	return 0;
+}
+
+namespace rpcrdmax::kunit_svcsrv {
+
+using kunit_marshal::fill_call;
+using kunit_marshal::fill_reply;
+
+/* ---- a server, a client, one connection ------------------------------ */
+
+struct Pair {
+	Bench b;		/* the client: b.r (the fake responder) stays null */
+	FakeSvcXprt lx;		/* the listener's svc_xprt */
+	FakeSvcXprt *sx = nullptr; /* the connection's */
+	void *rqstp = nullptr;	/* nfsd's svc_rqst */
+	Stats stats;
+	u8 *buf = nullptr;	/* scratch */
+
+	SvcConn *conn() const { return static_cast<SvcConn *>(sx->cxx); }
+};
+
+static constexpr u32 kBuf = 4 * RPCRDMAX_PAGE_SIZE;
+
+static bool pair_up(Reporter check, Pair *p)
+{
+	SockAddr addr;
+
+	g_stats = &p->stats;
+	p->rqstp = rpcrdmax_kunit_svc_rqst_new(kRqstPages);
+	p->buf = new (Gfp::Kernel) u8[kBuf];
+	if (!EXPECT(p->rqstp && p->buf) || !EXPECT(addr.parse(kAddr, kPort).is_ok()) ||
+	    !EXPECT(rpcrdmax_svcl_create(&p->lx, addr.get(), sizeof(addr.raw.bytes), &p->lx.cxx) ==
+		    0))
+		return false;
+	Bench *b = &p->b;
+	b->x = new (Gfp::Kernel) kunit_marshal::FakeXprt;
+	b->sent = new (Gfp::Kernel) u8[kBuf];
+	b->got = new (Gfp::Kernel) u8[kBuf];
+	b->kx = b->x ? rpcrdmax_kunit_xprt_new(b->x, xprtrdma::kBcSlots) : nullptr;
+	if (!EXPECT(b->x && b->sent && b->got && b->kx))
+		return false;
+	b->ep = new (Gfp::Kernel) xprtrdma::ClntEp(b->kx);
+	if (!EXPECT(b->ep != nullptr))
+		return false;
+	rpcrdmax_kunit_xprt_set_ep(b->kx, b->ep);
+	if (!EXPECT(b->ep->connect(addr.get(), sizeof(addr.raw.bytes)) == 0) ||
+	    !EXPECT(p->lx.accept_done.wait_ms(kWaitMs)))
+		return false;
+	p->sx = p->lx.accepted;
+	return EXPECT(p->sx != nullptr);
+}
+
+static void pair_down(Pair *p)
+{
+	kunit_marshal::bench_down(&p->b); /* the client goes first */
+	if (p->sx) {
+		rpcrdmax_svcc_detach(p->sx->cxx);
+		rpcrdmax_svcc_destroy(p->sx->cxx);
+		delete p->sx;
+	}
+	if (p->lx.cxx) {
+		p->lx.accept_work.cancel_sync();
+		rpcrdmax_svcl_destroy(p->lx.cxx);
+	}
+	if (p->rqstp)
+		rpcrdmax_kunit_svc_rqst_free(p->rqstp);
+	delete[] p->buf;
+	g_stats = nullptr;
+}
+
+/*
+ * nfsd's part of svc_recv: wait for a message, dequeue it and process it
+ * into the svc_rqst.  Returns what processing returns (the Call's length,
+ * 0 for a message that is not a Call for nfsd), or -1 with nothing.
+ */
+static int svc_recv(Reporter check, Pair *p, void **ctxt)
+{
+	*ctxt = nullptr;
+	if (!EXPECT(p->sx->ready.wait_ms(kWaitMs)) ||
+	    !EXPECT(rpcrdmax_kunit_svc_rqst_reset(p->rqstp) == 0))
+		return -1;
+	void *msg = rpcrdmax_svcc_dequeue(p->sx->cxx);
+	if (!EXPECT(msg != nullptr))
+		return -1;
+	return rpcrdmax_svcc_process(p->sx->cxx, p->rqstp, msg, ctxt);
+}
+
+/*
+ * One forward RPC, end to end: the client sends b.snd's layout, nfsd gets
+ * exactly that in rq_arg, and its inline Reply reaches the client.
+ */
+static bool forward_rpc(Reporter check, Pair *p, u32 xid)
+{
+	Bench *b = &p->b;
+	u8 rpc[96];
+	void *ctxt;
+
+	if (!kunit_marshal::bench_send(check, b, xid))
+		return false;
+	int len = svc_recv(check, p, &ctxt);
+	if (!EXPECT(len == (int)b->snd_len()) || !EXPECT(ctxt != nullptr))
+		return false;
+	bool ok = EXPECT(rpcrdmax_kunit_svc_rqst_arg(p->rqstp, p->buf, kBuf) == len) &&
+		  EXPECT(mem_compare(p->buf, b->sent, (size_t)len) == 0);
+	fill_reply(rpc, sizeof(rpc), xid, 43);
+	ok = ok && EXPECT(rpcrdmax_kunit_svc_rqst_reply(p->rqstp, rpc, sizeof(rpc)) == 0) &&
+	     EXPECT(rpcrdmax_svcc_sendto(p->sx->cxx, p->rqstp, ctxt) == 0);
+	rpcrdmax_svcc_release(p->sx->cxx, ctxt);
+	return ok && kunit_marshal::bench_done(check, b) &&
+	       EXPECT(b->status == (int)sizeof(rpc)) &&
+	       EXPECT(mem_compare(b->got, rpc, sizeof(rpc)) == 0);
+}
+
+/* A struct rpc_rqst whose rq_snd_buf holds @len octets of @msg (a backward Call). */
+struct BcRqst {
+	u8 *call = nullptr, *rcv = nullptr;
+	void *rqst = nullptr;
+
+	bool make(Reporter check, u32 xid, const u8 *msg, u32 len)
+	{
+		rpcrdmax_kunit_xdr snd = { len, 0, 0, 0, false }, rcvx = { 256, 0, 0, 0, false };
+		call = new (Gfp::Kernel) u8[len];
+		rcv = new (Gfp::Kernel) u8[256];
+		if (!EXPECT(call && rcv))
+			return false;
+		rqst = rpcrdmax_kunit_rqst_new(xid, call, rcv, &snd, &rcvx);
+		return EXPECT(rqst != nullptr) &&
+		       EXPECT(rpcrdmax_kunit_rqst_write(rqst, false, 0, msg, len) == 0);
+	}
+	~BcRqst()
+	{
+		if (rqst)
+			rpcrdmax_kunit_rqst_free(rqst);
+		delete[] call;
+		delete[] rcv;
+	}
+};
+
+/* ---- cases ----------------------------------------------------------- */
+
+static void inline_case(Reporter check)
+{
+	Pair p;
+
+	p.b.snd = { 300, 0, 0, 0, false };
+	p.b.rcv = { 512, 0, 0, 0, false };
+	if (pair_up(check, &p)) {
+		EXPECT(forward_rpc(check, &p, 0x33330001));
+		EXPECT(p.stats[RPCRDMAX_SVC_STAT_RECV] == 1);
+		EXPECT(p.stats[RPCRDMAX_SVC_STAT_DROPPED] == 0);
+		EXPECT(p.stats[RPCRDMAX_SVC_STAT_READ] == 0);
+	}
+	pair_down(&p);
+}
+
+static void read_chunk_case(Reporter check)
+{
+	Pair p;
+
+	/* 8190 octets from page offset 100, DDP-eligible: a Read chunk. */
+	p.b.snd = { 124, 100, 8190, 2 + 8, true };
+	p.b.rcv = { 256, 0, 0, 0, false };
+	if (pair_up(check, &p)) {
+		EXPECT(forward_rpc(check, &p, 0x33330002));
+		EXPECT(p.b.ep->stats.read_chunks.read() >= 1);
+		EXPECT(p.stats[RPCRDMAX_SVC_STAT_READ] == p.b.ep->stats.read_chunks.read());
+		EXPECT(p.stats[RPCRDMAX_SVC_STAT_ERR_CHUNK] == 0);
+	}
+	pair_down(&p);
+}
+
+/* Send a backward Call @call of @len with @xid from the server; 0 or -errno. */
+static int bc_send(Reporter check, Pair *p, BcRqst *r, u32 xid, const u8 *call, u32 len)
+{
+	if (!r->make(check, xid, call, len))
+		return -err::ENOMEM;
+	{
+		SpinLockBhGuard g(&p->sx->bc.lock);
+		p->sx->bc.waiting = true;
+		p->sx->bc.xid = xid;
+	}
+	return rpcrdmax_svcc_bc_send(p->sx->cxx, r->rqst, xid, len);
+}
+
+static void bc_call_case(Reporter check)
+{
+	Pair p;
+	BcRqst r;
+	u8 call[200], got[256], rep[88];
+	unsigned int got_xid = 0;
+	void *ctxt;
+	constexpr u32 kXid = 0x44440001;
+
+	p.b.snd = { 100, 0, 0, 0, false };
+	p.b.rcv = { 256, 0, 0, 0, false };
+	if (pair_up(check, &p)) {
+		fill_call(call, sizeof(call), kXid, 45);
+		EXPECT(bc_send(check, &p, &r, kXid, call, sizeof(call)) == 0);
+		EXPECT(p.stats[RPCRDMAX_SVC_STAT_BC_CALLS] == 1);
+		/* The client's callback service gets the Call as sent. */
+		void *rq = rpcrdmax_kunit_bc_wait(p.b.kx, kWaitMs);
+		if (EXPECT(rq != nullptr)) {
+			EXPECT(rpcrdmax_kunit_bc_call(rq, got, sizeof(got), &got_xid) ==
+			       (int)sizeof(call));
+			EXPECT(got_xid == kXid);
+			EXPECT(mem_compare(got, call, sizeof(call)) == 0);
+			fill_reply(rep, sizeof(rep), kXid, 47);
+			EXPECT(rpcrdmax_kunit_bc_set_reply(rq, rep, sizeof(rep)) == 0);
+			EXPECT(p.b.ep->bc_send(rq, kXid, sizeof(rep)) == 0);
+			/* nfsd's thread sees it, but it is no Call for nfsd. */
+			EXPECT(svc_recv(check, &p, &ctxt) == 0);
+			EXPECT(ctxt == nullptr);
+			rpcrdmax_kunit_bc_done(rq);
+		}
+		EXPECT(p.stats[RPCRDMAX_SVC_STAT_BC_REPLIES] == 1);
+		EXPECT(p.stats[RPCRDMAX_SVC_STAT_BC_DROPPED] == 0);
+		EXPECT(!p.sx->bc.waiting);
+		EXPECT(p.sx->bc.len == sizeof(rep));
+		EXPECT(mem_compare(p.sx->bc.msg, rep, sizeof(rep)) == 0);
+		/* The client's rdma_credit: the slots it takes at once. */
+		EXPECT(p.sx->bc.slots == xprtrdma::kBcSlots);
+		EXPECT(forward_rpc(check, &p, 0x33330003));
+		EXPECT(p.stats[RPCRDMAX_SVC_STAT_DROPPED] == 0);
+		EXPECT(p.stats[RPCRDMAX_SVC_STAT_CREDIT_OVERRUN] == 0);
+	}
+	pair_down(&p);
+}
+
+static void bc_bad_case(Reporter check)
+{
+	Pair p;
+	BcRqst big, stray;
+	u8 rep[64];
+	void *ctxt;
+	constexpr u32 kXid = 0x44440002;
+
+	p.b.snd = { 100, 0, 0, 0, false };
+	p.b.rcv = { 256, 0, 0, 0, false };
+	if (pair_up(check, &p)) {
+		u32 max = p.conn()->bc_max_payload();
+		fill_call(p.buf, max + 4, kXid, 49);
+		EXPECT(bc_send(check, &p, &big, kXid, p.buf, max + 4) == -err::EMSGSIZE);
+		EXPECT(p.stats[RPCRDMAX_SVC_STAT_BC_CALLS] == 0);
+		/* A backward Reply to a Call never sent. */
+		fill_reply(rep, sizeof(rep), kXid + 1, 51);
+		if (stray.make(check, kXid + 1, rep, sizeof(rep))) {
+			EXPECT(p.b.ep->bc_send(stray.rqst, kXid + 1, sizeof(rep)) == 0);
+			EXPECT(svc_recv(check, &p, &ctxt) == 0);
+		}
+		EXPECT(p.stats[RPCRDMAX_SVC_STAT_BC_DROPPED] == 1);
+		EXPECT(p.stats[RPCRDMAX_SVC_STAT_BC_REPLIES] == 0);
+		EXPECT(forward_rpc(check, &p, 0x33330004));
+		EXPECT(p.sx->closes.read() == 0);
+	}
+	pair_down(&p);
+}
+
+#undef EXPECT
+
+} // namespace rpcrdmax::kunit_svcsrv
+
+#define RPCRDMAX_KUNIT_SVCSRV_ENTRY(name) RPCRDMAX_KUNIT_CXX_ENTRY(kunit_svcsrv, svcsrv_, name)
+
+RPCRDMAX_KUNIT_SVCSRV_ENTRY(inline)
+RPCRDMAX_KUNIT_SVCSRV_ENTRY(read_chunk)
+RPCRDMAX_KUNIT_SVCSRV_ENTRY(bc_call)
+RPCRDMAX_KUNIT_SVCSRV_ENTRY(bc_bad)
