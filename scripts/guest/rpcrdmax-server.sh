@@ -22,10 +22,11 @@ deleg_server_watch
 nfs_server_serve
 [ -e /share/hostile.strict ] || steady_server_check
 deleg_server_check
-# Malformed Calls are counted by what they got, and Calls beyond the
-# credits granted as overruns: under the hostile peer
+# Malformed Calls are counted by what they got, Calls beyond the
+# credits granted as overruns, and backward Replies no backward Call
+# waits for (RFC 8167) as bc_dropped: under the hostile peer
 # every kind must have happened, with well-behaved clients none.
-for f in err_vers err_chunk dropped credit_overrun; do
+for f in err_vers err_chunk dropped credit_overrun bc_dropped; do
 	v=$(cat /proc/sys/sunrpc/svc_rdma/rdma_stat_$f)
 	if [ -e /share/hostile.strict ]; then
 		[ "$v" -gt 0 ] 2>/dev/null && step_ok "server: rdma_stat_$f counted the hostile peer ($v)" ||

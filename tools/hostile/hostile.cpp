@@ -1046,6 +1046,29 @@ Bytes b_inline_at(const Ctx &c) { return null_msg(c.xid, c.threshold); }
 Bytes b_inline_over(const Ctx &c) { return null_msg(c.xid, c.threshold + 4); }
 Bytes b_inline_huge(const Ctx &c) { return null_msg(c.xid, 256 * 1024 + 4); }
 
+/* -- backward direction (RFC 8167): RPC Replies arriving at the server -- */
+/* an accepted NULL Reply: XID, REPLY, MSG_ACCEPTED, verifier AUTH_NONE, SUCCESS */
+Bytes rpc_null_reply(uint32_t xid)
+{
+	W w;
+	w.u32(xid).u32(1).u32(0).u32(0).u32(0).u32(0);
+	return w.b;
+}
+/* a backward Reply to a Call the server never sent (and on a connection
+ * that has no backchannel) */
+Bytes b_bc_reply_stray(const Ctx &c)
+{
+	return hdr(c).u32(0).u32(0).u32(0).raw(rpc_null_reply(c.xid)).b;
+}
+/* a backward Reply with a Write chunk: backward messages carry none */
+Bytes b_bc_reply_chunk(const Ctx &c)
+{
+	return hdr(c).u32(0).u32(1).u32(1).seg(c.rkey, 64, c.area).u32(0).u32(0)
+		.raw(rpc_null_reply(c.xid)).b;
+}
+/* a Reply cut after its XID and direction */
+Bytes b_bc_reply_short(const Ctx &c) { return hdr(c).u32(0).u32(0).u32(0).u32(c.xid).u32(1).b; }
+
 constexpr unsigned kAny = O_ERRVERS | O_ERRCHUNK | O_DROP | O_CLOSED | O_REPLY;
 /* A Read or Write the server attempts against a bad segment fails at
  * our RNIC, which terminates the connection (RFC 8166 Sections 8.1.1,
@@ -1124,6 +1147,12 @@ const Case kCases[] = {
 	 * the server keeps serving (checked after every case) */
 	{"inline-over-threshold", b_inline_over, kAny, 0, nullptr, true},
 	{"inline-256k", b_inline_huge, kAny, 0, nullptr, true},
+
+	/* RFC 8167: a Reply no backward Call is waiting for is discarded;
+	 * the forward direction keeps working (checked after every case) */
+	{"bc-reply-stray", b_bc_reply_stray, O_DROP, 0, nullptr, true},
+	{"bc-reply-chunk", b_bc_reply_chunk, O_DROP | O_ERRCHUNK, 0, nullptr, true},
+	{"bc-reply-short", b_bc_reply_short, O_DROP, 0, nullptr, true},
 };
 
 bool selected(const char *name)
