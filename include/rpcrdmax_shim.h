@@ -450,6 +450,7 @@ unsigned int rpcrdmax_clnt_bc_max_payload(void *ep) RPCRDMAX_NOEXCEPT;
 unsigned int rpcrdmax_clnt_bc_slots(void) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_clnt_destroy(void *ep) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_clnt_print_stats(void *ep, void *seq) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_clnt_print_counters(void *ep, void *seq) RPCRDMAX_NOEXCEPT;
 /* Per-request buffers (and transport state) for sunrpc's buf_alloc/buf_free. */
 int rpcrdmax_clnt_buf_alloc(void *ep, unsigned int callsize, unsigned int rcvsize,
 			    unsigned int gfp, void **call, void **rcv) RPCRDMAX_NOEXCEPT;
@@ -524,6 +525,10 @@ void rpcrdmax_kunit_cxx_marshal_bc_no_service(void *ctx, rpcrdmax_check_fn check
 /* rpcrdmax_svc_server (kunit/cxx_svc_server_tests.cpp) */
 void rpcrdmax_kunit_cxx_svcsrv_inline(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svcsrv_read_chunk(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svcsrv_nomsg(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svcsrv_reply_chunk(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svcsrv_write_chunk(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svcsrv_reuse(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svcsrv_bc_call(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svcsrv_bc_bad(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 /* rpcrdmax_svcrdma (kunit/cxx_svc_tests.cpp) */
@@ -564,7 +569,8 @@ void *rpcrdmax_kunit_svc_rqst_new(unsigned int npages) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_svc_rqst_free(void *rqstp) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_kunit_svc_rqst_reset(void *rqstp) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_kunit_svc_rqst_arg(void *rqstp, void *dst, unsigned int max) RPCRDMAX_NOEXCEPT;
-int rpcrdmax_kunit_svc_rqst_reply(void *rqstp, const void *src, unsigned int len) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_kunit_svc_rqst_reply(void *rqstp, const void *src, unsigned int head,
+				  unsigned int page_len, unsigned int tail) RPCRDMAX_NOEXCEPT;
 
 /*
  * Protocol-core self-tests (core/selftest/): the same cases run under

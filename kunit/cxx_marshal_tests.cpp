@@ -361,7 +361,8 @@ struct Responder {
 	/*
 	 * A backward-direction Call (RFC 8167): an RDMA_MSG with XID @xid
 	 * and rdma_credit @credits carrying @rpc inline; with @chunk, a chunk
-	 * too (which a backward message may not have).
+	 * too (which the client does not take: it supports backward
+	 * messages inline only).
 	 */
 	enum class Chunk { None, Read, Write };
 	bool send_backward(Reporter check, u32 xid, u32 credits, const u8 *rpc, u32 len,
@@ -895,7 +896,7 @@ static void bc_malformed_case(Reporter check)
 	b.bc_slots = xprtrdma::kBcSlots;
 	if (EXPECT(big != nullptr) && bench_up(check, &b, kDefaultPd)) {
 		fill_call(call, sizeof(call), kXid, 29);
-		/* RFC 8167: no chunks in the backward direction.  A Write chunk
+		/* Backward messages are taken inline only.  A Write chunk
 		 * reaches the backward path and is dropped there; a Read list is
 		 * already malformed as a message to a requester. */
 		EXPECT(b.r->send_backward(check, kXid - 2, 1, call, sizeof(call),

@@ -16,6 +16,15 @@
  *   inline     a small Call in, rq_arg as sent, an inline Reply out;
  *   read_chunk a WRITE-style Call: its page data pulled by RDMA Read
  *              into rq_pages at its position, rq_arg as sent;
+ *   nomsg      a Long Call: RDMA_NOMSG, the Position Zero chunk pulled
+ *              into rq_pages whole;
+ *   reply_chunk a Reply over the inline threshold written into the
+ *              client's Reply chunk;
+ *   write_chunk a READ-style Reply: the page list RDMA Written into the
+ *              client's Write chunk, head and tail (with the XDR pad)
+ *              inline;
+ *   reuse      six RPCs on one connection: contexts made once
+ *              (rdma_stat_ctxt_alloc does not move after the first);
  *   bc_call    RFC 8167: a backward Call sent on the client's
  *              connection, taken by the client's callback slots, and its
  *              Reply matched to the Call and counted, not taken as a Call;
@@ -153,6 +162,7 @@ struct Pair {
 	void *rqstp = nullptr;	/* nfsd's svc_rqst */
 	Stats stats;
 	u8 *buf = nullptr;	/* scratch */
+	u8 *reply = nullptr;	/* the Reply nfsd sends */
 
 	SvcConn *conn() const { return static_cast<SvcConn *>(sx->cxx); }
 };
@@ -166,7 +176,8 @@ static bool pair_up(Reporter check, Pair *p)
 	g_stats = &p->stats;
 	p->rqstp = rpcrdmax_kunit_svc_rqst_new(kRqstPages);
 	p->buf = new (Gfp::Kernel) u8[kBuf];
-	if (!EXPECT(p->rqstp && p->buf) || !EXPECT(addr.parse(kAddr, kPort).is_ok()) ||
+	p->reply = new (Gfp::Kernel) u8[kBuf];
+	if (!EXPECT(p->rqstp && p->buf && p->reply) || !EXPECT(addr.parse(kAddr, kPort).is_ok()) ||
 	    !EXPECT(rpcrdmax_svcl_create(&p->lx, addr.get(), sizeof(addr.raw.bytes), &p->lx.cxx) ==
 		    0))
 		return false;
@@ -203,6 +214,7 @@ static void pair_down(Pair *p)
 	if (p->rqstp)
 		rpcrdmax_kunit_svc_rqst_free(p->rqstp);
 	delete[] p->buf;
+	delete[] p->reply;
 	g_stats = nullptr;
 }
 
@@ -223,14 +235,20 @@ static int svc_recv(Reporter check, Pair *p, void **ctxt)
 	return rpcrdmax_svcc_process(p->sx->cxx, p->rqstp, msg, ctxt);
 }
 
+/* The Reply nfsd leaves in rq_res: head, page list and tail octets. */
+struct ReplyShape {
+	u32 head, pages, tail;
+	u32 len() const { return head + pages + tail; }
+};
+
 /*
- * One forward RPC, end to end: the client sends b.snd's layout, nfsd gets
- * exactly that in rq_arg, and its inline Reply reaches the client.
+ * One forward RPC, end to end: the client sends b.snd's layout, nfsd
+ * gets exactly that in rq_arg, and answers with @rpc laid out as @rs;
+ * the client's status and buffer are left in b for the case to check.
  */
-static bool forward_rpc(Reporter check, Pair *p, u32 xid)
+static bool serve(Reporter check, Pair *p, u32 xid, const u8 *rpc, ReplyShape rs)
 {
 	Bench *b = &p->b;
-	u8 rpc[96];
 	void *ctxt;
 
 	if (!kunit_marshal::bench_send(check, b, xid))
@@ -240,13 +258,34 @@ static bool forward_rpc(Reporter check, Pair *p, u32 xid)
 		return false;
 	bool ok = EXPECT(rpcrdmax_kunit_svc_rqst_arg(p->rqstp, p->buf, kBuf) == len) &&
 		  EXPECT(mem_compare(p->buf, b->sent, (size_t)len) == 0);
-	fill_reply(rpc, sizeof(rpc), xid, 43);
-	ok = ok && EXPECT(rpcrdmax_kunit_svc_rqst_reply(p->rqstp, rpc, sizeof(rpc)) == 0) &&
+	ok = ok && EXPECT(rpcrdmax_kunit_svc_rqst_reply(p->rqstp, rpc, rs.head, rs.pages,
+							rs.tail) == 0) &&
 	     EXPECT(rpcrdmax_svcc_sendto(p->sx->cxx, p->rqstp, ctxt) == 0);
 	rpcrdmax_svcc_release(p->sx->cxx, ctxt);
-	return ok && kunit_marshal::bench_done(check, b) &&
-	       EXPECT(b->status == (int)sizeof(rpc)) &&
-	       EXPECT(mem_compare(b->got, rpc, sizeof(rpc)) == 0);
+	return ok && kunit_marshal::bench_done(check, b);
+}
+
+/* serve() with a Reply of @rs (a pattern) that must arrive as sent, octet
+ * for octet from the start of the client's receive buffer. */
+static bool forward_rpc(Reporter check, Pair *p, u32 xid, ReplyShape rs = { 96, 0, 0 })
+{
+	Bench *b = &p->b;
+	u8 *rpc = p->reply;
+
+	if (!EXPECT(rs.len() <= kBuf))
+		return false;
+	fill_reply(rpc, rs.len(), xid, 43);
+	return serve(check, p, xid, rpc, rs) && EXPECT(b->status == (int)rs.len()) &&
+	       EXPECT(mem_compare(b->got, rpc, rs.len()) == 0);
+}
+
+/* Ready the client for another request (bench_send makes one per Bench). */
+static void bench_again(Bench *b)
+{
+	rpcrdmax_clnt_buf_free(b->ep, b->call);
+	rpcrdmax_kunit_rqst_free(b->rqst);
+	b->call = b->rcvbuf = b->rqst = nullptr;
+	b->x->completions.add_return(-1);
 }
 
 /* A struct rpc_rqst whose rq_snd_buf holds @len octets of @msg (a backward Call). */
@@ -303,6 +342,91 @@ static void read_chunk_case(Reporter check)
 		EXPECT(p.b.ep->stats.read_chunks.read() >= 1);
 		EXPECT(p.stats[RPCRDMAX_SVC_STAT_READ] == p.b.ep->stats.read_chunks.read());
 		EXPECT(p.stats[RPCRDMAX_SVC_STAT_ERR_CHUNK] == 0);
+	}
+	pair_down(&p);
+}
+
+/* A 6000-octet Call over the 4 KiB inline threshold, no DDP item: RDMA_NOMSG
+ * with a Position Zero Read chunk, pulled into rq_pages whole. */
+static void nomsg_case(Reporter check)
+{
+	Pair p;
+
+	p.b.snd = { 600, 0, 4000, 1400, false };
+	p.b.rcv = { 256, 0, 0, 0, false };
+	if (pair_up(check, &p)) {
+		EXPECT(forward_rpc(check, &p, 0x33330005));
+		EXPECT(p.b.ep->stats.nomsg_calls.read() == 1);
+		EXPECT(p.stats[RPCRDMAX_SVC_STAT_READ] >= 1);
+		EXPECT(p.stats[RPCRDMAX_SVC_STAT_ERR_CHUNK] == 0);
+	}
+	pair_down(&p);
+}
+
+/* A 6100-octet Reply over the inline threshold, into the Reply chunk the
+ * client offered for its 8600 octets of non-DDP room. */
+static void reply_chunk_case(Reporter check)
+{
+	Pair p;
+
+	p.b.snd = { 100, 0, 0, 0, false };
+	p.b.rcv = { 400, 0, 8000, 200, false };
+	if (pair_up(check, &p)) {
+		EXPECT(forward_rpc(check, &p, 0x33330006, { 2000, 4000, 100 }));
+		EXPECT(p.b.ep->stats.reply_chunks.read() >= 1);
+		EXPECT(p.b.ep->stats.reply_bytes.read() == 6100);
+		EXPECT(p.stats[RPCRDMAX_SVC_STAT_WRITE] >= 1);
+	}
+	pair_down(&p);
+}
+
+/*
+ * A READ-style Reply: 5001 octets of page data go by RDMA Write into the
+ * Write chunk the client offered; head, and the tail with the data's
+ * 3-octet XDR pad, inline.  The client sees the head, the data in its
+ * pages, the pad and the rest in its tail.
+ */
+static void write_chunk_case(Reporter check)
+{
+	Pair p;
+	constexpr u32 kLen = 5001, kPad = 3;
+	constexpr ReplyShape rs = { 120, kLen, kPad + 8 };
+
+	p.b.snd = { 120, 0, 0, 0, false };
+	p.b.rcv = { 120, 512, 8192, 16, true };
+	if (pair_up(check, &p)) {
+		u8 *rpc = p.reply;
+		fill_reply(rpc, rs.len(), 0x33330007, 53);
+		mem_set(rpc + rs.head + kLen, 0, kPad);
+		if (serve(check, &p, 0x33330007, rpc, rs)) {
+			const u8 *got = p.b.got, *tail = got + 120 + 8192;
+			EXPECT(p.b.status == (int)rs.len());
+			EXPECT(mem_compare(got, rpc, 120 + kLen) == 0);
+			EXPECT(mem_compare(tail, rpc + 120 + kLen, kPad + 8) == 0);
+			EXPECT(p.b.ep->stats.write_chunks.read() == 1);
+			EXPECT(p.b.ep->stats.reply_bytes.read() == kLen);
+			EXPECT(p.stats[RPCRDMAX_SVC_STAT_WRITE] >= 1);
+		}
+	}
+	pair_down(&p);
+}
+
+/* Contexts are reused: after the first RPC, five more allocate none. */
+static void reuse_case(Reporter check)
+{
+	Pair p;
+
+	p.b.snd = { 200, 0, 0, 0, false };
+	p.b.rcv = { 256, 0, 0, 0, false };
+	if (pair_up(check, &p) && EXPECT(forward_rpc(check, &p, 0x33330010))) {
+		long long made = p.stats[RPCRDMAX_SVC_STAT_CTXT_ALLOC];
+		for (u32 i = 1; i <= 5; i++) {
+			bench_again(&p.b);
+			if (!EXPECT(forward_rpc(check, &p, 0x33330010 + i)))
+				break;
+		}
+		EXPECT(p.stats[RPCRDMAX_SVC_STAT_CTXT_ALLOC] == made);
+		EXPECT(p.stats[RPCRDMAX_SVC_STAT_RECV] == 6);
 	}
 	pair_down(&p);
 }
@@ -401,5 +525,9 @@ static void bc_bad_case(Reporter check)
 
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(inline)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(read_chunk)
+RPCRDMAX_KUNIT_SVCSRV_ENTRY(nomsg)
+RPCRDMAX_KUNIT_SVCSRV_ENTRY(reply_chunk)
+RPCRDMAX_KUNIT_SVCSRV_ENTRY(write_chunk)
+RPCRDMAX_KUNIT_SVCSRV_ENTRY(reuse)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(bc_call)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(bc_bad)

@@ -225,12 +225,20 @@ static struct kunit_suite rpcrdmax_xprt_marshal_suite = {
 
 RPCRDMAX_CXX_CASE(svcsrv_inline)
 RPCRDMAX_CXX_CASE(svcsrv_read_chunk)
+RPCRDMAX_CXX_CASE(svcsrv_nomsg)
+RPCRDMAX_CXX_CASE(svcsrv_reply_chunk)
+RPCRDMAX_CXX_CASE(svcsrv_write_chunk)
+RPCRDMAX_CXX_CASE(svcsrv_reuse)
 RPCRDMAX_CXX_CASE(svcsrv_bc_call)
 RPCRDMAX_CXX_CASE(svcsrv_bc_bad)
 
 static struct kunit_case rpcrdmax_svc_server_cases[] = {
 	KUNIT_CASE(svcsrv_inline_case),
 	KUNIT_CASE(svcsrv_read_chunk_case),
+	KUNIT_CASE(svcsrv_nomsg_case),
+	KUNIT_CASE(svcsrv_reply_chunk_case),
+	KUNIT_CASE(svcsrv_write_chunk_case),
+	KUNIT_CASE(svcsrv_reuse_case),
 	KUNIT_CASE(svcsrv_bc_call_case),
 	KUNIT_CASE(svcsrv_bc_bad_case),
 	{}

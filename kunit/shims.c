@@ -386,25 +386,39 @@ int rpcrdmax_kunit_svc_rqst_arg(void *rqstp, void *dst, unsigned int max)
 }
 
 /**
- * rpcrdmax_kunit_svc_rqst_reply - put a Reply of @len octets in rq_res
+ * rpcrdmax_kunit_svc_rqst_reply - put a Reply in rq_res, as nfsd lays one out
  * @rqstp: the svc_rqst, after recvfrom
- * @src: the Reply
- * @len: its length, at most a page
+ * @src: the Reply, @head + @page_len + @tail octets
+ * @head: octets in the head kvec (the first respage), at most a page
+ * @page_len: octets in the page list (the respages after it), from offset 0
+ * @tail: octets in the tail kvec, in the head's page after the head
  *
  * Returns 0 or -EMSGSIZE.
  */
-int rpcrdmax_kunit_svc_rqst_reply(void *rqstp, const void *src, unsigned int len)
+int rpcrdmax_kunit_svc_rqst_reply(void *rqstp, const void *src, unsigned int head,
+				  unsigned int page_len, unsigned int tail)
 {
 	struct svc_rqst *r = rqstp;
 	struct xdr_buf *res = &r->rq_res;
+	unsigned int npages = DIV_ROUND_UP(page_len, PAGE_SIZE), i;
+	const u8 *p = src;
 
-	if (len > PAGE_SIZE || r->rq_respages >= r->rq_page_end)
+	if (head + tail > PAGE_SIZE || r->rq_respages + 1 + npages > r->rq_page_end)
 		return -EMSGSIZE;
-	res->head[0].iov_base = page_address(*r->rq_respages);
-	memcpy(res->head[0].iov_base, src, len);
-	res->head[0].iov_len = len;
-	res->len = len;
-	res->buflen = PAGE_SIZE;
-	r->rq_next_page = r->rq_respages + 1;
+	res->head[0].iov_base = page_address(r->rq_respages[0]);
+	res->head[0].iov_len = head;
+	memcpy(res->head[0].iov_base, p, head);
+	res->pages = r->rq_respages + 1;
+	res->page_base = 0;
+	res->page_len = page_len;
+	for (i = 0; i < npages; i++)
+		memcpy(page_address(res->pages[i]), p + head + i * PAGE_SIZE,
+		       min_t(unsigned int, PAGE_SIZE, page_len - i * PAGE_SIZE));
+	res->tail[0].iov_base = (u8 *)res->head[0].iov_base + head;
+	res->tail[0].iov_len = tail;
+	memcpy(res->tail[0].iov_base, p + head + page_len, tail);
+	res->len = head + page_len + tail;
+	res->buflen = (1 + npages) * PAGE_SIZE;
+	r->rq_next_page = r->rq_respages + 1 + npages;
 	return 0;
 }
