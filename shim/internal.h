@@ -57,6 +57,8 @@ struct rpcrdmax_bc_slot {
 	void *call;	/* a page: the backward Call */
 	void *reply;	/* a page: its Reply, encoded by the service */
 };
+/* shim/debugfs.c: a client transport's counters file. */
+bool rpcrdmax_xprt_debugfs_add(struct rpc_xprt *xprt);
 /* shim/xprt_bc.c: the client transport's bc_* ops. */
 int rpcrdmax_xprt_bc_setup(struct rpc_xprt *xprt, unsigned int min_reqs);
 void rpcrdmax_xprt_bc_destroy(struct rpc_xprt *xprt, unsigned int max_reqs);

@@ -27,6 +27,7 @@ struct rpcrdmax_xprt {
 	struct rpc_xprt xprt;		/* first: xprt_alloc() sizes the whole */
 	void *ep;			/* the C++ endpoint */
 	struct delayed_work connect_worker;
+	bool debugfs_done;		/* shim/debugfs.c's file made */
 };
 
 
@@ -84,6 +85,8 @@ static void rpcrdmax_xprt_connect_worker(struct work_struct *work)
 		xprt->stat.connect_count++;
 		xprt->stat.connect_time += (long)jiffies - xprt->stat.connect_start;
 		xprt_set_connected(xprt);
+		if (!rx->debugfs_done)
+			rx->debugfs_done = rpcrdmax_xprt_debugfs_add(xprt);
 		rc = -EAGAIN;	/* the waiting tasks retry their transmission */
 	}
 	xprt_unlock_connect(xprt, rx);

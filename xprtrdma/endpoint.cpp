@@ -299,9 +299,9 @@ Result<void> Conn::send(void *rqst, u32 xid)
 }
 
 /*
- * The largest backward message's RPC part (RFC 8167: inline only): a
- * chunkless header and the message fit both inline thresholds and our
- * buffers.
+ * The largest backward message's RPC part: we take and send backward
+ * messages inline only (see Conn::backward_call), so a chunkless header
+ * and the message fit both inline thresholds and our buffers.
  */
 u32 Conn::bc_max_payload() const
 {
@@ -327,7 +327,9 @@ Result<void> Conn::bc_send(void *rqst, u32 xid, u32 len)
 		untake_send(sb);
 		return error(err::EMSGSIZE);
 	}
-	return post_send_chain(sb, enc.value() + len, signal, 0);
+	RPCRDMAX_TRY(post_send_chain(sb, enc.value() + len, signal, 0));
+	ep_->stats.bc_replies.add_return(1);
+	return {};
 }
 
 /* ---- receive ---------------------------------------------------------- */
@@ -450,6 +452,41 @@ void ClntEp::print_stats(void *seq)
 			    s.empty_sendctx.read(), 0);
 }
 
+/*
+ * Every counter, one "name value" line each (debugfs, shim/debugfs.c):
+ * stock's rx_stats names where stock keeps the counter, then ours.
+ */
+void ClntEp::print_counters(void *seq)
+{
+	Counters &s = stats;
+	const struct {
+		const char *name;
+		long long value;
+	} rows[] = {
+		{ "read_chunk_count", s.read_chunks.read() },
+		{ "write_chunk_count", s.write_chunks.read() },
+		{ "reply_chunk_count", s.reply_chunks.read() },
+		{ "total_rdma_request", s.request_bytes.read() },
+		{ "total_rdma_reply", s.reply_bytes.read() },
+		{ "pullup_copy_count", s.pullup_bytes.read() },
+		{ "fixup_copy_count", s.fixup_bytes.read() },
+		{ "failed_marshal_count", s.failed_marshal.read() },
+		{ "bad_reply_count", s.bad_reply.read() },
+		{ "nomsg_call_count", s.nomsg_calls.read() },
+		{ "bcall_count", s.backchannel_calls.read() },
+		{ "mrs_recycled", s.mrs_recovered.read() },
+		{ "mrs_allocated", s.mrs_allocated.read() },
+		{ "local_inv_needed", s.local_inv_needed.read() },
+		{ "empty_sendctx_q", s.empty_sendctx.read() },
+		/* not in stock */
+		{ "bcall_reply_count", s.bc_replies.read() },
+		{ "bcall_dropped_count", s.bc_dropped.read() },
+		{ "send_error_count", s.send_errors.read() },
+	};
+	for (const auto &r : rows)
+		rpcrdmax_seq_printf(seq, "%s %lld\n", r.name, r.value);
+}
+
 } // namespace rpcrdmax::xprtrdma
 
 using rpcrdmax::xprtrdma::ClntEp;
@@ -521,6 +558,12 @@ extern "C" void rpcrdmax_clnt_close(void *ep) noexcept
 extern "C" void rpcrdmax_clnt_destroy(void *ep) noexcept
 {
 	delete static_cast<ClntEp *>(ep);
+}
+
+/** rpcrdmax_clnt_print_counters - every counter of the endpoint, a line each */
+extern "C" void rpcrdmax_clnt_print_counters(void *ep, void *seq) noexcept
+{
+	static_cast<ClntEp *>(ep)->print_counters(seq);
 }
 
 /** rpcrdmax_clnt_print_stats - the RDMA counters of the mountstats line */

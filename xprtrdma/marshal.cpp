@@ -201,9 +201,13 @@ static bool marshal_written(const core::ChunkLists &cl, const core::ChunkRef &c,
  * A backward-direction Call (RFC 8167) for the NFSv4.1+ callback
  * service: copied out of the Receive (which is reposted at once) into
  * one of the transport's backward slots and queued to the service, whose
- * Reply goes back through bc_send().  Backward messages are inline only;
- * one with chunks, or with no free slot or callback service, is dropped,
- * counted and logged: the server retransmits or gives up on it.
+ * Reply goes back through bc_send().  RFC 8167 does not forbid chunks
+ * in the backward direction (the Version Two draft, Section 3.1, notes
+ * that), but no upper layer uses them; like the stock client we take
+ * backward messages inline only (what that draft calls
+ * RDMA2_BKREQSUP_INLINE).  One with chunks, or with no free slot or
+ * callback service, is dropped, counted and logged: the server
+ * retransmits or gives up on it.
  */
 void Conn::backward_call(const core::V1Header &h, const u8 *msg)
 {

@@ -116,7 +116,7 @@ struct Req {
 struct Counters {
 	Atomic read_chunks, write_chunks, reply_chunks, nomsg_calls;
 	Atomic64 request_bytes, reply_bytes, pullup_bytes, fixup_bytes;
-	Atomic failed_marshal, bad_reply, backchannel_calls, bc_dropped, send_errors;
+	Atomic failed_marshal, bad_reply, backchannel_calls, bc_replies, bc_dropped, send_errors;
 	Atomic mrs_allocated, mrs_recovered, local_inv_needed, empty_sendctx;
 };
 
@@ -213,6 +213,7 @@ public:
 	void close();
 	void buf_free(Req *req);
 	void print_stats(void *seq);
+	void print_counters(void *seq);
 
 	void *xprt_;
 	Counters stats;
