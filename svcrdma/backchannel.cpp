@@ -64,8 +64,10 @@ static const char *bc_drop_reason(int rc)
 
 /*
  * A backward Reply (the RPC message @msg of @len octets after header
- * @h).  Backward messages are inline only, so one with chunks is
- * malformed.  The Reply's rdma_credit says how many backward Calls the
+ * @h).  We send backward Calls inline only, offering no chunks, so a
+ * Reply with chunks answers nothing we sent and is dropped (RFC 8167
+ * itself does not forbid chunks in the backward direction; see
+ * xprtrdma/marshal.cpp).  The Reply's rdma_credit says how many backward Calls the
  * client can take at once: at least one, at most what we provisioned.
  */
 void SvcConn::backward_reply(const core::V1Header &h, const u8 *msg, u32 len)

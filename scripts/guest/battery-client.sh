@@ -461,10 +461,63 @@ storm() {
 	echo "TIME storm $(($(now) - t0))"
 }
 
+# ---- callbacks under load, and after a reconnect ---------------------------
+# NFSv4.1 with I/O running: a delegation recalled over the backchannel
+# (lib.sh's rounds; battery-server.sh runs the server's side), then the
+# rxe device removed and re-added under the mount: I/O must recover on
+# the new connection, and so must callbacks (a second recall: the client
+# binds its session to the new connection and nfsd's callback client
+# follows it there).
+cb_load() {
+	while [ ! -e /tmp/cb.stop ]; do
+		if ! { dd if=/tmp/cb.src of=$M/cb/load bs=1M oflag=direct status=none &&
+			[ "$(dd if=$M/cb/load bs=1M iflag=direct status=none | sha256sum)" = "$(sha256sum </tmp/cb.src)" ]; }; then
+			echo "pass $(cat /tmp/cb.passes 2>/dev/null)" >>/tmp/cb.err
+			sleep 1
+		fi
+		echo $(($(cat /tmp/cb.passes 2>/dev/null || echo 0) + 1)) >/tmp/cb.passes
+	done
+}
+
+callbacks() {
+	local t0 loadpid p0 c0 c1
+	t0=$(now)
+	V=callbacks
+	variant_setup v4.1
+	rm -f /tmp/cb.stop /tmp/cb.err /tmp/cb.passes
+	head -c 4194304 /dev/urandom >/tmp/cb.src
+	if ! out=$(do_mount 2>&1); then step_fail "callbacks: mount -o $OPTS: $out"; return; fi
+	step_ok "callbacks: mount -o $OPTS"
+	step "callbacks: write the files" sh -c "mkdir -p $M/cb && echo before >$M/cb/f1 && echo before >$M/cb/f2"
+	cb_load &
+	loadpid=$!
+	deleg_client_round cb1 $M/cb/f1
+	c0=$(xprt_stat 3)
+	step "callbacks: rdma link delete rxe0" rdma link delete rxe0
+	sleep 3
+	step "callbacks: rdma link add rxe0" rxe_readd
+	p0=$(cat /tmp/cb.passes 2>/dev/null || echo 0)
+	step "callbacks: I/O after the device returns" timeout 600 sh -c \
+		"while [ \"\$(cat /tmp/cb.passes 2>/dev/null || echo 0)\" -le $p0 ]; do sleep 1; done"
+	# mountstats' connect_count: the transport really made a new connection.
+	c1=$(xprt_stat 3)
+	[ "$c1" -gt "$c0" ] 2>/dev/null && step_ok "callbacks: the client reconnected (connect_count $c0 -> $c1)" ||
+		step_fail "callbacks: connect_count '$c0' -> '$c1' across the device's removal"
+	deleg_client_round cb2 $M/cb/f2
+	touch /tmp/cb.stop
+	wait $loadpid
+	[ ! -s /tmp/cb.err ] && step_ok "callbacks: $(cat /tmp/cb.passes) load passes, no error" ||
+		step_fail "callbacks: load errors: $(tr '\n' ' ' </tmp/cb.err)"
+	step "callbacks: remove files" rm -rf $M/cb
+	step "callbacks: umount" timeout 120 umount $M
+	echo "TIME callbacks $(($(now) - t0))"
+}
+
 # ---- run ---------------------------------------------------------------------
 MR0=$(rdma_res_count mr)
 for v in $BATTERY_VARIANTS; do run_variant "$v"; done
 [ "$BATTERY_STORM_SECS" -gt 0 ] && storm
+callbacks
 step "client: $KMOD unloads after umount" transport_unload "$MOD"
 step "client: kernel log clean" kernel_log_clean
 echo "TIME client-total $(($(now) - T_ALL))"

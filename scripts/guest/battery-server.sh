@@ -38,8 +38,15 @@ if ! out=$(sh -c 'echo "rdma 20049" >/proc/fs/nfsd/portlist' 2>&1); then
 fi
 step_ok "server: rdma listener ($MOD)"
 grep -q rdma /proc/fs/nfsd/portlist && step_ok "server: portlist has rdma" || step_fail "server: portlist has no rdma"
+# The client's callbacks stage: a delegation recalled before and after a
+# reconnect (lib.sh).
+deleg_server_round cb1 cb/f1
+deleg_server_round cb2 cb/f2
 touch /share/server.ready
 wait_for /share/client.done 3600 || step_fail "server: client never finished"
+deleg_server_round_check cb1
+deleg_server_round_check cb2
+bc_dropped_zero
 rpc.nfsd 0
 exportfs -ua 2>/dev/null
 step "server: $(transport_kmod "$MOD") unloads after nfsd stops" transport_unload "$MOD"

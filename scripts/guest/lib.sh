@@ -27,6 +27,12 @@ wait_for() {
 
 rxe_up() {
 	modprobe rdma_rxe || return 1
+	rxe_readd
+}
+
+# rxe_readd: add the soft-RoCE device (again, after `rdma link delete
+# rxe0`) and wait until its port is up.
+rxe_readd() {
 	rdma link add rxe0 type rxe netdev eth0 || return 1
 	local n=50
 	while [ $n -gt 0 ]; do
@@ -249,7 +255,8 @@ steady_client_io() {
 # deleg_client after its other cases: on a v4.2 mount it writes a file,
 # opens it for reading and keeps it open.  The server (deleg_server_watch
 # before it says it is ready, deleg_server_check at the end) finds the
-# read delegation nfsd granted in /proc/fs/nfsd/clients/*/states, then
+# read delegation nfsd granted for that file in
+# /proc/fs/nfsd/clients/*/states, then
 # opens the file for writing itself: the open breaks the delegation, nfsd
 # sends CB_RECALL on the backchannel and the open returns once the client
 # gave the delegation back.  Without a working backchannel the open waits
@@ -257,34 +264,41 @@ steady_client_io() {
 # so it must return in well under a third of that; the delegation must be
 # gone, the backward Calls and Replies counted, and the client must read
 # what the server wrote.
+#
+# Each such recall is a round with a TAG (its /share/TAG.* files and its
+# lines) and a file: deleg_server_round and deleg_client_round; the
+# battery runs two on one mount, one before and one after a reconnect.
 DELEG_TRIES=30
-deleg_server_watch() {
-	[ -e /share/deleg.want ] || return 0
+# deleg_server_round TAG FILE: the server's side of a round, in the
+# background, for /export/FILE (FILE is DIR/NAME: how states names it).
+deleg_server_round() {
 	(
-		svc=/proc/sys/sunrpc/svc_rdma res=/tmp/deleg.result
-		ok() { echo "ok $*" >>$res; }
-		fail() { echo "fail $*" >>$res; }
+		T=$1 F=$2
+		svc=/proc/sys/sunrpc/svc_rdma res=/tmp/$T.result
+		ok() { echo "ok $T: $*" >>$res; }
+		fail() { echo "fail $T: $*" >>$res; }
+		held() { grep -qs "type: deleg.*filename: \"$F\"" /proc/fs/nfsd/clients/*/states; }
 		# Each open the client makes is answered: did nfsd grant a
 		# delegation?  (None while nfsd is in its grace period.)
 		i=0 granted=
 		while [ $i -lt $DELEG_TRIES ] && [ -z "$granted" ]; do
 			i=$((i + 1))
-			wait_for /share/deleg.open.$i 1800 || exit 0
+			wait_for /share/$T.open.$i 1800 || exit 0
 			n=30
-			while ! grep -qs 'type: deleg' /proc/fs/nfsd/clients/*/states && [ $n -gt 0 ]; do
+			while ! held && [ $n -gt 0 ]; do
 				sleep 0.1
 				n=$((n - 1))
 			done
-			grep -qs 'type: deleg' /proc/fs/nfsd/clients/*/states && granted=yes
-			echo "${granted:-no}" >/share/deleg.ack.tmp
-			mv /share/deleg.ack.tmp /share/deleg.ack.$i
+			held && granted=yes
+			echo "${granted:-no}" >/share/$T.ack.tmp
+			mv /share/$T.ack.tmp /share/$T.ack.$i
 		done
 		if [ -z "$granted" ]; then
-			fail "deleg: no delegation after $i opens: $(cat /proc/fs/nfsd/clients/*/states 2>&1 | tr '\n' ' ')"
-			touch /share/deleg.recalled
+			fail "no delegation of $F after $i opens: $(cat /proc/fs/nfsd/clients/*/states 2>&1 | tr '\n' ' ')"
+			touch /share/$T.recalled
 			exit 0
 		fi
-		ok "deleg: nfsd granted the client a delegation (open $i)"
+		ok "nfsd granted the client a delegation of $F (open $i)"
 		# rpcrdmax's server counts backward Calls and Replies; stock's does not.
 		c0= r0=
 		if [ -r $svc/rdma_stat_bc_calls ]; then
@@ -292,46 +306,121 @@ deleg_server_watch() {
 		fi
 		lbt=$(cat /proc/sys/fs/lease-break-time)
 		t0=$(date +%s%N)
-		timeout $((lbt * 2)) sh -c 'echo after >/export/deleg/f'
+		timeout $((lbt * 2)) sh -c "echo after >/export/$F"
 		rc=$?
 		ms=$((($(date +%s%N) - t0) / 1000000))
 		if [ $rc = 0 ] && [ $ms -lt $((lbt * 1000 / 3)) ]; then
-			ok "deleg: the conflicting open returned in $ms ms (lease-break-time $lbt s)"
+			ok "the conflicting open returned in $ms ms (lease-break-time $lbt s)"
 		else
-			fail "deleg: the conflicting open took $ms ms, exit $rc (lease-break-time $lbt s)"
+			fail "the conflicting open took $ms ms, exit $rc (lease-break-time $lbt s)"
 		fi
-		if grep -qs 'type: deleg' /proc/fs/nfsd/clients/*/states; then
-			fail "deleg: a delegation is still in states after the recall"
+		if held; then
+			fail "a delegation of $F is still in states after the recall"
 		else
-			ok "deleg: the delegation is gone from states"
+			ok "the delegation is gone from states"
 		fi
 		if [ -n "$c0" ]; then
 			c1=$(cat $svc/rdma_stat_bc_calls) r1=$(cat $svc/rdma_stat_bc_replies)
-			echo "deleg: rdma_stat_bc_calls $c0 -> $c1, rdma_stat_bc_replies $r0 -> $r1" >>/tmp/deleg.log
+			echo "$T: rdma_stat_bc_calls $c0 -> $c1, rdma_stat_bc_replies $r0 -> $r1" >>/tmp/$T.log
 			if [ "$c1" -gt "$c0" ] && [ "$r1" -gt "$r0" ]; then
-				ok "deleg: the recall went over the backchannel ($((c1 - c0)) Calls, $((r1 - r0)) Replies)"
+				ok "the recall went over the backchannel ($((c1 - c0)) Calls, $((r1 - r0)) Replies)"
 			else
-				fail "deleg: backchannel counters did not move (Calls $c0 -> $c1, Replies $r0 -> $r1)"
+				fail "backchannel counters did not move (Calls $c0 -> $c1, Replies $r0 -> $r1)"
 			fi
 		else
-			echo "deleg: the stock server counts no backward Calls" >>/tmp/deleg.log
+			echo "$T: the stock server counts no backward Calls" >>/tmp/$T.log
 		fi
-		touch /share/deleg.recalled
+		touch /share/$T.recalled
 	) &
 }
 
-deleg_server_check() {
+# deleg_server_round_check TAG: the round's results as STEP lines.
+deleg_server_round_check() {
 	local verdict msg
-	[ -e /share/deleg.want ] || return 0
-	[ -s /tmp/deleg.result ] || { step_fail "deleg: the recall test never ran"; return; }
-	cat /tmp/deleg.log 2>/dev/null
+	[ -s /tmp/$1.result ] || { step_fail "$1: the recall test never ran"; return; }
+	cat /tmp/$1.log 2>/dev/null
 	while read -r verdict msg; do
 		if [ "$verdict" = ok ]; then step_ok "server: $msg"; else step_fail "server: $msg"; fi
-	done </tmp/deleg.result
+	done </tmp/$1.result
+}
+
+# rdma_stat_bc_dropped stays 0 with well-behaved clients (rpcrdmax's server).
+bc_dropped_zero() {
 	[ -r /proc/sys/sunrpc/svc_rdma/rdma_stat_bc_dropped ] || return 0
 	v=$(cat /proc/sys/sunrpc/svc_rdma/rdma_stat_bc_dropped)
 	[ "$v" = 0 ] && step_ok "server: rdma_stat_bc_dropped is 0 with a well-behaved client" ||
 		step_fail "server: rdma_stat_bc_dropped is '$v' with a well-behaved client"
+}
+
+deleg_server_watch() {
+	[ -e /share/deleg.want ] || return 0
+	deleg_server_round deleg deleg/f
+}
+
+deleg_server_check() {
+	[ -e /share/deleg.want ] || return 0
+	deleg_server_round_check deleg
+	bc_dropped_zero
+}
+
+# clnt_counters KEY: "FILE VALUE" for each of rpcrdmax's client transports
+# (shim/debugfs.c's counters file); nothing with the stock client.
+clnt_counters() {
+	local f
+	for f in /sys/kernel/debug/sunrpc/rpc_xprt/*/rpcrdmax; do
+		[ -e "$f" ] && echo "$f $(awk -v k="$1" '$1 == k { print $2 }' "$f")"
+	done
+}
+
+# clnt_counter_delta KEY BEFORE: how much KEY grew on the transports listed
+# in BEFORE (from clnt_counters) that still exist.
+clnt_counter_delta() {
+	local f v now d=0
+	while read -r f v; do
+		[ -e "$f" ] || continue
+		now=$(awk -v k="$1" '$1 == k { print $2 }' "$f")
+		d=$((d + now - v))
+	done <"$2"
+	echo $d
+}
+
+# deleg_client_round TAG PATH: the client's side of a round: hold PATH
+# open for reading until the server saw the delegation, then wait for
+# its recall and read what the server wrote.  rpcrdmax's client must
+# count the backward Calls it took and the Replies it sent, and drop none.
+deleg_client_round() {
+	local t=/share/$1 i=0 c r d
+	clnt_counters bcall_count >/tmp/$1.bc0
+	clnt_counters bcall_reply_count >/tmp/$1.br0
+	# Opened until the server says nfsd granted a delegation: it grants
+	# none while in its grace period (up to 90 s after it started), nor
+	# until the callback path is up.
+	while [ $i -lt $DELEG_TRIES ]; do
+		i=$((i + 1))
+		exec 7<"$2"
+		touch $t.open.$i
+		wait_for $t.ack.$i 60 || break
+		[ "$(cat $t.ack.$i)" = yes ] && break
+		exec 7<&-
+		sleep 4
+	done
+	wait_for $t.recalled 300 || step_fail "$1: the server never finished the recall"
+	exec 7<&-
+	step "$1: the client reads what the server wrote" grep -qx after "$2"
+	if [ ! -s /tmp/$1.bc0 ]; then
+		# rpcrdmax's client transport must have its counters file.
+		grep -q '^rpcrdmax ' /proc/modules &&
+			step_fail "$1: no /sys/kernel/debug/sunrpc/rpc_xprt/*/rpcrdmax with rpcrdmax loaded"
+		return 0
+	fi
+	c=$(clnt_counter_delta bcall_count /tmp/$1.bc0)
+	r=$(clnt_counter_delta bcall_reply_count /tmp/$1.br0)
+	[ "$c" -gt 0 ] && [ "$r" -gt 0 ] &&
+		step_ok "$1: the client took backward Calls ($c) and sent their Replies ($r)" ||
+		step_fail "$1: the client's bcall_count grew by $c, bcall_reply_count by $r"
+	d=$(clnt_counters bcall_dropped_count | awk '{ n += $2 } END { print n + 0 }')
+	[ "$d" = 0 ] && step_ok "$1: the client dropped no backward Call" ||
+		step_fail "$1: the client's bcall_dropped_count is $d"
 }
 
 # deleg_client MOUNT-OPTS: only when the test asked for it.
@@ -341,20 +430,6 @@ deleg_client() {
 	step "deleg: mount -o $1" timeout 120 mount -t nfs -o "$1" 192.0.2.1:/export /mnt/deleg
 	grep -q ' /mnt/deleg ' /proc/mounts || return 0
 	step "deleg: write the file" sh -c 'mkdir -p /mnt/deleg/deleg && echo before >/mnt/deleg/deleg/f'
-	# Opened until the server says nfsd granted a delegation: it grants
-	# none while in its grace period (up to 90 s after it started).
-	i=0
-	while [ $i -lt $DELEG_TRIES ]; do
-		i=$((i + 1))
-		exec 7</mnt/deleg/deleg/f
-		touch /share/deleg.open.$i
-		wait_for /share/deleg.ack.$i 60 || break
-		[ "$(cat /share/deleg.ack.$i)" = yes ] && break
-		exec 7<&-
-		sleep 4
-	done
-	wait_for /share/deleg.recalled 300 || step_fail "deleg: the server never finished the recall"
-	exec 7<&-
-	step "deleg: the client reads what the server wrote" grep -qx after /mnt/deleg/deleg/f
+	deleg_client_round deleg /mnt/deleg/deleg/f
 	step "deleg: umount" timeout 120 umount /mnt/deleg
 }

@@ -1060,7 +1060,8 @@ Bytes b_bc_reply_stray(const Ctx &c)
 {
 	return hdr(c).u32(0).u32(0).u32(0).raw(rpc_null_reply(c.xid)).b;
 }
-/* a backward Reply with a Write chunk: backward messages carry none */
+/* a backward Reply with a Write chunk, to a server that offers no chunks
+ * in its backward Calls (RFC 8167 allows them; no upper layer uses them) */
 Bytes b_bc_reply_chunk(const Ctx &c)
 {
 	return hdr(c).u32(0).u32(1).u32(1).seg(c.rkey, 64, c.area).u32(0).u32(0)
