@@ -350,7 +350,6 @@ void *rpcrdmax_xprt_lookup_pin(void *xprt, unsigned int xid) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_xprt_rqst_rcv_copy(void *rqst, const void *src, unsigned int len) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_xprt_complete_unpin(void *xprt, void *rqst, int status) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_xprt_unpin(void *xprt, void *rqst) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_xprt_count_bad_xid(void *xprt) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_xprt_set_credits(void *xprt, unsigned int credits) RPCRDMAX_NOEXCEPT;
 /*
  * Backward-direction RPC (shim/xprt_bc.c): queue a backward Call (its

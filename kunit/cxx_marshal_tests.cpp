@@ -92,7 +92,10 @@ extern "C" void *rpcrdmax_xprt_lookup_pin(void *xprt, unsigned int xid) noexcept
 	auto *x = fake_of(xprt);
 	rpcrdmax::ktl::SpinLockBhGuard g(&x->lock);
 
-	return x->rqst && x->xid == xid ? x->rqst : nullptr;
+	if (x->rqst && x->xid == xid)
+		return x->rqst;
+	x->bad_xids.add_return(1); /* as xprt_lookup_rqst() counts a miss */
+	return nullptr;
 }
 
 extern "C" void rpcrdmax_xprt_complete_unpin(void *xprt, void *rqst, int status) noexcept
@@ -113,11 +116,6 @@ extern "C" void rpcrdmax_xprt_complete_unpin(void *xprt, void *rqst, int status)
 extern "C" void rpcrdmax_xprt_unpin(void *xprt, void *) noexcept
 {
 	fake_of(xprt)->unpins.add_return(1);
-}
-
-extern "C" void rpcrdmax_xprt_count_bad_xid(void *xprt) noexcept
-{
-	fake_of(xprt)->bad_xids.add_return(1);
 }
 
 extern "C" void rpcrdmax_xprt_set_credits(void *, unsigned int) noexcept

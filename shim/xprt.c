@@ -206,7 +206,6 @@ static int rpcrdmax_xprt_send_request(struct rpc_rqst *rqst)
 		return rc;
 	rqst->rq_xtime = ktime_get();
 	rqst->rq_xmit_bytes_sent += rqst->rq_snd_buf.len;
-	xprt->stat.sends++;
 	/* An RPC without a reply would throw the credit count off. */
 	if (!rpc_reply_expected(rqst->rq_task))
 		goto drop;
@@ -361,7 +360,6 @@ void *rpcrdmax_xprt_lookup_pin(void *xprt, unsigned int xid)
 	rqst = xprt_lookup_rqst(x, cpu_to_be32(xid));
 	if (rqst)
 		xprt_pin_rqst(rqst);
-	x->stat.recvs++;
 	spin_unlock(&x->queue_lock);
 	return rqst;
 }
@@ -390,16 +388,6 @@ void rpcrdmax_xprt_unpin(void *xprt, void *rqst)
 
 	spin_lock(&x->queue_lock);
 	xprt_unpin_rqst(rqst);
-	spin_unlock(&x->queue_lock);
-}
-
-/** rpcrdmax_xprt_count_bad_xid - count a Reply that matched no request */
-void rpcrdmax_xprt_count_bad_xid(void *xprt)
-{
-	struct rpc_xprt *x = xprt;
-
-	spin_lock(&x->queue_lock);
-	x->stat.bad_xids++;
 	spin_unlock(&x->queue_lock);
 }
 

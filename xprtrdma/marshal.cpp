@@ -251,10 +251,8 @@ bool Conn::handle_reply(RecvBuf *rb, u32 len, const rpcrdmax_wc &wc)
 	}
 	rpcrdmax_xprt_set_credits(ep_->xprt_, core::credits_requester_update(&credits_, h.credits));
 	void *rqst = rpcrdmax_xprt_lookup_pin(ep_->xprt_, h.xid);
-	if (!rqst) {
-		rpcrdmax_xprt_count_bad_xid(ep_->xprt_);
-		return true;
-	}
+	if (!rqst)
+		return true; /* sunrpc's lookup counted it in bad_xids */
 	Req *req = Req::from_call_buffer(rpcrdmax_xprt_rqst_buffer(rqst));
 
 	/* RFC 8797 Section 4.1: only an rkey of this RPC may be invalidated. */

@@ -63,6 +63,23 @@ for v in 3 4.0 4.1 4.2; do
 	long=$(head -c 4000 /dev/zero | tr '\0' x)
 	step "v$v: 4000-byte symlink" timeout 120 sh -c "ln -s $long $d/longlink && test \$(readlink $d/longlink | wc -c) = 4001"
 	grep "xprt:	rdma" /proc/self/mountstats | head -n1
+	# sunrpc counts the transport's sends, receives and unmatched XIDs
+	# itself: on v3 (no callbacks) they follow the per-op totals, a
+	# NULL ping or two aside, and no Reply went unmatched.
+	if [ "$v" = 3 ]; then
+		set -- $(grep "xprt:	rdma" /proc/self/mountstats | head -n1)
+		sends=$8 recvs=$9 bad=${10}
+		set -- $(awk '/^device / { on = index($0, " /mnt/nfs ") > 0; per = 0 }
+			on && /per-op statistics/ { per = 1; next }
+			on && per && $1 ~ /:$/ { ops += $2; trans += $3 }
+			END { print ops + 0, trans + 0 }' /proc/self/mountstats)
+		if [ "$sends" -ge "$2" ] && [ "$sends" -le $(($2 + 4)) ] &&
+			[ "$recvs" -ge "$1" ] && [ "$recvs" -le $(($1 + 4)) ] && [ "$bad" = 0 ]; then
+			step_ok "v$v: mountstats sends $sends recvs $recvs bad_xids $bad match the per-op totals (transmissions $2, ops $1)"
+		else
+			step_fail "v$v: mountstats sends $sends recvs $recvs bad_xids $bad, per-op transmissions $2 ops $1"
+		fi
+	fi
 	step "v$v: final umount" timeout 120 umount /mnt/nfs
 done
 # The stock tunables, with their stock names, drive our inline sizes.

@@ -40,9 +40,10 @@ MR0=$(rdma_res_count mr) PD0=$(rdma_res_count pd)
 for f in max_requests max_req_size max_outbound_read_requests rdma_stat_read \
 	rdma_stat_recv rdma_stat_write rdma_stat_sq_starve rdma_stat_rq_starve \
 	rdma_stat_rq_poll rdma_stat_rq_prod rdma_stat_sq_poll rdma_stat_sq_prod; do
-	[ -r "$SVC/$f" ] || step_fail "sysctl: no $SVC/$f"
+	[ -r "$SVC/$f" ] || missing="${missing:-} $f"
 done
-step_ok "sysctl: $SVC has the stock names"
+[ -z "${missing:-}" ] && step_ok "sysctl: $SVC has the stock names" ||
+	step_fail "sysctl: $SVC lacks the stock names:$missing"
 [ "$(cat $SVC/max_requests) $(cat $SVC/max_req_size) $(cat $SVC/max_outbound_read_requests)" = "64 4096 16" ] &&
 	step_ok "sysctl: stock defaults 64 4096 16" ||
 	step_fail "sysctl: defaults $(cat $SVC/max_requests) $(cat $SVC/max_req_size) $(cat $SVC/max_outbound_read_requests)"
