@@ -47,11 +47,12 @@ u32 credits_requester_update(RequesterCredits *c, u32 credit_field)
 	return c->granted;
 }
 
-void credits_responder_init(ResponderCredits *c, u32 max_credits)
+void credits_responder_init(ResponderCredits *c, u32 max_credits, u32 backward)
 {
 	c->max_credits = max_credits ? max_credits : 1;
 	c->high_grant = 1;
 	c->outstanding = 0;
+	c->backward = backward;
 }
 
 u32 credits_responder_grant(const ResponderCredits &c, u32 requested)
@@ -65,7 +66,7 @@ bool credits_responder_receive(ResponderCredits *c)
 {
 	if (c->outstanding < ktl::U32_MAX)
 		c->outstanding++;
-	return c->outstanding <= c->high_grant;
+	return c->outstanding <= c->high_grant + c->backward;
 }
 
 u32 credits_responder_reply(ResponderCredits *c, u32 requested)

@@ -106,7 +106,11 @@ Result<u32> SvcConn::build_arg(void *rqstp, CallCtx *cc, const u8 *inl, u32 inl_
  * requester with more Calls outstanding than it was ever granted is
  * counted and logged; its Call is still served, which RFC 5666 Section
  * 3.3 leaves OPTIONAL: each Call holds one of the connection's own
- * Receives, so the excess costs no other connection anything.
+ * Receives, so the excess costs no other connection anything.  A
+ * message is counted when its Receive completes, before it is known to
+ * be a Call: the client's Replies to our backward Calls (RFC 8167) are
+ * counted too, within kBcSlots of room beyond the grant, and uncounted
+ * once recvfrom sees their direction.
  */
 void SvcConn::uncount()
 {

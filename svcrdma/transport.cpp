@@ -335,7 +335,9 @@ Result<void> SvcConn::setup(Listener *l)
 	thr_ = plan.thr;
 	send_inv_ = plan.send_inv;
 	ord_ = plan.ord;
-	core::credits_responder_init(&credits_, credits);
+	/* The client's Replies to our backward Calls land on the kBcSlots
+	 * Receives posted for them, counted until recvfrom tells them apart. */
+	core::credits_responder_init(&credits_, credits, kBcSlots);
 
 	xprt = rpcrdmax_svc_xprt_new(l->xprt(), id.get(), this);
 	if (!xprt)

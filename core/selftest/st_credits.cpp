@@ -85,12 +85,42 @@ static void responder_grants(Reporter &r)
 	ST_EQ(r, credits_responder_grant(c, 9), 1u);
 }
 
+/*
+ * RFC 8167: the Replies to our backward Calls arrive on the Receives
+ * Calls use and are counted until recvfrom tells them apart.  A
+ * requester with its whole grant outstanding and a Reply to each of our
+ * backward Calls in flight is within its rights; one more is an overrun.
+ */
+static void responder_backward_replies(Reporter &r)
+{
+	ResponderCredits c;
+
+	credits_responder_init(&c, 8, 2);
+	ST_CHECK(r, credits_responder_receive(&c));
+	ST_EQ(r, credits_responder_reply(&c, 8), 8u);
+	for (u32 i = 0; i < 8; i++)
+		ST_CHECK(r, credits_responder_receive(&c));
+	ST_CHECK(r, credits_responder_receive(&c)); /* a backward Reply */
+	ST_CHECK(r, credits_responder_receive(&c)); /* and another */
+	ST_CHECK(r, !credits_responder_receive(&c));
+	/* told apart: the Replies are no longer outstanding */
+	credits_responder_drop(&c);
+	credits_responder_drop(&c);
+	credits_responder_drop(&c);
+	ST_EQ(r, c.outstanding, 8u);
+	/* without a backchannel there is no such room */
+	credits_responder_init(&c, 8);
+	ST_CHECK(r, credits_responder_receive(&c));
+	ST_CHECK(r, !credits_responder_receive(&c));
+}
+
 } // namespace credits_cases
 
 const Case kCreditsCases[] = {
 	{"credits.requester_first_exchange", credits_cases::requester_first_exchange},
 	{"credits.requester_grant_rules", credits_cases::requester_grant_rules},
 	{"credits.responder_grants", credits_cases::responder_grants},
+	{"credits.responder_backward_replies", credits_cases::responder_backward_replies},
 };
 const u32 kCreditsCaseCount = sizeof(kCreditsCases) / sizeof(kCreditsCases[0]);
 

@@ -55,16 +55,22 @@ u32 credits_requester_update(RequesterCredits *c, u32 credit_field);
 struct ResponderCredits {
 	u32 max_credits;  /* Receives we keep posted for this connection */
 	u32 high_grant;   /* largest grant ever sent (1 before any) */
-	u32 outstanding;  /* Calls received and not yet answered */
+	u32 outstanding;  /* messages received and not yet answered or dropped */
+	u32 backward;     /* messages beyond the grant that are not Calls */
 };
 
-/* @max_credits of 0 is taken as 1. */
-void credits_responder_init(ResponderCredits *c, u32 max_credits);
+/*
+ * @max_credits of 0 is taken as 1.  @backward: how many messages other
+ * than Calls the requester may have in flight besides its granted Calls:
+ * the Replies to our backward-direction Calls (RFC 8167), which arrive
+ * on the same Receives and are counted until they are told apart.
+ */
+void credits_responder_init(ResponderCredits *c, u32 max_credits, u32 backward = 0);
 /* The grant for a Reply, given the requester's rdma_credit: in
  * [1, max_credits], never zero. */
 u32 credits_responder_grant(const ResponderCredits &c, u32 requested);
-/* A Call arrived.  False when the requester now has more Calls
- * outstanding than it was ever granted (RFC 8166 Section 3.3.1: the
+/* A message arrived.  False when the requester now has more outstanding
+ * than it was ever granted plus @backward (RFC 8166 Section 3.3.1: the
  * responder may then fail the RPC or close the connection). */
 bool credits_responder_receive(ResponderCredits *c);
 /* A Reply is being built for one Call: the Call is no longer
