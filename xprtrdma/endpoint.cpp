@@ -422,12 +422,34 @@ void ClntEp::buf_free(Req *req)
 			req->sync_wait = true;
 			if (c->frwr_invalidate(req, true).is_ok() &&
 			    !req->invalidated.wait_ms(kInvalidateMs))
-				c->lost();
+				c->fence_invalidate(req);
 			c->frwr_release(req);
 		}
 	}
 	req->~Req();
 	rpcrdmax_kfree(req);
+}
+
+/*
+ * A LOCAL_INV posted for @req did not complete in time.  RFC 8166
+ * Section 8.1.3: the pages may not be released while the server can
+ * still reach them through a valid rkey, and the completion would still
+ * come for a freed Req.  Disconnecting moves the QP to the error state
+ * before rdma_disconnect() returns (on IB and RoCE), after which the
+ * server's RDMA operations fail, and the LOCAL_INV then completes as
+ * flushed: wait for that, however long it takes, as the stock client
+ * waits for its LOCAL_INVs.
+ */
+void Conn::fence_invalidate(Req *req)
+{
+	rpcrdmax_log_ratelimited(RPCRDMAX_LOG_WARNING,
+				 "LOCAL_INV not done in %u ms: disconnecting to fence the MRs",
+				 kInvalidateMs);
+	lost();
+	(void)id.disconnect();
+	while (!req->invalidated.wait_ms(kInvalidateMs))
+		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_WARNING,
+					 "still waiting for a flushed LOCAL_INV");
 }
 
 void ClntEp::print_stats(void *seq)

@@ -133,6 +133,7 @@ public:
 	void recv_done(RecvBuf *rb, const rpcrdmax_wc &wc);
 	void send_done(SendBuf *sb, const rpcrdmax_wc &wc);
 	void lost();
+	void fence_invalidate(Req *req);
 
 	/* frwr.cpp */
 	Result<void> frwr_setup(void *dev, u32 pages_per_mr);
