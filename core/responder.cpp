@@ -85,6 +85,52 @@ static bool echo_chunk(ChunkLists *out, const ChunkLists &cl, const ChunkRef &c,
 	return true;
 }
 
+/*
+ * Which results go into Write chunks, and what is left for the body: @p's
+ * writes and body.  False when the results are out of order or outside
+ * the Reply.
+ */
+/* The results lie inside the Reply, in order, without overlap. */
+static bool payloads_valid(const ReplyShape &s)
+{
+	u32 prev_end = 0;
+
+	if (s.npayloads > kMaxChunksCap)
+		return false;
+	for (u32 i = 0; i < s.npayloads; i++) {
+		const Range &r = s.payloads[i];
+		if (r.off < prev_end || r.off > s.len || r.len > s.len - r.off)
+			return false;
+		prev_end = r.off + r.len;
+	}
+	return true;
+}
+
+/* Which results go into Write chunks, and what that leaves for the body. */
+static void plan_writes(const ChunkLists &cl, const ReplyShape &s, ReplyPlan *p)
+{
+	u32 at = 0; /* the body's next octet */
+
+	p->nwrites = ktl::min(cl.nwrite, kMaxChunksCap);
+	for (u32 i = 0; i < s.npayloads && i < p->nwrites; i++) {
+		const Range &r = s.payloads[i];
+		if (!r.len || cl.chunk_length(cl.write[i]) < r.len)
+			continue; /* stays in the body */
+		u32 end = r.off + r.len;
+		u32 next = i + 1 < s.npayloads ? s.payloads[i + 1].off : s.len;
+		u32 pad = ktl::min(ktl::round_up<u32>(r.len, 4) - r.len, next - end);
+		p->writes[i] = r;
+		p->write_len += r.len;
+		if (r.off > at)
+			p->body[p->nbody++] = { at, r.off - at };
+		at = end + pad;
+	}
+	if (at < s.len)
+		p->body[p->nbody++] = { at, s.len - at };
+	for (u32 i = 0; i < p->nbody; i++)
+		p->body_len += p->body[i].len;
+}
+
 ReplyPlan v1_plan_reply(const V1Header &call, const ReplyShape &s, u32 inline_max,
 			V1Header *rep)
 {
@@ -96,20 +142,12 @@ ReplyPlan v1_plan_reply(const V1Header &call, const ReplyShape &s, u32 inline_ma
 	rep->vers = kRpcRdmaVersion1;
 	rep->proc = V1Proc::Msg;
 	rep->chunks.clear();
-	if ((u64)s.head_len + s.page_len + s.tail_len != s.len)
+	if ((u64)s.head_len + s.page_len + s.tail_len != s.len || !payloads_valid(s))
 		return p;
-	bool use_write = cl.nwrite > 0 && s.page_len > 0 &&
-			 cl.chunk_length(cl.write[0]) >= s.page_len;
-	if (use_write) {
-		p.write_len = s.page_len;
-		p.pad_skip = ktl::min<u32>(ktl::round_up<u32>(s.page_len, 4) - s.page_len,
-					   s.tail_len);
-	}
-	p.body_len = s.len - p.write_len - p.pad_skip;
-	p.body_a = s.head_len + (use_write ? 0 : s.page_len);
-	p.body_b = s.head_len + s.page_len + p.pad_skip;
+	plan_writes(cl, s, &p);
 	for (u32 i = 0; i < cl.nwrite; i++)
-		if (!echo_chunk(&rep->chunks, cl, cl.write[i], i == 0 ? p.write_len : 0, false))
+		if (!echo_chunk(&rep->chunks, cl, cl.write[i], i < p.nwrites ? p.writes[i].len : 0,
+				false))
 			return p;
 	if ((u64)v1_encoded_size(*rep) + p.body_len <= inline_max) {
 		p.route = ReplyRoute::Inline;

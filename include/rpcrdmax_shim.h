@@ -461,7 +461,10 @@ void rpcrdmax_clnt_buf_free(void *ep, void *call) RPCRDMAX_NOEXCEPT;
  * connection's svc_xprt (NULL: none; *@more: others wait).  A connection:
  * dequeue() takes the next received message (NULL: none, and XPT_DATA is
  * cleared), process() turns it into the Call in @rqstp (its length, 0 to
- * drop) with *@ctxt for sendto()/release().  detach() disconnects;
+ * drop) with *@ctxt for sendto()/release(); result_payload() marks the
+ * Reply's next DDP-eligible result (svc_encode_result_payload: 0, or
+ * -E2BIG when the Write chunk meant for it is too small) before sendto().
+ * detach() disconnects;
  * destroy() (sleeps) drains and frees either kind.
  */
 int rpcrdmax_svcl_create(void *xprt, const void *addr, unsigned int addrlen,
@@ -470,6 +473,8 @@ void *rpcrdmax_svcl_accept(void *listener, bool *more) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_svcl_destroy(void *listener) RPCRDMAX_NOEXCEPT;
 void *rpcrdmax_svcc_dequeue(void *conn) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_svcc_process(void *conn, void *rqstp, void *msg, void **ctxt) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_svcc_result_payload(void *conn, void *ctxt, unsigned int offset,
+				 unsigned int length) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_svcc_sendto(void *conn, void *rqstp, void *ctxt) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_svcc_release(void *conn, void *ctxt) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_svcc_detach(void *conn) RPCRDMAX_NOEXCEPT;
@@ -526,6 +531,8 @@ void rpcrdmax_kunit_cxx_svcsrv_inline(void *ctx, rpcrdmax_check_fn check) RPCRDM
 void rpcrdmax_kunit_cxx_svcsrv_read_chunk(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svcsrv_nomsg(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svcsrv_reply_chunk(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svcsrv_readv(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svcsrv_payload_too_big(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svcsrv_write_chunk(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svcsrv_reuse(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svcsrv_bc_call(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;

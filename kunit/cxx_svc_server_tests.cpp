@@ -23,6 +23,10 @@
  *   write_chunk a READ-style Reply: the page list RDMA Written into the
  *              client's Write chunk, head and tail (with the XDR pad)
  *              inline;
+ *   readv      an NFSv4 READ by readv: only the marked result of a page
+ *              list that holds more goes into the Write chunk;
+ *   payload_too_big  a result longer than its Write chunk: -E2BIG, and
+ *              the Reply goes inline;
  *   reuse      six RPCs on one connection: contexts made once
  *              (rdma_stat_ctxt_alloc does not move after the first);
  *   bc_call    RFC 8167: a backward Call sent on the client's
@@ -235,9 +239,11 @@ static int svc_recv(Reporter check, Pair *p, void **ctxt)
 	return rpcrdmax_svcc_process(p->sx->cxx, p->rqstp, msg, ctxt);
 }
 
-/* The Reply nfsd leaves in rq_res: head, page list and tail octets. */
+/* The Reply nfsd leaves in rq_res: head, page list and tail octets, and
+ * the DDP-eligible result it marks (svc_encode_result_payload), if any. */
 struct ReplyShape {
 	u32 head, pages, tail;
+	u32 pay_off = 0, pay_len = 0;
 	u32 len() const { return head + pages + tail; }
 };
 
@@ -259,8 +265,11 @@ static bool serve(Reporter check, Pair *p, u32 xid, const u8 *rpc, ReplyShape rs
 	bool ok = EXPECT(rpcrdmax_kunit_svc_rqst_arg(p->rqstp, p->buf, kBuf) == len) &&
 		  EXPECT(mem_compare(p->buf, b->sent, (size_t)len) == 0);
 	ok = ok && EXPECT(rpcrdmax_kunit_svc_rqst_reply(p->rqstp, rpc, rs.head, rs.pages,
-							rs.tail) == 0) &&
-	     EXPECT(rpcrdmax_svcc_sendto(p->sx->cxx, p->rqstp, ctxt) == 0);
+							rs.tail) == 0);
+	if (ok && rs.pay_len)
+		ok = EXPECT(rpcrdmax_svcc_result_payload(p->sx->cxx, ctxt, rs.pay_off,
+							 rs.pay_len) == 0);
+	ok = ok && EXPECT(rpcrdmax_svcc_sendto(p->sx->cxx, p->rqstp, ctxt) == 0);
 	rpcrdmax_svcc_release(p->sx->cxx, ctxt);
 	return ok && kunit_marshal::bench_done(check, b);
 }
@@ -390,7 +399,7 @@ static void write_chunk_case(Reporter check)
 {
 	Pair p;
 	constexpr u32 kLen = 5001, kPad = 3;
-	constexpr ReplyShape rs = { 120, kLen, kPad + 8 };
+	constexpr ReplyShape rs = { 120, kLen, kPad + 8, 120, kLen };
 
 	p.b.snd = { 120, 0, 0, 0, false };
 	p.b.rcv = { 120, 512, 8192, 16, true };
@@ -406,6 +415,67 @@ static void write_chunk_case(Reporter check)
 			EXPECT(p.b.ep->stats.write_chunks.read() == 1);
 			EXPECT(p.b.ep->stats.reply_bytes.read() == kLen);
 			EXPECT(p.stats[RPCRDMAX_SVC_STAT_WRITE] >= 1);
+		}
+	}
+	pair_down(&p);
+}
+
+/*
+ * NFSv4 READ by readv: the data, its pad and the results of the
+ * operations after it share the page list.  Only the data (the result
+ * nfsd marked) goes into the Write chunk; the octets after it arrive
+ * inline, in the client's tail after the pad.
+ */
+static void readv_case(Reporter check)
+{
+	Pair p;
+	constexpr u32 kLen = 5001, kPad = 3, kRest = 600;
+	constexpr ReplyShape rs = { 120, kLen + kPad + kRest, 0, 120, kLen };
+
+	p.b.snd = { 120, 0, 0, 0, false };
+	p.b.rcv = { 120, 512, 8192, 1024, true };
+	if (pair_up(check, &p)) {
+		u8 *rpc = p.reply;
+		fill_reply(rpc, rs.len(), 0x33330008, 57);
+		mem_set(rpc + rs.head + kLen, 0, kPad);
+		if (serve(check, &p, 0x33330008, rpc, rs)) {
+			const u8 *got = p.b.got, *tail = got + 120 + 8192;
+			EXPECT(p.b.status == (int)rs.len());
+			EXPECT(mem_compare(got, rpc, 120 + kLen) == 0);
+			EXPECT(mem_compare(tail, rpc + 120 + kLen, kPad + kRest) == 0);
+			EXPECT(p.b.ep->stats.reply_bytes.read() == kLen);
+		}
+	}
+	pair_down(&p);
+}
+
+/*
+ * A result longer than the Write chunk meant for it: -E2BIG to nfsd (as
+ * stock answers), and the Reply nfsd then sends goes inline with the
+ * chunk echoed empty.
+ */
+static void payload_too_big_case(Reporter check)
+{
+	Pair p;
+	void *ctxt;
+	constexpr ReplyShape rs = { 200, 0, 0 };
+
+	p.b.snd = { 120, 0, 0, 0, false };
+	p.b.rcv = { 200, 0, 4096, 16, true };
+	if (pair_up(check, &p) && EXPECT(kunit_marshal::bench_send(check, &p.b, 0x33330009))) {
+		int len = svc_recv(check, &p, &ctxt);
+		if (EXPECT(len > 0) && EXPECT(ctxt != nullptr)) {
+			fill_reply(p.reply, rs.len(), 0x33330009, 59);
+			EXPECT(rpcrdmax_kunit_svc_rqst_reply(p.rqstp, p.reply, rs.head, 0, 0) == 0);
+			EXPECT(rpcrdmax_svcc_result_payload(p.sx->cxx, ctxt, 200, 4097) ==
+			       -err::E2BIG);
+			EXPECT(rpcrdmax_svcc_sendto(p.sx->cxx, p.rqstp, ctxt) == 0);
+			rpcrdmax_svcc_release(p.sx->cxx, ctxt);
+			if (EXPECT(kunit_marshal::bench_done(check, &p.b))) {
+				EXPECT(p.b.status == (int)rs.len());
+				EXPECT(mem_compare(p.b.got, p.reply, rs.len()) == 0);
+				EXPECT(p.b.ep->stats.reply_bytes.read() == 0);
+			}
 		}
 	}
 	pair_down(&p);
@@ -527,6 +597,8 @@ RPCRDMAX_KUNIT_SVCSRV_ENTRY(inline)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(read_chunk)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(nomsg)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(reply_chunk)
+RPCRDMAX_KUNIT_SVCSRV_ENTRY(readv)
+RPCRDMAX_KUNIT_SVCSRV_ENTRY(payload_too_big)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(write_chunk)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(reuse)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(bc_call)

@@ -228,6 +228,8 @@ RPCRDMAX_CXX_CASE(svcsrv_read_chunk)
 RPCRDMAX_CXX_CASE(svcsrv_nomsg)
 RPCRDMAX_CXX_CASE(svcsrv_reply_chunk)
 RPCRDMAX_CXX_CASE(svcsrv_write_chunk)
+RPCRDMAX_CXX_CASE(svcsrv_readv)
+RPCRDMAX_CXX_CASE(svcsrv_payload_too_big)
 RPCRDMAX_CXX_CASE(svcsrv_reuse)
 RPCRDMAX_CXX_CASE(svcsrv_bc_call)
 RPCRDMAX_CXX_CASE(svcsrv_bc_bad)
@@ -238,6 +240,8 @@ static struct kunit_case rpcrdmax_svc_server_cases[] = {
 	KUNIT_CASE(svcsrv_nomsg_case),
 	KUNIT_CASE(svcsrv_reply_chunk_case),
 	KUNIT_CASE(svcsrv_write_chunk_case),
+	KUNIT_CASE(svcsrv_readv_case),
+	KUNIT_CASE(svcsrv_payload_too_big_case),
 	KUNIT_CASE(svcsrv_reuse_case),
 	KUNIT_CASE(svcsrv_bc_call_case),
 	KUNIT_CASE(svcsrv_bc_bad_case),

@@ -121,11 +121,12 @@ static int rpcrdmax_svc_sendto(struct svc_rqst *rqstp)
 	return 0;
 }
 
-/* Write chunks are filled from the page list at sendto time. */
+/* nfsd marks a DDP-eligible result; it is written at sendto. */
 static int rpcrdmax_svc_result_payload(struct svc_rqst *rqstp, unsigned int offset,
 				       unsigned int length)
 {
-	return 0;
+	return rpcrdmax_svcc_result_payload(rpcrdmax_sx(rqstp->rq_xprt)->cxx, rqstp->rq_xprt_ctxt,
+					    offset, length);
 }
 
 static void rpcrdmax_svc_release_ctxt(struct svc_xprt *xprt, void *ctxt)

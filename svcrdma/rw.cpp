@@ -122,19 +122,19 @@ Result<void> SvcConn::post_reads(RwList &rw)
 
 /*
  * Add RDMA Writes that fill chunk @c with the octets of the Reply's
- * ranges @ranges ({offset, length} in rq_res, in order), one rdma_rw
- * context per segment used.
+ * ranges @ranges (in rq_res, in order), one rdma_rw context per segment
+ * used.
  */
 Result<void> SvcConn::add_writes(SendCtx *sc, void *rqstp, CallCtx *cc, const core::ChunkRef &c,
-				 const u32 (*ranges)[2], u32 nranges)
+				 const core::Range *ranges, u32 nranges)
 {
 	const core::ChunkLists &cl = cc->call.chunks;
 	rpcrdmax_page_seg *pieces = cc->pieces;
 	u32 total = 0, ri = 0, roff = 0, longest = 0;
 
 	for (u32 i = 0; i < nranges; i++) {
-		total += ranges[i][1];
-		longest = max(longest, ranges[i][1]);
+		total += ranges[i].len;
+		longest = max(longest, ranges[i].len);
 	}
 	/* A segment's pieces: its pages plus a split at each range edge. */
 	u32 max_pieces = min(longest / RPCRDMAX_PAGE_SIZE + 4 * nranges + 4, kPiecesCap);
@@ -143,14 +143,14 @@ Result<void> SvcConn::add_writes(SendCtx *sc, void *rqstp, CallCtx *cc, const co
 		const core::Segment &s = cl.segment(c, k);
 		u32 want = min(s.length, total), left = want, n = 0;
 		while (left && r.is_ok()) {
-			u32 avail = ranges[ri][1] - roff;
+			u32 avail = ranges[ri].len - roff;
 			if (!avail) {
 				ri++;
 				roff = 0;
 				continue;
 			}
 			u32 take = min(avail, left);
-			int got = rpcrdmax_svc_res_pages(rqstp, ranges[ri][0] + roff, take, pieces + n,
+			int got = rpcrdmax_svc_res_pages(rqstp, ranges[ri].off + roff, take, pieces + n,
 							 max_pieces - n);
 			if (got <= 0)
 				r = error(err::EMSGSIZE);

@@ -93,21 +93,21 @@ Result<void> SvcConn::send_error(u32 xid, bool vers)
 }
 
 /*
- * The inline body's parts: octets [0, body_a) and [body_b, len) of the
- * Reply cut into page pieces, the page list's marked.  Returns how many,
- * or a negative errno (-ENOBUFS: more than @max).
+ * The inline body's parts: the plan's body ranges cut into page pieces,
+ * the page list's marked.  Returns how many, or a negative errno
+ * (-ENOBUFS: more than @max).
  */
 static int inline_parts(void *rqstp, const rpcrdmax_xdr_shape &s, const core::ReplyPlan &p,
 			rpcrdmax_page_seg *segs, core::InlinePart *parts, u32 max)
 {
-	const u32 ranges[2][2] = { { 0, p.body_a }, { p.body_b, s.len } };
 	const u32 pg_lo = s.head_len, pg_hi = s.head_len + s.page_len;
 	u32 n = 0;
 
-	for (const auto &r : ranges) {
-		for (u32 at = r[0]; at < r[1];) {
+	for (u32 i = 0; i < p.nbody; i++) {
+		const u32 r_end = p.body[i].off + p.body[i].len;
+		for (u32 at = p.body[i].off; at < r_end;) {
 			bool page = at >= pg_lo && at < pg_hi;
-			u32 end = min(r[1], at < pg_lo ? pg_lo : page ? pg_hi : r[1]);
+			u32 end = min(r_end, at < pg_lo ? pg_lo : page ? pg_hi : r_end);
 			int got = rpcrdmax_svc_res_pages(rqstp, at, end - at, segs + n, max - n);
 			if (got < 0)
 				return got;
@@ -118,6 +118,17 @@ static int inline_parts(void *rqstp, const rpcrdmax_xdr_shape &s, const core::Re
 		}
 	}
 	return (int)n;
+}
+
+/* Copy the plan's body ranges into @dst, in order; 0 or a negative errno. */
+static int copy_body(void *rqstp, const core::ReplyPlan &p, u8 *dst)
+{
+	for (u32 i = 0; i < p.nbody; i++) {
+		if (rpcrdmax_svc_res_copy(rqstp, p.body[i].off, p.body[i].len, dst))
+			return -err::EMSGSIZE;
+		dst += p.body[i].len;
+	}
+	return 0;
 }
 
 /*
@@ -137,9 +148,7 @@ int SvcConn::load_inline(SendCtx *sc, void *rqstp, const rpcrdmax_xdr_shape &s,
 	if (n < 0 || !core::v1_layout_inline(hlen, parts, (u32)n, max_send_sge_,
 					     core::kInlineMapMin, &lay)) {
 		/* Too many pieces to lay out: copy the body as it comes. */
-		if (rpcrdmax_svc_res_copy(rqstp, 0, p.body_a, sc->hdr + hlen) ||
-		    rpcrdmax_svc_res_copy(rqstp, p.body_b, s.len - p.body_b,
-					  sc->hdr + hlen + p.body_a))
+		if (copy_body(rqstp, p, sc->hdr + hlen))
 			return -err::EMSGSIZE;
 		if (!p.write_len)
 			rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_PULL_UP, s.page_len);
@@ -172,9 +181,9 @@ static u32 reply_inv_rkey(const core::ChunkLists &cl)
 }
 
 /*
- * Load the RDMA Writes of @sc's Reply (the page list into the first Write
- * chunk, the body into the Reply chunk, as @p says) and, when they or
- * inline SGEs read rq_res's pages after sendto returns, take the pages
+ * Load the RDMA Writes of @sc's Reply (each DDP-eligible result into its
+ * Write chunk, the body into the Reply chunk, as @p says) and, when they
+ * or inline SGEs read rq_res's pages after sendto returns, take the pages
  * into @sc.  0 or a negative errno.
  */
 int SvcConn::load_writes(SendCtx *sc, void *rqstp, CallCtx *cc, const rpcrdmax_xdr_shape &s,
@@ -182,19 +191,20 @@ int SvcConn::load_writes(SendCtx *sc, void *rqstp, CallCtx *cc, const rpcrdmax_x
 {
 	const core::ChunkLists &ccl = cc->call.chunks;
 	const bool use_reply = p.route == core::ReplyRoute::ReplyChunk;
-	const u32 nctx = (p.write_len ? ccl.write[0].nsegs : 0) + (use_reply ? ccl.reply.nsegs : 0);
-	const u32 chunk[1][2] = { { s.head_len, p.write_len } };
-	const u32 body[2][2] = { { 0, p.body_a }, { p.body_b, s.len - p.body_b } };
+	u32 nctx = use_reply ? ccl.reply.nsegs : 0;
 	Result<void> r = {};
 
+	for (u32 i = 0; i < p.nwrites; i++)
+		nctx += p.writes[i].len ? ccl.write[i].nsegs : 0;
 	if (nctx) {
 		r = sc->rw.alloc(nctx);
 		count_allocs(sc->rw.take_grown());
 	}
-	if (r.is_ok() && p.write_len)
-		r = add_writes(sc, rqstp, cc, ccl.write[0], chunk, 1);
+	for (u32 i = 0; i < p.nwrites && r.is_ok(); i++)
+		if (p.writes[i].len)
+			r = add_writes(sc, rqstp, cc, ccl.write[i], &p.writes[i], 1);
 	if (r.is_ok() && use_reply)
-		r = add_writes(sc, rqstp, cc, ccl.reply, body, 2);
+		r = add_writes(sc, rqstp, cc, ccl.reply, p.body, p.nbody);
 	if (r.is_error())
 		return r.error().code();
 	if (!nctx && !sc->lay.nmapped)
@@ -217,15 +227,37 @@ core::ReplyPlan SvcConn::plan_reply(void *rqstp, CallCtx *cc, rpcrdmax_xdr_shape
 		cc->reply.credits = core::credits_responder_reply(&credits_, call.credits);
 	}
 	cc->outstanding = false;
-	const core::ReplyPlan p = core::v1_plan_reply(
-		call, { s->head_len, s->page_len, s->tail_len, s->len },
-		min(thr_.reply, lim_.send_size), &cc->reply);
+	core::ReplyShape shape = { s->head_len, s->page_len, s->tail_len, s->len, cc->npayloads, {} };
+	for (u32 i = 0; i < cc->npayloads; i++)
+		shape.payloads[i] = cc->payloads[i];
+	const core::ReplyPlan p =
+		core::v1_plan_reply(call, shape, min(thr_.reply, lim_.send_size), &cc->reply);
 	if (p.route == core::ReplyRoute::NoRoom)
 		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "Reply %08x of %u octets has no room",
 					 call.xid, s->len);
 	else if (p.route == core::ReplyRoute::Bad)
 		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "cannot plan Reply %08x", call.xid);
 	return p;
+}
+
+/*
+ * nfsd marked octets [@offset, @offset + @length) of the Reply as its next
+ * DDP-eligible result (svc_encode_result_payload): it is meant for the
+ * next Write chunk of the Call, written at sendto with the rest.  0, also
+ * when there is no such chunk (the result then goes inline or in the
+ * Reply chunk); -E2BIG when the chunk is too small for it, which nfsd
+ * turns into an error for that operation, as with the stock server.
+ */
+int SvcConn::result_payload(CallCtx *cc, u32 offset, u32 length)
+{
+	const core::ChunkLists &cl = cc->call.chunks;
+
+	if (!length || cc->npayloads >= cl.nwrite || cc->npayloads >= core::kMaxChunksCap)
+		return 0;
+	u32 i = cc->npayloads++;
+	bool fits = cl.chunk_length(cl.write[i]) >= length;
+	cc->payloads[i] = { offset, fits ? length : 0 };
+	return fits ? 0 : -err::E2BIG;
 }
 
 int SvcConn::sendto(void *rqstp, CallCtx *cc)
@@ -265,6 +297,16 @@ int SvcConn::sendto(void *rqstp, CallCtx *cc)
 
 using rpcrdmax::svcrdma::CallCtx;
 using rpcrdmax::svcrdma::SvcConn;
+
+/** rpcrdmax_svcc_result_payload - mark a DDP-eligible result of the Reply; 0 or -E2BIG */
+extern "C" int rpcrdmax_svcc_result_payload(void *conn, void *ctxt, unsigned int offset,
+					    unsigned int length) noexcept
+{
+	if (!ctxt)
+		return 0;
+	return static_cast<SvcConn *>(conn)->result_payload(static_cast<CallCtx *>(ctxt), offset,
+							    length);
+}
 
 /** rpcrdmax_svcc_sendto - send the Reply in @rqstp; 0 or a negative errno */
 extern "C" int rpcrdmax_svcc_sendto(void *conn, void *rqstp, void *ctxt) noexcept

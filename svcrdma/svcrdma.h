@@ -182,6 +182,10 @@ struct CallCtx {
 	core::CallLayout layout; /* the Call's pieces (recvfrom) */
 	RwList read_rw;
 	rpcrdmax_page_seg *pieces = nullptr; /* kPiecesCap */
+	/* The Reply's DDP-eligible results so far (xpo_result_payload): the
+	 * i-th is for Write chunk i. */
+	u32 npayloads = 0;
+	core::Range payloads[core::kMaxChunksCap];
 	bool outstanding = false; /* counted in the credits, no Reply built or dropped yet */
 };
 
@@ -247,6 +251,7 @@ public:
 	RecvBuf *dequeue();
 	int process(void *rqstp, RecvBuf *rb, void **ctxt);
 	int sendto(void *rqstp, CallCtx *cc);
+	int result_payload(CallCtx *cc, u32 offset, u32 length);
 	void put_call(CallCtx *cc);
 	void uncount();
 	void uncount_call(CallCtx *cc);
@@ -284,7 +289,7 @@ private:
 	Result<void> send_error(u32 xid, bool vers);
 	Result<void> sq_reserve(u32 n);
 	Result<void> add_writes(SendCtx *sc, void *rqstp, CallCtx *cc, const core::ChunkRef &c,
-				const u32 (*ranges)[2], u32 nranges);
+				const core::Range *ranges, u32 nranges);
 	int load_inline(SendCtx *sc, void *rqstp, const rpcrdmax_xdr_shape &s,
 			const core::ReplyPlan &p, u32 hlen);
 	int load_writes(SendCtx *sc, void *rqstp, CallCtx *cc, const rpcrdmax_xdr_shape &s,

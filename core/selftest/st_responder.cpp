@@ -66,11 +66,13 @@ static void write_chunk_reply(Reporter &r)
 	ST_EQ(r, v1_responder_action(V1Verdict::Ok), ResponderAction::Process);
 	ST_EQ(r, call->payload_len, 24u);
 	/* 1001 octets of READ data: 3 octets of round-up open the tail. */
-	const ReplyShape s = { 120, 1001, 7, 1128 };
+	ReplyShape s = { 120, 1001, 7, 1128, 1, {} };
+	s.payloads[0] = { 120, 1001 };
 	ReplyPlan p = v1_plan_reply(*call, s, kInline, rep);
 	ST_EQ(r, p.route, ReplyRoute::Inline);
 	ST_EQ(r, p.write_len, 1001u);
-	ST_EQ(r, p.pad_skip, 3u);
+	ST_EQ(r, p.nbody, 2u);
+	ST_EQ(r, p.body[1].off, 1124u); /* past the round-up */
 	ST_EQ(r, p.body_len, 124u);
 	rep->credits = 16;
 
@@ -106,7 +108,7 @@ static void reply_chunk_reply(Reporter &r)
 
 	ST_EQ(r, v1_decode_call(r.words(kCallReply), kLim, call), V1Verdict::Ok);
 	/* A 5100-octet READDIR-like Reply: too long inline, no Write chunk. */
-	const ReplyShape s = { 100, 5000, 0, 5100 };
+	const ReplyShape s = { 100, 5000, 0, 5100, 0, {} };
 	ReplyPlan p = v1_plan_reply(*call, s, kInline, rep);
 	ST_EQ(r, p.route, ReplyRoute::ReplyChunk);
 	ST_EQ(r, p.write_len, 0u);
@@ -141,7 +143,7 @@ static void no_room_is_err_chunk(Reporter &r)
 	/* The Write-chunk Call, but a Reply whose body cannot fit inline
 	 * and which has nowhere else to go. */
 	ST_EQ(r, v1_decode_call(r.words(kCallWrite), kLim, call), V1Verdict::Ok);
-	const ReplyShape s = { 6000, 0, 0, 6000 };
+	const ReplyShape s = { 6000, 0, 0, 6000, 0, {} };
 	ST_EQ(r, v1_plan_reply(*call, s, kInline, rep).route, ReplyRoute::NoRoom);
 
 	ktl::Bytes out = r.bytes(64);

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <memory>
 #include <random>
+#include <vector>
 
 using namespace rpcrdmax::core;
 
@@ -61,7 +62,29 @@ struct Call {
 
 ReplyShape shape(uint32_t head, uint32_t pages, uint32_t tail)
 {
-	return ReplyShape{head, pages, tail, head + pages + tail};
+	ReplyShape s{};
+	s.head_len = head;
+	s.page_len = pages;
+	s.tail_len = tail;
+	s.len = head + pages + tail;
+	return s;
+}
+
+/* A READ-style Reply: the page list is the one DDP-eligible result. */
+ReplyShape read_shape(uint32_t head, uint32_t pages, uint32_t tail)
+{
+	ReplyShape s = shape(head, pages, tail);
+	s.npayloads = 1;
+	s.payloads[0] = {head, pages};
+	return s;
+}
+
+uint32_t body_total(const ReplyPlan &p)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < p.nbody; i++)
+		n += p.body[i].len;
+	return n;
 }
 
 uint32_t echoed(const ChunkLists &cl, const ChunkRef &c)
@@ -252,32 +275,38 @@ TEST(ReplyPlan, NoChunksSmallReplyIsInline)
 {
 	Call c;
 	auto rep = std::make_unique<V1Header>();
-	ReplyPlan p = v1_plan_reply(c.h, shape(100, 200, 8), kInline, rep.get());
+	ReplyPlan p = v1_plan_reply(c.h, read_shape(100, 200, 8), kInline, rep.get());
 	EXPECT_EQ(p.route, ReplyRoute::Inline);
 	EXPECT_EQ(p.write_len, 0u);
-	EXPECT_EQ(p.pad_skip, 0u);
 	EXPECT_EQ(p.body_len, 308u);
-	EXPECT_EQ(p.body_a, 300u);
-	EXPECT_EQ(p.body_b, 300u);
+	ASSERT_EQ(p.nbody, 1u);
+	EXPECT_EQ(p.body[0].off, 0u);
+	EXPECT_EQ(p.body[0].len, 308u);
 	EXPECT_EQ(rep->xid, 0x1234u);
 	EXPECT_EQ(rep->proc, V1Proc::Msg);
 	EXPECT_EQ(rep->chunks.nwrite, 0u);
 	EXPECT_FALSE(rep->chunks.has_reply);
 }
 
-TEST(ReplyPlan, PagesGoToTheWriteChunkWithoutRoundUp)
+TEST(ReplyPlan, PayloadGoesToTheWriteChunkWithoutRoundUp)
 {
 	Call c;
 	c.write_chunk({600, 600}).write_chunk({4096});
 	auto rep = std::make_unique<V1Header>();
 	/* 1001 octets of READ data: 3 octets of round-up start the tail. */
-	ReplyPlan p = v1_plan_reply(c.h, shape(120, 1001, 7), kInline, rep.get());
+	ReplyPlan p = v1_plan_reply(c.h, read_shape(120, 1001, 7), kInline, rep.get());
 	EXPECT_EQ(p.route, ReplyRoute::Inline);
 	EXPECT_EQ(p.write_len, 1001u);
-	EXPECT_EQ(p.pad_skip, 3u);
 	EXPECT_EQ(p.body_len, 124u);
-	EXPECT_EQ(p.body_a, 120u);
-	EXPECT_EQ(p.body_b, 1124u);
+	ASSERT_EQ(p.nwrites, 2u);
+	EXPECT_EQ(p.writes[0].off, 120u);
+	EXPECT_EQ(p.writes[0].len, 1001u);
+	EXPECT_EQ(p.writes[1].len, 0u);
+	ASSERT_EQ(p.nbody, 2u);
+	EXPECT_EQ(p.body[0].off, 0u);
+	EXPECT_EQ(p.body[0].len, 120u);
+	EXPECT_EQ(p.body[1].off, 1124u);
+	EXPECT_EQ(p.body[1].len, 4u);
 	ASSERT_EQ(rep->chunks.nwrite, 2u);
 	const ChunkRef &w0 = rep->chunks.write[0];
 	ASSERT_EQ(w0.nsegs, 2u);
@@ -288,14 +317,79 @@ TEST(ReplyPlan, PagesGoToTheWriteChunkWithoutRoundUp)
 	EXPECT_EQ(echoed(rep->chunks, rep->chunks.write[1]), 0u);
 }
 
+/* A page list nobody marked as a result (READDIR, say) is not DDP data:
+ * it stays in the body even when the Call offered a Write chunk. */
+TEST(ReplyPlan, PagesWithoutAResultStayInTheBody)
+{
+	Call c;
+	c.write_chunk({4096});
+	auto rep = std::make_unique<V1Header>();
+	ReplyPlan p = v1_plan_reply(c.h, shape(120, 600, 8), kInline, rep.get());
+	EXPECT_EQ(p.route, ReplyRoute::Inline);
+	EXPECT_EQ(p.write_len, 0u);
+	EXPECT_EQ(p.body_len, 728u);
+	EXPECT_EQ(echoed(rep->chunks, rep->chunks.write[0]), 0u);
+}
+
+/* NFSv4 READ by readv: the data sits in the page list with the results of
+ * later operations after it; only the data is written. */
+TEST(ReplyPlan, PayloadInsideThePageListLeavesTheRestInline)
+{
+	Call c;
+	c.write_chunk({8192});
+	auto rep = std::make_unique<V1Header>();
+	ReplyShape s = shape(200, 3000, 0);
+	s.npayloads = 1;
+	s.payloads[0] = {260, 2001}; /* then 3 octets of pad, then 736 of GETATTR */
+	ReplyPlan p = v1_plan_reply(c.h, s, kInline, rep.get());
+	EXPECT_EQ(p.route, ReplyRoute::Inline);
+	EXPECT_EQ(p.write_len, 2001u);
+	ASSERT_EQ(p.nbody, 2u);
+	EXPECT_EQ(p.body[0].off, 0u);
+	EXPECT_EQ(p.body[0].len, 260u);
+	EXPECT_EQ(p.body[1].off, 2264u);
+	EXPECT_EQ(p.body[1].len, 936u);
+	EXPECT_EQ(p.body_len, 1196u);
+	EXPECT_EQ(echoed(rep->chunks, rep->chunks.write[0]), 2001u);
+}
+
+/* A COMPOUND with three READs and two Write chunks: the first two results
+ * fill the chunks in order, the third stays inline. */
+TEST(ReplyPlan, SeveralResultsFillSeveralWriteChunksInOrder)
+{
+	Call c;
+	c.write_chunk({4096}).write_chunk({2048, 2048});
+	auto rep = std::make_unique<V1Header>();
+	ReplyShape s = shape(100, 9000, 0);
+	s.npayloads = 3;
+	s.payloads[0] = {140, 1000};
+	s.payloads[1] = {1180, 3001}; /* 3 octets of pad after it */
+	s.payloads[2] = {4300, 100};
+	ReplyPlan p = v1_plan_reply(c.h, s, 1u << 20, rep.get());
+	EXPECT_EQ(p.route, ReplyRoute::Inline);
+	EXPECT_EQ(p.write_len, 4001u);
+	ASSERT_EQ(p.nwrites, 2u);
+	EXPECT_EQ(p.writes[1].off, 1180u);
+	ASSERT_EQ(p.nbody, 3u);
+	EXPECT_EQ(p.body[0].len, 140u);
+	EXPECT_EQ(p.body[1].off, 1140u);
+	EXPECT_EQ(p.body[1].len, 40u);
+	EXPECT_EQ(p.body[2].off, 4184u);
+	EXPECT_EQ(p.body[2].len, 9100u - 4184u);
+	EXPECT_EQ(p.body_len, 9100u - 4001u - 3u);
+	EXPECT_EQ(echoed(rep->chunks, rep->chunks.write[0]), 1000u);
+	const ChunkRef &w1 = rep->chunks.write[1];
+	EXPECT_EQ(rep->chunks.segment(w1, 0).length, 2048u);
+	EXPECT_EQ(rep->chunks.segment(w1, 1).length, 953u);
+}
+
 TEST(ReplyPlan, RoundUpSkipIsBoundedByTheTail)
 {
 	Call c;
 	c.write_chunk({8192});
 	auto rep = std::make_unique<V1Header>();
-	ReplyPlan p = v1_plan_reply(c.h, shape(64, 5, 1), kInline, rep.get());
+	ReplyPlan p = v1_plan_reply(c.h, read_shape(64, 5, 1), kInline, rep.get());
 	EXPECT_EQ(p.write_len, 5u);
-	EXPECT_EQ(p.pad_skip, 1u);
 	EXPECT_EQ(p.body_len, 64u);
 }
 
@@ -304,7 +398,7 @@ TEST(ReplyPlan, TooSmallWriteChunkIsNotUsed)
 	Call c;
 	c.write_chunk({100}).reply_chunk({2048, 8192});
 	auto rep = std::make_unique<V1Header>();
-	ReplyPlan p = v1_plan_reply(c.h, shape(100, 5000, 0), kInline, rep.get());
+	ReplyPlan p = v1_plan_reply(c.h, read_shape(100, 5000, 0), kInline, rep.get());
 	EXPECT_EQ(p.route, ReplyRoute::ReplyChunk);
 	EXPECT_EQ(p.write_len, 0u);
 	EXPECT_EQ(p.body_len, 5100u);
@@ -349,13 +443,13 @@ TEST(ReplyPlan, WriteChunkAndReplyChunkTogether)
 	Call c;
 	c.write_chunk({65536}).reply_chunk({16384});
 	auto rep = std::make_unique<V1Header>();
-	ReplyPlan p = v1_plan_reply(c.h, shape(5000, 65535, 2), 1024, rep.get());
+	ReplyPlan p = v1_plan_reply(c.h, read_shape(5000, 65535, 2), 1024, rep.get());
 	EXPECT_EQ(p.route, ReplyRoute::ReplyChunk);
 	EXPECT_EQ(p.write_len, 65535u);
-	EXPECT_EQ(p.pad_skip, 1u);
 	EXPECT_EQ(p.body_len, 5001u);
-	EXPECT_EQ(p.body_a, 5000u);
-	EXPECT_EQ(p.body_b, 70536u);
+	ASSERT_EQ(p.nbody, 2u);
+	EXPECT_EQ(p.body[0].len, 5000u);
+	EXPECT_EQ(p.body[1].off, 70536u);
 	EXPECT_EQ(echoed(rep->chunks, rep->chunks.write[0]), 65535u);
 	EXPECT_EQ(echoed(rep->chunks, rep->chunks.reply), 5001u);
 }
@@ -367,8 +461,91 @@ TEST(ReplyPlan, InconsistentShapeIsBad)
 	ReplyShape s = shape(10, 20, 30);
 	s.len += 1;
 	EXPECT_EQ(v1_plan_reply(c.h, s, kInline, rep.get()).route, ReplyRoute::Bad);
-	s = ReplyShape{0xffffffffu, 2, 0, 1};
+	s = shape(0, 0, 0);
+	s.head_len = 0xffffffffu;
+	s.page_len = 2;
+	s.len = 1;
 	EXPECT_EQ(v1_plan_reply(c.h, s, kInline, rep.get()).route, ReplyRoute::Bad);
+}
+
+/* Results outside the Reply, overlapping or out of order, or more of them
+ * than any Write list holds: Bad, nothing written. */
+TEST(ReplyPlan, ResultsOutsideOrOutOfOrderAreBad)
+{
+	Call c;
+	c.write_chunk({4096}).write_chunk({4096});
+	auto rep = std::make_unique<V1Header>();
+	const Range bad[][2] = {
+		{{90, 20}, {0, 0}},	    /* past the end */
+		{{0xfffffff0u, 0x20}, {0, 0}}, /* wraps */
+		{{50, 10}, {40, 5}},	    /* out of order */
+		{{50, 10}, {55, 5}},	    /* overlapping */
+	};
+	for (const auto &b : bad) {
+		ReplyShape s = shape(100, 0, 0);
+		s.npayloads = 2;
+		s.payloads[0] = b[0];
+		s.payloads[1] = b[1];
+		ReplyPlan p = v1_plan_reply(c.h, s, kInline, rep.get());
+		EXPECT_EQ(p.route, ReplyRoute::Bad) << b[0].off << "+" << b[0].len;
+		EXPECT_EQ(p.write_len, 0u);
+	}
+	ReplyShape s = shape(100, 0, 0);
+	s.npayloads = kMaxChunksCap + 1;
+	EXPECT_EQ(v1_plan_reply(c.h, s, kInline, rep.get()).route, ReplyRoute::Bad);
+}
+
+/* Any accepted plan: the writes and the body are disjoint, in order, and
+ * with the skipped round-ups (each under 4 octets) cover the Reply. */
+TEST(ReplyPlan, RandomResultsPartitionTheReply)
+{
+	std::mt19937 rng(5666);
+	auto rep = std::make_unique<V1Header>();
+	unsigned written = 0;
+	for (int iter = 0; iter < 20000; iter++) {
+		Call c;
+		uint32_t nw = uint32_t(rng() % 4);
+		for (uint32_t i = 0; i < nw; i++)
+			c.write_chunk({uint32_t(rng() % 3000 + 1)});
+		ReplyShape s = shape(uint32_t(rng() % 200), uint32_t(rng() % 6000), uint32_t(rng() % 16));
+		uint32_t at = 0;
+		s.npayloads = uint32_t(rng() % 5);
+		for (uint32_t i = 0; i < s.npayloads; i++) {
+			at += uint32_t(rng() % 300);
+			uint32_t len = uint32_t(rng() % 2000);
+			s.payloads[i] = {at, len};
+			at += len;
+		}
+		ReplyPlan p = v1_plan_reply(c.h, s, 1u << 20, rep.get());
+		if (at > s.len) {
+			ASSERT_EQ(p.route, ReplyRoute::Bad);
+			continue;
+		}
+		ASSERT_EQ(p.route, ReplyRoute::Inline);
+		std::vector<Range> parts;
+		for (uint32_t i = 0; i < p.nwrites; i++)
+			if (p.writes[i].len) {
+				parts.push_back(p.writes[i]);
+				ASSERT_EQ(echoed(rep->chunks, rep->chunks.write[i]), p.writes[i].len);
+				written++;
+			}
+		for (uint32_t i = 0; i < p.nbody; i++)
+			parts.push_back(p.body[i]);
+		std::sort(parts.begin(), parts.end(),
+			  [](const Range &a, const Range &b) { return a.off < b.off; });
+		uint32_t end = 0, wsum = 0;
+		for (const Range &r : parts) {
+			ASSERT_GE(r.off, end);
+			ASSERT_LT(r.off - end, 4u);
+			end = r.off + r.len;
+		}
+		ASSERT_LT(s.len - end, 4u);
+		for (uint32_t i = 0; i < p.nwrites; i++)
+			wsum += p.writes[i].len;
+		ASSERT_EQ(wsum, p.write_len);
+		ASSERT_EQ(body_total(p), p.body_len);
+	}
+	EXPECT_GT(written, 1000u);
 }
 
 /* ---- inline Send layout (v1_layout_inline) ---------------------------- */

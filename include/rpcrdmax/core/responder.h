@@ -5,14 +5,20 @@
  * 3.5.3.2).
  *
  * The Reply is described like the kernel's xdr_buf: head, page list,
- * tail.  The page list (the DDP-eligible result, when there is one) goes
- * into the first Write chunk the requester offered if that chunk can
- * hold it; its XDR round-up - the first octets of the tail - is then not
- * sent.  What is left (the body) goes inline after the transport header
- * when both fit the reply inline threshold, else into the Reply chunk
- * (RDMA_NOMSG), else the Reply has no room (the responder answers with
- * RDMA_ERROR/ERR_CHUNK).  Every Write chunk of the Call is echoed with
- * the octets written in it (none for all but the first).
+ * tail, plus the results the upper layer marked DDP-eligible (nfsd's
+ * svc_encode_result_payload: READ data, READLINK target), in the order
+ * it encoded them.  The i-th such result goes into the i-th Write chunk
+ * the requester offered (each Write list element provides buffers for a
+ * separate result: RFC 5666 Section 3.4) when that chunk can hold it;
+ * its XDR round-up - the up to three octets after it - is then sent
+ * neither in the chunk nor inline, as the stock Linux peers do and expect
+ * (RFC 5666 Section 3.7 counted it in the chunk's length instead).  What
+ * is left (the body) goes inline after the transport header when both
+ * fit the reply inline threshold, else into the Reply chunk (RDMA_NOMSG),
+ * else the Reply has no room (the responder answers with
+ * RDMA_ERROR/ERR_CHUNK).  Every Write
+ * chunk of the Call is echoed with the octets written in it (none for a
+ * chunk no result went into).
  *
  * A pure function: no allocation, no state.
  */
@@ -72,11 +78,21 @@ enum class CallLayoutError : u8 {
 CallLayoutError v1_layout_call(const V1Header &call, u32 inl_len, u32 max_chunk,
 			       CallLayout *out);
 
+/* Octets [off, off + len) of a Reply. */
+struct Range {
+	u32 off;
+	u32 len;
+};
+
 struct ReplyShape {
 	u32 head_len;
 	u32 page_len;
 	u32 tail_len;
 	u32 len; /* head_len + page_len + tail_len */
+	/* The DDP-eligible results, in the order they were encoded: the
+	 * i-th is meant for the i-th Write chunk (length 0: none for it). */
+	u32 npayloads;
+	Range payloads[kMaxChunksCap];
 };
 
 enum class ReplyRoute : u8 {
@@ -88,11 +104,15 @@ enum class ReplyRoute : u8 {
 
 struct ReplyPlan {
 	ReplyRoute route;
-	u32 write_len; /* page list octets RDMA Written into the first Write chunk */
-	u32 pad_skip;  /* round-up octets at the tail's start not sent */
+	/* Write chunk i (i < nwrites) is filled with octets writes[i] of the
+	 * Reply (length 0: left empty). */
+	u32 nwrites;
+	Range writes[kMaxChunksCap];
+	u32 write_len; /* octets RDMA Written into Write chunks, in all */
 	u32 body_len;  /* octets sent inline or in the Reply chunk */
-	/* The body is octets [0, body_a) and [body_b, len) of the Reply. */
-	u32 body_a, body_b;
+	/* The body: what the Write chunks and their round-ups leave, in order. */
+	u32 nbody;
+	Range body[kMaxChunksCap + 1];
 };
 
 /*
