@@ -66,7 +66,12 @@ rc=0
 # Against rpcrdmax's server the stock deviations are not excused (--strict).
 strict=
 [ -e /share/hostile.strict ] && strict=--strict
-timeout -k 5 900 /share/hostile --server $SERVER --port 20049 --deadline 800 $strict >/tmp/hostile.out 2>&1 || rc=$?
+# ddp-reads reads this file back through one NFSv4 COMPOUND with two
+# READs, each into its own Write chunk, and compares it with the copy.
+head -c 32768 /dev/urandom >/tmp/ddp.src
+step "client: ddp-reads file written" cp /tmp/ddp.src /mnt/nfs/ddp.bin
+timeout -k 5 900 /share/hostile --server $SERVER --port 20049 --deadline 800 $strict \
+	--ddp-path export/ddp.bin --ddp-expect /tmp/ddp.src >/tmp/hostile.out 2>&1 || rc=$?
 cat /tmp/hostile.out
 nfail=$(grep -c '^STEP FAIL' /tmp/hostile.out || true)
 nok=$(grep -c '^STEP ok' /tmp/hostile.out || true)

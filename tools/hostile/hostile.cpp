@@ -74,6 +74,8 @@ struct Options {
 	bool strict = false;	/* refuse known stock deviations */
 	bool verbose = false;
 	std::vector<std::string> only;
+	std::string ddp_path;	/* ddp-reads: the file, from the NFSv4 pseudo-root */
+	std::string ddp_expect; /* ddp-reads: a local copy of its first octets */
 };
 
 Options opt;
@@ -1353,6 +1355,7 @@ void run_case(const Case &k)
  * --strict (see main()).
  */
 constexpr const char *kCreditCase = "credit-overrun";
+constexpr const char *kDdpCase = "ddp-reads";
 
 void run_credit_overrun()
 {
@@ -1530,12 +1533,196 @@ void run_pd_case(const PdCase &k)
 	step_fail(name, all);
 }
 
+/* ---- ddp-reads: one NFSv4.0 COMPOUND, two READs, two Write chunks ------------
+ *
+ * Not a malformed message: the one Call with several DDP-eligible results
+ * that no Linux client sends (each offers one Write chunk per RPC).  An
+ * special-stateid COMPOUND { PUTROOTFH, LOOKUP..., READ, READ } with a
+ * Write chunk for each READ's data: each READ's data must arrive in its
+ * own chunk (the second one spread over two segments), the written
+ * lengths echoed, the inline Reply carrying neither the data nor its XDR
+ * round-up, and the octets equal to the file's (--ddp-expect). */
+
+constexpr uint32_t kOpPutRootFh = 24, kOpLookup = 15, kOpRead = 25;
+constexpr uint32_t kDdpRead1 = 9001, kDdpRead2 = 12000; /* the first leaves a round-up */
+constexpr uint64_t kDdpChunk2 = 16384;			/* area offset of the second chunk */
+
+W &xdr_string(W &w, const std::string &v)
+{
+	w.u32((uint32_t)v.size());
+	Bytes b(v.begin(), v.end());
+	b.resize((v.size() + 3) & ~size_t(3), 0);
+	return w.raw(b);
+}
+
+std::vector<std::string> path_components(const std::string &path)
+{
+	std::vector<std::string> out;
+	size_t p = 0;
+	while (p <= path.size()) {
+		size_t q = path.find('/', p);
+		if (q == std::string::npos)
+			q = path.size();
+		if (q > p)
+			out.push_back(path.substr(p, q - p));
+		p = q + 1;
+	}
+	return out;
+}
+
+Bytes ddp_reads_call(const Ctx &c, const std::vector<std::string> &comps)
+{
+	W w;
+	w.u32(c.xid).u32(1 /* version */).u32(kCreditsAsked).u32(0 /* RDMA_MSG */);
+	w.u32(0); /* no Read list */
+	w.u32(1).u32(1).seg(c.rkey, 12288, c.area);
+	w.u32(1).u32(2).seg(c.rkey, 8192, c.area + kDdpChunk2)
+		.seg(c.rkey, 8192, c.area + kDdpChunk2 + 8192);
+	w.u32(0).u32(0); /* end of Write list, no Reply chunk */
+	/* RPC: NFSv4 COMPOUND with AUTH_SYS root */
+	w.u32(c.xid).u32(0).u32(2).u32(kNfsProg).u32(4).u32(1);
+	W cred;
+	xdr_string(cred.u32(0), "hostile").u32(0).u32(0).u32(0);
+	w.u32(1 /* AUTH_SYS */).u32((uint32_t)cred.b.size()).raw(cred.b);
+	w.u32(0).u32(0);
+	w.u32(0 /* tag */).u32(0 /* minorversion */).u32((uint32_t)comps.size() + 3);
+	w.u32(kOpPutRootFh);
+	for (auto &name : comps)
+		xdr_string(w.u32(kOpLookup), name);
+	const uint32_t counts[2] = {kDdpRead1, kDdpRead2};
+	uint64_t off = 0;
+	for (uint32_t n : counts) {
+		/* the special all-ones stateid: nfsd serves a READ with it
+		 * in its grace period too (check_special_stateids), where an
+		 * all-zeros one gets NFS4ERR_GRACE */
+		w.u32(kOpRead).u32(~0u).u32(~0u).u32(~0u).u32(~0u);
+		w.u64(off).u32(n);
+		off += n;
+	}
+	return w.b;
+}
+
+/* The inline COMPOUND reply: every status NFS4_OK, and each READ's data
+ * length @lens[i] with neither data nor round-up inline after it. */
+bool ddp_reads_check_rpc(const Bytes &m, uint32_t off, uint32_t nops, const uint32_t *lens,
+			 std::string *why)
+{
+	if (be32_at(m, off + 4) != 1 || be32_at(m, off + 8) != 0) {
+		*why = "not an accepted RPC reply";
+		return false;
+	}
+	off += 20 + ((be32_at(m, off + 16) + 3) & ~3u); /* xid..verifier */
+	if (be32_at(m, off) != 0) {
+		*why = fmt("accept_stat %u", be32_at(m, off));
+		return false;
+	}
+	off += 4;
+	if (be32_at(m, off) != 0) {
+		*why = fmt("COMPOUND status %u", be32_at(m, off));
+		return false;
+	}
+	off += 8 + ((be32_at(m, off + 4) + 3) & ~3u); /* status, tag */
+	if (be32_at(m, off) != nops) {
+		*why = fmt("%u results for %u operations", be32_at(m, off), nops);
+		return false;
+	}
+	off += 4;
+	uint32_t nread = 0;
+	for (uint32_t i = 0; i < nops; i++) {
+		uint32_t op = be32_at(m, off), st = be32_at(m, off + 4);
+		if (st != 0) {
+			*why = fmt("operation %u (op %u) status %u", i, op, st);
+			return false;
+		}
+		off += 8;
+		if (op == kOpRead) {
+			uint32_t len = be32_at(m, off + 4);
+			if (len != lens[nread]) {
+				*why = fmt("READ %u says %u octets, %u were asked", nread, len, lens[nread]);
+				return false;
+			}
+			off += 8; /* eof, length; the data went by RDMA Write */
+			nread++;
+		}
+	}
+	if (off != m.size()) {
+		*why = fmt("%zu octets left inline after the results (READ data or round-up sent inline?)",
+			   m.size() - off);
+		return false;
+	}
+	return nread == 2 || (*why = "not two READ results", false);
+}
+
+void run_ddp_reads()
+{
+	const char *name = kDdpCase;
+	std::string why;
+	if (opt.ddp_path.empty() || opt.ddp_expect.empty()) {
+		note(name, "not run: needs --ddp-path and --ddp-expect");
+		return;
+	}
+	Bytes want(kDdpRead1 + kDdpRead2);
+	FILE *f = fopen(opt.ddp_expect.c_str(), "rb");
+	size_t got_n = f ? fread(want.data(), 1, want.size(), f) : 0;
+	if (f)
+		fclose(f);
+	if (got_n != want.size()) {
+		step_fail(name, "cannot read " + std::to_string(want.size()) + " octets of " +
+					opt.ddp_expect);
+		return;
+	}
+	Conn c;
+	if (!connect_with(c, our_pd(), &why) || !null_roundtrip(c, &why)) {
+		step_fail(name, "connect: " + why);
+		return;
+	}
+	Ctx ctx{next_xid++, c.area_addr(), c.area_rkey(), c.call_threshold(4096)};
+	auto comps = path_components(opt.ddp_path);
+	Bytes ans;
+	if (!c.send(ddp_reads_call(ctx, comps), &why) ||
+	    !c.take_xid(ctx.xid, now_ms() + opt.reply_ms, &ans)) {
+		step_fail(name, why.empty() ? "no reply to the COMPOUND" : "send: " + why);
+		return;
+	}
+	Seen s = classify(ans);
+	const uint32_t lens[2] = {kDdpRead1, kDdpRead2};
+	std::vector<std::string> problems;
+	if (s.kind != O_REPLY || rx_hdr.proc != core::V1Proc::Msg) {
+		step_fail(name, "answer: " + s.detail);
+		return;
+	}
+	if (rx_hdr.chunks.nwrite != 2) {
+		problems.push_back(fmt("%u Write chunks echoed, 2 offered", rx_hdr.chunks.nwrite));
+	} else {
+		for (uint32_t i = 0; i < 2; i++) {
+			uint64_t n = rx_hdr.chunks.chunk_length(rx_hdr.chunks.write[i]);
+			if (n != lens[i])
+				problems.push_back(fmt("Write chunk %u echoed with %llu octets, READ %u returned %u",
+						       i, (unsigned long long)n, i, lens[i]));
+		}
+	}
+	if (memcmp(c.area, want.data(), kDdpRead1) != 0)
+		problems.push_back("the first READ's data differs from the file's");
+	if (memcmp(c.area + kDdpChunk2, want.data() + kDdpRead1, kDdpRead2) != 0)
+		problems.push_back("the second READ's data differs from the file's");
+	if (!ddp_reads_check_rpc(ans, rx_rpc_off, (uint32_t)comps.size() + 3, lens, &why))
+		problems.push_back("COMPOUND reply: " + why);
+	if (problems.empty()) {
+		step_ok(name);
+		return;
+	}
+	std::string all;
+	for (auto &p : problems)
+		all += (all.empty() ? "" : "; ") + p;
+	step_fail(name, all);
+}
+
 void usage()
 {
 	fprintf(stderr,
 		"usage: hostile [--server ADDR] [--port PORT] [--deadline SEC] [--wait-ms MS]\n"
 		"               [--reply-ms MS] [--strict] [--verbose] [--only NAME[,NAME...]]\n"
-		"               [--list]\n");
+		"               [--ddp-path PATH --ddp-expect FILE] [--list]\n");
 	exit(255);
 }
 
@@ -1567,6 +1754,10 @@ int main(int argc, char **argv)
 			opt.verbose = true;
 		else if (a == "--list")
 			list = true;
+		else if (a == "--ddp-path")
+			opt.ddp_path = val();
+		else if (a == "--ddp-expect")
+			opt.ddp_expect = val();
 		else if (a == "--only") {
 			std::string v = val();
 			size_t p = 0;
@@ -1589,6 +1780,7 @@ int main(int argc, char **argv)
 		for (auto &k : kPdCases)
 			printf("%s\n", k.name);
 		printf("%s\n", kCreditCase);
+		printf("%s\n", kDdpCase);
 		return 0;
 	}
 	setvbuf(stdout, nullptr, _IOLBF, 0);
@@ -1608,6 +1800,10 @@ int main(int argc, char **argv)
 			run_pd_case(k);
 			ran++;
 		}
+	if (selected(kDdpCase)) {
+		run_ddp_reads();
+		ran++;
+	}
 	if (selected(kCreditCase) && opt.strict) {
 		run_credit_overrun();
 		ran++;
