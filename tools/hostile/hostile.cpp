@@ -113,6 +113,35 @@ void step_fail(const std::string &name, const std::string &why)
 	failures++;
 }
 
+/* One STEP line for a check: ok, or every problem found. */
+void report(const std::string &name, const std::vector<std::string> &problems)
+{
+	if (problems.empty()) {
+		step_ok(name);
+		return;
+	}
+	std::string all;
+	for (auto &p : problems)
+		all += (all.empty() ? "" : "; ") + p;
+	step_fail(name, all);
+}
+
+/* The non-empty fields of @v between @sep characters. */
+std::vector<std::string> split(const std::string &v, char sep)
+{
+	std::vector<std::string> out;
+	size_t p = 0;
+	while (p <= v.size()) {
+		size_t q = v.find(sep, p);
+		if (q == std::string::npos)
+			q = v.size();
+		if (q > p)
+			out.push_back(v.substr(p, q - p));
+		p = q + 1;
+	}
+	return out;
+}
+
 void note(const std::string &name, const std::string &what)
 {
 	printf("NOTE %s: %s\n", name.c_str(), what.c_str());
@@ -1332,14 +1361,7 @@ void run_case(const Case &k)
 		else
 			note(name, "accepted stock deviation: " + d);
 	}
-	if (problems.empty()) {
-		step_ok(name);
-		return;
-	}
-	std::string all;
-	for (auto &p : problems)
-		all += (all.empty() ? "" : "; ") + p;
-	step_fail(name, all);
+	report(name, problems);
 }
 
 /* ---- credit overrun (RFC 5666 Section 3.3; RFC 8166 Section 3.3.1) --------
@@ -1523,14 +1545,7 @@ void run_pd_case(const PdCase &k)
 		       mv == core::PdVerdict::Absent ? "absent" :
 		       mv == core::PdVerdict::BadVersion ? "bad version" : "truncated",
 		       srv.c_str()));
-	if (problems.empty()) {
-		step_ok(name);
-		return;
-	}
-	std::string all;
-	for (auto &p : problems)
-		all += (all.empty() ? "" : "; ") + p;
-	step_fail(name, all);
+	report(name, problems);
 }
 
 /* ---- ddp-reads: one NFSv4.0 COMPOUND, two READs, two Write chunks ------------
@@ -1553,21 +1568,6 @@ W &xdr_string(W &w, const std::string &v)
 	Bytes b(v.begin(), v.end());
 	b.resize((v.size() + 3) & ~size_t(3), 0);
 	return w.raw(b);
-}
-
-std::vector<std::string> path_components(const std::string &path)
-{
-	std::vector<std::string> out;
-	size_t p = 0;
-	while (p <= path.size()) {
-		size_t q = path.find('/', p);
-		if (q == std::string::npos)
-			q = path.size();
-		if (q > p)
-			out.push_back(path.substr(p, q - p));
-		p = q + 1;
-	}
-	return out;
 }
 
 Bytes ddp_reads_call(const Ctx &c, const std::vector<std::string> &comps)
@@ -1677,7 +1677,7 @@ void run_ddp_reads()
 		return;
 	}
 	Ctx ctx{next_xid++, c.area_addr(), c.area_rkey(), c.call_threshold(4096)};
-	auto comps = path_components(opt.ddp_path);
+	auto comps = split(opt.ddp_path, '/');
 	Bytes ans;
 	if (!c.send(ddp_reads_call(ctx, comps), &why) ||
 	    !c.take_xid(ctx.xid, now_ms() + opt.reply_ms, &ans)) {
@@ -1707,14 +1707,7 @@ void run_ddp_reads()
 		problems.push_back("the second READ's data differs from the file's");
 	if (!ddp_reads_check_rpc(ans, rx_rpc_off, (uint32_t)comps.size() + 3, lens, &why))
 		problems.push_back("COMPOUND reply: " + why);
-	if (problems.empty()) {
-		step_ok(name);
-		return;
-	}
-	std::string all;
-	for (auto &p : problems)
-		all += (all.empty() ? "" : "; ") + p;
-	step_fail(name, all);
+	report(name, problems);
 }
 
 void usage()
@@ -1759,16 +1752,8 @@ int main(int argc, char **argv)
 		else if (a == "--ddp-expect")
 			opt.ddp_expect = val();
 		else if (a == "--only") {
-			std::string v = val();
-			size_t p = 0;
-			while (p <= v.size()) {
-				size_t q = v.find(',', p);
-				if (q == std::string::npos)
-					q = v.size();
-				if (q > p)
-					opt.only.push_back(v.substr(p, q - p));
-				p = q + 1;
-			}
+			for (auto &name : split(val(), ','))
+				opt.only.push_back(name);
 		} else
 			usage();
 	}
