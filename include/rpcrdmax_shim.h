@@ -351,6 +351,8 @@ int rpcrdmax_xprt_rqst_rcv_copy(void *rqst, const void *src, unsigned int len) R
 void rpcrdmax_xprt_complete_unpin(void *xprt, void *rqst, int status) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_xprt_unpin(void *xprt, void *rqst) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_xprt_set_credits(void *xprt, unsigned int credits) RPCRDMAX_NOEXCEPT;
+/* The transport's slot table size (rdma_slot_table_entries when it was made). */
+unsigned int rpcrdmax_xprt_max_reqs(void *xprt) RPCRDMAX_NOEXCEPT;
 /*
  * Backward-direction RPC (shim/xprt_bc.c): queue a backward Call (its
  * RPC message, copied) to the callback service - 0, -ENOTCONN (no
@@ -516,6 +518,8 @@ void rpcrdmax_kunit_cxx_rdma_flush(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_
  * per case, and requests built in kunit/shims.c with these layouts.
  */
 void rpcrdmax_kunit_cxx_marshal_inline(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_credits(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_buf_reuse(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_read_chunk(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_long_call(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_write_chunk(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;

@@ -75,6 +75,7 @@ struct FakeXprt {
 	int status = 0;
 	Completion completed;
 	Atomic completions, disconnects, bad_xids, unpins;
+	u32 slots = 32; /* the slot table (rdma_slot_table_entries) */
 };
 
 } // namespace rpcrdmax::kunit_marshal
@@ -120,6 +121,11 @@ extern "C" void rpcrdmax_xprt_unpin(void *xprt, void *) noexcept
 
 extern "C" void rpcrdmax_xprt_set_credits(void *, unsigned int) noexcept
 {
+}
+
+extern "C" unsigned int rpcrdmax_xprt_max_reqs(void *xprt) noexcept
+{
+	return fake_of(xprt)->slots;
 }
 
 extern "C" void rpcrdmax_xprt_force_disconnect(void *xprt) noexcept
@@ -400,6 +406,7 @@ struct Bench {
 	FakeXprt *x = nullptr;
 	void *kx = nullptr;	/* the struct rpc_xprt the ClntEp reports to */
 	u32 bc_slots = 0;	/* its backchannel slots; 0: no callback service */
+	u32 slots = 32;		/* its slot table (rdma_slot_table_entries) */
 	ClntEp *ep = nullptr;
 	void *call = nullptr, *rcvbuf = nullptr, *rqst = nullptr;
 	u32 xid = 0;
@@ -423,6 +430,7 @@ static bool bench_up(Reporter check, Bench *b, core::PrivData pd)
 	b->got = new (Gfp::Kernel) u8[kData + kInline];
 	if (!EXPECT(b->r && b->x && b->sent && b->got))
 		return false;
+	b->x->slots = b->slots;
 	b->kx = rpcrdmax_kunit_xprt_new(b->x, b->bc_slots);
 	if (!EXPECT(b->kx != nullptr))
 		return false;
@@ -556,6 +564,70 @@ static void inline_case(Reporter check)
 			EXPECT(b.ep->stats.local_inv_needed.read() == 0);
 			EXPECT(b.ep->stats.bad_reply.read() == 0);
 		}
+	}
+	bench_down(&b);
+}
+
+/*
+ * The credits asked for follow the transport's slot table
+ * (rdma_slot_table_entries), at least the sysctl's minimum (4) and at
+ * most what the device's queues hold, as stock asks; an RPC completes
+ * with each.
+ */
+static void credits_case(Reporter check)
+{
+	const u32 slots[] = { 128, 5, 1, 16384 };
+	u8 rpc[64];
+
+	for (u32 n : slots) {
+		Bench b;
+		b.slots = n;
+		b.snd = { 100, 0, 0, 0, false };
+		b.rcv = { 256, 0, 0, 0, false };
+		if (bench_call(check, &b, kDefaultPd, 0x11110100 + n)) {
+			const u32 got = b.r->call.credits;
+			if (n == 16384) /* rxe: 32768 CQEs a CQ; 34 Send WRs a credit */
+				EXPECT(got >= 256 && got <= 32768 / 34);
+			else
+				EXPECT(got == max(n, 4u));
+			fill_reply(rpc, sizeof(rpc), b.xid, 11);
+			if (b.r->send_inline(check, rpc, sizeof(rpc), 0) && bench_done(check, &b))
+				EXPECT(b.status == (int)sizeof(rpc));
+		}
+		bench_down(&b);
+	}
+}
+
+/*
+ * An RPC's buffers come from a block an earlier RPC freed: five RPCs of
+ * one size allocate one block; a larger one allocates once more, and its
+ * block then serves the smaller size too.
+ */
+static void buf_reuse_case(Reporter check)
+{
+	Bench b;
+	void *call, *rcv;
+
+	b.snd = { 100, 0, 0, 0, false };
+	b.rcv = { 256, 0, 0, 0, false };
+	if (!bench_up(check, &b, kDefaultPd)) {
+		bench_down(&b);
+		return;
+	}
+	const Atomic &made = b.ep->stats.req_blocks;
+	const u32 sizes[][2] = { { 1000, 2000 }, { 1000, 2000 }, { 1000, 2000 }, { 1000, 2000 },
+				 { 1000, 2000 }, { 6000, 9000 }, { 1000, 2000 } };
+	const long long want[] = { 1, 1, 1, 1, 1, 2, 2 };
+	for (u32 i = 0; i < array_size(sizes); i++) {
+		if (!EXPECT(rpcrdmax_clnt_buf_alloc(b.ep, sizes[i][0], sizes[i][1],
+						    RPCRDMAX_GFP_KERNEL, &call, &rcv) == 0))
+			break;
+		/* Both buffers are usable to their full size. */
+		mem_set(call, 0x5a, sizes[i][0]);
+		mem_set(rcv, 0xa5, sizes[i][1]);
+		EXPECT(static_cast<u8 *>(rcv) >= static_cast<u8 *>(call) + sizes[i][0]);
+		rpcrdmax_clnt_buf_free(b.ep, call);
+		EXPECT(made.read() == want[i]);
 	}
 	bench_down(&b);
 }
@@ -991,6 +1063,8 @@ static void bc_no_service_case(Reporter check)
 #define RPCRDMAX_KUNIT_MARSHAL_ENTRY(name) RPCRDMAX_KUNIT_CXX_ENTRY(kunit_marshal, marshal_, name)
 
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(inline)
+RPCRDMAX_KUNIT_MARSHAL_ENTRY(credits)
+RPCRDMAX_KUNIT_MARSHAL_ENTRY(buf_reuse)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(read_chunk)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(long_call)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(write_chunk)

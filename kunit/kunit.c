@@ -190,6 +190,8 @@ static struct kunit_suite rpcrdmax_rdma_suite = {
 /* ---- rpcrdmax_xprt_marshal ----------------------------------------- */
 
 RPCRDMAX_CXX_CASE(marshal_inline)
+RPCRDMAX_CXX_CASE(marshal_credits)
+RPCRDMAX_CXX_CASE(marshal_buf_reuse)
 RPCRDMAX_CXX_CASE(marshal_read_chunk)
 RPCRDMAX_CXX_CASE(marshal_long_call)
 RPCRDMAX_CXX_CASE(marshal_write_chunk)
@@ -203,6 +205,8 @@ RPCRDMAX_CXX_CASE(marshal_bc_no_service)
 
 static struct kunit_case rpcrdmax_xprt_marshal_cases[] = {
 	KUNIT_CASE(marshal_inline_case),
+	KUNIT_CASE(marshal_credits_case),
+	KUNIT_CASE(marshal_buf_reuse_case),
 	KUNIT_CASE(marshal_read_chunk_case),
 	KUNIT_CASE(marshal_long_call_case),
 	KUNIT_CASE(marshal_write_chunk_case),

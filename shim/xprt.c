@@ -406,6 +406,17 @@ void rpcrdmax_xprt_set_credits(void *xprt, unsigned int credits)
 	spin_unlock(&x->transport_lock);
 }
 
+/**
+ * rpcrdmax_xprt_max_reqs - the transport's slot table size
+ * @xprt: the transport
+ *
+ * Returns xprt->max_reqs: rdma_slot_table_entries when the transport was made.
+ */
+unsigned int rpcrdmax_xprt_max_reqs(void *xprt)
+{
+	return ((struct rpc_xprt *)xprt)->max_reqs;
+}
+
 /** rpcrdmax_xprt_force_disconnect - report a lost connection to sunrpc */
 void rpcrdmax_xprt_force_disconnect(void *xprt)
 {

@@ -32,6 +32,26 @@ Conn::~Conn()
 		id.drain();
 	frwr_detach_all();
 	delete[] mrs_;
+	delete[] recvs_;
+	delete[] sends_;
+}
+
+/*
+ * The credits to ask for: the transport's slot table, at least
+ * kMinRequests, and no more than @attrs's queues and CQs hold in the
+ * worst case: send_wrs() on the Send side, a Receive per credit and
+ * backward slot.  0 when not even that fits.
+ */
+static u32 max_requests(void *xprt, const rpcrdmax_dev_attrs &attrs)
+{
+	const u32 room = min(attrs.max_qp_wr, attrs.max_cqe);
+	const u32 per_credit = send_wrs(1) - kMrPool;
+	u32 reqs = max(rpcrdmax_xprt_max_reqs(xprt), kMinRequests);
+
+	if (room < kMrPool + per_credit * kMinRequests)
+		return 0;
+	reqs = min(reqs, (room - kMrPool) / per_credit);
+	return min(reqs, room - kBcSlots);
 }
 
 int Conn::cm_event(CmId *, const rpcrdmax_cm_event_info &ev)
@@ -129,20 +149,26 @@ Result<void> Conn::setup(const void *addr, unsigned int addrlen)
 					 rpcrdmax_ib_device_name(dev));
 		return error(err::EOPNOTSUPP);
 	}
-	u32 send_wrs = min(kSendWrs, attrs.max_qp_wr);
-	if (send_wrs < kSendBufs || attrs.max_qp_wr < kRecvBufs)
+	max_reqs = max_requests(ep_->xprt_, attrs);
+	const u32 nsends = send_bufs(max_reqs), nrecvs = max_reqs + kBcSlots;
+	const u32 nwrs = send_wrs(max_reqs);
+	if (max_reqs < kMinRequests)
 		return error(err::ENOMEM);
 	RPCRDMAX_TRY(pd_.alloc(dev));
-	RPCRDMAX_TRY(scq_.alloc(dev, (int)min(send_wrs, attrs.max_cqe), 0, true));
-	RPCRDMAX_TRY(rcq_.alloc(dev, (int)kRecvBufs, 0, true));
-	RPCRDMAX_TRY(id.create_qp(pd_, scq_, rcq_, send_wrs, kRecvBufs, 1, 1));
+	RPCRDMAX_TRY(scq_.alloc(dev, (int)nwrs, 0, true));
+	RPCRDMAX_TRY(rcq_.alloc(dev, (int)nrecvs, 0, true));
+	RPCRDMAX_TRY(id.create_qp(pd_, scq_, rcq_, nwrs, nrecvs, 1, 1));
 	RPCRDMAX_TRY(frwr_setup(dev, min(kPagesPerMr, attrs.max_fast_reg_page_list_len)));
 
 	/* Inline sizes from /proc/sys/sunrpc/rdma_max_inline_{write,read},
 	 * as RFC 8797 can express them (multiples of 1 KiB). */
 	send_size = core::pd_effective_size(min(rpcrdmax_tunable_inline_write(), kMaxInline));
 	recv_size = core::pd_effective_size(min(rpcrdmax_tunable_inline_read(), kMaxInline));
-	for (auto &sb : sends_) {
+	sends_ = new (Gfp::Kernel) SendBuf[nsends];
+	recvs_ = new (Gfp::Kernel) RecvBuf[nrecvs];
+	if (!sends_ || !recvs_)
+		return error(err::ENOMEM);
+	for (auto &sb : Span<SendBuf>(sends_, nsends)) {
 		sb.conn = this;
 		sb.data = new (Gfp::Kernel) u8[send_size];
 		if (!sb.data)
@@ -151,7 +177,7 @@ Result<void> Conn::setup(const void *addr, unsigned int addrlen)
 		free_sends_.push_back(&sb);
 		free_count_++;
 	}
-	for (auto &rb : recvs_) {
+	for (auto &rb : Span<RecvBuf>(recvs_, nrecvs)) {
 		rb.conn = this;
 		rb.data = new (Gfp::Kernel) u8[recv_size];
 		if (!rb.data)
@@ -173,7 +199,7 @@ Result<void> Conn::setup(const void *addr, unsigned int addrlen)
 	core::PrivData peer;
 	(void)core::pd_decode(ConstBytes(peer_pd_, peer_pd_len_), &peer); /* absent: v1 defaults */
 	thresholds = core::pd_thresholds(ours, peer);
-	core::credits_requester_init(&credits_, kMaxRequests);
+	core::credits_requester_init(&credits_, max_reqs);
 	rpcrdmax_xprt_set_credits(ep_->xprt_, 1);
 	return {};
 }
@@ -410,9 +436,85 @@ void ClntEp::close()
 	delete c; /* drains the QP, detaches MRs from their requests */
 }
 
-void ClntEp::buf_free(Req *req)
+ClntEp::~ClntEp()
+{
+	close();
+	while (FreeBlock *b = cache_.pop_front())
+		rpcrdmax_kfree(b);
+}
+
+/* A kept block of at least @need octets, or nullptr. */
+void *ClntEp::take_block(u32 need)
+{
+	FreeBlock *b;
+	{
+		SpinLockBhGuard g(&cache_lock_);
+		b = cache_.pop_front();
+		if (b)
+			cached_--;
+	}
+	if (b && b->size < need) {
+		rpcrdmax_kfree(b); /* the next allocation is the larger size */
+		b = nullptr;
+	}
+	return b;
+}
+
+/* Keep @raw (@size octets) for reuse, or free it when enough are kept. */
+void ClntEp::keep_block(void *raw, u32 size)
 {
 	{
+		SpinLockBhGuard g(&cache_lock_);
+		if (cached_ < rpcrdmax_xprt_max_reqs(xprt_)) {
+			FreeBlock *b = new (raw) FreeBlock;
+			b->size = size;
+			cache_.push_front(b);
+			cached_++;
+			return;
+		}
+	}
+	rpcrdmax_kfree(raw);
+}
+
+/*
+ * One RPC's transport state and buffers, in one block: the Req, then the
+ * Call buffer (@callsize) and the Reply buffer (@rcvsize).  A block an
+ * earlier RPC freed is reused when large enough; new ones are rounded up
+ * to a power of two (the kmalloc size class they fill anyway) so that
+ * reuse settles on the largest size in use.
+ */
+Req *ClntEp::buf_alloc(u32 callsize, u32 rcvsize, unsigned int gfp)
+{
+	const u32 cs = round_up<u32>(callsize, 64), rs = round_up<u32>(rcvsize, 64);
+	const u64 need64 = (u64)kReqHeader + cs + rs;
+	if (need64 > (1u << 30))
+		return nullptr;
+	const u32 need = (u32)need64;
+	u32 size = need;
+	auto *raw = static_cast<u8 *>(take_block(need));
+
+	if (raw) {
+		size = reinterpret_cast<FreeBlock *>(raw)->size;
+	} else {
+		size = round_up_pow2(need);
+		raw = static_cast<u8 *>(rpcrdmax_kmalloc(size, gfp));
+		if (!raw)
+			return nullptr;
+		stats.req_blocks.add_return(1);
+	}
+	Req *req = new (raw) Req;
+	req->block_size = size;
+	req->call = raw + kReqHeader;
+	req->rcv = raw + kReqHeader + cs;
+	return req;
+}
+
+void ClntEp::buf_free(Req *req)
+{
+	/* Most RPCs end with their MRs retired by the Reply handler: then
+	 * no lock.  Unlocked is safe: only this RPC adds MRs to its
+	 * request, and close() (under the mutex) only takes them away. */
+	if (!req->mrs.empty_once()) {
 		MutexGuard g(&mutex_);
 		Conn *c = conn_;
 
@@ -426,8 +528,9 @@ void ClntEp::buf_free(Req *req)
 			c->frwr_release(req);
 		}
 	}
+	const u32 size = req->block_size;
 	req->~Req();
-	rpcrdmax_kfree(req);
+	keep_block(req, size);
 }
 
 /*
@@ -504,6 +607,7 @@ void ClntEp::print_counters(void *seq)
 		{ "bcall_reply_count", s.bc_replies.read() },
 		{ "bcall_dropped_count", s.bc_dropped.read() },
 		{ "send_error_count", s.send_errors.read() },
+		{ "req_block_alloc_count", s.req_blocks.read() },
 	};
 	for (const auto &r : rows)
 		rpcrdmax_seq_printf(seq, "%s %lld\n", r.name, r.value);
@@ -605,18 +709,14 @@ extern "C" void rpcrdmax_clnt_print_stats(void *ep, void *seq) noexcept
  *
  * Returns 0 or -ENOMEM.
  */
-extern "C" int rpcrdmax_clnt_buf_alloc(void *, unsigned int callsize, unsigned int rcvsize,
+extern "C" int rpcrdmax_clnt_buf_alloc(void *ep, unsigned int callsize, unsigned int rcvsize,
 				       unsigned int gfp, void **call, void **rcv) noexcept
 {
 	using namespace rpcrdmax::xprtrdma;
-	size_t cs = round_up<size_t>(callsize, 64), rs = round_up<size_t>(rcvsize, 64);
-	auto *raw = static_cast<u8 *>(rpcrdmax_kmalloc(kReqHeader + cs + rs, gfp));
+	Req *req = static_cast<ClntEp *>(ep)->buf_alloc(callsize, rcvsize, gfp);
 
-	if (!raw)
+	if (!req)
 		return -err::ENOMEM;
-	Req *req = new (raw) Req;
-	req->call = raw + kReqHeader;
-	req->rcv = raw + kReqHeader + cs;
 	*call = req->call;
 	*rcv = req->rcv;
 	return 0;

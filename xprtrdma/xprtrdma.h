@@ -31,22 +31,28 @@ using namespace rpcrdmax::ktl;
 using namespace rpcrdmax::rdma;
 
 inline constexpr u32 kMaxInline = 65536;	/* largest inline size a tunable allows */
-inline constexpr u32 kMaxRequests = 32;		/* credits we ask for; Receives posted */
+/* Credits we ask for: the transport's slot table (rdma_slot_table_entries,
+ * as stock asks), at least the sysctl's minimum, at most what the
+ * device's queues hold; a Receive is posted for each. */
+inline constexpr u32 kMinRequests = 4;	/* RPCRDMA_MIN_SLOT_TABLE */
 /* Backward Calls (RFC 8167) we take at once: the NFSv4.1 callback
  * service's slots, the rdma_credit of our backward Replies, and the
  * Receives posted beyond the credits for them. */
 inline constexpr u32 kBcSlots = 2;
-inline constexpr u32 kRecvBufs = kMaxRequests + kBcSlots;
-inline constexpr u32 kSendBufs = 2 * kMaxRequests;
 inline constexpr u32 kMaxDataPages = 256;	/* 1 MiB of RPC payload */
 inline constexpr u32 kMaxPayload = kMaxDataPages * RPCRDMAX_PAGE_SIZE;
 inline constexpr u32 kPagesPerMr = kMaxDataPages + 2; /* unaligned data spans one more */
 inline constexpr u32 kMrsPerReq = 8;		/* registrations one RPC may hold */
-inline constexpr u32 kMrPool = kMaxRequests * kMrsPerReq;
+/* MRs per connection, whatever the credits (each takes a 258-entry
+ * scatterlist): eight each for 32 RPCs.  Most RPCs register one or none;
+ * a Call that finds the pool empty is retried by sunrpc (-ENOBUFS). */
+inline constexpr u32 kMrPool = 32 * kMrsPerReq;
 inline constexpr u32 kMaxRegsPerCall = 2 * kMrsPerReq;	/* marshal's cap */
+/* Send buffers for @reqs credits: Replies can lag their Sends' completions. */
+constexpr u32 send_bufs(u32 reqs) { return 2 * reqs; }
 /* Worst case on the Send Queue: every Send buffer in flight with its
  * REG_MRs, and a LOCAL_INV for every MR of the pool. */
-inline constexpr u32 kSendWrs = kSendBufs * (kMaxRegsPerCall + 1) + kMrPool;
+constexpr u32 send_wrs(u32 reqs) { return send_bufs(reqs) * (kMaxRegsPerCall + 1) + kMrPool; }
 inline constexpr u32 kSendBatch = 8;	/* one signaled Send in this many */
 inline constexpr unsigned int kResolveMs = 5000;
 inline constexpr unsigned int kConnectMs = 15000;
@@ -111,6 +117,7 @@ struct Req {
 	bool sync_wait = false;
 	void *call = nullptr;
 	void *rcv = nullptr;
+	u32 block_size = 0;		/* of the allocation it heads */
 };
 
 struct Counters {
@@ -118,6 +125,7 @@ struct Counters {
 	Atomic64 request_bytes, reply_bytes, pullup_bytes, fixup_bytes;
 	Atomic failed_marshal, bad_reply, backchannel_calls, bc_replies, bc_dropped, send_errors;
 	Atomic mrs_allocated, mrs_recovered, local_inv_needed, empty_sendctx;
+	Atomic req_blocks; /* request blocks allocated (reused ones not counted) */
 };
 
 class Conn final : public CmEvents {
@@ -157,6 +165,7 @@ public:
 	u32 send_size = 0;	/* our Send buffers: rdma_max_inline_write */
 	u32 recv_size = 0;	/* our Receive buffers: rdma_max_inline_read */
 	u32 pages_per_mr = 1;
+	u32 max_reqs = 0;	/* the credits we ask for */
 	const char *stage = "new";	/* for connect failure messages */
 	ClntEp *ep() const { return ep_; }
 
@@ -174,8 +183,8 @@ private:
 	/* Destruction runs bottom-up: the id (QP) first, then buffers, CQs, PD. */
 	Pd pd_;
 	Cq scq_, rcq_;
-	SendBuf sends_[kSendBufs];
-	RecvBuf recvs_[kRecvBufs];
+	SendBuf *sends_ = nullptr;	/* send_bufs(max_reqs) */
+	RecvBuf *recvs_ = nullptr;	/* max_reqs + kBcSlots */
 	ClntMr *mrs_ = nullptr;
 	SpinLock free_lock_;		/* Send buffers and MRs */
 	List<SendBuf, &SendBuf::node> free_sends_;
@@ -206,12 +215,13 @@ public:
 class ClntEp {
 public:
 	explicit ClntEp(void *xprt) : xprt_(xprt) {}
-	~ClntEp() { close(); }
+	~ClntEp();
 	int connect(const void *addr, unsigned int addrlen);
 	int send(void *rqst, u32 xid);
 	int bc_send(void *rqst, u32 xid, u32 len);
 	u32 bc_max_payload();
 	void close();
+	Req *buf_alloc(u32 callsize, u32 rcvsize, unsigned int gfp);
 	void buf_free(Req *req);
 	void print_stats(void *seq);
 	void print_counters(void *seq);
@@ -220,8 +230,21 @@ public:
 	Counters stats;
 
 private:
+	/* A freed request's memory, kept for the next RPC. */
+	struct FreeBlock {
+		ListNode node;
+		u32 size;
+	};
+	void *take_block(u32 need);
+	void keep_block(void *raw, u32 size);
+
 	Mutex mutex_;
 	Conn *conn_ = nullptr;
+	/* Requests' memory for reuse: at most the slot table's worth, so
+	 * that in steady state an RPC allocates nothing. */
+	SpinLock cache_lock_;
+	List<FreeBlock, &FreeBlock::node> cache_;
+	u32 cached_ = 0;
 };
 
 } // namespace rpcrdmax::xprtrdma

@@ -32,6 +32,8 @@ public:
 	ListNode &operator=(const ListNode &) = delete;
 
 	bool linked() const { return next_ != this; }
+	/* linked() without the lock, as the kernel's READ_ONCE reads. */
+	bool linked_once() const { return *static_cast<ListNode *const volatile *>(&next_) != this; }
 	void unlink()
 	{
 		next_->prev_ = prev_;
@@ -59,6 +61,9 @@ public:
 	List &operator=(const List &) = delete;
 
 	bool empty() const { return !head_.linked(); }
+	/* For a check whose "empty" answer cannot go stale (nobody else
+	 * adds), made without the lock. */
+	bool empty_once() const { return !head_.linked_once(); }
 	void push_back(T *obj) { (obj->*Node).insert_after(head_.prev_); }
 	void push_front(T *obj) { (obj->*Node).insert_after(&head_); }
 	T *front() const { return empty() ? nullptr : owner(head_.next_); }

@@ -90,6 +90,15 @@ template <typename T> constexpr const T &clamp(const T &v, const T &lo, const T 
 	return v < lo ? lo : (hi < v ? hi : v);
 }
 
+/* The least power of two not below @v (1 for 0); @v at most 2^31. */
+constexpr u32 round_up_pow2(u32 v)
+{
+	u32 p = 1;
+	while (p < v)
+		p <<= 1;
+	return p;
+}
+
 template <typename E> constexpr underlying_type_t<E> to_underlying(E e)
 {
 	return static_cast<underlying_type_t<E>>(e);
