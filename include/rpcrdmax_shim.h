@@ -202,7 +202,9 @@ int rpcrdmax_ib_alloc_pd(void *device, void **pd) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_ib_dealloc_pd(void *pd) RPCRDMAX_NOEXCEPT;
 unsigned int rpcrdmax_ib_pd_local_dma_lkey(void *pd) RPCRDMAX_NOEXCEPT;
 
-/* @workqueue: completions in a workqueue (may sleep) or in softirq. */
+/* @workqueue: completions in a workqueue (may sleep) or in softirq;
+ * @comp_vector RPCRDMAX_ANY_VECTOR: the least used one. */
+#define RPCRDMAX_ANY_VECTOR (-1)
 int rpcrdmax_ib_alloc_cq(void *device, int nr_cqe, int comp_vector, bool workqueue,
 			 void **cq) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_ib_free_cq(void *cq) RPCRDMAX_NOEXCEPT;
@@ -256,6 +258,9 @@ int rpcrdmax_ib_post_send(void *qp, const struct rpcrdmax_send_wr *wrs, unsigned
 			  unsigned int *bad) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_ib_post_recv(void *qp, void *cqe, const struct rpcrdmax_sge *sge,
 			  unsigned int num_sge) RPCRDMAX_NOEXCEPT;
+#define RPCRDMAX_MAX_RECV_CHAIN 16
+int rpcrdmax_ib_post_recvs(void *qp, void *const *cqes, const struct rpcrdmax_sge *sges,
+			   unsigned int n) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_ib_drain_qp(void *qp) RPCRDMAX_NOEXCEPT;
 
 /* DMA mapping; @dir is an RPCRDMAX_DMA_* constant. */
@@ -336,6 +341,7 @@ enum {
 	RPCRDMAX_SVC_STAT_BC_CALLS,	/* rdma_stat_bc_calls: backward Calls sent (RFC 8167) */
 	RPCRDMAX_SVC_STAT_BC_REPLIES,	/* rdma_stat_bc_replies: backward Replies matched */
 	RPCRDMAX_SVC_STAT_BC_DROPPED,	/* rdma_stat_bc_dropped: backward Replies dropped */
+	RPCRDMAX_SVC_STAT_RQ_PROD,	/* rdma_stat_rq_prod: Receive reposts (chained posts) */
 	RPCRDMAX_SVC_STAT_COUNT
 };
 void rpcrdmax_svc_stat_add(unsigned int which, unsigned int n) RPCRDMAX_NOEXCEPT;
@@ -539,6 +545,7 @@ void rpcrdmax_kunit_cxx_svcsrv_readv(void *ctx, rpcrdmax_check_fn check) RPCRDMA
 void rpcrdmax_kunit_cxx_svcsrv_payload_too_big(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svcsrv_write_chunk(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svcsrv_reuse(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svcsrv_recv_batch(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svcsrv_bc_call(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svcsrv_bc_bad(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 /* rpcrdmax_svcrdma (kunit/cxx_svc_tests.cpp) */

@@ -29,6 +29,8 @@
  *              the Reply goes inline;
  *   reuse      six RPCs on one connection: contexts made once
  *              (rdma_stat_ctxt_alloc does not move after the first);
+ *   recv_batch Receives reposted kRecvBatch at a time, one chained post
+ *              each;
  *   bc_call    RFC 8167: a backward Call sent on the client's
  *              connection, taken by the client's callback slots, and its
  *              Reply matched to the Call and counted, not taken as a Call;
@@ -501,6 +503,31 @@ static void reuse_case(Reporter check)
 	pair_down(&p);
 }
 
+/*
+ * Receives go back in batches, one chained post each: after 2 x
+ * kRecvBatch RPCs, two posts; the RPCs in between were served by the
+ * Receives kept posted beyond the credits.
+ */
+static void recv_batch_case(Reporter check)
+{
+	Pair p;
+	constexpr u32 kRpcs = 2 * svcrdma::kRecvBatch;
+
+	p.b.snd = { 200, 0, 0, 0, false };
+	p.b.rcv = { 256, 0, 0, 0, false };
+	if (pair_up(check, &p) && EXPECT(forward_rpc(check, &p, 0x33330020))) {
+		EXPECT(p.stats[RPCRDMAX_SVC_STAT_RQ_PROD] == 0);
+		for (u32 i = 1; i < kRpcs; i++) {
+			bench_again(&p.b);
+			if (!EXPECT(forward_rpc(check, &p, 0x33330020 + i)))
+				break;
+		}
+		EXPECT(p.stats[RPCRDMAX_SVC_STAT_RECV] == kRpcs);
+		EXPECT(p.stats[RPCRDMAX_SVC_STAT_RQ_PROD] == 2);
+	}
+	pair_down(&p);
+}
+
 /* Send a backward Call @call of @len with @xid from the server; 0 or -errno. */
 static int bc_send(Reporter check, Pair *p, BcRqst *r, u32 xid, const u8 *call, u32 len)
 {
@@ -601,5 +628,6 @@ RPCRDMAX_KUNIT_SVCSRV_ENTRY(readv)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(payload_too_big)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(write_chunk)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(reuse)
+RPCRDMAX_KUNIT_SVCSRV_ENTRY(recv_batch)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(bc_call)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(bc_bad)

@@ -25,6 +25,8 @@
  * (RFC 8167) rdma_stat_bc_calls (backward Calls sent), rdma_stat_bc_replies
  * (their Replies matched) and rdma_stat_bc_dropped (backward Replies
  * dropped: no backchannel, no such Call, too long, or with chunks).
+ * rdma_stat_rq_prod, which the stock 6.1 module names but never counts,
+ * counts our Receive reposts: each is one chained post of a batch.
  * They exist while the server transport is registered.
  */
 #include <linux/sunrpc/xprtrdma.h>
@@ -205,9 +207,9 @@ static struct ctl_table rpcrdmax_svc_table[] = {
 	RPCRDMAX_SVC_STAT("rdma_stat_bc_calls", RPCRDMAX_SVC_STAT_BC_CALLS),
 	RPCRDMAX_SVC_STAT("rdma_stat_bc_replies", RPCRDMAX_SVC_STAT_BC_REPLIES),
 	RPCRDMAX_SVC_STAT("rdma_stat_bc_dropped", RPCRDMAX_SVC_STAT_BC_DROPPED),
+	RPCRDMAX_SVC_STAT("rdma_stat_rq_prod", RPCRDMAX_SVC_STAT_RQ_PROD),
 	RPCRDMAX_SVC_UNCOUNTED("rdma_stat_rq_starve"),
 	RPCRDMAX_SVC_UNCOUNTED("rdma_stat_rq_poll"),
-	RPCRDMAX_SVC_UNCOUNTED("rdma_stat_rq_prod"),
 	RPCRDMAX_SVC_UNCOUNTED("rdma_stat_sq_poll"),
 	RPCRDMAX_SVC_UNCOUNTED("rdma_stat_sq_prod"),
 	{}

@@ -77,15 +77,18 @@ unsigned int rpcrdmax_ib_pd_local_dma_lkey(void *pd)
  * rpcrdmax_ib_alloc_cq - allocate a completion queue
  * @device: the ib_device
  * @nr_cqe: entries
- * @comp_vector: completion vector (spread connections over them)
+ * @comp_vector: completion vector, or RPCRDMAX_ANY_VECTOR: the least used
+ *	one (ib_alloc_cq_any, which spreads connections over the device's)
  * @workqueue: poll from a workqueue (handlers may sleep) instead of softirq
  * @cq: set to the CQ
  */
 int rpcrdmax_ib_alloc_cq(void *device, int nr_cqe, int comp_vector, bool workqueue,
 			 void **cq)
 {
-	struct ib_cq *c = ib_alloc_cq(device, NULL, nr_cqe, comp_vector,
-				      workqueue ? IB_POLL_WORKQUEUE : IB_POLL_SOFTIRQ);
+	enum ib_poll_context poll = workqueue ? IB_POLL_WORKQUEUE : IB_POLL_SOFTIRQ;
+	struct ib_cq *c = comp_vector == RPCRDMAX_ANY_VECTOR ?
+				  ib_alloc_cq_any(device, NULL, nr_cqe, poll) :
+				  ib_alloc_cq(device, NULL, nr_cqe, comp_vector, poll);
 
 	if (IS_ERR(c))
 		return PTR_ERR(c);
@@ -271,6 +274,36 @@ int rpcrdmax_ib_post_recv(void *qp, void *cqe, const struct rpcrdmax_sge *sge,
 		sges[i].lkey = sge[i].lkey;
 	}
 	return ib_post_recv(qp, &wr, NULL);
+}
+
+/**
+ * rpcrdmax_ib_post_recvs - post @n one-SGE Receives as one chain
+ * @qp: the QP
+ * @cqes: each Receive's completion entry
+ * @sges: each Receive's buffer
+ * @n: how many, at most RPCRDMAX_MAX_RECV_CHAIN
+ *
+ * Returns 0, or a negative errno (some may then have been posted).
+ */
+int rpcrdmax_ib_post_recvs(void *qp, void *const *cqes, const struct rpcrdmax_sge *sges,
+			   unsigned int n)
+{
+	struct ib_recv_wr wrs[RPCRDMAX_MAX_RECV_CHAIN];
+	struct ib_sge sg[RPCRDMAX_MAX_RECV_CHAIN];
+	unsigned int i;
+
+	if (!n || n > RPCRDMAX_MAX_RECV_CHAIN)
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		sg[i].addr = sges[i].addr;
+		sg[i].length = sges[i].length;
+		sg[i].lkey = sges[i].lkey;
+		wrs[i].wr_cqe = cqes[i];
+		wrs[i].sg_list = &sg[i];
+		wrs[i].num_sge = 1;
+		wrs[i].next = i + 1 < n ? &wrs[i + 1] : NULL;
+	}
+	return ib_post_recv(qp, wrs, NULL);
 }
 
 /** rpcrdmax_ib_drain_qp - move @qp to error and wait until every WR has completed */

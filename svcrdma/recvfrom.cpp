@@ -20,9 +20,28 @@ Result<void> SvcConn::post_recv(RecvBuf *rb)
 	return id.post_recv(&rb->cqe, &sge, 1);
 }
 
+/*
+ * Give @rb back to the Receive Queue: it waits until kRecvBatch are back,
+ * which go as one chained post (see kRecvBatch).
+ */
 void SvcConn::repost(RecvBuf *rb)
 {
-	if (post_recv(rb).is_error())
+	void *cqes[kRecvBatch];
+	rpcrdmax_sge sges[kRecvBatch];
+	{
+		SpinLockBhGuard g(&repost_lock_);
+		reposts_[nreposts_++] = rb;
+		if (nreposts_ < kRecvBatch)
+			return;
+		nreposts_ = 0;
+		for (u32 i = 0; i < kRecvBatch; i++) {
+			cqes[i] = reposts_[i]->cqe.raw();
+			sges[i] = reposts_[i]->map.sge(pd_.local_dma_lkey());
+			reposts_[i]->map.sync_for_device();
+		}
+	}
+	rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_RQ_PROD, 1);
+	if (id.post_recvs(cqes, sges, kRecvBatch).is_error())
 		lost();
 }
 

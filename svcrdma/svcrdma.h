@@ -139,7 +139,12 @@ inline constexpr u32 kPoolRwRest = 16;
  * backward Call, and the Receives kept posted, beyond the credits, for
  * their Replies.  nfsd uses one callback slot per session. */
 inline constexpr u32 kBcSlots = 2;
-
+/* Receives reposted together, as one chained post (one doorbell): a
+ * connection keeps kRecvBatch - 1 Receives posted beyond its credits and
+ * backward slots, so the ones waiting for their batch never leave a
+ * granted Call without a Receive. */
+inline constexpr u32 kRecvBatch = 8;
+static_assert(kRecvBatch <= RPCRDMAX_MAX_RECV_CHAIN);
 
 class Listener;
 class SvcConn;
@@ -302,6 +307,9 @@ private:
 	Cq scq_, rcq_;
 	RecvBuf *recvs_ = nullptr;
 	u32 nrecvs_ = 0;
+	SpinLock repost_lock_;
+	RecvBuf *reposts_[kRecvBatch];	/* processed, waiting for their batch */
+	u32 nreposts_ = 0;
 	ConnLimits lim_ = conn_limits();
 	SpinLock lock_;
 	SqSlots sq_;			/* Send Queue slots we use */

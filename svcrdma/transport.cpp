@@ -265,14 +265,15 @@ static bool recv_within_budget(const ConnLimits &lim, void *cm_id)
  * Call slot plus one for an error reply, and rdma_rw contexts for a
  * largest chunk payload per credit (the core adds their work requests,
  * capped by the device).  The Receive Queue: a Receive per credit and
- * per backward Call slot (its Reply), and room for ib_drain_qp's.
+ * per backward Call slot (its Reply), kRecvBatch - 1 waiting for their
+ * batch, and room for ib_drain_qp's.
  */
 Result<void> SvcConn::make_queues(const rpcrdmax_dev_attrs &attrs)
 {
 	void *dev = id.device();
 	const u32 credits = lim_.credits;
 	const u32 send_wr = credits + kBcSlots + 1;
-	const u32 recv_wr = credits + kBcSlots + 1;
+	const u32 recv_wr = credits + kBcSlots + kRecvBatch - 1 + 1;
 	const u32 ctxs = credits * rpcrdmax_rw_mr_factor(id.get(), kMaxChunkPieces);
 	const u32 scq_len = min(min(send_wr + 3 * ctxs, attrs.max_qp_wr), attrs.max_cqe);
 	u32 sq = 0;
@@ -280,8 +281,8 @@ Result<void> SvcConn::make_queues(const rpcrdmax_dev_attrs &attrs)
 	if (attrs.max_qp_wr < send_wr + recv_wr)
 		return error(err::ENOMEM);
 	RPCRDMAX_TRY(pd_.alloc(dev));
-	RPCRDMAX_TRY(scq_.alloc(dev, (int)scq_len, 0, true));
-	RPCRDMAX_TRY(rcq_.alloc(dev, (int)recv_wr, 0, true));
+	RPCRDMAX_TRY(scq_.alloc(dev, (int)scq_len, RPCRDMAX_ANY_VECTOR, true));
+	RPCRDMAX_TRY(rcq_.alloc(dev, (int)recv_wr, RPCRDMAX_ANY_VECTOR, true));
 	RPCRDMAX_TRY(id.create_qp(pd_, scq_, rcq_, send_wr, recv_wr,
 				  max(attrs.max_send_sge, 1u), 1, ctxs, &sq));
 	max_send_sge_ = min(max(attrs.max_send_sge, 1u), core::kInlineMaxSges);
@@ -293,14 +294,15 @@ Result<void> SvcConn::make_queues(const rpcrdmax_dev_attrs &attrs)
 	return {};
 }
 
-/* One Receive buffer per credit and per backward Call slot, mapped and
- * posted.  (The memory budget counts the credits' alone: the few more
- * are the same for every connection.) */
+/* One Receive buffer per credit and per backward Call slot, and
+ * kRecvBatch - 1 for those waiting to be reposted, mapped and posted.
+ * (The memory budget counts the credits' alone: the few more are the
+ * same for every connection.) */
 Result<void> SvcConn::make_receives()
 {
 	void *dev = id.device();
 
-	nrecvs_ = lim_.credits + kBcSlots;
+	nrecvs_ = lim_.credits + kBcSlots + kRecvBatch - 1;
 	recvs_ = new (kRecvGfp) RecvBuf[nrecvs_];
 	if (!recvs_)
 		return error(err::ENOMEM);

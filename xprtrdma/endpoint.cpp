@@ -155,8 +155,8 @@ Result<void> Conn::setup(const void *addr, unsigned int addrlen)
 	if (max_reqs < kMinRequests)
 		return error(err::ENOMEM);
 	RPCRDMAX_TRY(pd_.alloc(dev));
-	RPCRDMAX_TRY(scq_.alloc(dev, (int)nwrs, 0, true));
-	RPCRDMAX_TRY(rcq_.alloc(dev, (int)nrecvs, 0, true));
+	RPCRDMAX_TRY(scq_.alloc(dev, (int)nwrs, RPCRDMAX_ANY_VECTOR, true));
+	RPCRDMAX_TRY(rcq_.alloc(dev, (int)nrecvs, RPCRDMAX_ANY_VECTOR, true));
 	RPCRDMAX_TRY(id.create_qp(pd_, scq_, rcq_, nwrs, nrecvs, 1, 1));
 	RPCRDMAX_TRY(frwr_setup(dev, min(kPagesPerMr, attrs.max_fast_reg_page_list_len)));
 

@@ -36,6 +36,13 @@ for f in err_vers err_chunk dropped credit_overrun bc_dropped; do
 			step_fail "server: rdma_stat_$f is '$v' with a well-behaved client"
 	fi
 done
+# Receives go back eight at a time, one chained post each: at least one
+# post, and at most one per eight messages received.
+recv=$(cat /proc/sys/sunrpc/svc_rdma/rdma_stat_recv)
+prod=$(cat /proc/sys/sunrpc/svc_rdma/rdma_stat_rq_prod)
+[ "$prod" -gt 0 ] 2>/dev/null && [ $((prod * 8)) -le "$recv" ] &&
+	step_ok "server: Receives reposted in batches ($prod posts for $recv messages)" ||
+	step_fail "server: rdma_stat_rq_prod '$prod' for rdma_stat_recv '$recv'"
 # Inline READ Replies (the client read with rsize=1024) go from the
 # pages: page pieces sent as SGEs of their own.
 sges=$(cat /proc/sys/sunrpc/svc_rdma/rdma_stat_page_sges)

@@ -318,6 +318,11 @@ public:
 	{
 		return check(rpcrdmax_ib_post_recv(qp(), cqe->raw(), sge, n));
 	}
+	/* @n one-SGE Receives (@cqes[i] and @sges[i]) posted as one chain. */
+	Result<void> post_recvs(void *const *cqes, const rpcrdmax_sge *sges, unsigned int n)
+	{
+		return check(rpcrdmax_ib_post_recvs(qp(), cqes, sges, n));
+	}
 	void drain() { rpcrdmax_ib_drain_qp(qp()); }
 
 	void *device() const { return rpcrdmax_cm_device(id_); }
