@@ -392,6 +392,27 @@ static void reply_chunk_case(Reporter check)
 }
 
 /*
+ * serve() a READ-style Reply of @rs (a pattern with @seed) whose marked
+ * result is zero-padded to its XDR round-up: the client must see the
+ * octets up to the result's end in place, the pad and everything after it
+ * in its tail, and the result alone counted as RDMA-Written.
+ */
+static bool serve_read(Reporter check, Pair *p, u32 xid, u32 seed, ReplyShape rs)
+{
+	u8 *rpc = p->reply;
+	const u32 end = rs.pay_off + rs.pay_len, after = rs.len() - end;
+
+	fill_reply(rpc, rs.len(), xid, seed);
+	mem_set(rpc + end, 0, xdr_pad(rs.pay_len));
+	if (!serve(check, p, xid, rpc, rs))
+		return false;
+	const u8 *got = p->b.got, *tail = got + p->b.rcv.head_len + p->b.rcv.page_len;
+	return EXPECT(p->b.status == (int)rs.len()) && EXPECT(mem_compare(got, rpc, end) == 0) &&
+	       EXPECT(mem_compare(tail, rpc + end, after) == 0) &&
+	       EXPECT(p->b.ep->stats.reply_bytes.read() == rs.pay_len);
+}
+
+/*
  * A READ-style Reply: 5001 octets of page data go by RDMA Write into the
  * Write chunk the client offered; head, and the tail with the data's
  * 3-octet XDR pad, inline.  The client sees the head, the data in its
@@ -401,23 +422,13 @@ static void write_chunk_case(Reporter check)
 {
 	Pair p;
 	constexpr u32 kLen = 5001, kPad = 3;
-	constexpr ReplyShape rs = { 120, kLen, kPad + 8, 120, kLen };
 
 	p.b.snd = { 120, 0, 0, 0, false };
 	p.b.rcv = { 120, 512, 8192, 16, true };
-	if (pair_up(check, &p)) {
-		u8 *rpc = p.reply;
-		fill_reply(rpc, rs.len(), 0x33330007, 53);
-		mem_set(rpc + rs.head + kLen, 0, kPad);
-		if (serve(check, &p, 0x33330007, rpc, rs)) {
-			const u8 *got = p.b.got, *tail = got + 120 + 8192;
-			EXPECT(p.b.status == (int)rs.len());
-			EXPECT(mem_compare(got, rpc, 120 + kLen) == 0);
-			EXPECT(mem_compare(tail, rpc + 120 + kLen, kPad + 8) == 0);
-			EXPECT(p.b.ep->stats.write_chunks.read() == 1);
-			EXPECT(p.b.ep->stats.reply_bytes.read() == kLen);
-			EXPECT(p.stats[RPCRDMAX_SVC_STAT_WRITE] >= 1);
-		}
+	if (pair_up(check, &p) &&
+	    serve_read(check, &p, 0x33330007, 53, { 120, kLen, kPad + 8, 120, kLen })) {
+		EXPECT(p.b.ep->stats.write_chunks.read() == 1);
+		EXPECT(p.stats[RPCRDMAX_SVC_STAT_WRITE] >= 1);
 	}
 	pair_down(&p);
 }
@@ -432,22 +443,11 @@ static void readv_case(Reporter check)
 {
 	Pair p;
 	constexpr u32 kLen = 5001, kPad = 3, kRest = 600;
-	constexpr ReplyShape rs = { 120, kLen + kPad + kRest, 0, 120, kLen };
 
 	p.b.snd = { 120, 0, 0, 0, false };
 	p.b.rcv = { 120, 512, 8192, 1024, true };
-	if (pair_up(check, &p)) {
-		u8 *rpc = p.reply;
-		fill_reply(rpc, rs.len(), 0x33330008, 57);
-		mem_set(rpc + rs.head + kLen, 0, kPad);
-		if (serve(check, &p, 0x33330008, rpc, rs)) {
-			const u8 *got = p.b.got, *tail = got + 120 + 8192;
-			EXPECT(p.b.status == (int)rs.len());
-			EXPECT(mem_compare(got, rpc, 120 + kLen) == 0);
-			EXPECT(mem_compare(tail, rpc + 120 + kLen, kPad + kRest) == 0);
-			EXPECT(p.b.ep->stats.reply_bytes.read() == kLen);
-		}
-	}
+	if (pair_up(check, &p))
+		EXPECT(serve_read(check, &p, 0x33330008, 57, { 120, kLen + kPad + kRest, 0, 120, kLen }));
 	pair_down(&p);
 }
 

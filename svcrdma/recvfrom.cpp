@@ -170,7 +170,7 @@ int SvcConn::process(void *rqstp, RecvBuf *rb, void **ctxt)
 		return 0; /* the client retransmits */
 	}
 	cc->outstanding = true; /* counted when the Receive completed */
-	cc->npayloads = 0;
+	cc->shape.npayloads = 0;
 	core::V1Header &h = cc->call;
 	core::V1Verdict v = core::v1_decode_call(ConstBytes(rb->data, rb->len), lim, &h);
 	core::ResponderAction act = core::v1_responder_action(v);

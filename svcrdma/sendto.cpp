@@ -227,11 +227,12 @@ core::ReplyPlan SvcConn::plan_reply(void *rqstp, CallCtx *cc, rpcrdmax_xdr_shape
 		cc->reply.credits = core::credits_responder_reply(&credits_, call.credits);
 	}
 	cc->outstanding = false;
-	core::ReplyShape shape = { s->head_len, s->page_len, s->tail_len, s->len, cc->npayloads, {} };
-	for (u32 i = 0; i < cc->npayloads; i++)
-		shape.payloads[i] = cc->payloads[i];
+	cc->shape.head_len = s->head_len;
+	cc->shape.page_len = s->page_len;
+	cc->shape.tail_len = s->tail_len;
+	cc->shape.len = s->len;
 	const core::ReplyPlan p =
-		core::v1_plan_reply(call, shape, min(thr_.reply, lim_.send_size), &cc->reply);
+		core::v1_plan_reply(call, cc->shape, min(thr_.reply, lim_.send_size), &cc->reply);
 	if (p.route == core::ReplyRoute::NoRoom)
 		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "Reply %08x of %u octets has no room",
 					 call.xid, s->len);
@@ -251,12 +252,13 @@ core::ReplyPlan SvcConn::plan_reply(void *rqstp, CallCtx *cc, rpcrdmax_xdr_shape
 int SvcConn::result_payload(CallCtx *cc, u32 offset, u32 length)
 {
 	const core::ChunkLists &cl = cc->call.chunks;
+	core::ReplyShape &s = cc->shape;
 
-	if (!length || cc->npayloads >= cl.nwrite || cc->npayloads >= core::kMaxChunksCap)
+	if (!length || s.npayloads >= cl.nwrite || s.npayloads >= core::kMaxChunksCap)
 		return 0;
-	u32 i = cc->npayloads++;
+	u32 i = s.npayloads++;
 	bool fits = cl.chunk_length(cl.write[i]) >= length;
-	cc->payloads[i] = { offset, fits ? length : 0 };
+	s.payloads[i] = { offset, fits ? length : 0 };
 	return fits ? 0 : -err::E2BIG;
 }
 

@@ -187,10 +187,9 @@ struct CallCtx {
 	core::CallLayout layout; /* the Call's pieces (recvfrom) */
 	RwList read_rw;
 	rpcrdmax_page_seg *pieces = nullptr; /* kPiecesCap */
-	/* The Reply's DDP-eligible results so far (xpo_result_payload): the
-	 * i-th is for Write chunk i. */
-	u32 npayloads = 0;
-	core::Range payloads[core::kMaxChunksCap];
+	/* The Reply's shape: its DDP-eligible results as xpo_result_payload
+	 * marks them (the i-th for Write chunk i), its lengths at sendto. */
+	core::ReplyShape shape = {};
 	bool outstanding = false; /* counted in the credits, no Reply built or dropped yet */
 };
 

@@ -48,10 +48,10 @@ static u32 max_requests(void *xprt, const rpcrdmax_dev_attrs &attrs)
 	const u32 per_credit = send_wrs(1) - kMrPool;
 	u32 reqs = max(rpcrdmax_xprt_max_reqs(xprt), kMinRequests);
 
+	/* (Then reqs + kBcSlots Receives fit too: per_credit exceeds 1.) */
 	if (room < kMrPool + per_credit * kMinRequests)
 		return 0;
-	reqs = min(reqs, (room - kMrPool) / per_credit);
-	return min(reqs, room - kBcSlots);
+	return min(reqs, (room - kMrPool) / per_credit);
 }
 
 int Conn::cm_event(CmId *, const rpcrdmax_cm_event_info &ev)
@@ -149,7 +149,7 @@ Result<void> Conn::setup(const void *addr, unsigned int addrlen)
 					 rpcrdmax_ib_device_name(dev));
 		return error(err::EOPNOTSUPP);
 	}
-	max_reqs = max_requests(ep_->xprt_, attrs);
+	const u32 max_reqs = max_requests(ep_->xprt_, attrs);
 	const u32 nsends = send_bufs(max_reqs), nrecvs = max_reqs + kBcSlots;
 	const u32 nwrs = send_wrs(max_reqs);
 	if (max_reqs < kMinRequests)
@@ -490,8 +490,8 @@ Req *ClntEp::buf_alloc(u32 callsize, u32 rcvsize, unsigned int gfp)
 	if (need64 > (1u << 30))
 		return nullptr;
 	const u32 need = (u32)need64;
-	u32 size = need;
 	auto *raw = static_cast<u8 *>(take_block(need));
+	u32 size;
 
 	if (raw) {
 		size = reinterpret_cast<FreeBlock *>(raw)->size;

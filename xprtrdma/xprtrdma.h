@@ -165,7 +165,6 @@ public:
 	u32 send_size = 0;	/* our Send buffers: rdma_max_inline_write */
 	u32 recv_size = 0;	/* our Receive buffers: rdma_max_inline_read */
 	u32 pages_per_mr = 1;
-	u32 max_reqs = 0;	/* the credits we ask for */
 	const char *stage = "new";	/* for connect failure messages */
 	ClntEp *ep() const { return ep_; }
 
@@ -183,8 +182,8 @@ private:
 	/* Destruction runs bottom-up: the id (QP) first, then buffers, CQs, PD. */
 	Pd pd_;
 	Cq scq_, rcq_;
-	SendBuf *sends_ = nullptr;	/* send_bufs(max_reqs) */
-	RecvBuf *recvs_ = nullptr;	/* max_reqs + kBcSlots */
+	SendBuf *sends_ = nullptr;	/* send_bufs(credits asked for) */
+	RecvBuf *recvs_ = nullptr;	/* the credits asked for + kBcSlots */
 	ClntMr *mrs_ = nullptr;
 	SpinLock free_lock_;		/* Send buffers and MRs */
 	List<SendBuf, &SendBuf::node> free_sends_;
