@@ -406,6 +406,8 @@ void rpcrdmax_svc_xprt_close(void *xprt) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_svc_arg_copy(void *rqstp, unsigned int offset, const void *src,
 			  unsigned int len) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_svc_arg_set(void *rqstp, unsigned int len) RPCRDMAX_NOEXCEPT;
+/* ... or an inline Call left where it was received (no copy). */
+void rpcrdmax_svc_arg_set_buf(void *rqstp, void *buf, unsigned int len) RPCRDMAX_NOEXCEPT;
 /* The Reply (rq_res): its shape, and @len octets from @offset into @dst. */
 void rpcrdmax_svc_res_shape(void *rqstp, struct rpcrdmax_xdr_shape *out) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_svc_res_copy(void *rqstp, unsigned int offset, unsigned int len,
@@ -546,6 +548,7 @@ void rpcrdmax_kunit_cxx_svcsrv_payload_too_big(void *ctx, rpcrdmax_check_fn chec
 void rpcrdmax_kunit_cxx_svcsrv_write_chunk(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svcsrv_reuse(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svcsrv_recv_batch(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svcsrv_in_place(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svcsrv_bc_call(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svcsrv_bc_bad(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 /* rpcrdmax_svcrdma (kunit/cxx_svc_tests.cpp) */
@@ -586,6 +589,7 @@ void *rpcrdmax_kunit_svc_rqst_new(unsigned int npages) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_svc_rqst_free(void *rqstp) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_kunit_svc_rqst_reset(void *rqstp) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_kunit_svc_rqst_arg(void *rqstp, void *dst, unsigned int max) RPCRDMAX_NOEXCEPT;
+bool rpcrdmax_kunit_svc_rqst_arg_in_pages(void *rqstp) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_kunit_svc_rqst_reply(void *rqstp, const void *src, unsigned int head,
 				  unsigned int page_len, unsigned int tail) RPCRDMAX_NOEXCEPT;
 

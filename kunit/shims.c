@@ -386,6 +386,24 @@ int rpcrdmax_kunit_svc_rqst_arg(void *rqstp, void *dst, unsigned int max)
 }
 
 /**
+ * rpcrdmax_kunit_svc_rqst_arg_in_pages - whether rq_arg starts in rq_pages
+ * @rqstp: the svc_rqst, after recvfrom
+ *
+ * False when recvfrom left the Call where it was received.
+ */
+bool rpcrdmax_kunit_svc_rqst_arg_in_pages(void *rqstp)
+{
+	struct svc_rqst *r = rqstp;
+	const u8 *h = r->rq_arg.head[0].iov_base;
+	struct page **p;
+
+	for (p = r->rq_pages; p < r->rq_page_end; p++)
+		if (*p && h >= (u8 *)page_address(*p) && h < (u8 *)page_address(*p) + PAGE_SIZE)
+			return true;
+	return false;
+}
+
+/**
  * rpcrdmax_kunit_svc_rqst_reply - put a Reply in rq_res, as nfsd lays one out
  * @rqstp: the svc_rqst, after recvfrom
  * @src: the Reply, @head + @page_len + @tail octets

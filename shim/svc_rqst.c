@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * shim/svc_rqst.c - an svc_rqst's buffers, for the C++ server transport:
- * a Call is assembled in rq_pages and described as rq_arg, and a Reply is
- * read out of rq_res (copied, or as page pieces for Send SGEs and RDMA
- * Writes) and its pages kept past sendto.  Apart from shim/svc.c (the
+ * a Call is assembled in rq_pages (or left in its Receive buffer) and
+ * described as rq_arg, and a Reply is read out of rq_res (copied, or as
+ * page pieces for Send SGEs and RDMA Writes) and its pages kept past
+ * sendto.  Apart from shim/svc.c (the
  * svc_xprt class) so that the KUnit module, which drives the real
  * server transport on svc_rqsts of its own, carries the same code.
  */
@@ -69,6 +70,32 @@ void rpcrdmax_svc_arg_set(void *rqstp, unsigned int len)
 	arg->len = len;
 	arg->buflen = npages * PAGE_SIZE;
 	r->rq_respages = &r->rq_pages[npages];
+	r->rq_next_page = r->rq_respages + 1;
+}
+
+/**
+ * rpcrdmax_svc_arg_set_buf - describe a Call at @buf as rq_arg, in place
+ * @rqstp: the svc_rqst
+ * @buf: the Call, in a Receive buffer the caller keeps until release
+ * @len: its length
+ *
+ * The whole Call is the head; rq_pages all stay for the Reply.
+ */
+void rpcrdmax_svc_arg_set_buf(void *rqstp, void *buf, unsigned int len)
+{
+	struct svc_rqst *r = rqstp;
+	struct xdr_buf *arg = &r->rq_arg;
+
+	arg->head[0].iov_base = buf;
+	arg->head[0].iov_len = len;
+	arg->pages = r->rq_pages;
+	arg->page_base = 0;
+	arg->page_len = 0;
+	arg->tail[0].iov_base = NULL;
+	arg->tail[0].iov_len = 0;
+	arg->len = len;
+	arg->buflen = len;
+	r->rq_respages = r->rq_pages;
 	r->rq_next_page = r->rq_respages + 1;
 }
 

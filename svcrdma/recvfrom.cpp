@@ -3,9 +3,11 @@
  * svcrdma/recvfrom.cpp - Receives and the Calls they carry: a Receive
  * completion queues the message and marks the svc_xprt ready; an nfsd
  * thread takes it in recvfrom, decodes the transport header into a
- * receive context (RFC 8166 Section 4), pulls the Read chunks by RDMA
- * Read (rw.cpp) straight into the svc_rqst's pages at their positions,
- * copies the inline parts around them and reposts the Receive.
+ * receive context (RFC 8166 Section 4) and hands nfsd an inline Call
+ * where it was received; for a Call with Read chunks it pulls them by
+ * RDMA Read (rw.cpp) straight into the svc_rqst's pages at their
+ * positions, copies the inline parts around them and reposts the
+ * Receive.
  */
 #include "svcrdma.h"
 
@@ -82,26 +84,45 @@ RecvBuf *SvcConn::dequeue()
 }
 
 /*
- * Assemble the Call in rq_pages as core::v1_layout_call lays it out
+ * An inline Call (RFC 8166 Section 3.5.1: RDMA_MSG without Read chunks)
+ * stays in its Receive buffer @rb, which nfsd reads as rq_arg and the
+ * Call keeps until release (put_call), as the stock server does; a spare
+ * buffer is posted in its place.  False when the Call is not inline or
+ * no buffer is spare (all held by Calls nfsd still has): it is copied.
+ */
+bool SvcConn::arg_in_place(void *rqstp, CallCtx *cc, RecvBuf *rb)
+{
+	const core::CallLayout &lay = cc->layout;
+	RecvBuf *spare;
+
+	if (lay.npieces != 1 || lay.pieces[0].kind != core::CallPieceKind::Inline ||
+	    lay.from_call_chunk)
+		return false;
+	{
+		SpinLockBhGuard g(&lock_);
+		spare = spare_recvs_.pop_front();
+	}
+	if (!spare)
+		return false;
+	cc->rb = rb;
+	rpcrdmax_svc_arg_set_buf(rqstp, rb->data + cc->call.hdr_len + lay.pieces[0].src, lay.len);
+	repost(spare);
+	return true;
+}
+
+/*
+ * Assemble the Call in rq_pages as core::v1_layout_call laid it out
  * (RFC 8166 Sections 3.5.2 and 3.5.3.1): the Read chunks' data, and for
  * RDMA_NOMSG the Position Zero chunk around it, land by RDMA Read at
- * their places; then the inline octets of an RDMA_MSG Call are copied
- * around the data and each chunk's XDR round-up is zeroed.
+ * their places; then the inline octets @inl of an RDMA_MSG Call are
+ * copied around the data and each chunk's XDR round-up is zeroed.
  */
-Result<u32> SvcConn::build_arg(void *rqstp, CallCtx *cc, const u8 *inl, u32 inl_len)
+Result<u32> SvcConn::build_arg(void *rqstp, CallCtx *cc, const u8 *inl)
 {
 	static const u8 zeros[4] = {};
-	core::CallLayout &lay = cc->layout;
+	const core::CallLayout &lay = cc->layout;
 	u32 at = 0;
 
-	switch (core::v1_layout_call(cc->call, inl_len, kMaxChunk, &lay)) {
-	case core::CallLayoutError::None:
-		break;
-	case core::CallLayoutError::TooLong:
-		return error(err::EMSGSIZE);
-	case core::CallLayoutError::Bad:
-		return error(err::EINVAL);
-	}
 	RPCRDMAX_TRY(read_chunks(rqstp, cc));
 	for (u32 i = 0; i < lay.npieces; i++) {
 		const core::CallPiece &p = lay.pieces[i];
@@ -116,6 +137,28 @@ Result<u32> SvcConn::build_arg(void *rqstp, CallCtx *cc, const u8 *inl, u32 inl_
 	}
 	rpcrdmax_svc_arg_set(rqstp, lay.len);
 	return lay.len;
+}
+
+/*
+ * The Call in @rb as nfsd's rq_arg, laid out by core::v1_layout_call: in
+ * place (arg_in_place; the Call keeps @rb) or assembled in rq_pages
+ * (build_arg; @rb goes back to the Receive Queue once the Read chunks
+ * are pulled, as the inline part is still in it).  The Call's length.
+ */
+Result<u32> SvcConn::take_arg(void *rqstp, CallCtx *cc, RecvBuf *rb)
+{
+	using core::CallLayoutError;
+	const core::V1Header &h = cc->call;
+	const CallLayoutError le = core::v1_layout_call(h, h.payload_len, kMaxChunk, &cc->layout);
+
+	if (le == CallLayoutError::None && arg_in_place(rqstp, cc, rb))
+		return cc->layout.len;
+	Result<u32> r = le == CallLayoutError::None
+				? build_arg(rqstp, cc, rb->data + h.hdr_len)
+				: Result<u32>(error(le == CallLayoutError::TooLong ? err::EMSGSIZE
+										   : err::EINVAL));
+	repost(rb);
+	return r;
 }
 
 /*
@@ -205,10 +248,7 @@ int SvcConn::process(void *rqstp, RecvBuf *rb, void **ctxt)
 	}
 	if (rb->overrun)
 		note_overrun(h.xid);
-	/* The Receive goes back once the Call is assembled (Read chunks
-	 * are pulled meanwhile: the inline part is still in rb). */
-	auto r = build_arg(rqstp, cc, rb->data + h.hdr_len, h.payload_len);
-	repost(rb);
+	auto r = take_arg(rqstp, cc, rb);
 	if (r.is_error()) {
 		int e = r.error().code();
 		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "cannot assemble Call %08x: %d", h.xid, e);

@@ -5,10 +5,12 @@
  *   Listener  one per "rdma" listener svc_xprt: a listening CM id and
  *             the connections made on it that svc has not accepted yet.
  *   SvcConn   one per connection svc_xprt: CM id, PD, CQs, QP, the
- *             Receive buffers (one per credit) and received messages.
+ *             Receive buffers (one per credit, a few more; see
+ *             kSpareRecvs) and received messages.
  *   CallCtx   one per Call handed to nfsd: its transport header (the
  *             Write list and Reply chunk the Reply may use), its RDMA
- *             Reads; back on the connection's free list at release.
+ *             Reads, the Receive buffer an inline Call is read from;
+ *             back on the connection's free list at release.
  *   SendCtx   one per Send: header and inline Reply, the rdma_rw
  *             contexts of its RDMA Writes and the rq_res pages they
  *             read; back on the free list when the Send completes.
@@ -145,6 +147,11 @@ inline constexpr u32 kBcSlots = 2;
  * granted Call without a Receive. */
 inline constexpr u32 kRecvBatch = 8;
 static_assert(kRecvBatch <= RPCRDMAX_MAX_RECV_CHAIN);
+/* Receive buffers made beyond those posted: an inline Call is read in
+ * place and keeps its buffer until release, so one of these is posted
+ * in its place.  nfsd's threads bound how many Calls hold one; when all
+ * are held, a Call is copied into rq_pages instead (arg_in_place). */
+inline constexpr u32 kSpareRecvs = 16;
 
 class Listener;
 class SvcConn;
@@ -191,6 +198,7 @@ struct CallCtx {
 	 * marks them (the i-th for Write chunk i), its lengths at sendto. */
 	core::ReplyShape shape = {};
 	bool outstanding = false; /* counted in the credits, no Reply built or dropped yet */
+	RecvBuf *rb = nullptr;	/* an inline Call's Receive buffer, read in place */
 };
 
 /*
@@ -285,7 +293,9 @@ private:
 	SendCtx *get_send();
 	void put_send(SendCtx *sc);
 	void backward_reply(const core::V1Header &h, const u8 *msg, u32 len);
-	Result<u32> build_arg(void *rqstp, CallCtx *cc, const u8 *inl, u32 inl_len);
+	Result<u32> take_arg(void *rqstp, CallCtx *cc, RecvBuf *rb);
+	bool arg_in_place(void *rqstp, CallCtx *cc, RecvBuf *rb);
+	Result<u32> build_arg(void *rqstp, CallCtx *cc, const u8 *inl);
 	Result<void> read_chunks(void *rqstp, CallCtx *cc);
 	Result<void> add_reads(void *rqstp, CallCtx *cc, const core::ChunkRef &c, u32 skip,
 			       u32 len, u32 at);
@@ -315,6 +325,7 @@ private:
 	bool send_inv_ = false;		/* RFC 8797 R on both ends, and our device can */
 	u32 max_send_sge_ = 1;		/* SGEs an inline Reply may use */
 	List<RecvBuf, &RecvBuf::node> ready_;
+	List<RecvBuf, &RecvBuf::node> spare_recvs_;	/* under lock_; see kSpareRecvs */
 	List<SendCtx, &SendCtx::node> orphans_;
 	List<CallCtx, &CallCtx::node> call_free_;	/* under lock_ */
 	List<SendCtx, &SendCtx::node> send_free_;	/* under lock_ */

@@ -204,6 +204,9 @@ void SvcConn::put_call(CallCtx *cc)
 {
 	uncount_call(cc);
 	SpinLockBhGuard g(&lock_);
+	if (cc->rb)
+		spare_recvs_.push_back(cc->rb);
+	cc->rb = nullptr;
 	call_free_.push_front(cc);
 }
 
@@ -295,14 +298,16 @@ Result<void> SvcConn::make_queues(const rpcrdmax_dev_attrs &attrs)
 }
 
 /* One Receive buffer per credit and per backward Call slot, and
- * kRecvBatch - 1 for those waiting to be reposted, mapped and posted.
+ * kRecvBatch - 1 for those waiting to be reposted, mapped and posted;
+ * kSpareRecvs more, mapped, for the inline Calls nfsd reads in place.
  * (The memory budget counts the credits' alone: the few more are the
  * same for every connection.) */
 Result<void> SvcConn::make_receives()
 {
 	void *dev = id.device();
+	const u32 posted = lim_.credits + kBcSlots + kRecvBatch - 1;
 
-	nrecvs_ = lim_.credits + kBcSlots + kRecvBatch - 1;
+	nrecvs_ = posted + kSpareRecvs;
 	recvs_ = new (kRecvGfp) RecvBuf[nrecvs_];
 	if (!recvs_)
 		return error(err::ENOMEM);
@@ -313,7 +318,12 @@ Result<void> SvcConn::make_receives()
 		if (!rb.data)
 			return error(err::ENOMEM);
 		RPCRDMAX_TRY(rb.map.map(dev, rb.data, lim_.recv_size, RPCRDMAX_DMA_FROM_DEVICE));
-		RPCRDMAX_TRY(post_recv(&rb));
+		if (i < posted) {
+			RPCRDMAX_TRY(post_recv(&rb));
+		} else {
+			SpinLockBhGuard g(&lock_);
+			spare_recvs_.push_back(&rb);
+		}
 	}
 	count_allocs(nrecvs_);
 	return {};
