@@ -342,6 +342,8 @@ enum {
 	RPCRDMAX_SVC_STAT_BC_REPLIES,	/* rdma_stat_bc_replies: backward Replies matched */
 	RPCRDMAX_SVC_STAT_BC_DROPPED,	/* rdma_stat_bc_dropped: backward Replies dropped */
 	RPCRDMAX_SVC_STAT_RQ_PROD,	/* rdma_stat_rq_prod: Receive reposts (chained posts) */
+	RPCRDMAX_SVC_STAT_SQ_PROD,	/* rdma_stat_sq_prod: Replies' Sends posted */
+	RPCRDMAX_SVC_STAT_SQ_POLL,	/* rdma_stat_sq_poll: Send completions (signaled, or errors) */
 	RPCRDMAX_SVC_STAT_COUNT
 };
 void rpcrdmax_svc_stat_add(unsigned int which, unsigned int n) RPCRDMAX_NOEXCEPT;
@@ -549,6 +551,7 @@ void rpcrdmax_kunit_cxx_svcsrv_write_chunk(void *ctx, rpcrdmax_check_fn check) R
 void rpcrdmax_kunit_cxx_svcsrv_reuse(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svcsrv_recv_batch(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svcsrv_in_place(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svcsrv_send_batch(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svcsrv_bc_call(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svcsrv_bc_bad(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 /* rpcrdmax_svcrdma (kunit/cxx_svc_tests.cpp) */

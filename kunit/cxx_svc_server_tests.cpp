@@ -33,6 +33,8 @@
  *              each;
  *   in_place   an inline Call read where it was received, a spare
  *              Receive posted in its place; copied when no spare is left;
+ *   send_batch one Send in kSendBatch signaled, its completion
+ *              retiring the unsignaled ones before it;
  *   bc_call    RFC 8167: a backward Call sent on the client's
  *              connection, taken by the client's callback slots, and its
  *              Reply matched to the Call and counted, not taken as a Call;
@@ -535,6 +537,37 @@ static void recv_batch_case(Reporter check)
 }
 
 /*
+ * Sends are signaled one in kSendBatch: 2 x kSendBatch RPCs post as many
+ * Sends and complete two (each retiring the unsignaled ones before it);
+ * three more leave three unsignaled, which the teardown frees.
+ */
+static void send_batch_case(Reporter check)
+{
+	Pair p;
+	constexpr u32 kRpcs = 2 * svcrdma::kSendBatch;
+
+	p.b.snd = { 200, 0, 0, 0, false };
+	p.b.rcv = { 256, 0, 0, 0, false };
+	if (pair_up(check, &p) && EXPECT(forward_rpc(check, &p, 0x33330060))) {
+		EXPECT(p.stats[RPCRDMAX_SVC_STAT_SQ_POLL] == 0);
+		for (u32 i = 1; i < kRpcs + 3; i++) {
+			bench_again(&p.b);
+			if (!EXPECT(forward_rpc(check, &p, 0x33330060 + i)))
+				break;
+		}
+		EXPECT(p.stats[RPCRDMAX_SVC_STAT_SQ_PROD] == kRpcs + 3);
+		/* The client has its Reply before the server's CQ is polled:
+		 * wait (bounded) for the second completion, then check that
+		 * no third one comes. */
+		for (u32 ms = 0; p.stats[RPCRDMAX_SVC_STAT_SQ_POLL] < 2 && ms < kWaitMs; ms += 10)
+			rpcrdmax_msleep(10);
+		rpcrdmax_msleep(100);
+		EXPECT(p.stats[RPCRDMAX_SVC_STAT_SQ_POLL] == 2);
+	}
+	pair_down(&p);
+}
+
+/*
  * An inline Call is read where it was received (rq_arg outside rq_pages)
  * while a spare Receive buffer is posted in its place; with every spare
  * held by a Call nfsd has not released, the next Call is copied into
@@ -675,5 +708,6 @@ RPCRDMAX_KUNIT_SVCSRV_ENTRY(write_chunk)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(reuse)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(recv_batch)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(in_place)
+RPCRDMAX_KUNIT_SVCSRV_ENTRY(send_batch)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(bc_call)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(bc_bad)

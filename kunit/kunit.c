@@ -237,6 +237,7 @@ RPCRDMAX_CXX_CASE(svcsrv_payload_too_big)
 RPCRDMAX_CXX_CASE(svcsrv_reuse)
 RPCRDMAX_CXX_CASE(svcsrv_recv_batch)
 RPCRDMAX_CXX_CASE(svcsrv_in_place)
+RPCRDMAX_CXX_CASE(svcsrv_send_batch)
 RPCRDMAX_CXX_CASE(svcsrv_bc_call)
 RPCRDMAX_CXX_CASE(svcsrv_bc_bad)
 
@@ -251,6 +252,7 @@ static struct kunit_case rpcrdmax_svc_server_cases[] = {
 	KUNIT_CASE(svcsrv_reuse_case),
 	KUNIT_CASE(svcsrv_recv_batch_case),
 	KUNIT_CASE(svcsrv_in_place_case),
+	KUNIT_CASE(svcsrv_send_batch_case),
 	KUNIT_CASE(svcsrv_bc_call_case),
 	KUNIT_CASE(svcsrv_bc_bad_case),
 	{}

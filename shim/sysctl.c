@@ -25,8 +25,10 @@
  * (RFC 8167) rdma_stat_bc_calls (backward Calls sent), rdma_stat_bc_replies
  * (their Replies matched) and rdma_stat_bc_dropped (backward Replies
  * dropped: no backchannel, no such Call, too long, or with chunks).
- * rdma_stat_rq_prod, which the stock 6.1 module names but never counts,
- * counts our Receive reposts: each is one chained post of a batch.
+ * rdma_stat_rq_prod, rdma_stat_sq_prod and rdma_stat_sq_poll, which the
+ * stock 6.1 module names but never counts, count our Receive reposts
+ * (each is one chained post of a batch), the Replies' Sends posted and
+ * the Send completions handled (only some Sends are signaled).
  * They exist while the server transport is registered.
  */
 #include <linux/sunrpc/xprtrdma.h>
@@ -210,8 +212,8 @@ static struct ctl_table rpcrdmax_svc_table[] = {
 	RPCRDMAX_SVC_STAT("rdma_stat_rq_prod", RPCRDMAX_SVC_STAT_RQ_PROD),
 	RPCRDMAX_SVC_UNCOUNTED("rdma_stat_rq_starve"),
 	RPCRDMAX_SVC_UNCOUNTED("rdma_stat_rq_poll"),
-	RPCRDMAX_SVC_UNCOUNTED("rdma_stat_sq_poll"),
-	RPCRDMAX_SVC_UNCOUNTED("rdma_stat_sq_prod"),
+	RPCRDMAX_SVC_STAT("rdma_stat_sq_poll", RPCRDMAX_SVC_STAT_SQ_POLL),
+	RPCRDMAX_SVC_STAT("rdma_stat_sq_prod", RPCRDMAX_SVC_STAT_SQ_PROD),
 	{}
 };
 

@@ -5,8 +5,9 @@
  * header encoded into a send context's pre-mapped Send buffer, the
  * inline body copied or sent from its pages (sendctx.cpp), the RDMA
  * Writes (rw.cpp) and the Send posted as one chain, with Send With
- * Invalidate when both ends allow it (RFC 8797).  The Send's completion
- * gives the context back; error Replies (RDMA_ERROR) go the same way.
+ * Invalidate when both ends allow it (RFC 8797).  The Send's completion,
+ * or a later signaled one's (kSendBatch), gives the context back; error
+ * Replies (RDMA_ERROR) go the same way.
  */
 #include "svcrdma.h"
 
@@ -29,8 +30,34 @@ void SvcConn::send_done(SendCtx *sc, const rpcrdmax_wc &wc)
 						 wc.vendor_err);
 		lost();
 	}
-	sq_release(sc->sq_entries);
-	put_send(sc);
+	rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_SQ_POLL, 1);
+	retire(sc);
+}
+
+/*
+ * @sc's Send completed (or flushed): so did every Send posted before it,
+ * signaled or not.  Give their contexts back, and their slots: to sq_,
+ * or to the tail room.
+ */
+void SvcConn::retire(SendCtx *sc)
+{
+	List<SendCtx, &SendCtx::node> done;
+	u32 slots = 0;
+	{
+		SpinLockBhGuard g(&post_lock_);
+		while (SendCtx *d = posted_.pop_front()) {
+			if (d->unsignaled)
+				tail_ -= d->sq_entries;
+			else
+				slots += d->sq_entries;
+			done.push_back(d);
+			if (d == sc)
+				break;
+		}
+	}
+	sq_release(slots);
+	while (SendCtx *d = done.pop_front())
+		put_send(d);
 }
 
 /* Keep @sc until the teardown's drain: work requests may still use it. */
@@ -44,9 +71,10 @@ void SvcConn::orphan(SendCtx *sc)
 
 /*
  * Post @sc's RDMA Writes and then its Send of @send_len octets (with
- * Invalidate of @inv_rkey unless it is 0), taking their Send Queue slots.
- * Takes @sc: the Send's completion gives it back, or the teardown frees
- * it if the post failed; given back at once when nothing was posted.
+ * Invalidate of @inv_rkey unless it is 0), taking their Send Queue slots;
+ * the Send is signaled or not as kSendBatch says.  Takes @sc: the Send's
+ * completion, or a later one's, gives it back, or the teardown frees it
+ * if the post failed; given back at once when nothing was posted.
  */
 Result<void> SvcConn::post_reply(SendCtx *sc, u32 send_len, u32 inv_rkey)
 {
@@ -59,15 +87,32 @@ Result<void> SvcConn::post_reply(SendCtx *sc, u32 send_len, u32 inv_rkey)
 	Span<const rpcrdmax_sge> sges = sc->sge_list(pd_.local_dma_lkey(), send_len);
 	sc->hdr_map.sync_for_device();
 	rpcrdmax_send_wr wr = {};
-	wr.cqe = sc->cqe.raw();
 	wr.opcode = inv_rkey ? RPCRDMAX_WR_SEND_INV : RPCRDMAX_WR_SEND;
 	wr.rkey = inv_rkey;
 	wr.sge = sges.data();
 	wr.num_sge = (unsigned int)sges.size();
-	if (sc->rw.post(id, nullptr, &wr).is_error()) {
+	bool posted;
+	{
+		/* posted_ in the order the Send Queue runs */
+		SpinLockBhGuard g(&post_lock_);
+		sc->unsignaled = since_signal_ + 1 < kSendBatch &&
+				 tail_ + sc->sq_entries <= tail_room_;
+		wr.cqe = sc->unsignaled ? nullptr : sc->cqe.raw();
+		posted = sc->rw.post(id, nullptr, &wr).is_ok();
+		if (posted) {
+			posted_.push_back(sc);
+			since_signal_ = sc->unsignaled ? since_signal_ + 1 : 0;
+			tail_ += sc->unsignaled ? sc->sq_entries : 0;
+		}
+	}
+	if (!posted) {
+		sc->unsignaled = false;
 		orphan(sc);
 		return error(err::ENOTCONN);
 	}
+	rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_SQ_PROD, 1);
+	if (sc->unsignaled)
+		sq_release(sc->sq_entries); /* they are in the tail room now */
 	return {};
 }
 

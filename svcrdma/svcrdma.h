@@ -13,7 +13,8 @@
  *             back on the connection's free list at release.
  *   SendCtx   one per Send: header and inline Reply, the rdma_rw
  *             contexts of its RDMA Writes and the rq_res pages they
- *             read; back on the free list when the Send completes.
+ *             read; back on the free list when the Send, or a later
+ *             signaled one, completes (kSendBatch).
  *
  * Contexts are made when the connection is set up, or when more are in
  * use at once than it has; each one made counts in rdma_stat_ctxt_alloc.
@@ -147,6 +148,18 @@ inline constexpr u32 kBcSlots = 2;
  * granted Call without a Receive. */
 inline constexpr u32 kRecvBatch = 8;
 static_assert(kRecvBatch <= RPCRDMAX_MAX_RECV_CHAIN);
+/*
+ * Sends signaled selectively: a Reply's Send is unsignaled unless it is
+ * the kSendBatch-th since the last signaled one, or the unsignaled Sends
+ * not yet retired would hold more than the connection's tail room.  A
+ * signaled Send's completion retires every Send posted before it (a Send
+ * Queue completes in order).  The QP has kSendTailRoom slots beyond the
+ * ones sq_reserve() hands out, and an unsignaled Send's slots move there
+ * when it is posted: nobody ever waits in sq_reserve() for slots that
+ * only a later Send's completion would give back.
+ */
+inline constexpr u32 kSendBatch = 16;
+inline constexpr u32 kSendTailRoom = 32;
 /* Receive buffers made beyond those posted: an inline Call is read in
  * place and keeps its buffer until release, so one of these is posted
  * in its place.  nfsd's threads bound how many Calls hold one; when all
@@ -227,6 +240,7 @@ struct SendCtx {
 	void **pages = nullptr;	/* kMaxReplyPages: rq_res's pages, held for the Writes or SGEs */
 	unsigned int npages = 0;
 	u32 sq_entries = 0;	/* Send Queue slots this Reply holds */
+	bool unsignaled = false; /* its slots are in the tail room (kSendBatch) */
 	SvcConn *conn = nullptr;
 	/* An inline Reply's SGEs (lay.nsge 0: the Send buffer alone), and
 	 * the DMA mappings of the parts it sends from their pages. */
@@ -311,6 +325,7 @@ private:
 	core::ReplyPlan plan_reply(void *rqstp, CallCtx *cc, rpcrdmax_xdr_shape *s);
 	Result<void> post_reply(SendCtx *sc, u32 send_len, u32 inv_rkey);
 	void orphan(SendCtx *sc);
+	void retire(SendCtx *sc);
 
 	Pd pd_;
 	Cq scq_, rcq_;
@@ -327,6 +342,12 @@ private:
 	List<RecvBuf, &RecvBuf::node> ready_;
 	List<RecvBuf, &RecvBuf::node> spare_recvs_;	/* under lock_; see kSpareRecvs */
 	List<SendCtx, &SendCtx::node> orphans_;
+	/* Sends posted and not yet retired, in Send Queue order (kSendBatch) */
+	SpinLock post_lock_;
+	List<SendCtx, &SendCtx::node> posted_;	/* under post_lock_ */
+	u32 since_signal_ = 0;		/* under post_lock_: Sends since a signaled one */
+	u32 tail_ = 0;			/* under post_lock_: unsignaled Sends' slots */
+	u32 tail_room_ = 0;		/* slots beyond sq_'s for them */
 	List<CallCtx, &CallCtx::node> call_free_;	/* under lock_ */
 	List<SendCtx, &SendCtx::node> send_free_;	/* under lock_ */
 	core::ResponderCredits credits_;

@@ -122,6 +122,8 @@ SvcConn::~SvcConn()
 		id.drain();
 	while (SendCtx *sc = orphans_.pop_front())
 		delete sc;
+	while (SendCtx *sc = posted_.pop_front()) /* unsignaled, never retired */
+		delete sc;
 	while (SendCtx *sc = send_free_.pop_front())
 		delete sc;
 	while (CallCtx *cc = call_free_.pop_front())
@@ -275,7 +277,7 @@ Result<void> SvcConn::make_queues(const rpcrdmax_dev_attrs &attrs)
 {
 	void *dev = id.device();
 	const u32 credits = lim_.credits;
-	const u32 send_wr = credits + kBcSlots + 1;
+	const u32 send_wr = credits + kBcSlots + 1 + kSendTailRoom;
 	const u32 recv_wr = credits + kBcSlots + kRecvBatch - 1 + 1;
 	const u32 ctxs = credits * rpcrdmax_rw_mr_factor(id.get(), kMaxChunkPieces);
 	const u32 scq_len = min(min(send_wr + 3 * ctxs, attrs.max_qp_wr), attrs.max_cqe);
@@ -289,11 +291,13 @@ Result<void> SvcConn::make_queues(const rpcrdmax_dev_attrs &attrs)
 	RPCRDMAX_TRY(id.create_qp(pd_, scq_, rcq_, send_wr, recv_wr,
 				  max(attrs.max_send_sge, 1u), 1, ctxs, &sq));
 	max_send_sge_ = min(max(attrs.max_send_sge, 1u), core::kInlineMaxSges);
-	/* Every slot we hand out has a CQ entry; one stays for the drain. */
+	/* Every slot has a CQ entry; one stays for the drain, a few (the
+	 * tail room) for unsignaled Sends (kSendBatch), the rest are sq_'s. */
 	sq = min(sq, scq_len);
-	if (sq < 2)
+	tail_room_ = min(kSendTailRoom, sq / 4);
+	if (sq < tail_room_ + 2)
 		return error(err::ENOMEM);
-	sq_.init(sq - 1);
+	sq_.init(sq - 1 - tail_room_);
 	return {};
 }
 

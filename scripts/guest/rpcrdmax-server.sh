@@ -43,6 +43,13 @@ prod=$(cat /proc/sys/sunrpc/svc_rdma/rdma_stat_rq_prod)
 [ "$prod" -gt 0 ] 2>/dev/null && [ $((prod * 8)) -le "$recv" ] &&
 	step_ok "server: Receives reposted in batches ($prod posts for $recv messages)" ||
 	step_fail "server: rdma_stat_rq_prod '$prod' for rdma_stat_recv '$recv'"
+# Only some Sends are signaled (one in 16, more when Replies with many
+# RDMA Writes fill the tail room): at most one completion per two Sends.
+sprod=$(cat /proc/sys/sunrpc/svc_rdma/rdma_stat_sq_prod)
+spoll=$(cat /proc/sys/sunrpc/svc_rdma/rdma_stat_sq_poll)
+[ "$spoll" -gt 0 ] 2>/dev/null && [ $((spoll * 2)) -le "$sprod" ] &&
+	step_ok "server: Sends signaled selectively ($spoll completions for $sprod Sends)" ||
+	step_fail "server: rdma_stat_sq_poll '$spoll' for rdma_stat_sq_prod '$sprod'"
 # Inline READ Replies (the client read with rsize=1024) go from the
 # pages: page pieces sent as SGEs of their own.
 sges=$(cat /proc/sys/sunrpc/svc_rdma/rdma_stat_page_sges)
