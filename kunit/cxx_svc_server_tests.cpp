@@ -491,6 +491,18 @@ static void payload_too_big_case(Reporter check)
 	pair_down(&p);
 }
 
+/* @n more forward RPCs after the one with @xid, XIDs @xid + 1 on; false
+ * at the first that fails. */
+static bool more_rpcs(Reporter check, Pair *p, u32 xid, u32 n)
+{
+	for (u32 i = 1; i <= n; i++) {
+		bench_again(&p->b);
+		if (!EXPECT(forward_rpc(check, p, xid + i)))
+			return false;
+	}
+	return true;
+}
+
 /* Contexts are reused: after the first RPC, five more allocate none. */
 static void reuse_case(Reporter check)
 {
@@ -500,11 +512,7 @@ static void reuse_case(Reporter check)
 	p.b.rcv = { 256, 0, 0, 0, false };
 	if (pair_up(check, &p) && EXPECT(forward_rpc(check, &p, 0x33330010))) {
 		long long made = p.stats[RPCRDMAX_SVC_STAT_CTXT_ALLOC];
-		for (u32 i = 1; i <= 5; i++) {
-			bench_again(&p.b);
-			if (!EXPECT(forward_rpc(check, &p, 0x33330010 + i)))
-				break;
-		}
+		EXPECT(more_rpcs(check, &p, 0x33330010, 5));
 		EXPECT(p.stats[RPCRDMAX_SVC_STAT_CTXT_ALLOC] == made);
 		EXPECT(p.stats[RPCRDMAX_SVC_STAT_RECV] == 6);
 	}
@@ -525,11 +533,7 @@ static void recv_batch_case(Reporter check)
 	p.b.rcv = { 256, 0, 0, 0, false };
 	if (pair_up(check, &p) && EXPECT(forward_rpc(check, &p, 0x33330020))) {
 		EXPECT(p.stats[RPCRDMAX_SVC_STAT_RQ_PROD] == 0);
-		for (u32 i = 1; i < kRpcs; i++) {
-			bench_again(&p.b);
-			if (!EXPECT(forward_rpc(check, &p, 0x33330020 + i)))
-				break;
-		}
+		EXPECT(more_rpcs(check, &p, 0x33330020, kRpcs - 1));
 		EXPECT(p.stats[RPCRDMAX_SVC_STAT_RECV] == kRpcs);
 		EXPECT(p.stats[RPCRDMAX_SVC_STAT_RQ_PROD] == 2);
 	}
@@ -550,11 +554,7 @@ static void send_batch_case(Reporter check)
 	p.b.rcv = { 256, 0, 0, 0, false };
 	if (pair_up(check, &p) && EXPECT(forward_rpc(check, &p, 0x33330060))) {
 		EXPECT(p.stats[RPCRDMAX_SVC_STAT_SQ_POLL] == 0);
-		for (u32 i = 1; i < kRpcs + 3; i++) {
-			bench_again(&p.b);
-			if (!EXPECT(forward_rpc(check, &p, 0x33330060 + i)))
-				break;
-		}
+		EXPECT(more_rpcs(check, &p, 0x33330060, kRpcs + 2));
 		EXPECT(p.stats[RPCRDMAX_SVC_STAT_SQ_PROD] == kRpcs + 3);
 		/* The client has its Reply before the server's CQ is polled:
 		 * wait (bounded) for the second completion, then check that
