@@ -380,6 +380,7 @@ struct rpcrdmax_xdr_shape {
 };
 void *rpcrdmax_xprt_rqst_buffer(void *rqst) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_xprt_rqst_shape(void *rqst, bool rcv, struct rpcrdmax_xdr_shape *out) RPCRDMAX_NOEXCEPT;
+bool rpcrdmax_xprt_rqst_data_touch(void *rqst) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_xprt_rqst_fill_sparse(void *rqst, unsigned int gfp) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_xprt_rqst_pages(void *rqst, bool rcv, unsigned int extent, unsigned int offset,
 			     unsigned int len, struct rpcrdmax_page_seg *segs,
@@ -532,6 +533,7 @@ void rpcrdmax_kunit_cxx_marshal_credits(void *ctx, rpcrdmax_check_fn check) RPCR
 void rpcrdmax_kunit_cxx_marshal_buf_reuse(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_read_chunk(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_long_call(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_gss_no_ddp(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_write_chunk(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_reply_chunk(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_rdma_error(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
@@ -572,6 +574,7 @@ struct rpcrdmax_kunit_xdr {
 void *rpcrdmax_kunit_rqst_new(unsigned int xid, void *call, void *rcv,
 			      const struct rpcrdmax_kunit_xdr *snd,
 			      const struct rpcrdmax_kunit_xdr *rcvx) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_rqst_set_data_touch(void *rqst) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_rqst_free(void *rqst) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_kunit_rqst_write(void *rqst, bool rcv, unsigned int offset, const void *src,
 			      unsigned int len) RPCRDMAX_NOEXCEPT;

@@ -30,6 +30,9 @@
  *                  length, XDR pad), the Reply by plain Send -> LOCAL_INV;
  *   long_call      call threshold 1 KiB: RDMA_NOMSG, Position Zero chunk
  *                  over head, pages and tail;
+ *   gss_no_ddp     the RPC's auth covers its data (krb5i/krb5p): no
+ *                  Read or Write chunk for data items; a Long Call and a
+ *                  Reply chunk instead (RFC 8166 Section 8.2.2);
  *   write_chunk    READ-style Reply: 5001 octets RDMA Written into an
  *                  8 KiB Write chunk, Send with Invalidate of its rkey;
  *                  the data lands in the pages, the pad and the rest of
@@ -407,6 +410,7 @@ struct Bench {
 	void *kx = nullptr;	/* the struct rpc_xprt the ClntEp reports to */
 	u32 bc_slots = 0;	/* its backchannel slots; 0: no callback service */
 	u32 slots = 32;		/* its slot table (rdma_slot_table_entries) */
+	bool data_touch = false; /* the RPC's auth covers its data (krb5i/krb5p) */
 	ClntEp *ep = nullptr;
 	void *call = nullptr, *rcvbuf = nullptr, *rqst = nullptr;
 	u32 xid = 0;
@@ -466,6 +470,8 @@ static bool bench_send(Reporter check, Bench *b, u32 xid)
 	b->rqst = rpcrdmax_kunit_rqst_new(xid, b->call, b->rcvbuf, &b->snd, &b->rcv);
 	if (!EXPECT(b->rqst != nullptr))
 		return false;
+	if (b->data_touch)
+		rpcrdmax_kunit_rqst_set_data_touch(b->rqst);
 	fill(b->sent, b->snd_len(), xid);
 	if (b->snd.ddp)
 		mem_set(b->sent + b->snd.head_len + b->snd.page_len, 0, xdr_pad(b->snd.page_len));
@@ -686,6 +692,36 @@ static void long_call_case(Reporter check)
 			EXPECT(b.status == (int)sizeof(rpc));
 			EXPECT(mem_compare(b.got, rpc, sizeof(rpc)) == 0);
 			EXPECT(b.ep->stats.local_inv_needed.read() == (int)cl.read[0].nsegs);
+		}
+	}
+	bench_down(&b);
+}
+
+/*
+ * Under RPCSEC_GSS integrity or privacy no data item is DDP-eligible (RFC
+ * 8166 Section 8.2.2): a Call with a WRITE-style payload goes whole as a
+ * Long Call (the responder checks every octet it reads), and a READ-style
+ * Reply gets a Reply chunk, not a Write chunk.
+ */
+static void gss_no_ddp_case(Reporter check)
+{
+	Bench b;
+	u8 rpc[64];
+
+	b.snd = { 124, 100, 8190, 2 + 8, true };
+	b.rcv = { 120, 512, 8192, 16, true };
+	b.data_touch = true;
+	if (bench_call(check, &b, kDefaultPd, 0x11110009)) {
+		const core::ChunkLists &cl = b.r->call.chunks;
+		EXPECT(b.r->call.proc == core::V1Proc::NoMsg);
+		EXPECT(cl.has_call_chunk() && cl.nread == 1);
+		EXPECT(cl.nwrite == 0 && cl.has_reply);
+		EXPECT(cl.chunk_length(cl.reply) == b.rcv_len());
+		EXPECT(b.ep->stats.nomsg_calls.read() == 1);
+		fill_reply(rpc, sizeof(rpc), b.xid, 19);
+		if (b.r->send_inline(check, rpc, sizeof(rpc), 0) && bench_done(check, &b)) {
+			EXPECT(b.status == (int)sizeof(rpc));
+			EXPECT(mem_compare(b.got, rpc, sizeof(rpc)) == 0);
 		}
 	}
 	bench_down(&b);
@@ -1067,6 +1103,7 @@ RPCRDMAX_KUNIT_MARSHAL_ENTRY(credits)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(buf_reuse)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(read_chunk)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(long_call)
+RPCRDMAX_KUNIT_MARSHAL_ENTRY(gss_no_ddp)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(write_chunk)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(reply_chunk)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(rdma_error)

@@ -40,6 +40,8 @@
 struct rpcrdmax_kunit_rqst {
 	struct rpc_rqst rqst;
 	struct page *pages[2][RPCRDMAX_KUNIT_MAX_PAGES];
+	struct rpc_cred cred;	/* rq_cred, when a case sets one */
+	struct rpc_auth auth;
 };
 
 static int rpcrdmax_kunit_xdr_init(struct xdr_buf *buf, struct page **pages, void *start,
@@ -105,6 +107,20 @@ void *rpcrdmax_kunit_rqst_new(unsigned int xid, void *call, void *rcv,
 	r->rqst.rq_rcv_buf.len = 0;
 	r->rqst.rq_private_buf = r->rqst.rq_rcv_buf;
 	return r;
+}
+
+/**
+ * rpcrdmax_kunit_rqst_set_data_touch - give a request the credential of an
+ * auth flavor that covers the data (as RPCSEC_GSS krb5i and krb5p do)
+ * @rqst: from rpcrdmax_kunit_rqst_new()
+ */
+void rpcrdmax_kunit_rqst_set_data_touch(void *rqst)
+{
+	struct rpcrdmax_kunit_rqst *r = rqst;
+
+	__set_bit(RPCAUTH_AUTH_DATATOUCH, &r->auth.au_flags);
+	r->cred.cr_auth = &r->auth;
+	r->rqst.rq_cred = &r->cred;
 }
 
 /** rpcrdmax_kunit_rqst_free - release a request from rpcrdmax_kunit_rqst_new() */

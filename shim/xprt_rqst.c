@@ -3,10 +3,11 @@
  * shim/xprt_rqst.c - an RPC request's xdr_bufs, for the C++ client.
  *
  * The client transport (xprtrdma/) sees a struct rpc_rqst only through
- * these helpers: the shape of its send and receive buffers, the pages
- * under a part of them (for registration), copies of the Call into a
- * Send buffer and of an inline Reply into the receive buffer.  They touch
- * nothing but the request's own buffers, so the KUnit module runs them
+ * these helpers: the shape of its send and receive buffers, whether its
+ * auth flavor covers the data, the pages under a part of them (for
+ * registration), copies of the Call into a Send buffer and of an inline
+ * Reply into the receive buffer.  They touch nothing but the request's
+ * own buffers (and its credential's flags), so the KUnit module runs them
  * on requests it builds (kunit/shims.c) without a live rpc_xprt; the
  * transport class and the request queue calls stay in shim/xprt.c.
  */
@@ -14,6 +15,7 @@
 #include <linux/sunrpc/svc.h>
 #include <linux/sunrpc/xprt.h>
 #include <linux/sunrpc/xdr.h>
+#include <linux/sunrpc/auth.h>
 #include "internal.h"
 
 /**
@@ -64,6 +66,18 @@ void rpcrdmax_xprt_rqst_shape(void *rqst, bool rcv, struct rpcrdmax_xdr_shape *o
 	out->tail_offset = buf->tail[0].iov_len ? offset_in_page(buf->tail[0].iov_base) : 0;
 	out->len = rcv ? buf->buflen : buf->len;
 	out->ddp = !!(buf->flags & (rcv ? XDRBUF_READ : XDRBUF_WRITE));
+}
+
+/**
+ * rpcrdmax_xprt_rqst_data_touch - whether the request's auth flavor covers
+ * its data (RPCSEC_GSS integrity or privacy: RPCAUTH_AUTH_DATATOUCH)
+ * @rqst: the request
+ */
+bool rpcrdmax_xprt_rqst_data_touch(void *rqst)
+{
+	const struct rpc_cred *cred = ((struct rpc_rqst *)rqst)->rq_cred;
+
+	return cred && cred->cr_auth && test_bit(RPCAUTH_AUTH_DATATOUCH, &cred->cr_auth->au_flags);
 }
 
 /**

@@ -54,8 +54,14 @@ Result<void> Conn::marshal(Req *req, void *rqst, u32 xid, SendBuf *sb, u32 *send
 	if (rpcrdmax_xprt_rqst_fill_sparse(rqst, RPCRDMAX_GFP_NOFS | RPCRDMAX_GFP_NOWARN))
 		return error(err::ENOBUFS);
 	const core::MsgShape call = marshal_shape(cs), reply = marshal_shape(rs);
+	/* "A sender MUST NOT reduce a Payload stream when RPCSEC_GSS
+	 * integrity or encryption services are in use" (RFC 8166 Section
+	 * 8.2.2, "RPC-over-RDMA with RPCSEC_GSS Integrity or Privacy"): no
+	 * data item is DDP-eligible then; large messages go whole (Long Call,
+	 * Reply chunk). */
 	const core::PlanParams params = { thresholds.call, thresholds.reply, kMrsPerReq,
-					  pages_per_mr, RPCRDMAX_PAGE_SIZE, true };
+					  pages_per_mr, RPCRDMAX_PAGE_SIZE,
+					  !rpcrdmax_xprt_rqst_data_touch(rqst) };
 	core::PlanError pe = core::plan_rpc(call, reply, params, &plan_);
 	if (pe != core::PlanError::None) {
 		st.failed_marshal.add_return(1);
