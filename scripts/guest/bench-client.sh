@@ -11,6 +11,9 @@
 #   JOB.cpu         "client|server before|after cpu ..." /proc/stat lines
 #                   taken around the measured run
 #   TOOL.txt        perftest's client output (row "link")
+#   JOB.perf-server.txt, JOB.perf-client.txt
+#                   `perf report` of each guest during JOB's run
+#                   (BENCH_PERF=JOB: scripts/bench --perf)
 #   UNAVAILABLE     "JOB why" lines for what could not be measured
 # bash, not the guest's sh (dash): read -t, ${var/x/y}
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
@@ -67,9 +70,15 @@ fio_args() {
 	esac
 }
 
-# measure DIR JOB: the measured run, CPU snapshots of both guests around it.
+# measure DIR JOB: the measured run, CPU snapshots of both guests around
+# it; both guests profiled when JOB is BENCH_PERF.
 measure() {
-	local d=$1 j=$2 s1 s2 c1 c2 rc=0
+	local d=$1 j=$2 s1 s2 c1 c2 rc=0 prec=
+	if [ "$j" = "${BENCH_PERF:-}" ]; then
+		ask perf start
+		[ "$ANS" = ok ] || unavailable "$d" "$j-perf-server" "server $ANS"
+		prec=$(perf_start /tmp/perf.data) || { unavailable "$d" "$j-perf-client" "$prec"; prec=; }
+	fi
 	ask stat
 	s1=$ANS c1=$(grep '^cpu ' /proc/stat)
 	# shellcheck disable=SC2046
@@ -78,6 +87,10 @@ measure() {
 	c2=$(grep '^cpu ' /proc/stat)
 	ask stat
 	s2=$ANS
+	if [ "$j" = "${BENCH_PERF:-}" ]; then
+		[ -z "$prec" ] || perf_stop "$prec" /tmp/perf.data "$d/$j.perf-client.txt"
+		ask perf stop "$d/$j.perf-server.txt"
+	fi
 	if [ $rc -ne 0 ] || ! grep -q '"jobs"' /tmp/fio.json 2>/dev/null; then
 		unavailable "$d" "$j" "fio exited $rc: $(tail -n 2 /tmp/fio.err | tr '\n' ' ')"
 		return 1

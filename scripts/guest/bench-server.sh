@@ -8,6 +8,9 @@
 #   perftest TOOL    start perftest's TOOL (ib_write_bw, ib_read_bw,
 #                    ib_send_lat) as the server side with the arguments
 #                    in /share/bench/perftest.args -> "ok" once it listens
+#   perf start       perf record (cpu-clock, all CPUs) in the background
+#                    -> "ok" once it records (scripts/bench --perf)
+#   perf stop PATH   stop it; `perf report` by symbol into PATH -> "ok"
 # Ends on /share/client.done.  Waits use bash's read -t on a private FIFO,
 # not sleep(1): a poll loop that forks would show up in the CPU figures.
 # bash, not the guest's sh (dash): read -t, ${var/x/y}
@@ -73,6 +76,18 @@ perftest() {
 	return 1
 }
 
+# perf_req start | stop PATH: the profile around a job (perf_start and
+# perf_stop, lib.sh).
+prec=
+perf_req() {
+	case $1 in
+	start) prec=$(perf_start /tmp/perf.data) || { WHY=$prec; prec=; return 1; } ;;
+	stop) [ -n "$prec" ] || { WHY="perf was not started"; return 1; }
+	      perf_stop "$prec" /tmp/perf.data "$2"; prec= ;;
+	*) WHY="perf: start or stop PATH, not '$1'"; return 1 ;;
+	esac
+}
+
 touch /share/server.ready
 n=1
 while :; do
@@ -87,6 +102,9 @@ while :; do
 		ans="ok $(grep '^cpu ' /proc/stat)" ;;
 	perftest)
 		if perftest "$arg"; then ans=ok; else ans="fail: $WHY"; fi ;;
+	perf)
+		# shellcheck disable=SC2086
+		if perf_req $arg; then ans=ok; else ans="fail: $WHY"; fi ;;
 	*)
 		ans="fail: unknown request '$verb'" ;;
 	esac

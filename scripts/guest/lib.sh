@@ -134,6 +134,29 @@ gid_index_v4() {
 	return 1
 }
 
+# perf_start DATA: `perf record` of every CPU (cpu-clock: TCG has no PMU)
+# into DATA, in the background; prints its pid, or why it could not.
+perf_start() {
+	command -v perf >/dev/null || { echo "perf is not installed in this guest"; return 1; }
+	perf record -e cpu-clock -F 499 -a -q -o "$1" >/tmp/perf-record.log 2>&1 &
+	sleep 1
+	kill -0 $! 2>/dev/null || { echo "perf record ended: $(tail -n 1 /tmp/perf-record.log)"; return 1; }
+	echo $!
+}
+
+# perf_stop PID DATA OUT: stop the recording PID and write `perf report`
+# by symbol to OUT (every symbol; kernel and modules' come from
+# /proc/kallsyms) and the modules' symbols to OUT's .kallsyms, which
+# tools/bench/perfsum.py reads to add the samples up per module.
+perf_stop() {
+	local tries=0
+	kill -INT "$1" 2>/dev/null
+	while kill -0 "$1" 2>/dev/null && [ $tries -lt 300 ]; do sleep 0.2; tries=$((tries + 1)); done
+	perf report -i "$2" --stdio --no-children --sort sym --percent-limit 0 >"$3" 2>&1 ||
+		echo "perf report failed (see above)" >>"$3"
+	awk 'NF == 4' /proc/kallsyms >"${3%.txt}.kallsyms"
+}
+
 # rdma_res_count KIND: the number of KIND (mr, qp, pd, ...) resources the
 # RDMA core tracks, summed over devices ("rdma res show" summary line).
 rdma_res_count() {

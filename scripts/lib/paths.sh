@@ -8,6 +8,10 @@
 
 # Packages the guest root filesystem is bootstrapped with.
 GUEST_PACKAGES="kmod,iproute2,rdma-core,ibverbs-utils,ibverbs-providers,rdmacm-utils,perftest,nfs-kernel-server,nfs-common,fio,procps,util-linux,coreutils"
+# scripts/bench --perf: the same guests with perf (linux-perf, which
+# brings perl and python), in root filesystems of their own (the cache
+# keys hash the list); make check never builds them.
+[ -z "${RPCRDMAX_GUEST_PERF:-}" ] || GUEST_PACKAGES="$GUEST_PACKAGES,linux-perf"
 
 guest_kernel_dir() { echo "$RPCRDMAX_CACHE/guest-kernel/$RPCRDMAX_ABI-$RPCRDMAX_KVER"; }
 
