@@ -26,7 +26,7 @@ extern "C" {
 
 #define RPCRDMAX_PRINTF(a, b) __attribute__((format(printf, a, b)))
 
-/* ---- memory (shim/mem.c) ---------------------------------------------- */
+/* ---- memory (shim/kernel/mem.c) --------------------------------------- */
 void *rpcrdmax_kmalloc(unsigned long size, unsigned int gfp) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kfree(const void *p) RPCRDMAX_NOEXCEPT;
 void *rpcrdmax_alloc_page(unsigned int gfp) RPCRDMAX_NOEXCEPT;
@@ -42,7 +42,7 @@ void *rpcrdmax_page_address(void *page) RPCRDMAX_NOEXCEPT;
  */
 unsigned long long rpcrdmax_totalram_bytes(void) RPCRDMAX_NOEXCEPT;
 
-/* ---- logging (shim/log.c) --------------------------------------------- */
+/* ---- logging (shim/kernel/log.c) -------------------------------------- */
 /* Levels as in printk: 0 = KERN_EMERG ... 7 = KERN_DEBUG. */
 enum rpcrdmax_log_level {
 	RPCRDMAX_LOG_ERR = 3,
@@ -62,7 +62,7 @@ void rpcrdmax_warn_once(const char *file, int line, const char *what) RPCRDMAX_N
  */
 void rpcrdmax_bug(const char *file, int line, const char *what) RPCRDMAX_NOEXCEPT;
 
-/* ---- locks, refcounts, atomics, completions (shim/sync.c) ------------- */
+/* ---- locks, refcounts, atomics, completions (shim/kernel/sync.c) ------ */
 void rpcrdmax_spin_init(void *lock) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_spin_lock(void *lock) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_spin_unlock(void *lock) RPCRDMAX_NOEXCEPT;
@@ -103,7 +103,7 @@ void rpcrdmax_waitq_wake_all(void *wq) RPCRDMAX_NOEXCEPT;
 bool rpcrdmax_waitq_wait(void *wq, bool (*cond)(void *arg), void *arg,
 			 unsigned int ms) RPCRDMAX_NOEXCEPT;
 
-/* ---- deferred work (shim/work.c) -------------------------------------- */
+/* ---- deferred work (shim/kernel/work.c) ------------------------------- */
 typedef void (*rpcrdmax_work_fn)(void *work);
 void rpcrdmax_work_init(void *work, rpcrdmax_work_fn fn) RPCRDMAX_NOEXCEPT;
 void *rpcrdmax_wq_alloc(const char *name, bool mem_reclaim) RPCRDMAX_NOEXCEPT;
@@ -113,13 +113,13 @@ bool rpcrdmax_work_queue(void *wq, void *work) RPCRDMAX_NOEXCEPT;
 bool rpcrdmax_work_cancel_sync(void *work) RPCRDMAX_NOEXCEPT;
 bool rpcrdmax_work_flush(void *work) RPCRDMAX_NOEXCEPT;
 
-/* ---- time (shim/time.c) ----------------------------------------------- */
+/* ---- time (shim/kernel/time.c) ---------------------------------------- */
 unsigned long long rpcrdmax_ktime_get_ns(void) RPCRDMAX_NOEXCEPT;
 unsigned long rpcrdmax_jiffies(void) RPCRDMAX_NOEXCEPT;
 unsigned long rpcrdmax_msecs_to_jiffies(unsigned int ms) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_msleep(unsigned int ms) RPCRDMAX_NOEXCEPT;
 
-/* ---- RDMA connection manager (shim/cm.c) ------------------------------ */
+/* ---- RDMA connection manager (shim/kernel/cm.c) ----------------------- */
 /* Events, translated from enum rdma_cm_event_type. */
 enum rpcrdmax_cm_event {
 	RPCRDMAX_CM_ADDR_RESOLVED,
@@ -183,7 +183,7 @@ const void *rpcrdmax_cm_peer_addr(void *id) RPCRDMAX_NOEXCEPT; /* sockaddr, for 
 int rpcrdmax_sockaddr_parse(const char *addr, unsigned short port, void *storage,
 			    unsigned int storage_len) RPCRDMAX_NOEXCEPT;
 
-/* ---- verbs (shim/verbs.c) --------------------------------------------- */
+/* ---- verbs (shim/kernel/verbs.c) -------------------------------------- */
 struct rpcrdmax_dev_attrs {
 	unsigned int max_qp_wr;
 	unsigned int max_send_sge;
@@ -296,7 +296,7 @@ void rpcrdmax_ib_mr_bump_key(void *mr) RPCRDMAX_NOEXCEPT;
 
 /*
  * RDMA Read/Write of one remote segment from/to local page pieces
- * (shim/rw.c).  @ctx: RPCRDMAX_SIZEOF_RW_CTX storage; @sgl:
+ * (shim/kernel/rw.c).  @ctx: RPCRDMAX_SIZEOF_RW_CTX storage; @sgl:
  * RPCRDMAX_SIZEOF_SCATTERLIST per piece; @cm_id: a connection's id whose
  * QP was made with max_rdma_ctxs.  init() returns the Send Queue entries
  * needed or -errno.  post() chains @n contexts and then @last (if not
@@ -311,7 +311,7 @@ int rpcrdmax_rw_post(void *cm_id, void *const *ctxs, unsigned int n, void *cqe,
 		     const struct rpcrdmax_send_wr *last) RPCRDMAX_NOEXCEPT;
 unsigned int rpcrdmax_rw_mr_factor(void *cm_id, unsigned int maxpages) RPCRDMAX_NOEXCEPT;
 
-/* ---- tunables under /proc/sys/sunrpc (shim/sysctl.c) ------------------ */
+/* ---- tunables under /proc/sys/sunrpc (shim/sunrpc/sysctl.c) ----------- */
 int rpcrdmax_sysctl_register(void) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_sysctl_unregister(void) RPCRDMAX_NOEXCEPT;
 unsigned int rpcrdmax_tunable_inline_read(void) RPCRDMAX_NOEXCEPT;
@@ -348,7 +348,7 @@ enum {
 };
 void rpcrdmax_svc_stat_add(unsigned int which, unsigned int n) RPCRDMAX_NOEXCEPT;
 
-/* ---- sunrpc client transport (shim/xprt.c; rqst_*: shim/xprt_rqst.c) --- */
+/* ---- sunrpc client transport (shim/sunrpc/xprt.c; rqst_*: shim/sunrpc/xprt_rqst.c) --- */
 int rpcrdmax_xprt_register(void) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_xprt_unregister(void) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_xprt_rqst_snd_copy(void *rqst, void *dst, unsigned int max) RPCRDMAX_NOEXCEPT;
@@ -362,7 +362,7 @@ void rpcrdmax_xprt_set_credits(void *xprt, unsigned int credits) RPCRDMAX_NOEXCE
 /* The transport's slot table size (rdma_slot_table_entries when it was made). */
 unsigned int rpcrdmax_xprt_max_reqs(void *xprt) RPCRDMAX_NOEXCEPT;
 /*
- * Backward-direction RPC (shim/xprt_bc.c): queue a backward Call (its
+ * Backward-direction RPC (shim/sunrpc/xprt_bc.c): queue a backward Call (its
  * RPC message, copied) to the callback service - 0, -ENOTCONN (no
  * service), -ENOBUFS (no free slot), -EMSGSIZE.  A backward message's RPC
  * part (either end's) is copied out with rpcrdmax_xprt_rqst_snd_copy_range().
@@ -390,7 +390,7 @@ int rpcrdmax_xprt_rqst_rcv_place(void *rqst, const void *src, unsigned int len,
 void rpcrdmax_seq_printf(void *seq, const char *fmt, ...) RPCRDMAX_NOEXCEPT
 	RPCRDMAX_PRINTF(2, 3);
 
-/* ---- sunrpc server transport (shim/svc.c) ----------------------------- */
+/* ---- sunrpc server transport (shim/sunrpc/svc.c) ---------------------- */
 int rpcrdmax_svc_register(void) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_svc_unregister(void) RPCRDMAX_NOEXCEPT;
 /*
@@ -405,7 +405,7 @@ void rpcrdmax_svc_xprt_data_ready(void *xprt) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_svc_xprt_clear_data(void *xprt) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_svc_xprt_close(void *xprt) RPCRDMAX_NOEXCEPT;
 /* The Call message for nfsd, in the svc_rqst's pages (linear offsets);
- * these and the rq_res helpers below are in shim/svc_rqst.c. */
+ * these and the rq_res helpers below are in shim/sunrpc/svc_rqst.c. */
 int rpcrdmax_svc_arg_copy(void *rqstp, unsigned int offset, const void *src,
 			  unsigned int len) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_svc_arg_set(void *rqstp, unsigned int len) RPCRDMAX_NOEXCEPT;
@@ -428,7 +428,7 @@ int rpcrdmax_svc_res_pages(void *rqstp, unsigned int offset, unsigned int len,
 /* Move the Reply's pages out of @rqstp (count or -ENOBUFS); put them later. */
 int rpcrdmax_svc_res_take_pages(void *rqstp, void **pages, unsigned int max) RPCRDMAX_NOEXCEPT;
 
-/* ---- the server's backchannel rpc_xprt (shim/svc_bc.c) ---------------- */
+/* ---- the server's backchannel rpc_xprt (shim/sunrpc/svc_bc.c) --------- */
 /*
  * Complete the backward Call @xid on @xprt's backchannel with the Reply
  * @msg (@len octets, RPC message only); @slots backward Calls may be
@@ -439,7 +439,7 @@ int rpcrdmax_svc_bc_reply(void *xprt, unsigned int xid, const void *msg, unsigne
 			  unsigned int slots) RPCRDMAX_NOEXCEPT;
 
 /* ---- C++ entry points called from C ----------------------------------- */
-/* Module life cycle (lib/module.cpp): called from shim/main.c. */
+/* Module life cycle (lib/module.cpp): called from shim/sunrpc/main.c. */
 int rpcrdmax_cxx_init(void) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_cxx_exit(void) RPCRDMAX_NOEXCEPT;
 

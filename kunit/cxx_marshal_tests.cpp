@@ -9,7 +9,7 @@
  * kvec, page list with a non-zero page_base, tail; XDRBUF_WRITE/READ
  * marking DDP-eligible data).  Conn::marshal plans and registers it, the
  * Send goes out, and the Reply goes through Conn::handle_reply, FRWR
- * invalidation and the receive-buffer placement of shim/xprt_rqst.c.
+ * invalidation and the receive-buffer placement of shim/sunrpc/xprt_rqst.c.
  *
  * The responder is built here from the protocol core (v1_decode_call,
  * v1_encode) and plain verbs: it decodes each Call, pulls Read chunks and

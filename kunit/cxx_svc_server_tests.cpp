@@ -8,7 +8,7 @@
  * with rpcrdmax_svcl_create(), a work item accepts as svc's thread would
  * (rpcrdmax_svcl_accept()), and the test thread plays nfsd: it waits for
  * data, dequeues and processes a message into an svc_rqst of
- * kunit/shims.c (the real shim/svc_rqst.c fills rq_arg), and sends the
+ * kunit/shims.c (the real shim/sunrpc/svc_rqst.c fills rq_arg), and sends the
  * Reply from rq_res.  What svc does with an svc_xprt (enqueue, close,
  * the backchannel rpc_xprt's XID lookup) is stood in for below; the
  * client is kunit/cxx_marshal_tests.cpp's ClntEp with its stand-ins.
@@ -140,7 +140,7 @@ extern "C" void rpcrdmax_svc_stat_add(unsigned int which, unsigned int n) noexce
 		rpcrdmax::kunit_svcsrv::g_stats->n[which].add_return(n);
 }
 
-/* shim/svc_bc.c's lookup: the waiting backward Call with @xid, or -ESRCH. */
+/* shim/sunrpc/svc_bc.c's lookup: the waiting backward Call with @xid, or -ESRCH. */
 extern "C" int rpcrdmax_svc_bc_reply(void *xprt, unsigned int xid, const void *msg,
 				     unsigned int len, unsigned int slots) noexcept
 {

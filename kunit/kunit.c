@@ -15,7 +15,7 @@
  *   verbs shims: connect with private data, FRWR + RDMA Write + Send with
  *   Invalidate, LOCAL_INV, flush and MR recovery (kunit/cxx_rdma_tests.cpp).
  * rpcrdmax_xprt_marshal: the client transport's real marshalling, FRWR
- *   and Reply handling (xprtrdma/, shim/xprt_rqst.c) on rpc_rqsts built
+ *   and Reply handling (xprtrdma/, shim/sunrpc/xprt_rqst.c) on rpc_rqsts built
  *   here, against a responder made of the protocol core and plain verbs
  *   over rxe: inline, Read chunk, Long Call, Write chunk, Reply chunk,
  *   RDMA_ERROR and an over-long Write chunk (kunit/cxx_marshal_tests.cpp).

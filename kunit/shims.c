@@ -7,22 +7,22 @@
  * needed to test the runtime), so it carries its own copy of the shim
  * code.  kbuild refuses one object in two modules, hence this file
  * includes the sources instead of naming their objects.  Of the client
- * transport's shims only shim/xprt_rqst.c (the request-buffer helpers)
- * and shim/xprt_bc.c (the backchannel slots) are here, and of the
- * server's only shim/svc_rqst.c (an svc_rqst's buffers); below them, the
+ * transport's shims only shim/sunrpc/xprt_rqst.c (the request-buffer helpers)
+ * and shim/sunrpc/xprt_bc.c (the backchannel slots) are here, and of the
+ * server's only shim/sunrpc/svc_rqst.c (an svc_rqst's buffers); below them, the
  * transports and requests the marshalling and server suites build.
  */
-#include "../shim/mem.c"
-#include "../shim/log.c"
-#include "../shim/sync.c"
-#include "../shim/work.c"
-#include "../shim/time.c"
-#include "../shim/cm.c"
-#include "../shim/verbs.c"
-#include "../shim/rw.c"
-#include "../shim/xprt_rqst.c"
-#include "../shim/xprt_bc.c"
-#include "../shim/svc_rqst.c"
+#include "../shim/kernel/mem.c"
+#include "../shim/kernel/log.c"
+#include "../shim/kernel/sync.c"
+#include "../shim/kernel/work.c"
+#include "../shim/kernel/time.c"
+#include "../shim/kernel/cm.c"
+#include "../shim/kernel/verbs.c"
+#include "../shim/kernel/rw.c"
+#include "../shim/sunrpc/xprt_rqst.c"
+#include "../shim/sunrpc/xprt_bc.c"
+#include "../shim/sunrpc/svc_rqst.c"
 
 #include <linux/slab.h>
 #include <linux/wait.h>
@@ -184,7 +184,7 @@ static struct rpcrdmax_kunit_xprt *rpcrdmax_kx(void *xprt)
 	return container_of((struct rpc_xprt *)xprt, struct rpcrdmax_kunit_xprt, xprt);
 }
 
-/* For shim/xprt_bc.c (in rpcrdmax.ko: shim/xprt.c's transport). */
+/* For shim/sunrpc/xprt_bc.c (in rpcrdmax.ko: shim/sunrpc/xprt.c's transport). */
 void *rpcrdmax_xprt_ep(struct rpc_xprt *xprt)
 {
 	return rpcrdmax_kx(xprt)->ep;

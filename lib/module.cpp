@@ -2,7 +2,7 @@
 /*
  * lib/module.cpp - rpcrdmax's C++ side coming up and going down.
  *
- * shim/main.c calls these from module_init/module_exit.  For now the
+ * shim/sunrpc/main.c calls these from module_init/module_exit.  For now the
  * module only announces itself at debug level; the client and server
  * transports register here once they exist.
  */

@@ -17,7 +17,7 @@ struct rpcrdmax_work {
 	rpcrdmax_work_fn fn;
 };
 
-/* /proc/sys/sunrpc/rdma_slot_table_entries (shim/sysctl.c) */
+/* /proc/sys/sunrpc/rdma_slot_table_entries (shim/sunrpc/sysctl.c) */
 extern unsigned int rpcrdmax_slot_table_entries;
 
 /* A completion handler: ib_core calls cqe.done, which calls fn. */
@@ -31,7 +31,7 @@ struct rpcrdmax_cm_handler {
 	rpcrdmax_cm_fn fn;
 };
 
-/* Any work request C++ can post (shim/verbs.c builds them). */
+/* Any work request C++ can post (shim/kernel/verbs.c builds them). */
 union rpcrdmax_any_wr {
 	struct ib_send_wr send;
 	struct ib_rdma_wr rdma;
@@ -43,29 +43,29 @@ int rpcrdmax_ib_build_wr(const struct rpcrdmax_send_wr *in, union rpcrdmax_any_w
 struct rpc_rqst;
 struct rpc_xprt;
 struct svc_xprt;
-/* shim/xprt.c: an rpc_xprt's address strings, made and freed. */
+/* shim/sunrpc/xprt.c: an rpc_xprt's address strings, made and freed. */
 void rpcrdmax_xprt_format_addresses(struct rpc_xprt *xprt);
 void rpcrdmax_xprt_free_addresses(struct rpc_xprt *xprt);
-/* shim/svc.c: the C++ connection behind one of our connection
+/* shim/sunrpc/svc.c: the C++ connection behind one of our connection
  * svc_xprts, or NULL (a listener, or not ours). */
 void *rpcrdmax_svc_conn_of(struct svc_xprt *xprt);
-/* shim/xprt.c: the C++ endpoint of one of our client transports. */
+/* shim/sunrpc/xprt.c: the C++ endpoint of one of our client transports. */
 void *rpcrdmax_xprt_ep(struct rpc_xprt *xprt);
-/* A backchannel slot of our client transport (shim/xprt_bc.c). */
+/* A backchannel slot of our client transport (shim/sunrpc/xprt_bc.c). */
 struct rpcrdmax_bc_slot {
 	struct rpc_rqst rqst;
 	void *call;	/* a page: the backward Call */
 	void *reply;	/* a page: its Reply, encoded by the service */
 };
-/* shim/debugfs.c: a client transport's counters file. */
+/* shim/sunrpc/debugfs.c: a client transport's counters file. */
 bool rpcrdmax_xprt_debugfs_add(struct rpc_xprt *xprt);
-/* shim/xprt_bc.c: the client transport's bc_* ops. */
+/* shim/sunrpc/xprt_bc.c: the client transport's bc_* ops. */
 int rpcrdmax_xprt_bc_setup(struct rpc_xprt *xprt, unsigned int min_reqs);
 void rpcrdmax_xprt_bc_destroy(struct rpc_xprt *xprt, unsigned int max_reqs);
 void rpcrdmax_xprt_bc_free_rqst(struct rpc_rqst *rqst);
 size_t rpcrdmax_xprt_bc_maxpayload(struct rpc_xprt *xprt);
 unsigned int rpcrdmax_xprt_bc_num_slots(struct rpc_xprt *xprt);
-/* shim/svc_bc.c: the backchannel's rpc_xprt class. */
+/* shim/sunrpc/svc_bc.c: the backchannel's rpc_xprt class. */
 int rpcrdmax_svc_bc_register(void);
 void rpcrdmax_svc_bc_unregister(void);
 

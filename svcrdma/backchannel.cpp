@@ -3,7 +3,7 @@
  * svcrdma/backchannel.cpp - backward-direction RPC (RFC 8167) on a
  * client's forward connection: nfsd's callback client (NFSv4.1+ CB_NULL,
  * CB_SEQUENCE, CB_RECALL) sends its Calls through the backchannel
- * rpc_xprt (shim/svc_bc.c), and each goes out here as an inline RDMA_MSG
+ * rpc_xprt (shim/sunrpc/svc_bc.c), and each goes out here as an inline RDMA_MSG
  * with no chunks, from a send context like any Reply.  The client's
  * backward Replies arrive among its forward Calls; recvfrom.cpp tells
  * them apart by the RPC message's direction and hands them to

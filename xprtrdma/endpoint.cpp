@@ -578,7 +578,7 @@ void ClntEp::print_stats(void *seq)
 }
 
 /*
- * Every counter, one "name value" line each (debugfs, shim/debugfs.c):
+ * Every counter, one "name value" line each (debugfs, shim/sunrpc/debugfs.c):
  * stock's rx_stats names where stock keeps the counter, then ours.
  */
 void ClntEp::print_counters(void *seq)

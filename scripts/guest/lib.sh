@@ -387,7 +387,7 @@ deleg_server_check() {
 }
 
 # clnt_counters KEY: "FILE VALUE" for each of rpcrdmax's client transports
-# (shim/debugfs.c's counters file); nothing with the stock client.
+# (shim/sunrpc/debugfs.c's counters file); nothing with the stock client.
 clnt_counters() {
 	local f
 	for f in /sys/kernel/debug/sunrpc/rpc_xprt/*/rpcrdmax; do

@@ -14,7 +14,7 @@
 
 namespace rpcrdmax::ktl {
 
-/* ktl's errno numbers must be the kernel's (shim/main.c checks the other side). */
+/* ktl's errno numbers must be the kernel's (shim/sunrpc/main.c checks the other side). */
 static_assert(err::EPERM == RPCRDMAX_EPERM && err::ENOENT == RPCRDMAX_ENOENT &&
 	      err::ESRCH == RPCRDMAX_ESRCH &&
 	      err::EINTR == RPCRDMAX_EINTR && err::EIO == RPCRDMAX_EIO &&

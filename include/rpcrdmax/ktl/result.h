@@ -9,7 +9,7 @@
  * from the enclosing function, the way SerenityOS's TRY() does.
  *
  * The errno numbers are the Linux UAPI ones; the kernel build re-checks
- * them against <uapi/asm-generic/errno*.h> (see shim/consts.c).
+ * them against <uapi/asm-generic/errno*.h> (see shim/kernel/consts.c).
  */
 #pragma once
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * shim/svc_bc.c - the server's backchannel, for C++: sunrpc's client
+ * shim/sunrpc/svc_bc.c - the server's backchannel, for C++: sunrpc's client
  * transport class XPRT_TRANSPORT_BC_RDMA ("rdma backchannel").
  *
  * nfsd's NFSv4.1+ callback client is an rpc_clnt whose rpc_xprt is
@@ -22,7 +22,7 @@
 #include <linux/sunrpc/svc_xprt.h>
 #include <linux/sunrpc/xprt.h>
 #include <linux/sunrpc/xprtrdma.h>
-#include "internal.h"
+#include "../internal.h"
 
 /* A backward Call waits this long for its Reply (stock: the same). */
 static const struct rpc_timeout rpcrdmax_bc_timeout = {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * shim/cm.c - the RDMA connection manager (rdma_cm) for C++.
+ * shim/kernel/cm.c - the RDMA connection manager (rdma_cm) for C++.
  *
  * An rdma_cm_id's context points at caller-owned storage (struct
  * rpcrdmax_cm_handler, opaque to C++) holding the C++ callback; events
@@ -15,7 +15,7 @@
 #include <rdma/ib_cm.h>
 #include <rdma/rdma_cm.h>
 #include "rpcrdmax_consts.h"
-#include "internal.h"
+#include "../internal.h"
 
 static_assert(RPCRDMAX_SIZEOF_CM_HANDLER == sizeof(struct rpcrdmax_cm_handler));
 static_assert(RPCRDMAX_SIZEOF_SOCKADDR_STORAGE == sizeof(struct sockaddr_storage));

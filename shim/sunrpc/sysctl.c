@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * shim/sysctl.c - the client's tunables, under the stock module's names.
+ * shim/sunrpc/sysctl.c - the client's tunables, under the stock module's names.
  *
  * /proc/sys/sunrpc/rdma_slot_table_entries, rdma_max_inline_read,
  * rdma_max_inline_write, rdma_inline_write_padding, rdma_memreg_strategy
@@ -35,7 +35,7 @@
 #include <linux/atomic.h>
 #include <linux/kernel.h>
 #include <linux/sysctl.h>
-#include "internal.h"
+#include "../internal.h"
 
 unsigned int rpcrdmax_slot_table_entries = RPCRDMA_DEF_SLOT_TABLE;
 static unsigned int rpcrdmax_max_inline_read = RPCRDMA_DEF_INLINE;

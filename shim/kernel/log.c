@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * shim/log.c - kernel messages from C++.
+ * shim/kernel/log.c - kernel messages from C++.
  *
  * Messages carry the module prefix.  The rate-limited form shares one
  * limit per level, as a peer that floods us with bad traffic must not
@@ -10,7 +10,7 @@
 #include <linux/kernel.h>
 #include <linux/printk.h>
 #include <linux/ratelimit.h>
-#include "internal.h"
+#include "../internal.h"
 
 static DEFINE_RATELIMIT_STATE(rpcrdmax_log_rs, 5 * HZ, 10);
 

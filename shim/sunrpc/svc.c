@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * shim/svc.c - the sunrpc server transport class "rdma", for C++.
+ * shim/sunrpc/svc.c - the sunrpc server transport class "rdma", for C++.
  *
  * nfsd drives a server transport through struct svc_xprt_ops.  Each op
  * here only translates: it finds the C++ listener or connection
@@ -8,7 +8,7 @@
  * reaches back through the rpcrdmax_svc_* helpers below to make a
  * connection's svc_xprt and to signal svc (a connection waiting, data
  * ready, close); the helpers that copy RPC messages between its buffers
- * and an svc_rqst's xdr_bufs are in shim/svc_rqst.c.
+ * and an svc_rqst's xdr_bufs are in shim/sunrpc/svc_rqst.c.
  *
  * Freeing sleeps (the QP is drained), so xpo_free hands it to a work
  * item on our own workqueue; module exit destroys that workqueue, which
@@ -21,7 +21,7 @@
 #include <linux/sunrpc/xdr.h>
 #include <linux/sunrpc/xprt.h>
 #include <rdma/rdma_cm.h>
-#include "internal.h"
+#include "../internal.h"
 
 struct rpcrdmax_svc_xprt {
 	struct svc_xprt xprt;
@@ -209,7 +209,7 @@ void *rpcrdmax_svc_conn_of(struct svc_xprt *xprt)
 
 /**
  * rpcrdmax_svc_register - register the "rdma" svc_xprt class and its
- * backchannel (shim/svc_bc.c)
+ * backchannel (shim/sunrpc/svc_bc.c)
  *
  * Returns 0 or a negative errno (-EEXIST: the stock module has them).
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * shim/rw.c - the RDMA read/write API (rdma_rw) for C++.
+ * shim/kernel/rw.c - the RDMA read/write API (rdma_rw) for C++.
  *
  * One context moves one remote segment (handle, offset, length) to or
  * from a list of local page pieces: RDMA Read into pages, or RDMA Write
@@ -14,7 +14,7 @@
 #include <rdma/rdma_cm.h>
 #include <rdma/rw.h>
 #include "rpcrdmax_consts.h"
-#include "internal.h"
+#include "../internal.h"
 
 static_assert(RPCRDMAX_SIZEOF_RW_CTX == sizeof(struct rdma_rw_ctx) &&
 	      RPCRDMAX_ALIGNOF_RW_CTX == __alignof__(struct rdma_rw_ctx));

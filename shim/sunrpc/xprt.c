@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * shim/xprt.c - the sunrpc client transport class "rdma", for C++.
+ * shim/sunrpc/xprt.c - the sunrpc client transport class "rdma", for C++.
  *
  * sunrpc drives a transport through struct rpc_xprt_ops.  Each op here
  * only translates: it finds the C++ endpoint (xprtrdma/) and hands it
  * plain values; the generic congestion, slot and timeout handling is
  * sunrpc's own.  The C++ side reaches back through the rpcrdmax_xprt_*
  * helpers below to find and complete requests by XID and to report a
- * lost connection; shim/xprt_rqst.c has those that touch only a
+ * lost connection; shim/sunrpc/xprt_rqst.c has those that touch only a
  * request's xdr_bufs.
  *
  * Connecting sleeps (address and route resolution, the CM handshake), so
@@ -21,13 +21,13 @@
 #include <linux/sunrpc/xprt.h>
 #include <linux/sunrpc/xdr.h>
 #include <linux/seq_file.h>
-#include "internal.h"
+#include "../internal.h"
 
 struct rpcrdmax_xprt {
 	struct rpc_xprt xprt;		/* first: xprt_alloc() sizes the whole */
 	void *ep;			/* the C++ endpoint */
 	struct delayed_work connect_worker;
-	bool debugfs_done;		/* shim/debugfs.c's file made */
+	bool debugfs_done;		/* shim/sunrpc/debugfs.c's file made */
 };
 
 
@@ -186,7 +186,7 @@ static int rpcrdmax_xprt_send_request(struct rpc_rqst *rqst)
 		return -ENOTCONN;
 	if (!xprt_request_get_cong(xprt, rqst))
 		return -EBADSLT;
-	/* The Reply to a backward Call (shim/xprt_bc.c): no rq_buffer. */
+	/* The Reply to a backward Call (shim/sunrpc/xprt_bc.c): no rq_buffer. */
 	if (!rqst->rq_buffer) {
 		rc = rpcrdmax_clnt_bc_send(rpcrdmax_x(xprt)->ep, rqst, be32_to_cpu(rqst->rq_xid),
 					   rqst->rq_snd_buf.len);

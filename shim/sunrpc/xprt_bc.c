@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * shim/xprt_bc.c - the client's backchannel slots, for C++: the bc_*
+ * shim/sunrpc/xprt_bc.c - the client's backchannel slots, for C++: the bc_*
  * rpc_xprt_ops of the "rdma" client transport and the two calls C++
  * makes for backward-direction RPC (RFC 8167).
  *
@@ -11,8 +11,8 @@
  * finds is copied into a free one and queued to the service
  * (rpcrdmax_xprt_bc_call); the service's Reply comes back through
  * send_request without an rq_buffer and goes to C++'s bc_send (see
- * shim/xprt.c); bc_free_rqst() puts the slot back.  The two calls C++
- * makes (queue a Call, copy a Reply out) are in shim/xprt_rqst.c, with
+ * shim/sunrpc/xprt.c); bc_free_rqst() puts the slot back.  The two calls C++
+ * makes (queue a Call, copy a Reply out) are in shim/sunrpc/xprt_rqst.c, with
  * the other rpc_rqst helpers the KUnit module carries too.
  */
 #include <linux/slab.h>
@@ -20,7 +20,7 @@
 #include <linux/sunrpc/svc.h>
 #include <linux/sunrpc/xprt.h>
 #include <linux/sunrpc/xdr.h>
-#include "internal.h"
+#include "../internal.h"
 
 static void rpcrdmax_bc_slot_free(struct rpcrdmax_bc_slot *s)
 {

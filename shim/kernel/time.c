@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * shim/time.c - clocks and sleeping for C++.
+ * shim/kernel/time.c - clocks and sleeping for C++.
  */
 #include <linux/delay.h>
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/timekeeping.h>
-#include "internal.h"
+#include "../internal.h"
 
 /** rpcrdmax_ktime_get_ns - monotonic time in nanoseconds */
 unsigned long long rpcrdmax_ktime_get_ns(void)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * shim/work.c - workqueues for C++.
+ * shim/kernel/work.c - workqueues for C++.
  *
  * C++ embeds a struct rpcrdmax_work (opaque to it) and receives a pointer
  * to that storage in its callback, from which it finds its own object.
@@ -8,7 +8,7 @@
 #include <linux/build_bug.h>
 #include <linux/workqueue.h>
 #include "rpcrdmax_consts.h"
-#include "internal.h"
+#include "../internal.h"
 
 static_assert(RPCRDMAX_SIZEOF_WORK == sizeof(struct rpcrdmax_work));
 static_assert(RPCRDMAX_ALIGNOF_WORK == __alignof__(struct rpcrdmax_work));

@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * shim/svc_rqst.c - an svc_rqst's buffers, for the C++ server transport:
+ * shim/sunrpc/svc_rqst.c - an svc_rqst's buffers, for the C++ server transport:
  * a Call is assembled in rq_pages (or left in its Receive buffer) and
  * described as rq_arg, and a Reply is read out of rq_res (copied, or as
  * page pieces for Send SGEs and RDMA Writes) and its pages kept past
- * sendto.  Apart from shim/svc.c (the
+ * sendto.  Apart from shim/sunrpc/svc.c (the
  * svc_xprt class) so that the KUnit module, which drives the real
  * server transport on svc_rqsts of its own, carries the same code.
  */
 #include <linux/mm.h>
 #include <linux/sunrpc/svc.h>
 #include <linux/sunrpc/xdr.h>
-#include "internal.h"
+#include "../internal.h"
 
 /**
  * rpcrdmax_svc_arg_copy - copy part of a Call into an svc_rqst's pages

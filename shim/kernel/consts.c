@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * shim/consts.c - generate rpcrdmax_consts.h for the C++ side.
+ * shim/kernel/consts.c - generate rpcrdmax_consts.h for the C++ side.
  *
  * Compiled to assembly only, never linked (the asm-offsets technique):
  * each DEFINE() leaves a "->NAME value" marker that Kbuild's offsets
@@ -21,7 +21,7 @@
 #include <linux/socket.h>
 #include <linux/wait.h>
 #include <rdma/rw.h>
-#include "internal.h"
+#include "../internal.h"
 
 #define SIZE_ALIGN(name, type)                                   \
 	do {                                                     \

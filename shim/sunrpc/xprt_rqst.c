@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * shim/xprt_rqst.c - an RPC request's xdr_bufs, for the C++ client.
+ * shim/sunrpc/xprt_rqst.c - an RPC request's xdr_bufs, for the C++ client.
  *
  * The client transport (xprtrdma/) sees a struct rpc_rqst only through
  * these helpers: the shape of its send and receive buffers, whether its
@@ -9,14 +9,14 @@
  * Reply into the receive buffer.  They touch nothing but the request's
  * own buffers (and its credential's flags), so the KUnit module runs them
  * on requests it builds (kunit/shims.c) without a live rpc_xprt; the
- * transport class and the request queue calls stay in shim/xprt.c.
+ * transport class and the request queue calls stay in shim/sunrpc/xprt.c.
  */
 #include <linux/mm.h>
 #include <linux/sunrpc/svc.h>
 #include <linux/sunrpc/xprt.h>
 #include <linux/sunrpc/xdr.h>
 #include <linux/sunrpc/auth.h>
-#include "internal.h"
+#include "../internal.h"
 
 /**
  * rpcrdmax_xprt_rqst_snd_copy - copy an RPC Call's message into @dst
@@ -238,7 +238,7 @@ int rpcrdmax_xprt_rqst_rcv_copy(void *rqst, const void *src, unsigned int len)
 	return len;
 }
 
-/* ---- backward-direction RPC (RFC 8167; the slots: shim/xprt_bc.c) ---- */
+/* ---- backward-direction RPC (RFC 8167; the slots: shim/sunrpc/xprt_bc.c) ---- */
 
 /**
  * rpcrdmax_xprt_bc_call - hand a backward Call to the callback service

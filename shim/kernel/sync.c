@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * shim/sync.c - locks, reference counts, atomics and completions.
+ * shim/kernel/sync.c - locks, reference counts, atomics and completions.
  *
  * C++ embeds these objects as opaque storage (ktl/lock.h, ktl/refcount.h,
  * ktl/completion.h) sized by rpcrdmax_consts.h; each function here casts
@@ -18,7 +18,7 @@
 #include <linux/spinlock.h>
 #include <linux/wait.h>
 #include "rpcrdmax_consts.h"
-#include "internal.h"
+#include "../internal.h"
 
 #define RPCRDMAX_CHECK_OPAQUE(name, type)                           \
 	static_assert(RPCRDMAX_SIZEOF_##name == sizeof(type));      \

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * shim/main.c - rpcrdmax module entry points.
+ * shim/sunrpc/main.c - rpcrdmax module entry points.
  *
  * Module init and exit live in C and hand over to C++ (lib/module.cpp).
  * The transports themselves are registered by the client and server
@@ -12,7 +12,7 @@
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include "rpcrdmax_consts.h"
-#include "internal.h"
+#include "../internal.h"
 
 /* The errno values C++ was given must be the kernel's. */
 static_assert(RPCRDMAX_EINVAL == EINVAL && RPCRDMAX_ENOMEM == ENOMEM);

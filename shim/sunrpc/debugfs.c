@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * shim/debugfs.c - every counter of a client transport, for an admin.
+ * shim/sunrpc/debugfs.c - every counter of a client transport, for an admin.
  *
  * mountstats keeps the stock "xprt: rdma" line byte for byte, so the
  * counters stock does not have (backward Calls and Replies, drops, Send
@@ -18,7 +18,7 @@
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
 #include <linux/sunrpc/xprt.h>
-#include "internal.h"
+#include "../internal.h"
 
 #if IS_ENABLED(CONFIG_SUNRPC_DEBUG)
 static int rpcrdmax_xprt_counters_show(struct seq_file *seq, void *v)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * shim/verbs.c - ib_core verbs for C++: device limits, PDs, CQs, work
+ * shim/kernel/verbs.c - ib_core verbs for C++: device limits, PDs, CQs, work
  * requests, DMA mapping and fast-registration memory regions.
  *
  * Work requests arrive as struct rpcrdmax_send_wr and are rebuilt here as
@@ -11,7 +11,7 @@
 #include <linux/scatterlist.h>
 #include <rdma/ib_verbs.h>
 #include "rpcrdmax_consts.h"
-#include "internal.h"
+#include "../internal.h"
 
 static_assert(RPCRDMAX_SIZEOF_CQE == sizeof(struct rpcrdmax_cqe));
 static_assert(RPCRDMAX_SIZEOF_SCATTERLIST == sizeof(struct scatterlist));

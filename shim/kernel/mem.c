@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * shim/mem.c - memory and pages for the C++ side.
+ * shim/kernel/mem.c - memory and pages for the C++ side.
  *
  * C++ allocates only through these (see ktl/alloc.h: every allocation names
  * its GFP flags and may fail).  The GFP values C++ passes come from the
@@ -12,7 +12,7 @@
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include "rpcrdmax_consts.h"
-#include "internal.h"
+#include "../internal.h"
 
 static_assert(RPCRDMAX_GFP_KERNEL == (__force unsigned int)GFP_KERNEL);
 static_assert(RPCRDMAX_GFP_NOFS == (__force unsigned int)GFP_NOFS);
