@@ -361,6 +361,7 @@ void rpcrdmax_xprt_unpin(void *xprt, void *rqst) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_xprt_set_credits(void *xprt, unsigned int credits) RPCRDMAX_NOEXCEPT;
 /* The transport's slot table size (rdma_slot_table_entries when it was made). */
 unsigned int rpcrdmax_xprt_max_reqs(void *xprt) RPCRDMAX_NOEXCEPT;
+bool rpcrdmax_xprt_get_cong(void *xprt, void *rqst) RPCRDMAX_NOEXCEPT;
 /*
  * Backward-direction RPC (shim/sunrpc/xprt_bc.c): queue a backward Call (its
  * RPC message, copied) to the callback service - 0, -ENOTCONN (no
@@ -445,19 +446,30 @@ void rpcrdmax_cxx_exit(void) RPCRDMAX_NOEXCEPT;
 
 /*
  * The client endpoint (xprtrdma/), one per sunrpc transport.  create()
- * returns NULL without memory; connect() and close() sleep; send()
- * returns 0, -ENOTCONN (the connection must be reset) or another errno
- * that fails this transmission.
+ * returns NULL without memory; connect() and close() sleep.
  */
 void *rpcrdmax_clnt_create(void *xprt) RPCRDMAX_NOEXCEPT;
 unsigned int rpcrdmax_clnt_max_payload(void *ep) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_clnt_connect(void *ep, const void *addr, unsigned int addrlen) RPCRDMAX_NOEXCEPT;
-int rpcrdmax_clnt_send(void *ep, void *rqst, unsigned int xid, unsigned int len) RPCRDMAX_NOEXCEPT;
+/*
+ * send_request: what sunrpc knows of one message to transmit (a Call, or
+ * the Reply to a backward Call), and what the endpoint decided: whether
+ * it went out (sunrpc's accounting) and whether the connection is to be
+ * reset.  transmit() returns 0 or the errno for sunrpc.
+ */
+struct rpcrdmax_xmit {
+	unsigned int xid, len;
+	bool connected;		/* xprt_connected() */
+	bool backward_reply;	/* the Reply to a backward Call */
+	bool same_connection;	/* a retransmission on the connection it was sent on */
+	bool reply_expected;	/* rpc_reply_expected() */
+	bool sent;		/* out: the message was posted */
+	bool reset;		/* out: reset the connection (xprt_force_disconnect) */
+};
+int rpcrdmax_clnt_transmit(void *ep, void *rqst, struct rpcrdmax_xmit *x) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_clnt_close(void *ep) RPCRDMAX_NOEXCEPT;
-/* Backward-direction RPC: the Reply to a backward Call (errors as
- * send()), the largest backward message's RPC part, the slots a
- * transport keeps for backward Calls. */
-int rpcrdmax_clnt_bc_send(void *ep, void *rqst, unsigned int xid, unsigned int len) RPCRDMAX_NOEXCEPT;
+/* Backward-direction RPC: the largest backward message's RPC part, the
+ * slots a transport keeps for backward Calls. */
 unsigned int rpcrdmax_clnt_bc_max_payload(void *ep) RPCRDMAX_NOEXCEPT;
 unsigned int rpcrdmax_clnt_bc_slots(void) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_clnt_destroy(void *ep) RPCRDMAX_NOEXCEPT;
@@ -534,6 +546,7 @@ void rpcrdmax_kunit_cxx_marshal_buf_reuse(void *ctx, rpcrdmax_check_fn check) RP
 void rpcrdmax_kunit_cxx_marshal_read_chunk(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_long_call(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_gss_no_ddp(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_transmit(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_write_chunk(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_reply_chunk(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_rdma_error(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;

@@ -30,6 +30,9 @@
  *                  length, XDR pad), the Reply by plain Send -> LOCAL_INV;
  *   long_call      call threshold 1 KiB: RDMA_NOMSG, Position Zero chunk
  *                  over head, pages and tail;
+ *   transmit       send_request's rules: not connected, no congestion
+ *                  slot, a retransmission on the same connection (reset),
+ *                  a Call with no Reply expected (sent, then reset);
  *   gss_no_ddp     the RPC's auth covers its data (krb5i/krb5p): no
  *                  Read or Write chunk for data items; a Long Call and a
  *                  Reply chunk instead (RFC 8166 Section 8.2.2);
@@ -79,6 +82,7 @@ struct FakeXprt {
 	Completion completed;
 	Atomic completions, disconnects, bad_xids, unpins;
 	u32 slots = 32; /* the slot table (rdma_slot_table_entries) */
+	bool cong = true; /* a congestion slot is free */
 };
 
 } // namespace rpcrdmax::kunit_marshal
@@ -129,6 +133,11 @@ extern "C" void rpcrdmax_xprt_set_credits(void *, unsigned int) noexcept
 extern "C" unsigned int rpcrdmax_xprt_max_reqs(void *xprt) noexcept
 {
 	return fake_of(xprt)->slots;
+}
+
+extern "C" bool rpcrdmax_xprt_get_cong(void *xprt, void *) noexcept
+{
+	return fake_of(xprt)->cong;
 }
 
 extern "C" void rpcrdmax_xprt_force_disconnect(void *xprt) noexcept
@@ -455,9 +464,9 @@ static bool bench_up(Reporter check, Bench *b, core::PrivData pd)
 
 /*
  * Build the request (rq_snd_buf holds a pattern with the DDP item's XDR
- * pad zeroed, rq_rcv_buf is poisoned) and have the client transmit it.
+ * pad zeroed, rq_rcv_buf is poisoned), ready for the client to transmit.
  */
-static bool bench_send(Reporter check, Bench *b, u32 xid)
+static bool bench_prepare(Reporter check, Bench *b, u32 xid)
 {
 	u32 call_room = b->snd.head_len + b->snd.tail_len;
 	u32 rcv_room = b->rcv.head_len + b->rcv.tail_len;
@@ -479,12 +488,16 @@ static bool bench_send(Reporter check, Bench *b, u32 xid)
 	if (!EXPECT(rpcrdmax_kunit_rqst_write(b->rqst, false, 0, b->sent, b->snd_len()) == 0) ||
 	    !EXPECT(rpcrdmax_kunit_rqst_write(b->rqst, true, 0, b->got, b->rcv_len()) == 0))
 		return false;
-	{
-		SpinLockBhGuard g(&b->x->lock);
-		b->x->rqst = b->rqst;
-		b->x->xid = xid;
-	}
-	return EXPECT(b->ep->send(b->rqst, xid) == 0);
+	SpinLockBhGuard g(&b->x->lock);
+	b->x->rqst = b->rqst;
+	b->x->xid = xid;
+	return true;
+}
+
+/* bench_prepare(), and the client transmits the request. */
+static bool bench_send(Reporter check, Bench *b, u32 xid)
+{
+	return bench_prepare(check, b, xid) && EXPECT(b->ep->send(b->rqst, xid) == 0);
 }
 
 /* The responder has the Call: it must be the message the client was given. */
@@ -725,6 +738,45 @@ static void gss_no_ddp_case(Reporter check)
 		}
 	}
 	bench_down(&b);
+}
+
+/*
+ * send_request's rules (ClntEp::transmit): not connected, nothing sent
+ * and no reset; no congestion slot, -EBADSLT; a retransmission on the
+ * connection it went on, a reset and nothing sent; a Call, sent; a Call
+ * that expects no Reply, sent and then a reset.
+ */
+static void transmit_case(Reporter check)
+{
+	Bench b, nr;
+	u8 rpc[64];
+
+	b.snd = nr.snd = { 100, 0, 0, 0, false };
+	b.rcv = nr.rcv = { 256, 0, 0, 0, false };
+	if (bench_up(check, &b, kDefaultPd) && bench_prepare(check, &b, 0x1111000a)) {
+		rpcrdmax_xmit x = { b.xid, b.snd_len(), false, false, false, true, true, true };
+		EXPECT(b.ep->transmit(b.rqst, &x) == -err::ENOTCONN && !x.sent && !x.reset);
+		x.connected = true;
+		b.x->cong = false;
+		EXPECT(b.ep->transmit(b.rqst, &x) == -err::EBADSLT && !x.sent && !x.reset);
+		b.x->cong = true;
+		x.same_connection = true;
+		EXPECT(b.ep->transmit(b.rqst, &x) == -err::ENOTCONN && !x.sent && x.reset);
+		x.same_connection = false;
+		EXPECT(b.ep->transmit(b.rqst, &x) == 0 && x.sent && !x.reset);
+		fill_reply(rpc, sizeof(rpc), b.xid, 21);
+		/* the Call went out once, as given */
+		if (b.r->take_call(check) && call_matches(check, &b) &&
+		    b.r->send_inline(check, rpc, sizeof(rpc), 0) && bench_done(check, &b))
+			EXPECT(mem_compare(b.got, rpc, sizeof(rpc)) == 0);
+	}
+	bench_down(&b);
+	if (bench_up(check, &nr, kDefaultPd) && bench_prepare(check, &nr, 0x1111000b)) {
+		rpcrdmax_xmit x = { nr.xid, nr.snd_len(), true, false, false, false, false, false };
+		EXPECT(nr.ep->transmit(nr.rqst, &x) == -err::ENOTCONN && x.sent && x.reset);
+		EXPECT(nr.r->take_call(check) && call_matches(check, &nr));
+	}
+	bench_down(&nr);
 }
 
 /* A READ-style request: 8 KiB of DDP-eligible room from page offset 512. */
@@ -1104,6 +1156,7 @@ RPCRDMAX_KUNIT_MARSHAL_ENTRY(buf_reuse)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(read_chunk)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(long_call)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(gss_no_ddp)
+RPCRDMAX_KUNIT_MARSHAL_ENTRY(transmit)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(write_chunk)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(reply_chunk)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(rdma_error)

@@ -401,6 +401,32 @@ int ClntEp::connect(const void *addr, unsigned int addrlen)
 	return 0;
 }
 
+/*
+ * send_request's rules.  A message goes out only on a connection and
+ * with a congestion slot.  The connection is reset instead when a
+ * retransmission would go on the connection the Call already went on
+ * (it would spend a credit the server never granted: RFC 8166 Section
+ * 3.3.1), when posting finds the connection gone, and after sending a
+ * Call that expects no Reply (its credit would stay counted).
+ */
+int ClntEp::transmit(void *rqst, rpcrdmax_xmit *x)
+{
+	int rc;
+
+	x->sent = x->reset = false;
+	if (!x->connected)
+		return -err::ENOTCONN; /* sunrpc connects first */
+	if (!rpcrdmax_xprt_get_cong(xprt_, rqst))
+		return -err::EBADSLT;
+	if (x->backward_reply)
+		rc = bc_send(rqst, x->xid, x->len);
+	else
+		rc = x->same_connection ? -err::ENOTCONN : send(rqst, x->xid);
+	x->sent = !rc && !x->backward_reply;
+	x->reset = rc == -err::ENOTCONN || (x->sent && !x->reply_expected);
+	return x->reset ? -err::ENOTCONN : rc;
+}
+
 int ClntEp::send(void *rqst, u32 xid)
 {
 	/* sunrpc's write lock keeps close() away while we transmit. */
@@ -649,17 +675,18 @@ extern "C" int rpcrdmax_clnt_connect(void *ep, const void *addr, unsigned int ad
 	return static_cast<ClntEp *>(ep)->connect(addr, addrlen);
 }
 
-/** rpcrdmax_clnt_send - transmit one RPC Call; see the shim header for errors */
-extern "C" int rpcrdmax_clnt_send(void *ep, void *rqst, unsigned int xid, unsigned int) noexcept
+/**
+ * rpcrdmax_clnt_transmit - sunrpc's send_request: transmit one message
+ * @ep: the endpoint
+ * @rqst: the rpc_rqst
+ * @x: what sunrpc knows of it; sent and reset are set (ClntEp::transmit)
+ *
+ * Returns 0 or the errno for sunrpc: -ENOTCONN (not connected, or reset),
+ * -EBADSLT (no congestion slot), or another that fails this transmission.
+ */
+extern "C" int rpcrdmax_clnt_transmit(void *ep, void *rqst, struct rpcrdmax_xmit *x) noexcept
 {
-	return static_cast<ClntEp *>(ep)->send(rqst, xid);
-}
-
-/** rpcrdmax_clnt_bc_send - send the Reply to a backward Call; errors as rpcrdmax_clnt_send */
-extern "C" int rpcrdmax_clnt_bc_send(void *ep, void *rqst, unsigned int xid,
-				     unsigned int len) noexcept
-{
-	return static_cast<ClntEp *>(ep)->bc_send(rqst, xid, len);
+	return static_cast<ClntEp *>(ep)->transmit(rqst, x);
 }
 
 /** rpcrdmax_clnt_bc_max_payload - the largest backward message's RPC part */

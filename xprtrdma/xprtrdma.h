@@ -216,6 +216,7 @@ public:
 	explicit ClntEp(void *xprt) : xprt_(xprt) {}
 	~ClntEp();
 	int connect(const void *addr, unsigned int addrlen);
+	int transmit(void *rqst, rpcrdmax_xmit *x);
 	int send(void *rqst, u32 xid);
 	int bc_send(void *rqst, u32 xid, u32 len);
 	u32 bc_max_payload();

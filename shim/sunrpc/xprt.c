@@ -180,39 +180,24 @@ static void rpcrdmax_xprt_buf_free(struct rpc_task *task)
 static int rpcrdmax_xprt_send_request(struct rpc_rqst *rqst)
 {
 	struct rpc_xprt *xprt = rqst->rq_xprt;
-	int rc;
+	struct rpcrdmax_xmit x = {
+		.xid = be32_to_cpu(rqst->rq_xid),
+		.len = rqst->rq_snd_buf.len,
+		.connected = xprt_connected(xprt),
+		/* The Reply to a backward Call (shim/sunrpc/xprt_bc.c): no rq_buffer. */
+		.backward_reply = !rqst->rq_buffer,
+		.same_connection = rqst->rq_connect_cookie == xprt->connect_cookie,
+		.reply_expected = rqst->rq_buffer && rpc_reply_expected(rqst->rq_task),
+	};
+	int rc = rpcrdmax_clnt_transmit(rpcrdmax_x(xprt)->ep, rqst, &x);
 
-	if (!xprt_connected(xprt))
-		return -ENOTCONN;
-	if (!xprt_request_get_cong(xprt, rqst))
-		return -EBADSLT;
-	/* The Reply to a backward Call (shim/sunrpc/xprt_bc.c): no rq_buffer. */
-	if (!rqst->rq_buffer) {
-		rc = rpcrdmax_clnt_bc_send(rpcrdmax_x(xprt)->ep, rqst, be32_to_cpu(rqst->rq_xid),
-					   rqst->rq_snd_buf.len);
-		if (rc == -ENOTCONN)
-			goto drop;
-		return rc;
+	if (x.sent) {
+		rqst->rq_xtime = ktime_get();
+		rqst->rq_xmit_bytes_sent += rqst->rq_snd_buf.len;
 	}
-	/* A retransmission on the same connection would spend a credit
-	 * the server never granted: reset the connection instead. */
-	if (rqst->rq_connect_cookie == xprt->connect_cookie)
-		goto drop;
-	rc = rpcrdmax_clnt_send(rpcrdmax_x(xprt)->ep, rqst, be32_to_cpu(rqst->rq_xid),
-				rqst->rq_snd_buf.len);
-	if (rc == -ENOTCONN)
-		goto drop;
-	if (rc)
-		return rc;
-	rqst->rq_xtime = ktime_get();
-	rqst->rq_xmit_bytes_sent += rqst->rq_snd_buf.len;
-	/* An RPC without a reply would throw the credit count off. */
-	if (!rpc_reply_expected(rqst->rq_task))
-		goto drop;
-	return 0;
-drop:
-	xprt_force_disconnect(xprt);
-	return -ENOTCONN;
+	if (x.reset)
+		xprt_force_disconnect(xprt);
+	return rc;
 }
 
 static void rpcrdmax_xprt_set_connect_timeout(struct rpc_xprt *xprt,
@@ -415,6 +400,18 @@ void rpcrdmax_xprt_set_credits(void *xprt, unsigned int credits)
 unsigned int rpcrdmax_xprt_max_reqs(void *xprt)
 {
 	return ((struct rpc_xprt *)xprt)->max_reqs;
+}
+
+/**
+ * rpcrdmax_xprt_get_cong - take a congestion slot for a request
+ * @xprt: the transport
+ * @rqst: the request
+ *
+ * Returns false when none is free (sunrpc retries the transmission).
+ */
+bool rpcrdmax_xprt_get_cong(void *xprt, void *rqst)
+{
+	return xprt_request_get_cong(xprt, rqst);
 }
 
 /** rpcrdmax_xprt_force_disconnect - report a lost connection to sunrpc */

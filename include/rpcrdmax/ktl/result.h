@@ -36,6 +36,7 @@ inline constexpr int EINVAL = 22;
 inline constexpr int ENOSPC = 28;
 inline constexpr int ERANGE = 34;
 inline constexpr int ENOSYS = 38;
+inline constexpr int EBADSLT = 57;
 inline constexpr int ENOBUFS = 105;
 inline constexpr int EMSGSIZE = 90;
 inline constexpr int EPROTONOSUPPORT = 93;
