@@ -9,6 +9,9 @@
 #                        as a new user would: tests the set-up itself
 #   make check-quick     host tests without fuzzing, strict module build,
 #                        KUnit (the iteration loop)
+#   make check-debug     KUnit and the e2e cases of rpcrdmax's transports on
+#                        the debug kernel (KASAN, lockdep, kmemleak, UBSAN,
+#                        DEBUG_OBJECTS; its kernel built on first use, 20 min cold)
 #   make check-battery   the e2e battery's "full" profile, rpcrdmax's client
 #                        and server each against stock (make check runs
 #                        its shorter "check" profile)
@@ -23,7 +26,7 @@ SHELL := /bin/bash
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 
 .PHONY: all modules setup check check-quick check-host check-build check-kunit \
-	check-e2e check-battery check-fresh demo bench clean
+	check-e2e check-debug check-battery check-fresh demo bench clean
 
 all: modules
 
@@ -54,6 +57,10 @@ check-kunit:
 
 check-e2e:
 	$(TOP)/scripts/check e2e
+
+check-debug:
+	$(TOP)/scripts/kunit --debug
+	$(TOP)/scripts/e2e --debug
 
 check-battery:
 	RPCRDMAX_BATTERY_PROFILE=full $(TOP)/scripts/e2e battery-client battery-server

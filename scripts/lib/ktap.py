@@ -17,8 +17,11 @@ RESULT = re.compile(r'(\s*)(not ok|ok) (\d+)(?: -)? ([^#\s]+)(?:\s*#\s*(\S+))?')
 TOTALS = re.compile(r'^\s+# (\S+): pass:(\d+) fail:(\d+) skip:(\d+) total:(\d+)')
 # The suite's own totals, every case and parameter counted.
 SUITE_TOTALS = re.compile(r'^# Totals: pass:(\d+) fail:(\d+) skip:(\d+) total:(\d+)')
+# (the debug kernel's checkers included: KASAN, UBSAN, DEBUG_OBJECTS,
+# DEBUG_LIST, kmemleak after the guest's scan; lockdep reports as WARNING:)
 BAD_LOG = re.compile(r'WARNING:|BUG:|Oops|general protection fault|Kernel panic|'
-                     r'Call Trace:|UBSAN:|KASAN:|kmemleak|refcount_t:')
+                     r'Call Trace:|UBSAN:|KASAN:|ODEBUG:|list_(add|del) corruption|'
+                     r'kmemleak: \d+ new suspected|refcount_t:')
 
 
 def parse_suite(path):

@@ -1,12 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0
 # Build the KUnit kernel: linux-source-6.1 of the guest kernel's version,
-# `ARCH=x86_64 tinyconfig` plus kunit/kunit.config, compiled with ccache.
+# `ARCH=x86_64 tinyconfig` plus kunit/kunit.config, compiled with ccache;
+# and the debug kernel: the same plus kunit/debug.config (issue 14).
 # The tree stays in place (modules are built against it with KDIR=), so
 # "atomic" here means: a directory without its .complete stamp is wiped
 # and rebuilt, never used.
 
+# build_kunit_kernel DIR [FRAGMENT]: the KUnit kernel in DIR, with
+# FRAGMENT merged after kunit.config (the debug kernel).
 build_kunit_kernel() {
-	local dir=$1 frag=$RPCRDMAX_TOP/kunit/kunit.config tarball
+	local dir=$1 frags=("$RPCRDMAX_TOP/kunit/kunit.config") tarball what=KUnit
+	[ -z "${2:-}" ] || { frags+=("$2"); what=debug; }
 	cache_ready "$dir" && return 0
 	tarball=/usr/src/linux-source-6.1.tar.xz
 	[ -r "$tarball" ] || die "$tarball missing (package linux-source-6.1=$RPCRDMAX_KVER)"
@@ -20,18 +24,24 @@ build_kunit_kernel() {
 	local mk=(make -s -C "$dir/src" O="$dir/build" ARCH=x86_64)
 	"${mk[@]}" tinyconfig >/dev/null
 	"$dir/src/scripts/kconfig/merge_config.sh" -m -O "$dir/build" \
-		"$dir/build/.config" "$frag" >/dev/null
+		"$dir/build/.config" "${frags[@]}" >/dev/null
 	"${mk[@]}" olddefconfig >/dev/null
-	# Every symbol the fragment asks for must have survived olddefconfig.
-	local line sym missing=()
+	# Every symbol the fragments ask for (the last one's word for it)
+	# must have survived olddefconfig.
+	local line missing=()
 	while read -r line; do
-		case $line in CONFIG_*=*) ;; *) continue ;; esac
 		grep -qx -- "$line" "$dir/build/.config" || missing+=("$line")
-	done <"$frag"
-	[ ${#missing[@]} -eq 0 ] || die "KUnit config lost: ${missing[*]} (unmet dependencies in kunit/kunit.config)"
-	say "building the KUnit kernel (ccache in $RPCRDMAX_CACHE/ccache)"
+	done < <(cat "${frags[@]}" | grep '^CONFIG_.*=' | tac | sort -t= -k1,1 -u)
+	[ ${#missing[@]} -eq 0 ] || die "$what config lost: ${missing[*]} (unmet dependencies in ${frags[*]#$RPCRDMAX_TOP/})"
+	say "building the $what kernel (ccache in $RPCRDMAX_CACHE/ccache)"
 	export CCACHE_DIR=$RPCRDMAX_CACHE/ccache CCACHE_BASEDIR=$dir CCACHE_NOHASHDIR=1
 	"${mk[@]}" CC="ccache gcc" -j"$(nproc)" bzImage modules >"$dir/build.log" 2>&1 ||
-		{ tail -n 30 "$dir/build.log" >&2; die "KUnit kernel build failed (log: $dir/build.log)"; }
+		{ tail -n 30 "$dir/build.log" >&2; die "$what kernel build failed (log: $dir/build.log)"; }
+	# The debug kernel's modules, as the e2e guests install them
+	# (scripts/guest/lib.sh: debug_modules).
+	if [ "$what" = debug ]; then
+		"${mk[@]}" INSTALL_MOD_PATH="$dir/modroot" INSTALL_MOD_STRIP=1 modules_install >>"$dir/build.log" 2>&1 ||
+			{ tail -n 30 "$dir/build.log" >&2; die "debug kernel modules_install failed (log: $dir/build.log)"; }
+	fi
 	cache_mark "$dir"
 }
