@@ -96,6 +96,7 @@ void rpcrdmax_completion_init(void *c) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_complete(void *c) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_complete_all(void *c) RPCRDMAX_NOEXCEPT;
 /* Returns the milliseconds left (at least 1) or 0 on timeout. */
+void rpcrdmax_wait_for_completion(void *c) RPCRDMAX_NOEXCEPT;
 unsigned long rpcrdmax_wait_for_completion_timeout(void *c, unsigned int ms) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_waitq_init(void *wq) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_waitq_wake_all(void *wq) RPCRDMAX_NOEXCEPT;
@@ -175,6 +176,8 @@ int rpcrdmax_cm_accept(void *id, const void *pdata, unsigned int pdata_len,
 		       unsigned int initiator_depth,
 		       unsigned int responder_resources) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_cm_reject(void *id, const void *pdata, unsigned int pdata_len) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_cm_lock_handler(void *id) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_cm_unlock_handler(void *id) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_cm_disconnect(void *id) RPCRDMAX_NOEXCEPT;
 void *rpcrdmax_cm_device(void *id) RPCRDMAX_NOEXCEPT;
 void *rpcrdmax_cm_qp(void *id) RPCRDMAX_NOEXCEPT;
@@ -547,6 +550,7 @@ void rpcrdmax_kunit_cxx_marshal_read_chunk(void *ctx, rpcrdmax_check_fn check) R
 void rpcrdmax_kunit_cxx_marshal_long_call(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_gss_no_ddp(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_transmit(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_connect_fails(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_write_chunk(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_reply_chunk(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_rdma_error(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;

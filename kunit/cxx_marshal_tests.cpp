@@ -33,6 +33,10 @@
  *   transmit       send_request's rules: not connected, no congestion
  *                  slot, a retransmission on the same connection (reset),
  *                  a Call with no Reply expected (sent, then reset);
+ *   connect_fails  a CM event that fails a connect in progress ends its
+ *                  wait at once with stock's errno (device removal:
+ *                  -ENODEV); a removal once connected is a lost
+ *                  connection;
  *   gss_no_ddp     the RPC's auth covers its data (krb5i/krb5p): no
  *                  Read or Write chunk for data items; a Long Call and a
  *                  Reply chunk instead (RFC 8166 Section 8.2.2);
@@ -779,6 +783,61 @@ static void transmit_case(Reporter check)
 	bench_down(&nr);
 }
 
+/*
+ * A connect in progress ends at once on a CM event that fails it, with
+ * stock's errno: the device removed or the address changed, -ENODEV; a
+ * disconnect before ESTABLISHED, -ECONNABORTED; a rejection,
+ * -ECONNREFUSED.  sunrpc is not told to disconnect (nothing was
+ * connected).  Once ESTABLISHED, a removal is a lost connection: the
+ * wait succeeds and sunrpc is told once.  (The waits used to poll until
+ * their timeout: kWaitMs here, 15 s in connect.)
+ */
+static void connect_fails_case(Reporter check)
+{
+	static constexpr struct {
+		int event, err;
+	} kFails[] = {
+		{ RPCRDMAX_CM_DEVICE_REMOVAL, -err::ENODEV },
+		{ RPCRDMAX_CM_ADDR_CHANGE, -err::ENODEV },
+		{ RPCRDMAX_CM_DISCONNECTED, -err::ECONNABORTED },
+		{ RPCRDMAX_CM_REJECTED, -err::ECONNREFUSED },
+	};
+	Bench b;
+
+	b.x = new (Gfp::Kernel) FakeXprt;
+	if (!EXPECT(b.x != nullptr))
+		return;
+	b.kx = rpcrdmax_kunit_xprt_new(b.x, 0);
+	if (EXPECT(b.kx != nullptr))
+		b.ep = new (Gfp::Kernel) ClntEp(b.kx);
+	for (const auto &f : kFails) {
+		xprtrdma::Conn *c = b.ep ? new (Gfp::Kernel) xprtrdma::Conn(b.ep) : nullptr;
+		if (!EXPECT(c != nullptr))
+			break;
+		rpcrdmax_cm_event_info ev = {};
+		ev.event = f.event;
+		c->cm_event(nullptr, ev);
+		auto r = c->wait_established(kWaitMs);
+		EXPECT(r.is_error() && r.error().code() == f.err);
+		EXPECT(b.x->disconnects.read() == 0);
+		delete c;
+	}
+	if (xprtrdma::Conn *c = b.ep ? new (Gfp::Kernel) xprtrdma::Conn(b.ep) : nullptr) {
+		rpcrdmax_cm_event_info ev = {};
+		ev.event = RPCRDMAX_CM_ESTABLISHED;
+		c->cm_event(nullptr, ev);
+		ev.event = RPCRDMAX_CM_DEVICE_REMOVAL;
+		c->cm_event(nullptr, ev);
+		c->cm_event(nullptr, ev);
+		EXPECT_OK(c->wait_established(kWaitMs));
+		EXPECT(b.x->disconnects.read() == 1);
+		delete c;
+	}
+	delete b.ep;
+	b.ep = nullptr;
+	bench_down(&b);
+}
+
 /* A READ-style request: 8 KiB of DDP-eligible room from page offset 512. */
 static void read_style(Bench *b)
 {
@@ -1157,6 +1216,7 @@ RPCRDMAX_KUNIT_MARSHAL_ENTRY(read_chunk)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(long_call)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(gss_no_ddp)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(transmit)
+RPCRDMAX_KUNIT_MARSHAL_ENTRY(connect_fails)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(write_chunk)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(reply_chunk)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(rdma_error)

@@ -167,7 +167,9 @@ using kunit_marshal::fill_reply;
 
 struct Pair {
 	Bench b;		/* the client: b.r (the fake responder) stays null */
-	FakeSvcXprt lx;		/* the listener's svc_xprt */
+	/* the listener's svc_xprt (on the heap: its work item may not live
+	 * on the stack, DEBUG_OBJECTS_WORK says) */
+	FakeSvcXprt *lx = nullptr;
 	FakeSvcXprt *sx = nullptr; /* the connection's */
 	void *rqstp = nullptr;	/* nfsd's svc_rqst */
 	Stats stats;
@@ -187,8 +189,10 @@ static bool pair_up(Reporter check, Pair *p)
 	p->rqstp = rpcrdmax_kunit_svc_rqst_new(kRqstPages);
 	p->buf = new (Gfp::Kernel) u8[kBuf];
 	p->reply = new (Gfp::Kernel) u8[kBuf];
-	if (!EXPECT(p->rqstp && p->buf && p->reply) || !EXPECT(addr.parse(kAddr, kPort).is_ok()) ||
-	    !EXPECT(rpcrdmax_svcl_create(&p->lx, addr.get(), sizeof(addr.raw.bytes), &p->lx.cxx) ==
+	p->lx = new (Gfp::Kernel) FakeSvcXprt;
+	if (!EXPECT(p->rqstp && p->buf && p->reply && p->lx) ||
+	    !EXPECT(addr.parse(kAddr, kPort).is_ok()) ||
+	    !EXPECT(rpcrdmax_svcl_create(p->lx, addr.get(), sizeof(addr.raw.bytes), &p->lx->cxx) ==
 		    0))
 		return false;
 	Bench *b = &p->b;
@@ -203,9 +207,9 @@ static bool pair_up(Reporter check, Pair *p)
 		return false;
 	rpcrdmax_kunit_xprt_set_ep(b->kx, b->ep);
 	if (!EXPECT(b->ep->connect(addr.get(), sizeof(addr.raw.bytes)) == 0) ||
-	    !EXPECT(p->lx.accept_done.wait_ms(kWaitMs)))
+	    !EXPECT(p->lx->accept_done.wait_ms(kWaitMs)))
 		return false;
-	p->sx = p->lx.accepted;
+	p->sx = p->lx->accepted;
 	return EXPECT(p->sx != nullptr);
 }
 
@@ -217,10 +221,11 @@ static void pair_down(Pair *p)
 		rpcrdmax_svcc_destroy(p->sx->cxx);
 		delete p->sx;
 	}
-	if (p->lx.cxx) {
-		p->lx.accept_work.cancel_sync();
-		rpcrdmax_svcl_destroy(p->lx.cxx);
+	if (p->lx && p->lx->cxx) {
+		p->lx->accept_work.cancel_sync();
+		rpcrdmax_svcl_destroy(p->lx->cxx);
 	}
+	delete p->lx;
 	if (p->rqstp)
 		rpcrdmax_kunit_svc_rqst_free(p->rqstp);
 	delete[] p->buf;

@@ -106,13 +106,13 @@ Result<void> SvcConn::post_reads(RwList &rw)
 		/* Reads ahead of the failure may run: flush them before
 		 * the pages go back to nfsd. */
 		lost();
-		id.drain();
+		drain();
 		sq_release(rc.sq_entries);
 		return error(err::ENOTCONN);
 	}
-	/* Posted Reads complete or flush (the connection closes on error). */
-	while (!rc.all_done.wait_ms(1000))
-		;
+	/* Posted Reads complete or flush (the connection closes on error;
+	 * an unanswered Read ends in the RC retry limit's error). */
+	rc.all_done.wait();
 	if (rc.failed) {
 		lost();
 		return error(err::EIO);

@@ -202,6 +202,7 @@ inline constexpr u32 kPiecesCap = kMaxChunkPieces + 12;
 struct CallCtx {
 	~CallCtx() { delete[] pieces; }
 	ListNode node;
+	ListNode all;	/* SvcConn::calls_: every context the connection made */
 	core::V1Header call;
 	core::V1Header reply;	/* sendto's scratch */
 	core::CallLayout layout; /* the Call's pieces (recvfrom) */
@@ -284,6 +285,7 @@ public:
 	void note_overrun(u32 xid);
 	void detach();
 	void lost();
+	void drain();
 
 	u32 bc_max_payload() const;
 	int bc_send(void *rqst, u32 xid, u32 len);
@@ -349,10 +351,15 @@ private:
 	u32 tail_ = 0;			/* under post_lock_: unsignaled Sends' slots */
 	u32 tail_room_ = 0;		/* slots beyond sq_'s for them */
 	List<CallCtx, &CallCtx::node> call_free_;	/* under lock_ */
+	/* Under lock_: all of them, free or not.  A context svc never gives
+	 * back (a deferred Call dropped: svc_revisit() frees only its own
+	 * record) goes with the connection all the same. */
+	List<CallCtx, &CallCtx::all> calls_;
 	List<SendCtx, &SendCtx::node> send_free_;	/* under lock_ */
 	core::ResponderCredits credits_;
 	core::InlineThresholds thr_ = { core::kPdMinInline, core::kPdMinInline };
 	Atomic lost_;
+	Mutex drain_mutex_;		/* drain(): one ib_drain_qp at a time */
 	u32 ord_ = 1;
 	/* The CONNECT_REQUEST, kept from the CM callback for setup(). */
 	u8 req_pd_[kReqPdMax] = {};

@@ -119,14 +119,14 @@ void *Listener::accept(bool *more)
 SvcConn::~SvcConn()
 {
 	if (id.get() && id.qp())
-		id.drain();
+		drain();
 	while (SendCtx *sc = orphans_.pop_front())
 		delete sc;
 	while (SendCtx *sc = posted_.pop_front()) /* unsignaled, never retired */
 		delete sc;
 	while (SendCtx *sc = send_free_.pop_front())
 		delete sc;
-	while (CallCtx *cc = call_free_.pop_front())
+	while (CallCtx *cc = calls_.pop_front()) /* free or never given back */
 		delete cc;
 	delete[] recvs_;
 }
@@ -146,6 +146,8 @@ CallCtx *SvcConn::new_call()
 		return nullptr;
 	}
 	count_allocs(1 + cc->read_rw.take_grown());
+	SpinLockBhGuard g(&lock_);
+	calls_.push_back(cc);
 	return cc;
 }
 
@@ -239,7 +241,7 @@ void SvcConn::take_request(const rpcrdmax_cm_event_info &ev)
 void SvcConn::refuse()
 {
 	if (id.qp()) {
-		id.drain();
+		drain();
 		rpcrdmax_cm_destroy_qp(id.get());
 	}
 	(void)rpcrdmax_cm_reject(id.get(), nullptr, 0);
@@ -361,7 +363,7 @@ Result<void> SvcConn::setup(Listener *l)
 
 	u8 pd[core::kPdSize];
 	u32 pdlen = RPCRDMAX_TRY(core::pd_encode(plan.ours, Bytes(pd, sizeof(pd))));
-	RPCRDMAX_TRY(id.accept(ConstBytes(pd, pdlen), ord_, 0));
+	RPCRDMAX_TRY(id.accept_deferred(ConstBytes(pd, pdlen), ord_, 0));
 	/* Lost before xprt was set (the client gave up while we set up):
 	 * lost() could not close it then. */
 	if (lost_.read())
@@ -389,6 +391,21 @@ void SvcConn::lost()
 	if (lost_.cmpxchg(0, 1) == 0 && xprt)
 		rpcrdmax_svc_xprt_close(xprt);
 	sq_.shut();
+}
+
+/*
+ * Drain the QP: every work request posted before this completes or
+ * flushes.  Called only once the connection is lost (or was never up),
+ * so sq_ is shut and no one takes Send Queue slots any more: posters
+ * that hold slots post into their own room, and Receives are reposted
+ * only into buffers the Receive Queue had.  Drains are serialized, so
+ * the one slot each queue keeps for ib_drain_qp's request (make_queues)
+ * is enough even when an nfsd thread and the teardown drain at once.
+ */
+void SvcConn::drain()
+{
+	MutexGuard g(&drain_mutex_);
+	id.drain();
 }
 
 void SvcConn::detach()

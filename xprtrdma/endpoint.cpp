@@ -27,8 +27,9 @@ Req *Req::from_call_buffer(void *call)
 
 Conn::~Conn()
 {
-	/* Everything posted completes (or flushes) before anything goes. */
-	if (id.qp())
+	/* Everything posted completes (or flushes) before anything goes.
+	 * (No id when its creation failed: nothing was posted.) */
+	if (id.get() && id.qp())
 		id.drain();
 	frwr_detach_all();
 	delete[] mrs_;
@@ -58,10 +59,8 @@ int Conn::cm_event(CmId *, const rpcrdmax_cm_event_info &ev)
 {
 	switch (ev.event) {
 	case RPCRDMAX_CM_ADDR_RESOLVED:
-		if (id.resolve_route(kResolveMs).is_error()) {
-			fail_event_ = RPCRDMAX_CM_ROUTE_ERROR;
-			failed_.complete_all();
-		}
+		if (id.resolve_route(kResolveMs).is_error())
+			fail(RPCRDMAX_CM_ROUTE_ERROR);
 		break;
 	case RPCRDMAX_CM_ROUTE_RESOLVED:
 		resolved_.complete_all();
@@ -70,52 +69,71 @@ int Conn::cm_event(CmId *, const rpcrdmax_cm_event_info &ev)
 		peer_pd_len_ = min<u32>(ev.private_data_len, sizeof(peer_pd_));
 		if (ev.private_data && peer_pd_len_)
 			mem_copy(peer_pd_, ev.private_data, peer_pd_len_);
+		connected_.set(1);
 		established_.complete_all();
 		break;
 	case RPCRDMAX_CM_DISCONNECTED:
 	case RPCRDMAX_CM_DEVICE_REMOVAL:
 	case RPCRDMAX_CM_ADDR_CHANGE:
+		/* Before ESTABLISHED: the connect in progress fails at once. */
+		if (!connected_.read())
+			fail(ev.event);
 		lost();
 		break;
 	case RPCRDMAX_CM_TIMEWAIT_EXIT:
 	case RPCRDMAX_CM_OTHER:
 		break;
 	default: /* address, route or connection errors, rejection */
-		fail_event_ = ev.event;
-		failed_.complete_all();
+		fail(ev.event);
 		lost();
 		break;
 	}
 	return 0;
 }
 
+/* The connect failed with CM event @event: whichever wait_event() is
+ * waiting wakes up and reports it (the first failure is the one told). */
+void Conn::fail(int event)
+{
+	fail_event_.cmpxchg(-1, event);
+	resolved_.complete_all();
+	established_.complete_all();
+}
+
 /* The connection is gone: sunrpc closes the transport and reconnects. */
 void Conn::lost()
 {
-	if (lost_.cmpxchg(0, 1) == 0 && established_.wait_ms(0))
+	if (lost_.cmpxchg(0, 1) == 0 && connected_.read())
 		rpcrdmax_xprt_force_disconnect(ep_->xprt_);
 }
 
+/*
+ * Wait up to @ms for @c, which its CM event completes, or for a failure
+ * (fail() completes it too); the errno tells which (stock's choices:
+ * ENODEV for a removed device or a changed address, ECONNABORTED for a
+ * disconnect before the connection was up).
+ */
 Result<void> Conn::wait_event(Completion *c, unsigned int ms)
 {
-	/* Success completes @c; any error completes failed_. */
-	for (unsigned int waited = 0; waited < ms; waited += 50) {
-		if (c->wait_ms(50))
-			return {};
-		if (failed_.wait_ms(0))
-			break;
-	}
-	switch (fail_event_) {
+	const bool done = c->wait_ms(ms);
+
+	switch (fail_event_.read()) {
+	case -1:
+		return done ? Result<void>{} : error(err::ETIMEDOUT);
 	case RPCRDMAX_CM_REJECTED:
 		return error(err::ECONNREFUSED);
 	case RPCRDMAX_CM_ROUTE_ERROR:
 		return error(err::ENETUNREACH);
+	case RPCRDMAX_CM_DEVICE_REMOVAL:
+	case RPCRDMAX_CM_ADDR_CHANGE:
+		return error(err::ENODEV);
+	case RPCRDMAX_CM_DISCONNECTED:
+		return error(err::ECONNABORTED);
 	case RPCRDMAX_CM_ADDR_ERROR:
 	case RPCRDMAX_CM_UNREACHABLE:
 	case RPCRDMAX_CM_CONNECT_ERROR:
-		return error(err::EHOSTUNREACH);
 	default:
-		return error(err::ETIMEDOUT);
+		return error(err::EHOSTUNREACH);
 	}
 }
 
@@ -138,7 +156,7 @@ Result<void> Conn::setup(const void *addr, unsigned int addrlen)
 	stage = "resolving";
 	RPCRDMAX_TRY(id.create(this));
 	RPCRDMAX_TRY(id.resolve_addr(sa, kResolveMs));
-	RPCRDMAX_TRY(wait_event(&resolved_, 2 * kResolveMs + 1000));
+	RPCRDMAX_TRY(wait_resolved(2 * kResolveMs + 1000));
 	stage = "setting up";
 
 	void *dev = id.device();
@@ -193,7 +211,7 @@ Result<void> Conn::setup(const void *addr, unsigned int addrlen)
 	u32 rd = min<u32>(attrs.max_qp_init_rd_atom, 16);
 	stage = "connecting";
 	RPCRDMAX_TRY(id.connect(ConstBytes(pd, pdlen), rd, 6));
-	RPCRDMAX_TRY(wait_event(&established_, kConnectMs));
+	RPCRDMAX_TRY(wait_established(kConnectMs));
 	stage = "connected";
 
 	core::PrivData peer;
@@ -393,7 +411,7 @@ int ClntEp::connect(const void *addr, unsigned int addrlen)
 	auto r = c->setup(addr, addrlen);
 	if (r.is_error()) {
 		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "connect failed: %d (%s, CM event %d)",
-					 r.error().code(), c->stage, c->fail_event_);
+					 r.error().code(), c->stage, c->fail_event_.read());
 		delete c;
 		return r.error().code();
 	}

@@ -141,6 +141,7 @@ public:
 	void recv_done(RecvBuf *rb, const rpcrdmax_wc &wc);
 	void send_done(SendBuf *sb, const rpcrdmax_wc &wc);
 	void lost();
+	void fail(int event);
 	void fence_invalidate(Req *req);
 
 	/* frwr.cpp */
@@ -167,6 +168,10 @@ public:
 	u32 pages_per_mr = 1;
 	const char *stage = "new";	/* for connect failure messages */
 	ClntEp *ep() const { return ep_; }
+
+	/* Connect's waits (public for KUnit's connect_fails case). */
+	Result<void> wait_resolved(unsigned int ms) { return wait_event(&resolved_, ms); }
+	Result<void> wait_established(unsigned int ms) { return wait_event(&established_, ms); }
 
 private:
 	Result<void> wait_event(Completion *c, unsigned int ms);
@@ -200,14 +205,15 @@ private:
 	rpcrdmax_send_wr wrs_[kMaxRegsPerCall + 1];
 	core::V1Header recv_hdr_;	/* one receive CQ: completions are serial */
 	core::RequesterCredits credits_;
-	Completion resolved_, established_, failed_;
+	Completion resolved_, established_;	/* or failed: fail() */
 	u8 peer_pd_[64];
 	u32 peer_pd_len_ = 0;
 	Atomic lost_;
+	Atomic connected_;	/* ESTABLISHED arrived */
 	friend class ClntEp;
 
 public:
-	int fail_event_ = -1;
+	Atomic fail_event_{ -1 };	/* the CM event that failed the connect */
 	CmId id;
 };
 

@@ -225,7 +225,8 @@ int rpcrdmax_cm_connect(void *id, const void *pdata, unsigned int pdata_len,
 
 /**
  * rpcrdmax_cm_accept - accept a connection request on @id
- * @id: the new_id of a CONNECT_REQUEST, with a QP
+ * @id: the new_id of a CONNECT_REQUEST, with a QP; from its event handler
+ *	or under rpcrdmax_cm_lock_handler()
  * @pdata: our private data
  * @pdata_len: its length
  * @initiator_depth: outstanding RDMA Reads we issue
@@ -250,6 +251,23 @@ int rpcrdmax_cm_accept(void *id, const void *pdata, unsigned int pdata_len,
 int rpcrdmax_cm_reject(void *id, const void *pdata, unsigned int pdata_len)
 {
 	return rdma_reject(id, pdata, min(pdata_len, 255U), IB_CM_REJ_CONSUMER_DEFINED);
+}
+
+/**
+ * rpcrdmax_cm_lock_handler - hold off @id's event handler (sleeps)
+ * @id: the id
+ *
+ * What must run as if in the handler (rdma_accept()) from elsewhere.
+ */
+void rpcrdmax_cm_lock_handler(void *id)
+{
+	rdma_lock_handler(id);
+}
+
+/** rpcrdmax_cm_unlock_handler - undo rpcrdmax_cm_lock_handler() */
+void rpcrdmax_cm_unlock_handler(void *id)
+{
+	rdma_unlock_handler(id);
 }
 
 /** rpcrdmax_cm_disconnect - start disconnecting @id (DISCONNECTED follows) */

@@ -213,6 +213,17 @@ void rpcrdmax_complete_all(void *c)
 }
 
 /**
+ * rpcrdmax_wait_for_completion - sleep, uninterruptibly and with no time
+ * limit, until @c completes (the hung-task detector sees a wait that
+ * never ends)
+ * @c: completion storage
+ */
+void rpcrdmax_wait_for_completion(void *c)
+{
+	wait_for_completion((struct completion *)c);
+}
+
+/**
  * rpcrdmax_wait_for_completion_timeout - sleep until @c completes
  * @c: completion storage
  * @ms: longest wait in milliseconds

@@ -58,6 +58,9 @@ public:
 	Completion &operator=(const Completion &) = delete;
 	void complete() { rpcrdmax_complete(raw_.get()); }
 	void complete_all() { rpcrdmax_complete_all(raw_.get()); }
+	/* Until completed: for what the hardware always ends (a posted
+	 * work request completes or flushes). */
+	void wait() { rpcrdmax_wait_for_completion(raw_.get()); }
 	/* True if completed within @ms milliseconds. */
 	[[nodiscard]] bool wait_ms(unsigned int ms)
 	{

@@ -308,6 +308,16 @@ public:
 		return check(rpcrdmax_cm_accept(id_, pdata.data(), (unsigned int)pdata.size(),
 						ord, ird));
 	}
+	/* accept() from outside the id's event handler: rdma_accept() runs
+	 * under the handler's mutex (rdma_lock_handler(), as stock's
+	 * svc_rdma_accept() does), so no CM event for the id races it. */
+	Result<void> accept_deferred(ktl::ConstBytes pdata, u32 ord, u32 ird)
+	{
+		rpcrdmax_cm_lock_handler(id_);
+		Result<void> r = accept(pdata, ord, ird);
+		rpcrdmax_cm_unlock_handler(id_);
+		return r;
+	}
 	Result<void> disconnect() { return check(rpcrdmax_cm_disconnect(id_)); }
 
 	Result<void> post_send(const rpcrdmax_send_wr *wrs, unsigned int n, unsigned int *bad)
