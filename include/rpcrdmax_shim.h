@@ -601,6 +601,7 @@ int rpcrdmax_kunit_rqst_read(void *rqst, bool rcv, unsigned int offset, void *ds
 void *rpcrdmax_kunit_xprt_new(void *owner, unsigned int bc_slots) RPCRDMAX_NOEXCEPT;
 void *rpcrdmax_kunit_xprt_owner(void *xprt) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_xprt_set_ep(void *xprt, void *ep) RPCRDMAX_NOEXCEPT;
+unsigned long rpcrdmax_kunit_bc_maxpayload(void *xprt) RPCRDMAX_NOEXCEPT;
 unsigned int rpcrdmax_kunit_xprt_free(void *xprt) RPCRDMAX_NOEXCEPT;
 void *rpcrdmax_kunit_bc_wait(void *xprt, unsigned int ms) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_kunit_bc_call(void *rqst, void *dst, unsigned int max,

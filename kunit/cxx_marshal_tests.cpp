@@ -1131,6 +1131,8 @@ static void bc_malformed_case(Reporter check)
 			EXPECT(rpcrdmax_kunit_bc_wait(b.kx, 0) == nullptr);
 			fill_reply(big, kBig, kXid, 31);
 			EXPECT(b.ep->bc_max_payload() < kBig);
+			/* as sunrpc asks: under rcu_read_lock(), no sleeping */
+			EXPECT(rpcrdmax_kunit_bc_maxpayload(b.kx) == b.ep->bc_max_payload());
 			EXPECT(rpcrdmax_kunit_bc_set_reply(rq, big, kBig) == 0);
 			EXPECT(b.ep->bc_send(rq, kXid, kBig) == -err::EMSGSIZE);
 			EXPECT(bc_answer(check, &b, rq, kXid, 33));

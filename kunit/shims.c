@@ -227,6 +227,22 @@ void *rpcrdmax_kunit_xprt_owner(void *xprt)
 	return rpcrdmax_kx(xprt)->owner;
 }
 
+/**
+ * rpcrdmax_kunit_bc_maxpayload - the transport's bc_maxpayload as
+ * rpc_max_bc_payload() calls it: under rcu_read_lock(), where nothing may
+ * sleep (the debug kernel's might_sleep checks catch a mutex)
+ * @xprt: a transport of rpcrdmax_kunit_xprt_new()
+ */
+unsigned long rpcrdmax_kunit_bc_maxpayload(void *xprt)
+{
+	size_t n;
+
+	rcu_read_lock();
+	n = rpcrdmax_xprt_bc_maxpayload(xprt);
+	rcu_read_unlock();
+	return n;
+}
+
 /** rpcrdmax_kunit_xprt_set_ep - the endpoint the transport's bc ops find */
 void rpcrdmax_kunit_xprt_set_ep(void *xprt, void *ep)
 {

@@ -415,6 +415,7 @@ int ClntEp::connect(const void *addr, unsigned int addrlen)
 		delete c;
 		return r.error().code();
 	}
+	bc_max_.set((int)c->bc_max_payload());
 	delete exchange(conn_, c);
 	return 0;
 }
@@ -462,11 +463,14 @@ int ClntEp::bc_send(void *rqst, u32 xid, u32 len)
 	return r.is_ok() ? 0 : r.error().code();
 }
 
+/*
+ * The latest connection's limit (before the first: the RFC 8166 default
+ * threshold's).  Lock-free: sunrpc asks under rcu_read_lock()
+ * (rpc_max_bc_payload()), where the endpoint mutex may not be taken.
+ */
 u32 ClntEp::bc_max_payload()
 {
-	MutexGuard g(&mutex_);
-	/* Before the first connection: the RFC 8166 default threshold. */
-	return conn_ ? conn_->bc_max_payload() : core::kPdMinInline - core::kMinChunkHeaderSize;
+	return (u32)bc_max_.read();
 }
 
 void ClntEp::close()

@@ -246,6 +246,7 @@ private:
 
 	Mutex mutex_;
 	Conn *conn_ = nullptr;
+	Atomic bc_max_{ (int)(core::kPdMinInline - core::kMinChunkHeaderSize) };	/* bc_max_payload() */
 	/* Requests' memory for reuse: at most the slot table's worth, so
 	 * that in steady state an RPC allocates nothing. */
 	SpinLock cache_lock_;
