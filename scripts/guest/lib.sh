@@ -266,10 +266,10 @@ steady_client_io() {
 	# Small random I/O (inline Calls and Replies) and 1 MiB sequential
 	# I/O (Read chunks, Write chunks), at once.
 	j="$STEADY_JOB --name=rand --rw=randrw --bs=4k --iodepth=16 --name=seq --rw=rw --bs=1m --iodepth=4"
-	step "steady: warm-up run" sh -c "fio $j >/tmp/steady.warm 2>&1"
+	step "steady: warm-up run" sh -c "fio $j >/tmp/steady.warm 2>&1 || { tail -n 3 /tmp/steady.warm; exit 1; }"
 	touch /share/steady.start
 	wait_for /share/steady.start.ok 120 || step_fail "steady: server never read its counters"
-	step "steady: measured run" sh -c "fio $j >/tmp/steady.run 2>&1"
+	step "steady: measured run" sh -c "fio $j >/tmp/steady.run 2>&1 || { tail -n 3 /tmp/steady.run; exit 1; }"
 	touch /share/steady.stop
 	wait_for /share/steady.stop.ok 120 || step_fail "steady: server never read its counters"
 	step "steady: umount" timeout 120 umount /mnt/nfs
