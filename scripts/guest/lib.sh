@@ -463,8 +463,9 @@ deleg_client() {
 
 # ---- the debug kernel (scripts/e2e --debug, scripts/kunit --debug) ---------
 # Booted on the debug kernel (kunit/debug.config), a guest finds no modules
-# of its own in the root filesystem: they come from the share (modroot/,
-# the kernel's modules_install), before anything runs modprobe.
+# of its own in the root filesystem: they come from the read-only share
+# "modroot" (the kernel's modules_install, scripts/vm --kernel debug),
+# before anything runs modprobe.
 KMEMLEAK=/sys/kernel/debug/kmemleak
 
 # kmemleak_scan: with kmemleak, report the objects leaked since the
@@ -479,8 +480,10 @@ kmemleak_scan() {
 	return 0
 }
 
-if [ ! -d "/lib/modules/$(uname -r)" ] && [ -d "/share/modroot/lib/modules/$(uname -r)" ]; then
-	cp -a "/share/modroot/lib/modules/$(uname -r)" /lib/modules/ && depmod -a
+if [ ! -d "/lib/modules/$(uname -r)" ] && mkdir -p /tmp/modroot &&
+	mount -t 9p -o trans=virtio,version=9p2000.L,ro modroot /tmp/modroot 2>/dev/null; then
+	cp -a "/tmp/modroot/lib/modules/$(uname -r)" /lib/modules/ && depmod -a
+	umount /tmp/modroot
 	# What leaked while the kernel booted is not the test's: scan, forget
 	# (objects younger than 5 s are not reported yet: wait them out).
 	if [ -w $KMEMLEAK ]; then
