@@ -492,3 +492,81 @@ if [ ! -d "/lib/modules/$(uname -r)" ] && mkdir -p /tmp/modroot &&
 		echo clear >$KMEMLEAK
 	fi
 fi
+
+# ---- fault injection into rpcrdmax's shims (the debug kernel) --------------
+# fail_function (CONFIG_FAIL_FUNCTION) fails the shim functions marked
+# ALLOW_ERROR_INJECTION (shim/kernel/: allocation, verbs, rw, CM): only
+# rpcrdmax's code, never the kernel's own callers of the same services.
+# One fault attribute for all of them: TIMES failures, then none.
+FEI=/sys/kernel/debug/fail_function
+
+# fail_function decides in its kprobe handler, which lockdep counts as
+# NMI context, and the random draw of should_fail_ex() (6.1) takes a
+# local lock there: lockdep reports the injector itself ("inconsistent
+# {INITIAL USE} -> {IN-NMI} usage", batched_entropy_u8.lock) and then
+# turns itself off for the rest of the boot.  So lock proving pauses
+# while a failure is armed (kernel.prove_locking), and everything after
+# the disarm (umount, remount, teardown, unload) is proved again.
+PROVE=/proc/sys/kernel/prove_locking
+
+# fei_arm FUNC TIMES: the next TIMES calls of FUNC fail (every caller).
+fei_arm() {
+	[ -d $FEI ] || { echo "no $FEI: not a kernel with FAIL_FUNCTION"; return 1; }
+	[ ! -w $PROVE ] || echo 0 >$PROVE
+	echo >$FEI/inject
+	echo "$1" >$FEI/inject || { echo "fail_function refuses $1 (not loaded, or not marked)"; return 1; }
+	echo 100 >$FEI/probability && echo 1 >$FEI/interval && echo 0 >$FEI/space &&
+		echo 1 >$FEI/verbose && echo "$2" >$FEI/times
+}
+
+# fei_disarm: prints how many of the armed failures were not used, and
+# removes every injection point.
+fei_disarm() {
+	cat $FEI/times
+	echo >$FEI/inject
+	[ ! -w $PROVE ] || echo 1 >$PROVE
+}
+
+# The server guest arms its own end when the client asks: the client
+# writes "FUNC TIMES" to /share/fei.req and waits for /share/fei.ack
+# ("ok" or why not); /share/fei.stop asks for the unused count in
+# /share/fei.left and disarms.  fei_serve SECONDS runs until the client
+# is done, for at most SECONDS.
+fei_serve() {
+	local f n out end=$(($(date +%s) + $1))
+	while [ ! -e /share/client.done ]; do
+		[ "$(date +%s)" -lt $end ] || { step_fail "server: the client never finished ($1 s)"; return 1; }
+		if [ -e /share/fei.req ]; then
+			read -r f n </share/fei.req
+			rm -f /share/fei.req
+			out=$(fei_arm "$f" "$n" 2>&1) && out=ok
+			echo "server: arm $f $n: $out"
+			echo "$out" >/share/fei.ack.tmp && mv /share/fei.ack.tmp /share/fei.ack
+		fi
+		if [ -e /share/fei.stop ]; then
+			rm -f /share/fei.stop
+			fei_disarm >/share/fei.left.tmp && mv /share/fei.left.tmp /share/fei.left
+			echo "server: disarmed ($(cat /share/fei.left) unused)"
+		fi
+		sleep 0.5
+	done
+	echo "server: the client is done"
+}
+
+# fei_remote_arm FUNC TIMES / fei_remote_disarm: the client's side of it.
+fei_remote_arm() {
+	local a
+	rm -f /share/fei.ack
+	echo "$1 $2" >/share/fei.req.tmp && mv /share/fei.req.tmp /share/fei.req
+	wait_for /share/fei.ack 60 || { echo "the server never answered"; return 1; }
+	a=$(cat /share/fei.ack)
+	rm -f /share/fei.ack
+	[ "$a" = ok ] || { echo "server: $a"; return 1; }
+}
+fei_remote_disarm() {
+	rm -f /share/fei.left
+	touch /share/fei.stop
+	wait_for /share/fei.left 60 || { echo "?"; return 1; }
+	cat /share/fei.left
+	rm -f /share/fei.left
+}

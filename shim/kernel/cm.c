@@ -7,6 +7,7 @@
  * are translated to struct rpcrdmax_cm_event_info.  Ids are always
  * RDMA_PS_TCP/RC in the initial network namespace, as NFS/RDMA uses.
  */
+#include <linux/error-injection.h>
 #include <linux/in.h>
 #include <linux/in6.h>
 #include <linux/inet.h>
@@ -80,6 +81,7 @@ int rpcrdmax_cm_create_id(void *handler, rpcrdmax_cm_fn fn, void **id)
 	*id = cm;
 	return 0;
 }
+ALLOW_ERROR_INJECTION(rpcrdmax_cm_create_id, ERRNO);
 
 /**
  * rpcrdmax_cm_set_handler - direct an id's events to new storage
@@ -186,6 +188,7 @@ int rpcrdmax_cm_create_qp(void *id, void *pd, void *send_cq, void *recv_cq,
 		*send_wr_out = attr.cap.max_send_wr;
 	return rc;
 }
+ALLOW_ERROR_INJECTION(rpcrdmax_cm_create_qp, ERRNO);
 
 /** rpcrdmax_cm_destroy_qp - destroy the QP on @id, if any */
 void rpcrdmax_cm_destroy_qp(void *id)
@@ -222,6 +225,7 @@ int rpcrdmax_cm_connect(void *id, const void *pdata, unsigned int pdata_len,
 
 	return rdma_connect(id, &param);
 }
+ALLOW_ERROR_INJECTION(rpcrdmax_cm_connect, ERRNO);
 
 /**
  * rpcrdmax_cm_accept - accept a connection request on @id
@@ -246,6 +250,7 @@ int rpcrdmax_cm_accept(void *id, const void *pdata, unsigned int pdata_len,
 
 	return rdma_accept(id, &param);
 }
+ALLOW_ERROR_INJECTION(rpcrdmax_cm_accept, ERRNO);
 
 /** rpcrdmax_cm_reject - refuse a connection request, with optional private data */
 int rpcrdmax_cm_reject(void *id, const void *pdata, unsigned int pdata_len)

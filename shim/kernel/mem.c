@@ -8,6 +8,7 @@
  * for another kernel.
  */
 #include <linux/build_bug.h>
+#include <linux/error-injection.h>
 #include <linux/gfp.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
@@ -36,6 +37,7 @@ void *rpcrdmax_kmalloc(unsigned long size, unsigned int gfp)
 {
 	return kmalloc(size, (__force gfp_t)gfp);
 }
+ALLOW_ERROR_INJECTION(rpcrdmax_kmalloc, NULL);
 
 /**
  * rpcrdmax_kfree - release memory from rpcrdmax_kmalloc()

@@ -10,6 +10,7 @@
  * scatterlist storage (RPCRDMAX_SIZEOF_SCATTERLIST per piece).  The QP
  * must have been created with max_rdma_ctxs (rpcrdmax_cm_create_qp()).
  */
+#include <linux/error-injection.h>
 #include <linux/scatterlist.h>
 #include <rdma/rdma_cm.h>
 #include <rdma/rw.h>
@@ -52,6 +53,7 @@ int rpcrdmax_rw_init(void *ctx, void *cm_id, void *sgl, const struct rpcrdmax_pa
 	return rdma_rw_ctx_init(ctx, id->qp, id->port_num, sg, nsegs, 0, remote_addr, rkey,
 				dir);
 }
+ALLOW_ERROR_INJECTION(rpcrdmax_rw_init, ERRNO);
 
 /**
  * rpcrdmax_rw_destroy - release a context prepared by rpcrdmax_rw_init()
@@ -105,6 +107,7 @@ int rpcrdmax_rw_post(void *cm_id, void *const *ctxs, unsigned int n, void *cqe,
 		first = rdma_rw_ctx_wrs(ctxs[n], id->qp, id->port_num, first ? NULL : cqe, first);
 	return ib_post_send(id->qp, first, NULL);
 }
+ALLOW_ERROR_INJECTION(rpcrdmax_rw_post, ERRNO);
 
 /**
  * rpcrdmax_rw_mr_factor - contexts one I/O of @maxpages pages may need

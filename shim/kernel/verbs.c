@@ -8,6 +8,7 @@
  * through struct rpcrdmax_cqe as struct rpcrdmax_wc.
  */
 #include <linux/dma-direction.h>
+#include <linux/error-injection.h>
 #include <linux/scatterlist.h>
 #include <rdma/ib_verbs.h>
 #include "rpcrdmax_consts.h"
@@ -59,6 +60,7 @@ int rpcrdmax_ib_alloc_pd(void *device, void **pd)
 	*pd = p;
 	return 0;
 }
+ALLOW_ERROR_INJECTION(rpcrdmax_ib_alloc_pd, ERRNO);
 
 /** rpcrdmax_ib_dealloc_pd - free @pd (NULL is ignored) */
 void rpcrdmax_ib_dealloc_pd(void *pd)
@@ -95,6 +97,7 @@ int rpcrdmax_ib_alloc_cq(void *device, int nr_cqe, int comp_vector, bool workque
 	*cq = c;
 	return 0;
 }
+ALLOW_ERROR_INJECTION(rpcrdmax_ib_alloc_cq, ERRNO);
 
 /** rpcrdmax_ib_free_cq - free @cq (NULL is ignored) */
 void rpcrdmax_ib_free_cq(void *cq)
@@ -247,6 +250,7 @@ int rpcrdmax_ib_post_send(void *qp, const struct rpcrdmax_send_wr *wrs, unsigned
 	}
 	return ret;
 }
+ALLOW_ERROR_INJECTION(rpcrdmax_ib_post_send, ERRNO);
 
 /**
  * rpcrdmax_ib_post_recv - post one Receive
@@ -275,6 +279,7 @@ int rpcrdmax_ib_post_recv(void *qp, void *cqe, const struct rpcrdmax_sge *sge,
 	}
 	return ib_post_recv(qp, &wr, NULL);
 }
+ALLOW_ERROR_INJECTION(rpcrdmax_ib_post_recv, ERRNO);
 
 /**
  * rpcrdmax_ib_post_recvs - post @n one-SGE Receives as one chain
@@ -305,6 +310,7 @@ int rpcrdmax_ib_post_recvs(void *qp, void *const *cqes, const struct rpcrdmax_sg
 	}
 	return ib_post_recv(qp, wrs, NULL);
 }
+ALLOW_ERROR_INJECTION(rpcrdmax_ib_post_recvs, ERRNO);
 
 /** rpcrdmax_ib_drain_qp - move @qp to error and wait until every WR has completed */
 void rpcrdmax_ib_drain_qp(void *qp)
@@ -330,6 +336,7 @@ int rpcrdmax_ib_dma_map_single(void *device, void *addr, unsigned long len, int 
 	*dma = a;
 	return 0;
 }
+ALLOW_ERROR_INJECTION(rpcrdmax_ib_dma_map_single, ERRNO);
 
 /** rpcrdmax_ib_dma_unmap_single - undo rpcrdmax_ib_dma_map_single() */
 void rpcrdmax_ib_dma_unmap_single(void *device, unsigned long long dma, unsigned long len,
@@ -357,6 +364,7 @@ int rpcrdmax_ib_dma_map_page(void *device, void *page, unsigned int offset, unsi
 	*dma = a;
 	return 0;
 }
+ALLOW_ERROR_INJECTION(rpcrdmax_ib_dma_map_page, ERRNO);
 
 /** rpcrdmax_ib_dma_unmap_page - undo rpcrdmax_ib_dma_map_page() */
 void rpcrdmax_ib_dma_unmap_page(void *device, unsigned long long dma, unsigned int len, int dir)
@@ -388,6 +396,7 @@ int rpcrdmax_ib_alloc_mr(void *pd, unsigned int max_sg, void **mr)
 	*mr = m;
 	return 0;
 }
+ALLOW_ERROR_INJECTION(rpcrdmax_ib_alloc_mr, ERRNO);
 
 /** rpcrdmax_ib_dereg_mr - release @mr (NULL is ignored) */
 int rpcrdmax_ib_dereg_mr(void *mr)
@@ -430,6 +439,7 @@ int rpcrdmax_ib_mr_map(void *mr, void *device, void *sgl, const struct rpcrdmax_
 	}
 	return nsegs;
 }
+ALLOW_ERROR_INJECTION(rpcrdmax_ib_mr_map, ERRNO);
 
 /** rpcrdmax_ib_mr_unmap - undo rpcrdmax_ib_mr_map()'s DMA mapping */
 void rpcrdmax_ib_mr_unmap(void *device, void *sgl, unsigned int nsegs, int dir)
