@@ -6,11 +6,7 @@
 # released, and the kernel log (kmemleak included) must be clean.
 . /share/lib.sh
 set -u
-step "server: rxe up" rxe_up
-step "server: install rpcrdmax.ko" install_rpcrdmax
-echo 'install rpcrdma /bin/false' >/etc/modprobe.d/no-stock.conf
-step "server: modprobe rpcrdmax" modprobe rpcrdmax
-step "server: load nfsd" modprobe nfsd
+rpcrdmax_server_up
 nfs_server_start
 touch /share/server.ready
 fei_serve 4000
@@ -22,5 +18,5 @@ for k in pd cq qp mr; do
 	step "server: no $k left after unload" rdma_res_settle $k 0 30
 done
 dmesg | grep -c 'FAULT_INJECTION: forcing a failure' | sed 's/^/server: failures injected: /'
-step "server: kernel log clean" kernel_log_clean
+step "server: kernel log clean" kernel_log_clean_but_injector
 exit $STEP_FAILS

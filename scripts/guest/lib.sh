@@ -46,9 +46,32 @@ rxe_readd() {
 # On the debug kernel the checkers report too: KASAN (as BUG: KASAN:),
 # lockdep, might_sleep and DEBUG_OBJECTS (as BUG: or WARNING:), DEBUG_LIST
 # ("list_add corruption"), UBSAN, and kmemleak after a scan.
+KERNEL_BAD='WARNING:|BUG:|Oops|general protection fault|Call Trace:|UBSAN:|refcount_t:|KASAN:|ODEBUG:|list_(add|del) corruption|kmemleak: [0-9]+ new suspected'
 kernel_log_clean() {
 	kmemleak_scan
-	! dmesg | grep -E 'WARNING:|BUG:|Oops|general protection fault|Call Trace:|UBSAN:|refcount_t:|KASAN:|ODEBUG:|list_(add|del) corruption|kmemleak: [0-9]+ new suspected'
+	! dmesg | grep -E "$KERNEL_BAD"
+}
+
+# kernel_log_clean_but_injector: kernel_log_clean, less the one lockdep
+# report that fail_function causes itself (fei_arm says why): the report
+# whose lock is batched_entropy_u8.lock and whose trace runs through
+# should_fail_ex.  lockdep is off after it, KASAN, UBSAN and kmemleak
+# are not; any other report still fails.
+kernel_log_clean_but_injector() {
+	kmemleak_scan
+	! dmesg | awk '
+		/WARNING: inconsistent lock state/ { rep = 1; buf = "" }
+		rep {
+			buf = buf $0 "\n"
+			if ($0 ~ /<\/TASK>/) {
+				rep = 0
+				if (buf !~ /batched_entropy_u8\.lock/ || buf !~ /should_fail_ex/)
+					printf "%s", buf
+			}
+			next
+		}
+		{ print }
+		END { if (rep) printf "%s", buf }' | grep -E "$KERNEL_BAD"
 }
 
 # No OOM kill happened: none of the OOM killer's messages.
@@ -62,6 +85,17 @@ install_rpcrdmax() {
 	mkdir -p "/lib/modules/$(uname -r)/extra" &&
 		cp /share/rpcrdmax.ko "/lib/modules/$(uname -r)/extra/" &&
 		depmod -a
+}
+
+# rpcrdmax_server_up: soft-RoCE, rpcrdmax installed and loaded by a plain
+# modprobe (the stock transport must not be loaded behind our back as
+# "svcrdma"), and nfsd loaded.
+rpcrdmax_server_up() {
+	step "server: rxe up" rxe_up
+	step "server: install rpcrdmax.ko" install_rpcrdmax
+	echo 'install rpcrdma /bin/false' >/etc/modprobe.d/no-stock.conf
+	step "server: modprobe rpcrdmax" modprobe rpcrdmax
+	step "server: load nfsd" modprobe nfsd
 }
 
 # ---- transport selection (battery, bench) ----------------------------------
@@ -199,9 +233,11 @@ nfs_server_serve() {
 }
 
 # rdma_res_settle KIND N SECONDS: wait until the RDMA core tracks N of KIND.
+# (A deadline, not a count of polls: on the debug kernel each poll's
+# fork and exec take a good part of a second.)
 rdma_res_settle() {
-	local n=$(($3 * 10))
-	while [ "$(rdma_res_count "$1")" != "$2" ] && [ $n -gt 0 ]; do sleep 0.1; n=$((n - 1)); done
+	local end=$(($(date +%s) + $3))
+	while [ "$(rdma_res_count "$1")" != "$2" ] && [ "$(date +%s)" -lt $end ]; do sleep 0.2; done
 	[ "$(rdma_res_count "$1")" = "$2" ] || { echo "$1: $(rdma_res_count "$1"), not $2"; return 1; }
 }
 
@@ -502,17 +538,16 @@ FEI=/sys/kernel/debug/fail_function
 
 # fail_function decides in its kprobe handler, which lockdep counts as
 # NMI context, and the random draw of should_fail_ex() (6.1) takes a
-# local lock there: lockdep reports the injector itself ("inconsistent
-# {INITIAL USE} -> {IN-NMI} usage", batched_entropy_u8.lock) and then
-# turns itself off for the rest of the boot.  So lock proving pauses
-# while a failure is armed (kernel.prove_locking), and everything after
-# the disarm (umount, remount, teardown, unload) is proved again.
-PROVE=/proc/sys/kernel/prove_locking
+# local lock there: at the first failure injected, lockdep reports the
+# injector itself ("inconsistent {INITIAL USE} -> {IN-NMI} usage",
+# batched_entropy_u8.lock) and turns itself off for the rest of the boot
+# (kernel.prove_locking does not prevent it: the NMI check ignores it).
+# The inject case's guests therefore judge their logs with
+# kernel_log_clean_but_injector.
 
 # fei_arm FUNC TIMES: the next TIMES calls of FUNC fail (every caller).
 fei_arm() {
 	[ -d $FEI ] || { echo "no $FEI: not a kernel with FAIL_FUNCTION"; return 1; }
-	[ ! -w $PROVE ] || echo 0 >$PROVE
 	echo >$FEI/inject
 	echo "$1" >$FEI/inject || { echo "fail_function refuses $1 (not loaded, or not marked)"; return 1; }
 	echo 100 >$FEI/probability && echo 1 >$FEI/interval && echo 0 >$FEI/space &&
@@ -524,7 +559,6 @@ fei_arm() {
 fei_disarm() {
 	cat $FEI/times
 	echo >$FEI/inject
-	[ ! -w $PROVE ] || echo 1 >$PROVE
 }
 
 # The server guest arms its own end when the client asks: the client

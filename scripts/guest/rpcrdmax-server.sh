@@ -5,12 +5,7 @@
 # unloads, and the kernel log stays clean.
 . /share/lib.sh
 set -u
-step "server: rxe up" rxe_up
-step "server: install rpcrdmax.ko" install_rpcrdmax
-# The stock transport must not be loaded behind our back ("svcrdma").
-echo 'install rpcrdma /bin/false' >/etc/modprobe.d/no-stock.conf
-step "server: modprobe rpcrdmax" modprobe rpcrdmax
-step "server: load nfsd" modprobe nfsd
+rpcrdmax_server_up
 grep -q '^rpcrdma ' /proc/modules && step_fail "server: stock rpcrdma is loaded" ||
 	step_ok "server: stock rpcrdma not loaded"
 grep -q '^rdma ' /proc/sys/sunrpc/transports &&
