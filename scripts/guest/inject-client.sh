@@ -11,7 +11,8 @@
 #     (a clean error or a reconnect, never a hang);
 #   - after umount and a fresh mount, read back the data written before
 #     and every file whose write reported success, by sha256;
-#   - leave the client's RDMA resources as they were before the round.
+#   - leave the client's RDMA resources as they were before the round,
+#     and the server with no QP.
 # The server guest checks its own end once the client is done.
 . /share/lib.sh
 set -u
@@ -139,6 +140,7 @@ while [ $# -ge 3 ]; do
 	while [ "$(res)" != "$BASE" ] && [ "$(date +%s)" -lt $end ]; do sleep 0.2; done
 	[ "$(res)" = "$BASE" ] && step_ok "$name: RDMA resources as before" ||
 		step_fail "$name: RDMA resources $(res), before: $BASE"
+	step "$name: the server closed its end (no QP left)" fei_remote_qp_gone
 done
 step "client: rmmod rpcrdmax" transport_unload rpcrdmax
 dmesg | grep -c 'FAULT_INJECTION: forcing a failure' | sed 's/^/client: failures injected: /'

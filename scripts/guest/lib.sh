@@ -564,7 +564,8 @@ fei_disarm() {
 # The server guest arms its own end when the client asks: the client
 # writes "FUNC TIMES" to /share/fei.req and waits for /share/fei.ack
 # ("ok" or why not); /share/fei.stop asks for the unused count in
-# /share/fei.left and disarms.  fei_serve SECONDS runs until the client
+# /share/fei.left and disarms; /share/fei.qp asks whether every QP of the
+# server is gone within 30 s (/share/fei.qp.ack: "ok" or the count).  fei_serve SECONDS runs until the client
 # is done, for at most SECONDS.
 fei_serve() {
 	local f n out end=$(($(date +%s) + $1))
@@ -579,8 +580,15 @@ fei_serve() {
 		fi
 		if [ -e /share/fei.stop ]; then
 			rm -f /share/fei.stop
-			fei_disarm >/share/fei.left.tmp && mv /share/fei.left.tmp /share/fei.left
-			echo "server: disarmed ($(cat /share/fei.left) unused)"
+			out=$(fei_disarm)
+			echo "$out" >/share/fei.left.tmp && mv /share/fei.left.tmp /share/fei.left
+			echo "server: disarmed ($out unused)"
+		fi
+		if [ -e /share/fei.qp ]; then
+			rm -f /share/fei.qp
+			out=$(rdma_res_settle qp 0 30 2>&1) && out=ok
+			echo "server: QPs after the round: $out"
+			echo "$out" >/share/fei.qp.tmp && mv /share/fei.qp.tmp /share/fei.qp.ack
 		fi
 		sleep 0.5
 	done
@@ -595,6 +603,15 @@ fei_remote_arm() {
 	wait_for /share/fei.ack 60 || { echo "the server never answered"; return 1; }
 	a=$(cat /share/fei.ack)
 	rm -f /share/fei.ack
+	[ "$a" = ok ] || { echo "server: $a"; return 1; }
+}
+fei_remote_qp_gone() {
+	local a
+	rm -f /share/fei.qp.ack
+	touch /share/fei.qp
+	wait_for /share/fei.qp.ack 90 || { echo "the server never answered"; return 1; }
+	a=$(cat /share/fei.qp.ack)
+	rm -f /share/fei.qp.ack
 	[ "$a" = ok ] || { echo "server: $a"; return 1; }
 }
 fei_remote_disarm() {
