@@ -561,63 +561,50 @@ fei_disarm() {
 	echo >$FEI/inject
 }
 
-# The server guest arms its own end when the client asks: the client
-# writes "FUNC TIMES" to /share/fei.req and waits for /share/fei.ack
-# ("ok" or why not); /share/fei.stop asks for the unused count in
-# /share/fei.left and disarms; /share/fei.qp asks whether every QP of the
-# server is gone within 30 s (/share/fei.qp.ack: "ok" or the count).  fei_serve SECONDS runs until the client
-# is done, for at most SECONDS.
+# The server guest arms its own end when the client asks over the share:
+# the client writes /share/fei.KIND.req (KIND arm: "FUNC TIMES"; stop:
+# disarm, answer the unused count; qp: answer whether every QP of the
+# server is gone within 30 s) and waits for /share/fei.KIND.ans.
+# fei_serve SECONDS answers until the client is done, for at most SECONDS.
 fei_serve() {
-	local f n out end=$(($(date +%s) + $1))
+	local k args out end=$(($(date +%s) + $1))
 	while [ ! -e /share/client.done ]; do
 		[ "$(date +%s)" -lt $end ] || { step_fail "server: the client never finished ($1 s)"; return 1; }
-		if [ -e /share/fei.req ]; then
-			read -r f n </share/fei.req
-			rm -f /share/fei.req
-			out=$(fei_arm "$f" "$n" 2>&1) && out=ok
-			echo "server: arm $f $n: $out"
-			echo "$out" >/share/fei.ack.tmp && mv /share/fei.ack.tmp /share/fei.ack
-		fi
-		if [ -e /share/fei.stop ]; then
-			rm -f /share/fei.stop
-			out=$(fei_disarm)
-			echo "$out" >/share/fei.left.tmp && mv /share/fei.left.tmp /share/fei.left
-			echo "server: disarmed ($out unused)"
-		fi
-		if [ -e /share/fei.qp ]; then
-			rm -f /share/fei.qp
-			out=$(rdma_res_settle qp 0 30 2>&1) && out=ok
-			echo "server: QPs after the round: $out"
-			echo "$out" >/share/fei.qp.tmp && mv /share/fei.qp.tmp /share/fei.qp.ack
-		fi
+		for k in arm stop qp; do
+			[ -e /share/fei.$k.req ] || continue
+			args=$(cat /share/fei.$k.req)
+			rm -f /share/fei.$k.req
+			case $k in
+			arm) out=$(fei_arm $args 2>&1) && out=ok ;;
+			stop) out=$(fei_disarm) ;;
+			qp) out=$(rdma_res_settle qp 0 30 2>&1) && out=ok ;;
+			esac
+			echo "server: $k $args: $out"
+			echo "$out" >/share/fei.$k.tmp && mv /share/fei.$k.tmp /share/fei.$k.ans
+		done
 		sleep 0.5
 	done
 	echo "server: the client is done"
 }
 
-# fei_remote_arm FUNC TIMES / fei_remote_disarm: the client's side of it.
-fei_remote_arm() {
-	local a
-	rm -f /share/fei.ack
-	echo "$1 $2" >/share/fei.req.tmp && mv /share/fei.req.tmp /share/fei.req
-	wait_for /share/fei.ack 60 || { echo "the server never answered"; return 1; }
-	a=$(cat /share/fei.ack)
-	rm -f /share/fei.ack
-	[ "$a" = ok ] || { echo "server: $a"; return 1; }
+# fei_ask KIND [ARGS...]: the client's side; prints the server's answer.
+fei_ask() {
+	local k=$1
+	shift
+	rm -f /share/fei.$k.ans
+	echo "$*" >/share/fei.$k.tmpreq && mv /share/fei.$k.tmpreq /share/fei.$k.req
+	wait_for /share/fei.$k.ans 90 || { echo "the server never answered"; return 1; }
+	cat /share/fei.$k.ans
+	rm -f /share/fei.$k.ans
 }
-fei_remote_qp_gone() {
+
+# fei_remote_arm FUNC TIMES, fei_remote_qp_gone: succeed on "ok";
+# fei_remote_disarm: the unused count, as fei_disarm.
+fei_remote_arm() { fei_ok arm "$@"; }
+fei_remote_qp_gone() { fei_ok qp; }
+fei_remote_disarm() { fei_ask stop; }
+fei_ok() {
 	local a
-	rm -f /share/fei.qp.ack
-	touch /share/fei.qp
-	wait_for /share/fei.qp.ack 90 || { echo "the server never answered"; return 1; }
-	a=$(cat /share/fei.qp.ack)
-	rm -f /share/fei.qp.ack
+	a=$(fei_ask "$@") || { echo "$a"; return 1; }
 	[ "$a" = ok ] || { echo "server: $a"; return 1; }
-}
-fei_remote_disarm() {
-	rm -f /share/fei.left
-	touch /share/fei.stop
-	wait_for /share/fei.left 60 || { echo "?"; return 1; }
-	cat /share/fei.left
-	rm -f /share/fei.left
 }
