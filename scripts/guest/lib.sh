@@ -5,6 +5,16 @@
 
 STEP_FAILS=0
 
+# A heartbeat for scripts/vm: it tells a NIC stall (QEMU stops moving
+# this guest's packets) from a hung guest kernel by whether this file
+# keeps being touched.  Once per guest, detached from the script's output
+# and not the script's child (a bare `wait` in a script would wait for it).
+if [ -n "${RPCRDMAX_name:-}" ] && [ -z "${RPCRDMAX_HEARTBEAT:-}" ]; then
+	RPCRDMAX_HEARTBEAT=1
+	export RPCRDMAX_HEARTBEAT
+	( (cd / && while :; do : >"/share/$RPCRDMAX_name.alive"; sleep 5; done) </dev/null >/dev/null 2>&1 & )
+fi
+
 step_ok() { echo "STEP ok $*"; }
 step_fail() { echo "STEP FAIL $*"; STEP_FAILS=$((STEP_FAILS + 1)); }
 
