@@ -248,7 +248,11 @@ nfs_server_serve() {
 rdma_res_settle() {
 	local end=$(($(date +%s) + $3))
 	while [ "$(rdma_res_count "$1")" != "$2" ] && [ "$(date +%s)" -lt $end ]; do sleep 0.2; done
-	[ "$(rdma_res_count "$1")" = "$2" ] || { echo "$1: $(rdma_res_count "$1"), not $2"; return 1; }
+	[ "$(rdma_res_count "$1")" = "$2" ] || {
+		echo "$1: $(rdma_res_count "$1"), not $2:"
+		rdma res show "$1" 2>&1 | sed 's/^/  /'
+		return 1
+	}
 }
 
 # ---- steady state: no context allocation while I/O runs -----------------
