@@ -140,7 +140,7 @@ while [ $# -ge 3 ]; do
 	while [ "$(res)" != "$BASE" ] && [ "$(date +%s)" -lt $end ]; do sleep 0.2; done
 	[ "$(res)" = "$BASE" ] && step_ok "$name: RDMA resources as before" ||
 		step_fail "$name: RDMA resources $(res), before: $BASE"
-	step "$name: the server closed its end (no QP left)" fei_remote_qp_gone
+	step "$name: the server closed its end (its QPs as before)" fei_remote_qp_gone
 done
 step "client: rmmod rpcrdmax" transport_unload rpcrdmax
 dmesg | grep -c 'FAULT_INJECTION: forcing a failure' | sed 's/^/client: failures injected: /'

@@ -3,20 +3,25 @@
 # rpcrdmax; while the client runs its rounds, this guest arms
 # fail_function on its own end when asked (lib.sh: fei_serve).  Then no
 # connection may be left, the module must unload with every RDMA resource
-# released, and the kernel log (kmemleak included) must be clean.
+# released, and the kernel log (kmemleak included) must be clean.  The
+# counts are compared with those before nfsd started: the device keeps
+# its own (ib_core's PD, CQ and GSI QP) whoever else uses it.
 . /share/lib.sh
 set -u
 rpcrdmax_server_up
+PD0=$(rdma_res_count pd) CQ0=$(rdma_res_count cq) QP0=$(rdma_res_count qp) MR0=$(rdma_res_count mr)
+echo "server: RDMA resources before nfsd: pd=$PD0 cq=$CQ0 qp=$QP0 mr=$MR0"
 nfs_server_start
 touch /share/server.ready
-fei_serve 4000
+fei_serve 4000 "$QP0"
 fei_disarm >/dev/null 2>&1
-step "server: no QP left once the client unmounted" rdma_res_settle qp 0 60
+step "server: QPs back to $QP0 once the client unmounted" rdma_res_settle qp "$QP0" 60
 step "server: rpc.nfsd 0" rpc.nfsd 0
 step "server: rpcrdmax unloads" transport_unload rpcrdmax
-for k in pd cq qp mr; do
-	step "server: no $k left after unload" rdma_res_settle $k 0 30
-done
+step "server: PDs back to $PD0 after unload" rdma_res_settle pd "$PD0" 30
+step "server: CQs back to $CQ0 after unload" rdma_res_settle cq "$CQ0" 30
+step "server: QPs back to $QP0 after unload" rdma_res_settle qp "$QP0" 30
+step "server: MRs back to $MR0 after unload" rdma_res_settle mr "$MR0" 30
 dmesg | grep -c 'FAULT_INJECTION: forcing a failure' | sed 's/^/server: failures injected: /'
 step "server: kernel log clean" kernel_log_clean_but_injector
 exit $STEP_FAILS

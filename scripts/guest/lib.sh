@@ -577,11 +577,13 @@ fei_disarm() {
 
 # The server guest arms its own end when the client asks over the share:
 # the client writes /share/fei.KIND.req (KIND arm: "FUNC TIMES"; stop:
-# disarm, answer the unused count; qp: answer whether every QP of the
-# server is gone within 30 s) and waits for /share/fei.KIND.ans.
-# fei_serve SECONDS answers until the client is done, for at most SECONDS.
+# disarm, answer the unused count; qp: answer whether the server's QPs
+# are back to QP0 within 30 s) and waits for /share/fei.KIND.ans.
+# fei_serve SECONDS QP0 answers until the client is done, for at most
+# SECONDS; QP0 is the server's QP count before any connection (the
+# device's own GSI QP, owned by ib_core, is always there).
 fei_serve() {
-	local k args out end=$(($(date +%s) + $1))
+	local k args out end=$(($(date +%s) + $1)) qp0=$2
 	while [ ! -e /share/client.done ]; do
 		[ "$(date +%s)" -lt $end ] || { step_fail "server: the client never finished ($1 s)"; return 1; }
 		for k in arm stop qp; do
@@ -591,7 +593,7 @@ fei_serve() {
 			case $k in
 			arm) out=$(fei_arm $args 2>&1) && out=ok ;;
 			stop) out=$(fei_disarm) ;;
-			qp) out=$(rdma_res_settle qp 0 30 2>&1) && out=ok ;;
+			qp) out=$(rdma_res_settle qp "$qp0" 30 2>&1) && out=ok ;;
 			esac
 			echo "server: $k $args: $out"
 			echo "$out" >/share/fei.$k.tmp && mv /share/fei.$k.tmp /share/fei.$k.ans
