@@ -92,9 +92,9 @@ void SvcConn::backward_reply(const core::V1Header &h, const u8 *msg, u32 len)
 using rpcrdmax::svcrdma::SvcConn;
 
 /** rpcrdmax_svcc_bc_slots - backward Calls a connection may have outstanding */
-extern "C" unsigned int rpcrdmax_svcc_bc_slots(void *) noexcept
+extern "C" unsigned int rpcrdmax_svcc_bc_slots(void *conn) noexcept
 {
-	return rpcrdmax::svcrdma::kBcSlots;
+	return static_cast<SvcConn *>(conn)->bc_slots();
 }
 
 /** rpcrdmax_svcc_bc_max_payload - the largest backward Call a connection sends */

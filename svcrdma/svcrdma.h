@@ -287,6 +287,10 @@ public:
 	void lost();
 	void drain();
 
+	/* Backward Calls outstanding at once: the Receives (for their
+	 * Replies) and Send Queue room set-up reserved, kBcSlots on every
+	 * connection, as stock's server. */
+	u32 bc_slots() const { return kBcSlots; }
 	u32 bc_max_payload() const;
 	int bc_send(void *rqst, u32 xid, u32 len);
 

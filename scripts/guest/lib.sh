@@ -450,12 +450,15 @@ deleg_server_check() {
 	bc_dropped_zero
 }
 
+# key_value KEY FILE: the value on FILE's "KEY VALUE" line.
+key_value() { awk -v k="$1" '$1 == k { print $2 }' "$2"; }
+
 # clnt_counters KEY: "FILE VALUE" for each of rpcrdmax's client transports
 # (shim/sunrpc/debugfs.c's counters file); nothing with the stock client.
 clnt_counters() {
 	local f
 	for f in /sys/kernel/debug/sunrpc/rpc_xprt/*/rpcrdmax; do
-		[ -e "$f" ] && echo "$f $(awk -v k="$1" '$1 == k { print $2 }' "$f")"
+		[ -e "$f" ] && echo "$f $(key_value "$1" "$f")"
 	done
 }
 
@@ -465,7 +468,7 @@ clnt_counter_delta() {
 	local f v now d=0
 	while read -r f v; do
 		[ -e "$f" ] || continue
-		now=$(awk -v k="$1" '$1 == k { print $2 }' "$f")
+		now=$(key_value "$1" "$f")
 		d=$((d + now - v))
 	done <"$2"
 	echo $d
