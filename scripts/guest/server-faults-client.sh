@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # e2e server-faults, client side (stock rpcrdma): keeps writers busy on a
 # hard NFSv3 mount while the server (server-faults.sh) stops nfsd, removes
-# its RDMA device, and refuses reconnects over its memory budget; each
+# its RDMA device, refuses reconnects over its memory budget, and (when
+# asked: /share/flap.want) takes its link down and up; each
 # time the writers must finish once the server is back, and every file
 # must hold what was written.
 . /share/lib.sh
@@ -47,6 +48,8 @@ round() {
 	if ! { wait_for "/tmp/done.$r.1" 600 && wait_for "/tmp/done.$r.2" 600 &&
 		wait_for "/tmp/done.$r.3" 600; }; then
 		step_fail "round $r: writers still stuck 600 s after the server came back"
+		dmesg | grep -v 'speed is unknown' | tail -n 40 | sed 's/^/client dmesg: /'
+		grep -A3 'xprt:' /proc/self/mountstats | sed 's/^/client mountstats: /'
 		return
 	fi
 	wait
@@ -66,6 +69,7 @@ round 3 server.back3
 # The server checks the reconnected connection before we umount.
 touch /share/client.round3
 wait_for /share/server.checked3 300 || step_fail "client: the server never checked the reconnection"
+[ -e /share/flap.want ] && round 4 server.back4
 step "client: umount" umount /mnt/nfs
 touch /share/client.done
 step "client: kernel log clean" kernel_log_clean

@@ -15,13 +15,18 @@
 #      the writers: the client's reconnects are refused (rdma_stat_refused,
 #      the log message, no QP/MR/PD left, nfsd still up, no OOM kill);
 #      with the defaults back the client reconnects by itself;
-#   5. the svc_rdma sysctls refuse out-of-range values, max_requests sizes
+#   5. (when asked) eth0 goes down for 10 s and up again under the writers: the client
+#      reconnects, its data is intact, and no connection outlives its
+#      client;
+#   6. the svc_rdma sysctls refuse out-of-range values, max_requests sizes
 #      each new connection, and the counters count what the traffic did
 #      and reset on write.
 . /share/lib.sh
 set -u
 SVC=/proc/sys/sunrpc/svc_rdma
 rc_qps() { rdma res show qp 2>/dev/null | grep -c 'type RC'; }
+# rc_qpns: the RC QPs' numbers, space-separated.
+rc_qpns() { rdma res show qp 2>/dev/null | awk '/type RC/ { for (i = 1; i < NF; i++) if ($i == "lqpn") printf "%s ", $(i + 1) }'; }
 # has_cq N: some CQ has exactly N entries.  A connection's Receive CQ is
 # asked for max_requests + 1 entries (one per credit, one for the drain),
 # and rxe rounds a CQ up to 2^k - 1: max_requests 16 gives 31, the
@@ -144,9 +149,52 @@ wait_for /share/client.round3 1200 || step_fail "server: the client's third roun
 	step_ok "refuse: the client reconnected by itself with the defaults (Receive CQ of 127)" ||
 	step_fail "refuse: $(rc_qps) RC QPs after the defaults came back; CQs: $(rdma res show cq | tr '\n' ' ')"
 touch /share/server.checked3
-wait_for /share/client.done 1800 || step_fail "server: client never finished"
 
-# ---- 5. counters ------------------------------------------------------------
+# ---- 5. a link flap under the mount -----------------------------------------
+# When asked (/share/flap.want: RPCRDMAX_FLAP=1 scripts/e2e server-faults),
+# eth0 goes down for 10 s under the writers (rxe's port goes with it).
+# Work requests in flight exhaust their retries (about 4 s on rxe: a 3 s
+# outage is absorbed by RC retransmission, and nothing breaks), the
+# client reconnects once the link is back, and every connection the flap
+# broke is closed here, so none is left once the client unmounted.  (Past
+# 30 s, scripts/vm would call a guest reading nothing while its tap drops
+# packets a NIC stall.)
+flap() {
+	local before after t0 n=1200
+	wait_for /share/io.4 600 || step_fail "server: the client's fourth I/O never started"
+	sleep 2
+	before=$(echo $(rc_qpns))
+	[ -n "$before" ] && step_ok "flap: the client is connected (RC QP $before)" ||
+		step_fail "flap: no RC QP while the client writes"
+	step "flap: eth0 down under the writers" ip link set eth0 down
+	sleep 10
+	step "flap: eth0 up" ip link set eth0 up
+	t0=$(date +%s)
+	touch /share/server.back4
+	# The writers had work in flight: their connection broke, and the
+	# client made a new one.
+	while [ $n -gt 0 ]; do
+		after=$(echo $(rc_qpns))
+		[ -n "$after" ] && ! echo " $after " | grep -Eq " ($(echo $before | tr ' ' '|')) " && break
+		sleep 0.1; n=$((n - 1))
+	done
+	if [ $n -gt 0 ]; then
+		step_ok "flap: the broken connection replaced (RC QP $before, then $after, $(($(date +%s) - t0)) s after the link came back)"
+	else
+		step_fail "flap: RC QPs $before before the flap, $(echo $(rc_qpns)) 120 s after"
+		dmesg | grep -v 'speed is unknown' | tail -n 40 | sed 's/^/server dmesg: /'
+	fi
+}
+[ -e /share/flap.want ] && flap
+wait_for /share/client.done 1800 || step_fail "server: client never finished"
+# No connection outlives its client (one the flap broke included).
+n=600
+while [ "$(rc_qps)" -gt 0 ] && [ $n -gt 0 ]; do sleep 0.1; n=$((n - 1)); done
+[ "$(rc_qps)" = 0 ] && step_ok "server: no RC QP left 60 s after the client unmounted" ||
+	step_fail "server: $(rc_qps) RC QPs left 60 s after the client unmounted: $(rdma res show qp | grep 'type RC' | tr '\n' ' ')"
+step "server: MRs back to $MR0 after the client unmounted" rdma_res_settle mr "$MR0" 30
+
+# ---- 6. counters ------------------------------------------------------------
 for f in rdma_stat_recv rdma_stat_read rdma_stat_write; do
 	v=$(cat "$SVC/$f")
 	[ "$v" -gt 0 ] 2>/dev/null && step_ok "sysctl: $f counted ($v)" ||
