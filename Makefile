@@ -16,6 +16,10 @@
 #   make check-battery   the e2e battery's "full" profile, rpcrdmax's client
 #                        and server each against stock (make check runs
 #                        its shorter "check" profile)
+#   make fuzz-server     the hostile peer's randomized corpus against rpcrdmax's
+#                        server (e2e hostile-server): SEED=N (default: the
+#                        time), COUNT=N (default 10000); make check runs seed
+#                        1 with 2000 messages
 #   make demo            set up, build, boot a guest and show the module
 #   make bench           rpcrdmax against the stock module: throughput, IOPS,
 #                        latency, metadata, CPU per op, in rounds
@@ -27,7 +31,7 @@ SHELL := /bin/bash
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 
 .PHONY: all modules setup check check-quick check-host check-build check-kunit \
-	check-e2e check-debug check-battery check-fresh demo bench clean
+	check-e2e check-debug check-battery check-fresh fuzz-server demo bench clean
 
 all: modules
 
@@ -58,6 +62,10 @@ check-kunit:
 
 check-e2e:
 	$(TOP)/scripts/check e2e
+
+fuzz-server:
+	@seed=$(or $(SEED),$$(date +%s)); echo "fuzz-server: seed $$seed, $(or $(COUNT),10000) messages"; \
+	  RPCRDMAX_CORPUS=$$seed:$(or $(COUNT),10000) $(TOP)/scripts/e2e hostile-server
 
 check-debug:
 	$(TOP)/scripts/e2e --debug

@@ -70,8 +70,14 @@ strict=
 # READs, each into its own Write chunk, and compares it with the copy.
 head -c 32768 /dev/urandom >/tmp/ddp.src
 step "client: ddp-reads file written" cp /tmp/ddp.src /mnt/nfs/ddp.bin
-timeout -k 5 900 /share/hostile --server $SERVER --port 20049 --deadline 800 $strict \
-	--ddp-path export/ddp.bin --ddp-expect /tmp/ddp.src >/tmp/hostile.out 2>&1 || rc=$?
+# Against rpcrdmax's server the randomized corpus follows the fixed cases
+# (tools/hostile/corpus.h): a fixed seed here, any seed and count from
+# make fuzz-server (/share/corpus.args "SEED:COUNT", /share/hostile.deadline).
+corpus=
+[ -e /share/hostile.strict ] && corpus="--corpus $(cat /share/corpus.args 2>/dev/null || echo 1:2000)"
+deadline=$(cat /share/hostile.deadline 2>/dev/null || echo 800)
+timeout -k 5 $((deadline + 100)) /share/hostile --server $SERVER --port 20049 --deadline "$deadline" \
+	$strict $corpus --ddp-path export/ddp.bin --ddp-expect /tmp/ddp.src >/tmp/hostile.out 2>&1 || rc=$?
 cat /tmp/hostile.out
 nfail=$(grep -c '^STEP FAIL' /tmp/hostile.out || true)
 nok=$(grep -c '^STEP ok' /tmp/hostile.out || true)

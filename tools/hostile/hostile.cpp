@@ -36,6 +36,8 @@
 #include <rpcrdmax/core/privdata.h>
 #include <rpcrdmax/ktl/xdr.h>
 
+#include "corpus.h"
+
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netdb.h>
@@ -59,6 +61,7 @@
 
 namespace core = rpcrdmax::core;
 namespace ktl = rpcrdmax::ktl;
+using namespace hostile;
 
 namespace {
 
@@ -76,6 +79,8 @@ struct Options {
 	std::vector<std::string> only;
 	std::string ddp_path;	/* ddp-reads: the file, from the NFSv4 pseudo-root */
 	std::string ddp_expect; /* ddp-reads: a local copy of its first octets */
+	bool corpus = false;	/* --corpus SEED:COUNT[:FIRST] */
+	uint64_t corpus_seed = 0, corpus_count = 0, corpus_first = 0;
 };
 
 Options opt;
@@ -164,69 +169,14 @@ void on_alarm(int)
 	_exit(255);
 }
 
-/* ---- bytes -------------------------------------------------------------- */
-
-using Bytes = std::vector<uint8_t>;
-
-/* Handcrafted XDR, one word at a time. */
-struct W {
-	Bytes b;
-	W &u32(uint32_t v)
-	{
-		uint8_t w[4];
-		ktl::store_be32(w, v);
-		b.insert(b.end(), w, w + 4);
-		return *this;
-	}
-	W &u64(uint64_t v) { return u32((uint32_t)(v >> 32)).u32((uint32_t)v); }
-	W &seg(uint32_t handle, uint32_t len, uint64_t off)
-	{
-		return u32(handle).u32(len).u64(off);
-	}
-	/* one Read list entry: discriminator 1, position, segment */
-	W &rseg(uint32_t pos, uint32_t handle, uint32_t len, uint64_t off)
-	{
-		return u32(1).u32(pos).seg(handle, len, off);
-	}
-	W &raw(const Bytes &x)
-	{
-		b.insert(b.end(), x.begin(), x.end());
-		return *this;
-	}
-	W &pad_to(size_t n)
-	{
-		if (b.size() < n)
-			b.resize(n, 0);
-		return *this;
-	}
-	W &cut(size_t n)
-	{
-		if (b.size() > n)
-			b.resize(n);
-		return *this;
-	}
-};
-
 uint32_t be32_at(const Bytes &b, size_t off)
 {
 	return off + 4 <= b.size() ? ktl::load_be32(b.data() + off) : 0;
 }
 
-/* ---- RPC: NFSv3 NULL (program 100003, version 3, procedure 0) ------------ */
+/* ---- RPC: the NFS program; every Call here is NULL (corpus.h) ------------- */
 
 constexpr uint32_t kNfsProg = 100003;
-constexpr uint32_t kNfsVers = 3;
-constexpr uint32_t kRpcCallLen = 40;
-
-Bytes rpc_null_call(uint32_t xid)
-{
-	W w;
-	w.u32(xid).u32(0 /* CALL */).u32(2 /* RPC version */);
-	w.u32(kNfsProg).u32(kNfsVers).u32(0 /* NULL */);
-	w.u32(0).u32(0);  /* cred AUTH_NONE, empty */
-	w.u32(0).u32(0);  /* verf AUTH_NONE, empty */
-	return w.b;
-}
 
 constexpr uint32_t kCreditsAsked = 8;
 
@@ -261,25 +211,6 @@ Bytes null_msg(uint32_t xid, size_t total = 0)
 
 /* ---- what came back ------------------------------------------------------ */
 
-enum Outcome : unsigned {
-	O_ERRVERS = 1u << 0,  /* RDMA_ERROR / ERR_VERS with our XID */
-	O_ERRCHUNK = 1u << 1, /* RDMA_ERROR / ERR_CHUNK with our XID */
-	O_DROP = 1u << 2,     /* nothing; the connection kept working */
-	O_CLOSED = 1u << 3,   /* nothing; the connection was closed */
-	O_REPLY = 1u << 4,    /* an RPC Reply (the Call was processed) */
-	O_OTHER = 1u << 5,    /* another RDMA_ERROR code or a malformed answer */
-};
-
-std::string outcome_names(unsigned set)
-{
-	static const char *names[] = {"ERR_VERS", "ERR_CHUNK", "drop", "close", "reply", "other"};
-	std::string s;
-	for (unsigned i = 0; i < 6; i++)
-		if (set & (1u << i))
-			s += (s.empty() ? "" : "|") + std::string(names[i]);
-	return s.empty() ? "nothing" : s;
-}
-
 struct Seen {
 	Outcome kind = O_OTHER;
 	uint32_t xid = 0, vers = 0, credits = 0, low = 0, high = 0, err = 0;
@@ -289,52 +220,6 @@ struct Seen {
 core::V1Header rx_hdr; /* 4.5 KiB: static, not on the stack */
 /* Where the RPC message starts in the last classified Reply (RDMA_MSG). */
 uint32_t rx_rpc_off;
-
-/* Walk a Reply's three chunk lists by hand, for Replies whose lists are
- * well-formed but longer than the core's fixed capacities (e.g. a
- * server echoing 100 Write chunks).  Returns the offset after the lists,
- * or 0 when they run past the message or a discriminator is not 0/1. */
-uint32_t walk_reply_lists(const Bytes &m)
-{
-	size_t off = 16, n = m.size();
-	auto word = [&](uint32_t *v) {
-		if (off + 4 > n)
-			return false;
-		*v = ktl::load_be32(m.data() + off);
-		off += 4;
-		return true;
-	};
-	uint32_t w, cnt;
-	/* Read list: entries of 6 words */
-	for (;;) {
-		if (!word(&w) || w > 1)
-			return 0;
-		if (!w)
-			break;
-		if (off + 24 > n)
-			return 0;
-		off += 24;
-	}
-	/* Write list: counted arrays of 4-word segments */
-	for (;;) {
-		if (!word(&w) || w > 1)
-			return 0;
-		if (!w)
-			break;
-		if (!word(&cnt) || (n - off) / 16 < cnt)
-			return 0;
-		off += (size_t)cnt * 16;
-	}
-	/* Reply chunk */
-	if (!word(&w) || w > 1)
-		return 0;
-	if (w) {
-		if (!word(&cnt) || (n - off) / 16 < cnt)
-			return 0;
-		off += (size_t)cnt * 16;
-	}
-	return (uint32_t)off;
-}
 
 std::string hex_words(const Bytes &m, size_t max = 24)
 {
@@ -369,12 +254,12 @@ Seen classify(const Bytes &m)
 	} else if (v == core::V1Verdict::Ok ||
 		   ((v == core::V1Verdict::TooManyWriteChunks ||
 		     v == core::V1Verdict::TooManySegments) &&
-		    rx_hdr.vers == 1 && rx_hdr.proc == core::V1Proc::Msg && walk_reply_lists(m))) {
+		    rx_hdr.vers == 1 && rx_hdr.proc == core::V1Proc::Msg && chunk_lists_end(m))) {
 		/* The second form: well-formed lists the core's decoder has
 		 * no room for (it bounds them for a requester's own use);
 		 * walked by hand. */
 		s.kind = O_REPLY;
-		rx_rpc_off = v == core::V1Verdict::Ok ? rx_hdr.hdr_len : walk_reply_lists(m);
+		rx_rpc_off = v == core::V1Verdict::Ok ? rx_hdr.hdr_len : chunk_lists_end(m);
 		if (v != core::V1Verdict::Ok)
 			s.detail = fmt("(lists beyond the core's capacity: %s) ", core::v1_verdict_name(v));
 		if (rx_hdr.proc == core::V1Proc::Msg) {
@@ -1101,12 +986,6 @@ Bytes b_bc_reply_chunk(const Ctx &c)
 /* a Reply cut after its XID and direction */
 Bytes b_bc_reply_short(const Ctx &c) { return hdr(c).u32(0).u32(0).u32(0).u32(c.xid).u32(1).b; }
 
-constexpr unsigned kAny = O_ERRVERS | O_ERRCHUNK | O_DROP | O_CLOSED | O_REPLY;
-/* A Read or Write the server attempts against a bad segment fails at
- * our RNIC, which terminates the connection (RFC 8166 Sections 8.1.1,
- * 8.1.4); a server that validates first answers ERR_CHUNK. */
-constexpr unsigned kFault = O_ERRCHUNK | O_CLOSED;
-
 const char *const kDevStaleXid =
 	"stock sends ERR_CHUNK for a Send shorter than 16 octets, copying "
 	"XID and version from whatever its receive buffer held before "
@@ -1710,12 +1589,241 @@ void run_ddp_reads()
 	report(name, problems);
 }
 
+/* ---- corpus: the randomized hostile corpus (corpus.h) -----------------------
+ *
+ * Messages FIRST..FIRST+COUNT-1 of the corpus SEED, one at a time on a
+ * connection, each followed at once by a NULL Call (the sentinel).  The
+ * sentinel's Reply bounds the wait: an answer to the message that has not
+ * come by then is a drop when the oracle allows one, else it is waited
+ * for up to --wait-ms.  A connection the server closed is replaced with
+ * the next Private Data of the corpus, and every kCorpusReconnectEvery
+ * messages anyway.  A late answer to a message judged a drop is judged
+ * again when it arrives.  Each failing message prints the seed, its
+ * index and how to replay it alone (--corpus SEED:1:INDEX).
+ */
+constexpr const char *kCorpusCase = "corpus";
+constexpr int kCorpusShown = 20; /* failing messages printed; the rest counted */
+constexpr uint64_t kCorpusReconnectEvery = 250;
+
+/* Take an answer carrying @a or @b, waiting until @until. */
+bool take_either(Conn &c, uint32_t a, uint32_t b, int64_t until, Bytes *out)
+{
+	for (;;) {
+		if (c.take_xid(a, 0, out) || (b != a && c.take_xid(b, 0, out)))
+			return true;
+		if (c.closed || now_ms() >= until)
+			return false;
+		c.pump(until);
+	}
+}
+
+struct CorpusRun {
+	struct Late {
+		uint32_t xid, rpc_xid;
+		uint64_t idx;
+		unsigned allowed;
+	};
+	uint64_t seed;
+	int failed = 0;
+	unsigned seen[6] = {};
+	uint64_t conns = 0, late_answers = 0, closes_of_prev = 0;
+	int64_t connect_ms = 0, wait_ms = 0; /* time spent (re)connecting, past sentinels */
+	std::deque<Late> late;
+
+	void fail(uint64_t idx, const std::string &why)
+	{
+		if (failed++ < kCorpusShown)
+			step_fail(fmt("%s seed %llu message %llu", kCorpusCase, (unsigned long long)seed,
+				      (unsigned long long)idx),
+				  why + fmt(" (replay: --corpus %llu:1:%llu)", (unsigned long long)seed,
+					    (unsigned long long)idx));
+	}
+	void fail(uint64_t idx, const Mutant &mu, const std::string &why)
+	{
+		fail(idx, why + "; message: " + mu.what + ", " + std::to_string(mu.msg.size()) +
+				  " octets " + hex_words(mu.msg, 48) + "; rule: " + mu.j.rule);
+	}
+
+	/* What an answer must carry besides its kind. */
+	void check_content(uint64_t idx, const Mutant &mu, const Bytes &ans, const Seen &s)
+	{
+		if (s.kind == O_ERRVERS && !(s.low <= 1 && 1 <= s.high && s.low <= s.vers && s.vers <= s.high))
+			fail(idx, mu, "bad ERR_VERS: " + s.detail);
+		if (s.kind == O_ERRCHUNK && s.vers != 1)
+			fail(idx, mu, "ERR_CHUNK with rdma_vers " + std::to_string(s.vers));
+		std::string why;
+		if (s.kind == O_REPLY && mu.j.exact_null && rx_hdr.proc == core::V1Proc::Msg &&
+		    !good_null_reply(ans, mu.j.rpc_xid, &why))
+			fail(idx, mu, "processed, but " + why);
+	}
+
+	/* Answers that are not the current message's: late ones, or strays. */
+	void judge_rest(Conn &c)
+	{
+		for (auto &m : c.rx) {
+			Seen s = classify(m);
+			bool known = false;
+			for (auto &l : late)
+				if (s.xid == l.xid || s.xid == l.rpc_xid) {
+					known = true;
+					late_answers++;
+					if (!(s.kind & l.allowed))
+						fail(l.idx, fmt("late answer %s; RFC allows %s",
+								s.detail.c_str(), outcome_names(l.allowed).c_str()));
+				}
+			if (!known)
+				fail(~0ull, fmt("answer with XID 0x%08x matching no message: %s", s.xid,
+						s.detail.c_str()));
+		}
+		c.rx.clear();
+	}
+};
+
+/* Connect with the corpus's next Private Data; the call threshold for it. */
+bool corpus_connect(Conn &c, CorpusRun &cr, uint32_t *threshold, std::string *why)
+{
+	std::string what;
+	Bytes pd = corpus_private_data(cr.seed, cr.conns++, &what);
+	if (!connect_with(c, pd, why) || !null_roundtrip(c, why)) {
+		*why += " (our private data: " + what + ")";
+		return false;
+	}
+	core::PrivData mine;
+	bool found = core::pd_decode(ktl::ConstBytes(pd.data(), pd.size()), &mine) ==
+		     core::PdVerdict::Found;
+	*threshold = c.call_threshold(found ? mine.send_size : core::kPdMinInline);
+	cr.late.clear();
+	return true;
+}
+
+void run_corpus()
+{
+	CorpusRun cr;
+	cr.seed = opt.corpus_seed;
+	const int64_t start = now_ms();
+	const uint64_t first = opt.corpus_first, end = first + opt.corpus_count;
+	Conn *c = nullptr;
+	uint32_t threshold = 0;
+	uint64_t on_conn = 0, sent = 0;
+	bool prev_may_close = false;
+	std::string why;
+	for (uint64_t idx = first; idx < end; idx++) {
+		if (now_ms() >= deadline_at) {
+			cr.fail(idx, "the overall deadline came before this message");
+			break;
+		}
+		if (!c || c->closed || on_conn == kCorpusReconnectEvery) {
+			int64_t t0 = now_ms();
+			delete c;
+			c = new Conn;
+			on_conn = 0;
+			prev_may_close = false;
+			if (!corpus_connect(*c, cr, &threshold, &why)) {
+				cr.fail(idx, "the server no longer serves a new connection: " + why);
+				break;
+			}
+			cr.connect_ms += now_ms() - t0;
+		}
+		Peer p{c->area_addr(), c->area_rkey(), (uint32_t)kAreaSize, threshold, c->area};
+		Mutant mu = corpus_message(cr.seed, idx, next_xid++, p);
+		const unsigned allowed = mu.j.allowed;
+		if (!c->send(mu.msg, &why)) {
+			if (c->closed && on_conn) { /* the previous message's close: again */
+				idx--;
+				continue;
+			}
+			cr.fail(idx, mu, "send: " + why);
+			break;
+		}
+		sent++;
+		on_conn++;
+		/* the sentinel */
+		uint32_t sx = next_xid++;
+		bool sentinel = c->grant >= 2 && c->send(null_msg(sx), &why);
+		Bytes r, ans;
+		bool stalled = false;
+		if (sentinel && c->take_xid(sx, now_ms() + opt.reply_ms, &r)) {
+			std::string w;
+			if (!good_null_reply(r, sx, &w))
+				cr.fail(idx, mu, "the sentinel NULL after it: " + w);
+			else if (rx_hdr.credits)
+				c->grant = rx_hdr.credits;
+		} else if (sentinel && !c->closed) {
+			stalled = true;
+		}
+		bool got = take_either(*c, mu.xid, mu.j.rpc_xid, now_ms(), &ans);
+		if (!got && !c->closed && (!sentinel || !(allowed & O_DROP))) {
+			int64_t t0 = now_ms();
+			got = take_either(*c, mu.xid, mu.j.rpc_xid, t0 + opt.wait_ms, &ans);
+			cr.wait_ms += now_ms() - t0;
+		}
+		if (!sentinel && !c->closed && !null_roundtrip(*c, &why) && !c->closed)
+			stalled = true;
+		if (stalled) {
+			cr.fail(idx, mu, fmt("connection open but the NULL after it got no Reply within "
+					     "%d ms (server stalled)", opt.reply_ms));
+			delete c;
+			c = nullptr;
+			continue;
+		}
+		Seen s;
+		unsigned out = c->closed ? O_CLOSED : O_DROP;
+		if (got) {
+			s = classify(ans);
+			out = s.kind;
+		}
+		if (out == O_CLOSED && !(allowed & O_CLOSED) && prev_may_close) {
+			/* the previous message's RDMA fault closing the
+			 * connection late; this one is not judged */
+			cr.closes_of_prev++;
+		} else {
+			for (unsigned b = 0; b < 6; b++)
+				if (out & (1u << b))
+					cr.seen[b]++;
+			if (!(out & allowed))
+				cr.fail(idx, mu, fmt("got %s (%s), RFC allows %s",
+						     outcome_names(out).c_str(),
+						     got ? s.detail.c_str() :
+						     c->closed ? c->close_why.c_str() : "no answer",
+						     outcome_names(allowed).c_str()));
+			else if (got)
+				cr.check_content(idx, mu, ans, s);
+		}
+		cr.judge_rest(*c);
+		if (!got && out == O_DROP) {
+			cr.late.push_back({mu.xid, mu.j.rpc_xid, idx, allowed});
+			if (cr.late.size() > 128)
+				cr.late.pop_front();
+		}
+		prev_may_close = (allowed & O_CLOSED) && !c->closed;
+	}
+	delete c;
+	std::string counts;
+	for (unsigned b = 0; b < 6; b++)
+		counts += fmt("%s%s %u", b ? ", " : "", outcome_names(1u << b).c_str(), cr.seen[b]);
+	note(kCorpusCase, fmt("seed %llu, messages %llu..%llu: %llu sent on %llu connections; %s; "
+			      "%llu late answers; %llu closes charged to the message before; "
+			      "%lld ms (%lld connecting, %lld waiting past sentinels)",
+			      (unsigned long long)cr.seed, (unsigned long long)first,
+			      (unsigned long long)(end - 1), (unsigned long long)sent,
+			      (unsigned long long)cr.conns, counts.c_str(),
+			      (unsigned long long)cr.late_answers,
+			      (unsigned long long)cr.closes_of_prev, (long long)(now_ms() - start),
+			      (long long)cr.connect_ms, (long long)cr.wait_ms));
+	if (cr.failed > kCorpusShown)
+		step_fail(kCorpusCase, fmt("%d more failing messages not shown", cr.failed - kCorpusShown));
+	else if (!cr.failed)
+		step_ok(fmt("%s: seed %llu, %llu messages", kCorpusCase, (unsigned long long)cr.seed,
+			    (unsigned long long)sent));
+}
+
 void usage()
 {
 	fprintf(stderr,
 		"usage: hostile [--server ADDR] [--port PORT] [--deadline SEC] [--wait-ms MS]\n"
 		"               [--reply-ms MS] [--strict] [--verbose] [--only NAME[,NAME...]]\n"
-		"               [--ddp-path PATH --ddp-expect FILE] [--list]\n");
+		"               [--ddp-path PATH --ddp-expect FILE] [--list]\n"
+		"               [--corpus SEED:COUNT[:FIRST]]\n");
 	exit(255);
 }
 
@@ -1751,7 +1859,18 @@ int main(int argc, char **argv)
 			opt.ddp_path = val();
 		else if (a == "--ddp-expect")
 			opt.ddp_expect = val();
-		else if (a == "--only") {
+		else if (a == "--corpus") {
+			unsigned long long s = 0, n = 0, f = 0;
+			char tail;
+			std::string v = val();
+			int k = sscanf(v.c_str(), "%llu:%llu:%llu%c", &s, &n, &f, &tail);
+			if ((k != 2 && k != 3) || !n)
+				usage();
+			opt.corpus = true;
+			opt.corpus_seed = s;
+			opt.corpus_count = n;
+			opt.corpus_first = f;
+		} else if (a == "--only") {
 			for (auto &name : split(val(), ','))
 				opt.only.push_back(name);
 		} else
@@ -1766,6 +1885,7 @@ int main(int argc, char **argv)
 			printf("%s\n", k.name);
 		printf("%s\n", kCreditCase);
 		printf("%s\n", kDdpCase);
+		printf("%s\n", kCorpusCase);
 		return 0;
 	}
 	setvbuf(stdout, nullptr, _IOLBF, 0);
@@ -1798,6 +1918,10 @@ int main(int argc, char **argv)
 		 * neither a new connection nor the NFS mount was served
 		 * (Documentation/hostile.rst, "Credit overrun"). */
 		note(kCreditCase, "not run without --strict: it can leave the stock server unable to serve");
+	}
+	if (opt.corpus && selected(kCorpusCase)) {
+		run_corpus();
+		ran++;
 	}
 	if (!ran) {
 		step_fail("hostile", "no case matched --only");
