@@ -112,6 +112,11 @@ TEST(CorpusOracle, RebuildsTheRpcMessageFromReadChunks)
 	j = judge(split, f.peer());
 	EXPECT_EQ(j.allowed, (unsigned)(O_REPLY | O_ERRCHUNK)) << j.rule;
 	EXPECT_TRUE(j.exact_null);
+	/* an empty Position Zero chunk (one zero-length segment): no RPC
+	 * message at all, as for RDMA_NOMSG without one (make fuzz-server
+	 * seed 7 found the oracle calling it a garbled message) */
+	j = judge(hdr(1, 1).rseg(0, kRkey, 0, kAddr).u32(0).u32(0).u32(0).b, f.peer());
+	EXPECT_EQ(j.allowed, (unsigned)(O_ERRCHUNK | O_DROP)) << j.rule;
 	/* the chunk's octets wrong: a garbled RPC message */
 	f.area[128 + 39] ^= 1;
 	j = judge(split, f.peer());

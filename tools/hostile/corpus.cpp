@@ -314,6 +314,9 @@ Judgement judge(const Bytes &m, const Peer &p)
 	}
 	rpc.insert(rpc.end(), base.begin() + at, base.end());
 
+	if (rpc.empty())
+		return verdict(O_ERRCHUNK | O_DROP | extra, "no RPC message: the Position Zero Read "
+							    "chunk is empty" + extra_why);
 	Judgement j;
 	j.rpc_xid = rpc.size() >= 4 ? ktl::load_be32(rpc.data()) : 0;
 	const bool chunks = !ps.reads.empty() || !ps.writes.empty() || ps.has_reply;
