@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # e2e server-faults, client side (stock rpcrdma): keeps writers busy on a
 # hard NFSv3 mount while the server (server-faults.sh) stops nfsd, removes
-# its RDMA device, refuses reconnects over its memory budget, and (when
+# its RDMA device, refuses reconnects over its memory budget, stops and
+# starts nfsd under a kill storm of writers and memory pressure, and (when
 # asked: /share/flap.want) takes its link down and up; each
 # time the writers must finish once the server is back, and every file
 # must hold what was written.
@@ -63,12 +64,66 @@ round() {
 		step_fail "round $r: $bad of $n files differ from what was written"
 }
 
+# storm: writers killed at random moments (0-2.9 s into their copy) until
+# the server is back from its rpc.nfsd 0 and restart under memory
+# pressure, then a few seconds more.  Every killed writer must exit (a
+# hard mount's waits are killable), every copy that finished before its
+# kill must read back intact after the page cache is dropped, and so must
+# a copy made after the storm.
+storm_loop() {
+	local i=0 killed=0 p n
+	mkdir -p /mnt/nfs/r5
+	while [ ! -e /tmp/stop.5 ]; do
+		if [ $((i % 2)) = 0 ]; then
+			dd if=/tmp/src of=/mnt/nfs/r5/k.$i bs=1M oflag=direct status=none 2>/dev/null &
+		else
+			dd if=/tmp/src of=/mnt/nfs/r5/k.$i bs=1M status=none 2>/dev/null &
+		fi
+		p=$!
+		n=$(od -An -N1 -tu1 /dev/urandom | tr -d ' ')
+		sleep "$((n % 3)).$((n % 10))"
+		kill -9 $p 2>/dev/null
+		if wait $p; then echo /mnt/nfs/r5/k.$i >>/tmp/storm.ok; else killed=$((killed + 1)); fi
+		i=$((i + 1))
+	done
+	echo "$i $killed" >/tmp/storm.count
+	touch /tmp/done.5
+}
+storm() {
+	local f n=0 bad=0
+	: >/tmp/storm.ok
+	storm_loop &
+	sleep 3
+	touch /share/io.5
+	wait_for /share/server.back5 900 || step_fail "storm: the server never came back"
+	sleep 5
+	touch /tmp/stop.5
+	if ! wait_for /tmp/done.5 300; then
+		step_fail "storm: a killed writer still had not exited 300 s after the server came back"
+		ps -eo pid,stat,wchan:32,args | grep ' dd ' | sed 's/^/client ps: /'
+		return
+	fi
+	wait
+	step_ok "storm: every killed writer exited ($(cut -d' ' -f2 /tmp/storm.count) of $(cut -d' ' -f1 /tmp/storm.count) killed)"
+	step "storm: a copy after the storm" dd if=/tmp/src of=/mnt/nfs/r5/after bs=1M oflag=direct status=none
+	echo /mnt/nfs/r5/after >>/tmp/storm.ok
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	for f in $(cat /tmp/storm.ok); do
+		n=$((n + 1))
+		cmp -s /tmp/src "$f" || { bad=$((bad + 1)); echo "differs: $f"; }
+	done
+	[ "$bad" = 0 ] && step_ok "storm: $n completed copies intact" ||
+		step_fail "storm: $bad of $n completed copies differ from what was written"
+}
+
 round 1 server.back1
 round 2 server.back2
 round 3 server.back3
 # The server checks the reconnected connection before we umount.
 touch /share/client.round3
 wait_for /share/server.checked3 300 || step_fail "client: the server never checked the reconnection"
+storm
 if [ -e /share/flap.want ]; then
 	round 4 server.back4
 	touch /share/client.round4

@@ -15,10 +15,14 @@
 #      the writers: the client's reconnects are refused (rdma_stat_refused,
 #      the log message, no QP/MR/PD left, nfsd still up, no OOM kill);
 #      with the defaults back the client reconnects by itself;
-#   5. (when asked) eth0 goes down for 10 s and up again under the
+#   5. rpc.nfsd 0 under a kill storm of the client's writers, and nfsd
+#      started again with memory filled to about 64 MiB available: the
+#      RDMA resources come back, the client reconnects under the
+#      pressure, no OOM kill, killed writers exit, completed files intact;
+#   6. (when asked) eth0 goes down for 10 s and up again under the
 #      writers: the writers finish with their data intact; in every run,
 #      no connection outlives its client;
-#   6. the svc_rdma sysctls refuse out-of-range values, max_requests sizes
+#   7. the svc_rdma sysctls refuse out-of-range values, max_requests sizes
 #      each new connection, and the counters count what the traffic did
 #      and reset on write.
 . /share/lib.sh
@@ -150,7 +154,50 @@ wait_for /share/client.round3 1200 || step_fail "server: the client's third roun
 	step_fail "refuse: $(rc_qps) RC QPs after the defaults came back; CQs: $(rdma res show cq | tr '\n' ' ')"
 touch /share/server.checked3
 
-# ---- 5. a link flap under the mount -----------------------------------------
+# ---- 5. a kill storm during a reconnect, under memory pressure --------------
+# The client kills its writers at random moments (its round 5) while nfsd
+# stops and starts again, so the connection goes with RPCs in flight and
+# the client makes a new one while writers die under it.  nfsd starts
+# again with the guest's memory filled (tmpfs) down to about 64 MiB
+# available, so the new connection is set up under memory pressure.
+# Required here: every RDMA resource of the old connection comes back,
+# the client reconnects under the pressure, no OOM kill; the client
+# requires its killed writers to exit and what completed to read back
+# intact.
+FILL=/tmp/fill
+mem_avail() { awk '/^MemAvailable:/ { print int($2 / 1024) }' /proc/meminfo; }
+pressure_on() {
+	local a
+	mkdir -p $FILL && mount -t tmpfs -o size=100% none $FILL || return 1
+	a=$(mem_avail)
+	[ "$a" -le 96 ] || dd if=/dev/zero of=$FILL/fill bs=1M count=$((a - 64)) status=none
+}
+pressure_off() { rm -f $FILL/fill && umount $FILL; }
+storm() {
+	local t0
+	wait_for /share/io.5 600 || step_fail "server: the client's storm never started"
+	sleep 3
+	[ "$(rc_qps)" -gt 0 ] && step_ok "storm: the client is connected under its kill storm" ||
+		step_fail "storm: no RC QP under the client's kill storm"
+	step "storm: rpc.nfsd 0 under the kill storm" timeout 120 rpc.nfsd 0
+	step "storm: MRs back to $MR0" rdma_res_settle mr "$MR0" 30
+	step "storm: PDs back to $PD0" rdma_res_settle pd "$PD0" 30
+	step "storm: memory filled" pressure_on
+	echo "server: storm: MemAvailable $(mem_avail) MiB with the fill"
+	nfsd_up
+	t0=$(date +%s)
+	while [ "$(rc_qps)" = 0 ] && [ $(($(date +%s) - t0)) -lt 120 ]; do sleep 0.5; done
+	[ "$(rc_qps)" -gt 0 ] &&
+		step_ok "storm: the client reconnected under memory pressure ($(($(date +%s) - t0)) s, MemAvailable $(mem_avail) MiB)" ||
+		step_fail "storm: no reconnection within 120 s under memory pressure"
+	sleep 3
+	step "storm: memory released" pressure_off
+	step "storm: no OOM kill" kernel_log_no_oom
+	touch /share/server.back5
+}
+storm
+
+# ---- 6. a link flap under the mount -----------------------------------------
 # When asked (/share/flap.want: RPCRDMAX_FLAP=1 scripts/e2e server-faults),
 # eth0 goes down for 10 s under the writers (rxe's port goes with it).
 # Either RC retransmission outlasts the outage and the connection
@@ -201,7 +248,7 @@ while [ "$(rc_qps)" -gt 0 ] && [ "$(date +%s)" -lt $end ]; do sleep 0.2; done
 	step_fail "server: $(rc_qps) RC QPs left 60 s after the client unmounted: $(rdma res show qp | grep 'type RC' | tr '\n' ' ')"
 step "server: MRs back to $MR0 after the client unmounted" rdma_res_settle mr "$MR0" 30
 
-# ---- 6. counters ------------------------------------------------------------
+# ---- 7. counters ------------------------------------------------------------
 for f in rdma_stat_recv rdma_stat_read rdma_stat_write; do
 	v=$(cat "$SVC/$f")
 	[ "$v" -gt 0 ] 2>/dev/null && step_ok "sysctl: $f counted ($v)" ||
