@@ -64,7 +64,7 @@ round() {
 		step_fail "round $r: $bad of $n files differ from what was written"
 }
 
-# storm: writers killed at random moments (0-2.9 s into their copy) until
+# storm: writers of 1 MiB killed at random moments (0-2.9 s into their copy) until
 # the server is back from its rpc.nfsd 0 and restart under memory
 # pressure, then a few seconds more.  Every killed writer must exit (a
 # hard mount's waits are killable), every copy that finished before its
@@ -75,9 +75,9 @@ storm_loop() {
 	mkdir -p /mnt/nfs/r5
 	while [ ! -e /tmp/stop.5 ]; do
 		if [ $((i % 2)) = 0 ]; then
-			dd if=/tmp/src of=/mnt/nfs/r5/k.$i bs=1M oflag=direct status=none 2>/dev/null &
+			dd if=/tmp/src1 of=/mnt/nfs/r5/k.$i bs=64k oflag=direct status=none 2>/dev/null &
 		else
-			dd if=/tmp/src of=/mnt/nfs/r5/k.$i bs=1M status=none 2>/dev/null &
+			dd if=/tmp/src1 of=/mnt/nfs/r5/k.$i bs=64k status=none 2>/dev/null &
 		fi
 		p=$!
 		n=$(od -An -N1 -tu1 /dev/urandom | tr -d ' ')
@@ -92,11 +92,12 @@ storm_loop() {
 storm() {
 	local f n=0 bad=0
 	: >/tmp/storm.ok
+	head -c 1048576 /tmp/src >/tmp/src1
 	storm_loop &
 	sleep 3
 	touch /share/io.5
 	wait_for /share/server.back5 900 || step_fail "storm: the server never came back"
-	sleep 5
+	sleep 3
 	touch /tmp/stop.5
 	if ! wait_for /tmp/done.5 300; then
 		step_fail "storm: a killed writer still had not exited 300 s after the server came back"
@@ -105,13 +106,13 @@ storm() {
 	fi
 	wait
 	step_ok "storm: every killed writer exited ($(cut -d' ' -f2 /tmp/storm.count) of $(cut -d' ' -f1 /tmp/storm.count) killed)"
-	step "storm: a copy after the storm" dd if=/tmp/src of=/mnt/nfs/r5/after bs=1M oflag=direct status=none
+	step "storm: a copy after the storm" dd if=/tmp/src1 of=/mnt/nfs/r5/after bs=64k oflag=direct status=none
 	echo /mnt/nfs/r5/after >>/tmp/storm.ok
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
 	for f in $(cat /tmp/storm.ok); do
 		n=$((n + 1))
-		cmp -s /tmp/src "$f" || { bad=$((bad + 1)); echo "differs: $f"; }
+		cmp -s /tmp/src1 "$f" || { bad=$((bad + 1)); echo "differs: $f"; }
 	done
 	[ "$bad" = 0 ] && step_ok "storm: $n completed copies intact" ||
 		step_fail "storm: $bad of $n completed copies differ from what was written"

@@ -170,13 +170,14 @@ pressure_on() {
 	local a
 	mkdir -p $FILL && mount -t tmpfs -o size=100% none $FILL || return 1
 	a=$(mem_avail)
-	[ "$a" -le 96 ] || dd if=/dev/zero of=$FILL/fill bs=1M count=$((a - 64)) status=none
+	[ "$a" -le 96 ] || fallocate -l $((a - 64))M $FILL/fill ||
+		dd if=/dev/zero of=$FILL/fill bs=1M count=$((a - 64)) status=none
 }
 pressure_off() { rm -f $FILL/fill && umount $FILL; }
 storm() {
 	local t0
 	wait_for /share/io.5 600 || step_fail "server: the client's storm never started"
-	sleep 3
+	sleep 2
 	[ "$(rc_qps)" -gt 0 ] && step_ok "storm: the client is connected under its kill storm" ||
 		step_fail "storm: no RC QP under the client's kill storm"
 	step "storm: rpc.nfsd 0 under the kill storm" timeout 120 rpc.nfsd 0

@@ -1657,8 +1657,8 @@ struct CorpusRun {
 			fail(idx, mu, "processed, but " + why);
 	}
 
-	/* Answers that are not the current message's: late ones, or strays. */
-	void judge_rest(Conn &c)
+	/* Answers that are not message @idx's: late ones, or strays. */
+	void judge_rest(Conn &c, uint64_t idx)
 	{
 		for (auto &m : c.rx) {
 			Seen s = classify(m);
@@ -1672,8 +1672,9 @@ struct CorpusRun {
 								s.detail.c_str(), outcome_names(l.allowed).c_str()));
 				}
 			if (!known)
-				fail(~0ull, fmt("answer with XID 0x%08x matching no message: %s", s.xid,
-						s.detail.c_str()));
+				fail(idx, fmt("an answer with XID 0x%08x that matches no message "
+					      "(seen while waiting for this one): %s", s.xid,
+					      s.detail.c_str()));
 		}
 		c.rx.clear();
 	}
@@ -1824,7 +1825,7 @@ void run_corpus()
 			else if (got)
 				cr.check_content(idx, mu, ans, s);
 		}
-		cr.judge_rest(*c);
+		cr.judge_rest(*c, idx);
 		if (!got && out == O_DROP) {
 			cr.late.push_back({mu.xid, mu.j.rpc_xid, idx, allowed});
 			if (cr.late.size() > 128)
