@@ -64,8 +64,7 @@ mkdir -p $M /tmp/src
 head -c 1048577 /dev/urandom >/tmp/src/big
 head -c 4097 /dev/urandom >/tmp/src/small
 (cd /tmp/src && sha256sum big small) >/tmp/src.sha256
-res() { for k in pd cq qp mr; do printf '%s=%s ' $k "$(rdma_res_count $k)"; done; }
-BASE=$(res)
+BASE=$(rdma_res_snapshot)
 echo "client: RDMA resources with no mount: $BASE"
 
 # The data every round reads back after its recovery.
@@ -136,10 +135,7 @@ while [ $# -ge 3 ]; do
 	rm -f $M/r$n.*
 	step "$name: umount" timeout -s KILL 120 umount $M
 	# sunrpc closes the transport when the last user goes
-	end=$(($(date +%s) + 30))
-	while [ "$(res)" != "$BASE" ] && [ "$(date +%s)" -lt $end ]; do sleep 0.2; done
-	[ "$(res)" = "$BASE" ] && step_ok "$name: RDMA resources as before" ||
-		step_fail "$name: RDMA resources $(res), before: $BASE"
+	step "$name: RDMA resources as before ($BASE)" rdma_res_back "$BASE" 30
 	step "$name: the server closed its end (its QPs as before)" fei_remote_qp_gone
 done
 step "client: rmmod rpcrdmax" transport_unload rpcrdmax

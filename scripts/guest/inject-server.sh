@@ -9,8 +9,8 @@
 . /share/lib.sh
 set -u
 rpcrdmax_server_up
-PD0=$(rdma_res_count pd) CQ0=$(rdma_res_count cq) QP0=$(rdma_res_count qp) MR0=$(rdma_res_count mr)
-echo "server: RDMA resources before nfsd: pd=$PD0 cq=$CQ0 qp=$QP0 mr=$MR0"
+RES0=$(rdma_res_snapshot) QP0=$(rdma_res_count qp)
+echo "server: RDMA resources before nfsd: $RES0"
 nfs_server_start
 touch /share/server.ready
 fei_serve 4000 "$QP0"
@@ -18,10 +18,7 @@ fei_disarm >/dev/null 2>&1
 step "server: QPs back to $QP0 once the client unmounted" rdma_res_settle qp "$QP0" 60
 step "server: rpc.nfsd 0" rpc.nfsd 0
 step "server: rpcrdmax unloads" transport_unload rpcrdmax
-step "server: PDs back to $PD0 after unload" rdma_res_settle pd "$PD0" 30
-step "server: CQs back to $CQ0 after unload" rdma_res_settle cq "$CQ0" 30
-step "server: QPs back to $QP0 after unload" rdma_res_settle qp "$QP0" 30
-step "server: MRs back to $MR0 after unload" rdma_res_settle mr "$MR0" 30
+step "server: RDMA resources back to $RES0 after unload" rdma_res_back "$RES0" 30
 dmesg | grep -c 'FAULT_INJECTION: forcing a failure' | sed 's/^/server: failures injected: /'
 step "server: kernel log clean" kernel_log_clean_but_injector
 exit $STEP_FAILS

@@ -265,6 +265,30 @@ rdma_res_settle() {
 	}
 }
 
+# rdma_res_snapshot: the counts of the RDMA core's PDs, CQs, QPs and MRs,
+# as "pd=N cq=N qp=N mr=N" (a baseline for rdma_res_back).
+rdma_res_snapshot() {
+	local k
+	for k in pd cq qp mr; do printf '%s=%s ' $k "$(rdma_res_count $k)"; done
+}
+
+# rdma_res_back SNAPSHOT SECONDS: wait until the counts are SNAPSHOT's
+# again; if they are not by the deadline, print the resources of each kind
+# that differs (so a leak names its owner) and, last (step keeps the last
+# lines), the counts; and fail.
+rdma_res_back() {
+	local end=$(($(date +%s) + $2)) now kv
+	while [ "$(rdma_res_snapshot)" != "$1" ] && [ "$(date +%s)" -lt $end ]; do sleep 0.2; done
+	now=$(rdma_res_snapshot)
+	[ "$now" = "$1" ] && return 0
+	for kv in $now; do
+		case " $1 " in *" $kv "*) continue ;; esac
+		rdma res show "${kv%%=*}" 2>&1 | sed 's/^/  /'
+	done
+	echo "RDMA resources $now, not $1 (the kinds that differ above)"
+	return 1
+}
+
 # ---- steady state: no context allocation while I/O runs -----------------
 # A server that wants the check (rpcrdmax's) calls steady_server_watch
 # before it says it is ready; the client runs steady_client_io after its

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Host test of the guests' RDMA resource checks (scripts/guest/lib.sh:
+# rdma_res_snapshot, rdma_res_back) against a fake "rdma" whose summary
+# line comes from a file: equal counts pass at once, counts that come
+# back within the deadline pass, a leak fails at the deadline and names
+# the leaked kind's resources and the counts in its last lines.
+# Prints "ok NAME" or "FAIL NAME: why" per case; exits non-zero on a failure.
+set -u
+here=$(dirname "$0")
+. "$here/../../scripts/guest/lib.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+counts=$tmp/counts
+
+# the fake: "rdma res show" prints the summary line, "rdma res show KIND"
+# a line per resource of that kind
+rdma() {
+	if [ $# -eq 2 ]; then
+		echo "0: rxe0: pd $(sed -n 1p "$counts") cq 3 qp $(sed -n 2p "$counts") cm_id 1 mr 0 ctx 0 srq 0"
+	else
+		echo "link rxe0/1 lqpn 17 type RC state RTS comm [rpcrdmax]"
+	fi
+}
+set_counts() { printf '%s\n%s\n' "$1" "$2" >"$counts"; }
+check() { # NAME CONDITION-STATUS
+	if [ "$2" = 0 ]; then echo "ok $1"; else echo "FAIL $1"; fails=$((fails + 1)); fi
+}
+
+set_counts 1 1
+base=$(rdma_res_snapshot)
+[ "$base" = "pd=1 cq=3 qp=1 mr=0 " ]
+check "snapshot: pd cq qp mr from the summary line ('$base')" $?
+
+rdma_res_back "$base" 5 >/dev/null
+check "back: equal counts pass" $?
+
+set_counts 2 2
+( sleep 1; set_counts 1 1 ) &
+rdma_res_back "$base" 10 >/dev/null
+check "back: counts that return before the deadline pass" $?
+wait
+
+set_counts 1 2
+out=$(rdma_res_back "$base" 1)
+rc=$?
+[ $rc -ne 0 ]
+check "back: a leaked QP fails at the deadline" $?
+last=$(printf '%s\n' "$out" | tail -n 3)
+case $last in
+*"lqpn 17 type RC"*"RDMA resources pd=1 cq=3 qp=2 mr=0 , not pd=1 cq=3 qp=1 mr=0"*) r=0 ;;
+*) r=1 ;;
+esac
+check "back: its last lines name the leaked QP and the counts" $r
+[ "$(printf '%s\n' "$out" | grep -c lqpn)" = 1 ]
+check "back: only the kind that differs is listed" $?
+
+exit $((fails > 0))
