@@ -268,8 +268,7 @@ rdma_res_settle() {
 # rdma_res_snapshot: the counts of the RDMA core's PDs, CQs, QPs and MRs,
 # as "pd=N cq=N qp=N mr=N" (a baseline for rdma_res_back).
 rdma_res_snapshot() {
-	local k
-	for k in pd cq qp mr; do printf '%s=%s ' $k "$(rdma_res_count $k)"; done
+	echo "pd=$(rdma_res_count pd) cq=$(rdma_res_count cq) qp=$(rdma_res_count qp) mr=$(rdma_res_count mr)"
 }
 
 # rdma_res_back SNAPSHOT SECONDS: wait until the counts are SNAPSHOT's

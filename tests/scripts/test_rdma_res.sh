@@ -31,7 +31,7 @@ check() { # NAME CONDITION-STATUS
 
 set_counts 1 1
 base=$(rdma_res_snapshot)
-[ "$base" = "pd=1 cq=3 qp=1 mr=0 " ]
+[ "$base" = "pd=1 cq=3 qp=1 mr=0" ]
 check "snapshot: pd cq qp mr from the summary line ('$base')" $?
 
 rdma_res_back "$base" 5 >/dev/null
@@ -50,7 +50,7 @@ rc=$?
 check "back: a leaked QP fails at the deadline" $?
 last=$(printf '%s\n' "$out" | tail -n 3)
 case $last in
-*"lqpn 17 type RC"*"RDMA resources pd=1 cq=3 qp=2 mr=0 , not pd=1 cq=3 qp=1 mr=0"*) r=0 ;;
+*"lqpn 17 type RC"*"RDMA resources pd=1 cq=3 qp=2 mr=0, not pd=1 cq=3 qp=1 mr=0 "*) r=0 ;;
 *) r=1 ;;
 esac
 check "back: its last lines name the leaked QP and the counts" $r
