@@ -1647,8 +1647,10 @@ struct CorpusRun {
 	/* What an answer must carry besides its kind. */
 	void check_content(uint64_t idx, const Mutant &mu, const Bytes &ans, const Seen &s)
 	{
-		if (s.kind == O_ERRVERS && !(s.low <= 1 && 1 <= s.high && s.low <= s.vers && s.vers <= s.high))
-			fail(idx, mu, "bad ERR_VERS: " + s.detail);
+		uint32_t sent = be32_at(mu.msg, 4);
+		if (s.kind == O_ERRVERS && !(s.low <= 1 && 1 <= s.high && s.low <= s.vers &&
+					     s.vers <= s.high && !(s.low <= sent && sent <= s.high)))
+			fail(idx, mu, fmt("bad ERR_VERS to rdma_vers %u: ", sent) + s.detail);
 		if (s.kind == O_ERRCHUNK && s.vers != 1)
 			fail(idx, mu, "ERR_CHUNK with rdma_vers " + std::to_string(s.vers));
 		std::string why;
