@@ -67,8 +67,8 @@ if ! out=$(transport_load client "$MOD" 2>&1); then
 	exit 1
 fi
 step_ok "client: load transport $MOD"
-n=3000
-while [ ! -e /share/server.ready ] && [ ! -e /share/server.failed ] && [ $n -gt 0 ]; do sleep 0.1; n=$((n - 1)); done
+end=$(deadline 300)
+while [ ! -e /share/server.ready ] && [ ! -e /share/server.failed ] && before $end; do sleep 0.1; done
 if [ ! -e /share/server.ready ]; then
 	step_fail "client: server never became ready (see server.log)"
 	exit 1
@@ -125,10 +125,10 @@ is_v3() { case $OPTS in *vers=3*) return 0 ;; esac; return 1; }
 # rdma_idle SECONDS: wait until no MR and no RC QP is left from earlier
 # mounts (transports are destroyed asynchronously after umount).
 rdma_idle() {
-	local n=$(($1 * 2))
-	while [ $n -gt 0 ]; do
+	local end=$(deadline $1)
+	while before $end; do
 		[ "$(rdma_res_count mr)" -eq "$MR0" ] && [ "$(rdma res show qp 2>/dev/null | grep -c 'type RC')" -eq 0 ] && return 0
-		sleep 0.5; n=$((n - 1))
+		sleep 0.5
 	done
 	return 1
 }
@@ -365,18 +365,18 @@ alive() { [ -e "/proc/$1" ] && ! grep -q '^[0-9]* ([^)]*) Z' "/proc/$1/stat" 2>/
 # stop_workers SIGNAL: signal every worker and its dd/cat; wait up to 120 s.
 # Runs in the main shell (not under step), which owns the workers.
 stop_workers() {
-	local sig=$1 p n=240 q
+	local sig=$1 p end=$(deadline 120) q
 	touch /tmp/storm.stop
 	for p in /tmp/storm/pid.*; do
 		pkill -"$sig" -P "$(cat "$p")" 2>/dev/null
 		kill -"$sig" "$(cat "$p")" 2>/dev/null
 	done
-	while [ $n -gt 0 ]; do
+	while before $end; do
 		busy=
 		for p in /tmp/storm/pid.*; do alive "$(cat "$p")" && busy=1; done
 		for q in $(pgrep -x dd) $(pgrep -x cat); do alive "$q" && busy=1; done
 		[ -z "$busy" ] && break
-		sleep 0.5; n=$((n - 1))
+		sleep 0.5
 	done
 	[ -z "$busy" ] && wait 2>/dev/null
 	[ -z "$busy" ]

@@ -28,10 +28,17 @@ step() {
 	fi
 }
 
+# deadline SECONDS: the clock's second SECONDS from now; before END is
+# true until the clock reaches it. Every wait here is bounded by one (not
+# by a count of polls: under TCG, and more on the debug kernel, a poll's
+# fork and exec take much longer than its sleep).
+deadline() { echo $(($(date +%s) + $1)); }
+before() { [ "$(date +%s)" -lt "$1" ]; }
+
 # wait_for FILE SECONDS: poll the share for a flag file.
 wait_for() {
-	local f=$1 n=$(($2 * 10))
-	while [ ! -e "$f" ] && [ $n -gt 0 ]; do sleep 0.1; n=$((n - 1)); done
+	local f=$1 end=$(deadline $2)
+	while [ ! -e "$f" ] && before $end; do sleep 0.1; done
 	[ -e "$f" ]
 }
 
@@ -44,10 +51,10 @@ rxe_up() {
 # rxe0`) and wait until its port is up.
 rxe_readd() {
 	rdma link add rxe0 type rxe netdev eth0 || return 1
-	local n=50
-	while [ $n -gt 0 ]; do
+	local end=$(deadline 5)
+	while before $end; do
 		rdma link show rxe0/1 2>/dev/null | grep -q 'state ACTIVE' && return 0
-		sleep 0.1; n=$((n - 1))
+		sleep 0.1
 	done
 	return 1
 }
@@ -166,12 +173,11 @@ transport_load() {
 # transport_unload WORD: remove WORD's module; retries for up to 30 s while
 # transports torn down by umount or nfsd shutdown drop their references.
 transport_unload() {
-	local m n=60
+	local m end=$(deadline 30)
 	m=$(transport_kmod "$1") || return 1
 	while lsmod | grep -q "^$m "; do
 		modprobe -r "$m" 2>/dev/null && break
-		n=$((n - 1))
-		[ $n -gt 0 ] || { echo "$m still loaded after 30 s: $(lsmod | grep "^$m ")"; return 1; }
+		before $end || { echo "$m still loaded after 30 s: $(lsmod | grep "^$m ")"; return 1; }
 		sleep 0.5
 	done
 	! lsmod | grep -q "^$m "
@@ -253,11 +259,9 @@ nfs_server_serve() {
 }
 
 # rdma_res_settle KIND N SECONDS: wait until the RDMA core tracks N of KIND.
-# (A deadline, not a count of polls: on the debug kernel each poll's
-# fork and exec take a good part of a second.)
 rdma_res_settle() {
-	local end=$(($(date +%s) + $3))
-	while [ "$(rdma_res_count "$1")" != "$2" ] && [ "$(date +%s)" -lt $end ]; do sleep 0.2; done
+	local end=$(deadline $3)
+	while [ "$(rdma_res_count "$1")" != "$2" ] && before $end; do sleep 0.2; done
 	[ "$(rdma_res_count "$1")" = "$2" ] || {
 		echo "$1: $(rdma_res_count "$1"), not $2:"
 		rdma res show "$1" 2>&1 | sed 's/^/  /'
@@ -276,8 +280,8 @@ rdma_res_snapshot() {
 # that differs (so a leak names its owner) and, last (step keeps the last
 # lines), the counts; and fail.
 rdma_res_back() {
-	local end=$(($(date +%s) + $2)) now kv
-	while [ "$(rdma_res_snapshot)" != "$1" ] && [ "$(date +%s)" -lt $end ]; do sleep 0.2; done
+	local end=$(deadline $2) now kv
+	while [ "$(rdma_res_snapshot)" != "$1" ] && before $end; do sleep 0.2; done
 	now=$(rdma_res_snapshot)
 	[ "$now" = "$1" ] && return 0
 	for kv in $now; do
@@ -394,11 +398,8 @@ deleg_server_round() {
 		while [ $i -lt $DELEG_TRIES ] && [ -z "$granted" ]; do
 			i=$((i + 1))
 			wait_for /share/$T.open.$i 1800 || exit 0
-			n=30
-			while ! held && [ $n -gt 0 ]; do
-				sleep 0.1
-				n=$((n - 1))
-			done
+			end=$(deadline 3)
+			while ! held && before $end; do sleep 0.1; done
 			held && granted=yes
 			echo "${granted:-no}" >/share/$T.ack.tmp
 			mv /share/$T.ack.tmp /share/$T.ack.$i
@@ -619,9 +620,9 @@ fei_disarm() {
 # SECONDS; QP0 is the server's QP count before any connection (the
 # device's own GSI QP, owned by ib_core, is always there).
 fei_serve() {
-	local k args out end=$(($(date +%s) + $1)) qp0=$2
+	local k args out end=$(deadline $1) qp0=$2
 	while [ ! -e /share/client.done ]; do
-		[ "$(date +%s)" -lt $end ] || { step_fail "server: the client never finished ($1 s)"; return 1; }
+		before $end || { step_fail "server: the client never finished ($1 s)"; return 1; }
 		for k in arm stop qp; do
 			[ -e /share/fei.$k.req ] || continue
 			args=$(cat /share/fei.$k.req)

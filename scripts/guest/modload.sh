@@ -6,8 +6,8 @@
 . /share/lib.sh
 set -u
 # Let boot-time messages (eth0 coming up) land before the log is cleared.
-n=100
-while [ $n -gt 0 ] && ! dmesg | grep -q 'eth0: link becomes ready'; do sleep 0.1; n=$((n - 1)); done
+end=$(deadline 10)
+while before $end && ! dmesg | grep -q 'eth0: link becomes ready'; do sleep 0.1; done
 step "install rpcrdmax.ko (extra/, depmod)" install_rpcrdmax
 step "load dependencies" modprobe -a sunrpc ib_core rdma_cm
 dmesg -C
