@@ -8,12 +8,7 @@
 # by the clock's N-th second, whatever a poll costs, and a flag file that
 # appears in time must be seen.
 # Prints "ok NAME" or "FAIL NAME" per case; exits non-zero on a failure.
-set -u
-here=$(dirname "$0")
-. "$here/../../scripts/guest/lib.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
+. "$(dirname "$0")/harness.sh"
 clock=$tmp/clock
 echo 1000 >"$clock"
 
@@ -22,9 +17,6 @@ sleep() {
 	echo $(($(cat "$clock") + 1)) >"$clock"
 	[ "$(cat "$clock")" = "${APPEAR_AT:-}" ] && touch "$tmp/flag"
 	return 0
-}
-check() { # NAME CONDITION-STATUS
-	if [ "$2" = 0 ]; then echo "ok $1"; else echo "FAIL $1"; fails=$((fails + 1)); fi
 }
 
 end=$(deadline 5)
@@ -49,4 +41,4 @@ echo 1000 >"$clock"
 APPEAR_AT=1002 wait_for "$tmp/flag" 3
 check "wait_for: a flag that appears before the deadline is seen" $?
 
-exit $((fails > 0))
+finish

@@ -7,12 +7,7 @@
 # back within the deadline pass, a leak fails at the deadline and names
 # the leaked kind's resources and the counts in its last lines.
 # Prints "ok NAME" or "FAIL NAME: why" per case; exits non-zero on a failure.
-set -u
-here=$(dirname "$0")
-. "$here/../../scripts/guest/lib.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
+. "$(dirname "$0")/harness.sh"
 counts=$tmp/counts
 
 # the fake: "rdma res show" prints the summary line, "rdma res show KIND"
@@ -25,9 +20,6 @@ rdma() {
 	fi
 }
 set_counts() { printf '%s\n%s\n' "$1" "$2" >"$counts"; }
-check() { # NAME CONDITION-STATUS
-	if [ "$2" = 0 ]; then echo "ok $1"; else echo "FAIL $1"; fails=$((fails + 1)); fi
-}
 
 set_counts 1 1
 base=$(rdma_res_snapshot)
@@ -57,4 +49,4 @@ check "back: its last lines name the leaked QP and the counts" $r
 [ "$(printf '%s\n' "$out" | grep -c lqpn)" = 1 ]
 check "back: only the kind that differs is listed" $?
 
-exit $((fails > 0))
+finish
