@@ -64,8 +64,9 @@ check-e2e:
 	$(TOP)/scripts/check e2e
 
 fuzz-server:
-	@seed=$(or $(SEED),$$(date +%s)); echo "fuzz-server: seed $$seed, $(or $(COUNT),10000) messages"; \
-	  RPCRDMAX_CORPUS=$$seed:$(or $(COUNT),10000) $(TOP)/scripts/e2e hostile-server
+	@seed=$(or $(SEED),$$(date +%s)) count=$(or $(COUNT),10000); \
+	  echo "fuzz-server: seed $$seed, $$count messages"; \
+	  RPCRDMAX_CORPUS=$$seed:$$count $(TOP)/scripts/e2e hostile-server
 
 check-debug:
 	$(TOP)/scripts/e2e --debug

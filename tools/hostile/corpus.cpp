@@ -176,6 +176,15 @@ Bytes pull(const RdChunk &c, const Peer &p)
 	return d;
 }
 
+/* @rpc is a whole NULL Call with octets after it. */
+bool null_call_then_more(const Bytes &rpc)
+{
+	if (rpc.size() <= kRpcCallLen)
+		return false;
+	Bytes head(rpc.begin(), rpc.begin() + kRpcCallLen);
+	return head == rpc_null_call(ktl::load_be32(rpc.data()));
+}
+
 Judgement verdict(unsigned allowed, std::string rule)
 {
 	Judgement j;
@@ -336,6 +345,14 @@ Judgement judge(const Bytes &m, const Peer &p)
 	} else if (rpc == rpc_null_call(j.rpc_xid)) {
 		j.allowed = O_REPLY | O_DROP | O_ERRCHUNK | extra;
 		j.rule = "a NULL Call whose rdma_xid differs from its RPC XID";
+	} else if (null_call_then_more(rpc) && j.rpc_xid == be(0)) {
+		j.allowed = O_REPLY | extra;
+		j.rule = "a NULL Call followed by more octets: the transport delivers it and the RPC "
+			 "layer answers it (NULL takes no arguments: SUCCESS, or GARBAGE_ARGS)";
+		if (rc.size() > (pz ? 1u : 0u)) {
+			j.allowed |= O_ERRCHUNK;
+			j.rule += ", or its Read chunk refused (RFC 8166 Section 6, RFC 8267)";
+		}
 	} else {
 		j.allowed = O_REPLY | O_DROP | O_CLOSED | extra;
 		j.rule = "a garbled RPC message: the RPC layer answers it, discards it, or closes the "
