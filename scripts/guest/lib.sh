@@ -42,6 +42,27 @@ wait_for() {
 	[ -e "$f" ]
 }
 
+# trace_conn_on: record connection-level events in the kernel's trace
+# buffer: the RDMA CM's (rdma_cma, ib_cma: requests, replies, rejects,
+# disconnects, stale connections), sunrpc's transport lifetime and RPC
+# time-outs, and stock rpcrdma's connects and disconnects (each when its
+# module is loaded).  trace_conn_dump N prints the last N of them.
+TRACEFS=/sys/kernel/tracing
+trace_conn_on() {
+	local e
+	[ -d $TRACEFS/events ] || mount -t tracefs nodev $TRACEFS 2>/dev/null || return 1
+	echo 2048 >$TRACEFS/buffer_size_kb
+	: >$TRACEFS/trace
+	for e in rdma_cma ib_cma sunrpc/xprt_connect sunrpc/xprt_disconnect_auto \
+		sunrpc/xprt_disconnect_force sunrpc/xprt_disconnect_done sunrpc/xprt_timer \
+		rpcrdma/xprtrdma_connect rpcrdma/xprtrdma_disconnect rpcrdma/xprtrdma_op_connect \
+		rpcrdma/xprtrdma_op_inject_dsc rpcrdma/xprtrdma_qp_event; do
+		[ -e $TRACEFS/events/$e/enable ] && echo 1 >$TRACEFS/events/$e/enable
+	done
+	echo 1 >$TRACEFS/tracing_on
+}
+trace_conn_dump() { grep -v '^#' $TRACEFS/trace 2>/dev/null | tail -n "$1"; }
+
 rxe_up() {
 	modprobe rdma_rxe || return 1
 	rxe_readd

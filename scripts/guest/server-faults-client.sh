@@ -46,11 +46,14 @@ round() {
 	wait_for "/share/$back" 900 || step_fail "round $r: the server never came back"
 	sleep 2
 	touch "/tmp/stop.$r"
-	if ! { wait_for "/tmp/done.$r.1" 600 && wait_for "/tmp/done.$r.2" 600 &&
-		wait_for "/tmp/done.$r.3" 600; }; then
+	local end=$(deadline 600)
+	if ! { wait_for "/tmp/done.$r.1" 600 && wait_for "/tmp/done.$r.2" $((end - $(date +%s))) &&
+		wait_for "/tmp/done.$r.3" $((end - $(date +%s))); }; then
 		step_fail "round $r: writers still stuck 600 s after the server came back"
-		dmesg | grep -v 'speed is unknown' | tail -n 40 | sed 's/^/client dmesg: /'
+		echo w >/proc/sysrq-trigger
+		dmesg | grep -v 'speed is unknown' | tail -n 120 | sed 's/^/client dmesg: /'
 		grep -A3 'xprt:' /proc/self/mountstats | sed 's/^/client mountstats: /'
+		trace_conn_dump 80 | sed 's/^/client trace: /'
 		return
 	fi
 	wait
@@ -126,7 +129,9 @@ touch /share/client.round3
 wait_for /share/server.checked3 300 || step_fail "client: the server never checked the reconnection"
 storm
 if [ -e /share/flap.want ]; then
+	trace_conn_on || echo "client: no tracefs: the flap round runs without a trace"
 	round 4 server.back4
+	trace_conn_dump 40 | sed 's/^/client: flap: trace: /'
 	touch /share/client.round4
 fi
 step "client: umount" umount /mnt/nfs

@@ -216,6 +216,7 @@ flap() {
 	before=$(echo $(rc_qpns))
 	[ -n "$before" ] && step_ok "flap: the client is connected (RC QP $before)" ||
 		step_fail "flap: no RC QP while the client writes"
+	trace_conn_on || echo "server: no tracefs: the flap round runs without a trace"
 	step "flap: eth0 down under the writers" ip link set eth0 down
 	sleep 10
 	step "flap: eth0 up" ip link set eth0 up
@@ -231,6 +232,7 @@ flap() {
 	done
 	echo "server: flap: RC QP $before before; ${seen:-no new connection while the client wrote}"
 	dmesg | grep -E 'rpcrdmax|rxe' | tail -n 12 | sed 's/^/server: flap: dmesg: /'
+	trace_conn_dump 60 | sed 's/^/server: flap: trace: /'
 }
 [ -e /share/flap.want ] && flap
 wait_for /share/client.done 1800 || step_fail "server: client never finished"
