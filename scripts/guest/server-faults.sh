@@ -221,6 +221,20 @@ flap() {
 	sleep 10
 	step "flap: eth0 up" ip link set eth0 up
 	t0=$(date +%s)
+	sleep 3
+	# rxe 6.1: a CM MAD (here the DREQ of a connection whose RDMA Reads
+	# failed) sent while the port is down completes with LOC_QP_OP_ERR and
+	# puts the GSI QP in error; ib_mad moves it back to RTS, which in rxe
+	# restores its send side only, so this node's CM never hears a
+	# connection request again (the client's REQs time out, one every
+	# ~100 s).  The stock server disconnects the same way.  Told apart by
+	# the trace; the device is re-added, and the writers must still finish
+	# with their data intact.
+	if trace_conn_dump 100000 | grep -q 'icm_mad_send_err: .*LOC_QP_OP_ERR'; then
+		echo "server: flap: a CM MAD failed with the port down: rxe's GSI QP is deaf, re-adding rxe0"
+		step "flap: rdma link delete rxe0 (rxe's deaf GSI QP)" timeout 120 rdma link delete rxe0
+		step "flap: rdma link add rxe0" rxe_readd
+	fi
 	touch /share/server.back4
 	# The client's round says whether its writers recovered; here, only
 	# how: the connection survived (RC retransmission outlasted the
