@@ -24,6 +24,10 @@
 #   make bench           rpcrdmax against the stock module: throughput, IOPS,
 #                        latency, metadata, CPU per op, in rounds
 #                        (Documentation/performance.rst)
+#   make install         install rpcrdmax.ko under /lib/modules/<kver>/updates
+#                        with a modprobe.d redirect from the stock rpcrdma,
+#                        and run depmod (KVER=, DESTDIR= as usual)
+#   make uninstall       remove exactly those; the stock module is used again
 #   make setup           install packages and fill ~/.cache/rpcrdmax
 #   make clean
 
@@ -31,7 +35,8 @@ SHELL := /bin/bash
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 
 .PHONY: all modules setup check check-quick check-host check-build check-kunit \
-	check-e2e check-debug check-battery check-fresh fuzz-server demo bench clean
+	check-e2e check-debug check-battery check-fresh fuzz-server demo bench clean \
+	install uninstall
 
 all: modules
 
@@ -41,6 +46,16 @@ modules:
 
 setup:
 	$(TOP)/scripts/setup
+
+INSTALL_ARGS = $(if $(KVER),--kver $(KVER)) $(if $(DESTDIR),--destdir $(DESTDIR))
+
+install: modules
+	$(TOP)/scripts/install --module $(TOP)/rpcrdmax.ko $(INSTALL_ARGS)
+
+# (for the kernel the built module is for, else the running one)
+uninstall:
+	$(TOP)/scripts/install --uninstall \
+	  $(if $(wildcard $(TOP)/rpcrdmax.ko),--module $(TOP)/rpcrdmax.ko) $(INSTALL_ARGS)
 
 check:
 	$(TOP)/scripts/check

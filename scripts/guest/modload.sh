@@ -70,4 +70,45 @@ grep -q '^rdma ' /proc/sys/sunrpc/transports && [ -d /proc/sys/sunrpc/svc_rdma ]
 	step_ok "the stock module's server class and sysctls stay" ||
 	step_fail "the stock registrations are gone: $(cat /proc/sys/sunrpc/transports)"
 step "rmmod the stock rpcrdma" rmmod rpcrdma
+
+# ---- make install / make uninstall, as an administrator runs them -------
+# (/share/install is scripts/install; the copy in extra/ goes first.)
+# Every name the kernel asks for loads rpcrdmax once it is installed:
+# "rpcrdma" and "xprtrdma" (sunrpc, for a mount) and "svcrdma" (nfsd, for
+# an rdma listener); once it is uninstalled they load the stock module.
+K=/lib/modules/$(uname -r)
+# loads NAME MODULE OTHER: modprobe NAME loads MODULE and not OTHER
+loads() {
+	modprobe "$1" || return 1
+	grep -q "^$2 " /proc/modules || { echo "$2 not loaded"; return 1; }
+	! grep -q "^$3 " /proc/modules || { echo "$3 loaded too"; return 1; }
+	modprobe -r "$2"
+}
+step "install: remove the extra/ copy" sh -c "rm -f $K/extra/rpcrdmax.ko && depmod -a"
+step "install: scripts/install" sh /share/install --module /share/rpcrdmax.ko
+[ -f $K/updates/rpcrdmax.ko ] && grep -q '^install rpcrdma .*rpcrdmax' /etc/modprobe.d/rpcrdmax.conf &&
+	step_ok "install: updates/rpcrdmax.ko and the modprobe.d redirect are in place" ||
+	step_fail "install: $(ls $K/updates /etc/modprobe.d 2>&1 | tr '\n' ' ')"
+for name in rpcrdma xprtrdma svcrdma; do
+	step "install: modprobe $name loads rpcrdmax" loads $name rpcrdmax rpcrdma
+done
+step "install: a second install replaces the first" sh /share/install --module /share/rpcrdmax.ko
+if sh /share/install --kver ../x --module /share/rpcrdmax.ko 2>/tmp/install.err; then
+	step_fail "install: --kver ../x accepted"
+else
+	step_ok "install: refuses --kver ../x ($(cat /tmp/install.err))"
+fi
+step "uninstall: scripts/install --uninstall" sh /share/install --uninstall
+[ ! -e $K/updates/rpcrdmax.ko ] && [ ! -e /etc/modprobe.d/rpcrdmax.conf ] && ! modinfo rpcrdmax >/dev/null 2>&1 &&
+	step_ok "uninstall: the module and the redirect are gone, modinfo finds no rpcrdmax" ||
+	step_fail "uninstall: left $(ls $K/updates /etc/modprobe.d/rpcrdmax.conf 2>/dev/null | tr '\n' ' ')"
+for name in rpcrdma svcrdma; do
+	step "uninstall: modprobe $name loads the stock module again" loads $name rpcrdma rpcrdmax
+done
+if sh /share/install --uninstall 2>/tmp/install.err; then
+	step_fail "uninstall: a second uninstall claimed success"
+else
+	step_ok "uninstall: a second one says so ($(cat /tmp/install.err))"
+fi
+step "install and uninstall log no trace" kernel_log_clean
 exit $STEP_FAILS
