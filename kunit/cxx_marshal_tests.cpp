@@ -35,8 +35,8 @@
  *                  a Call with no Reply expected (sent, then reset);
  *   connect_fails  a CM event that fails a connect in progress ends its
  *                  wait at once with stock's errno (device removal:
- *                  -ENODEV); a removal once connected is a lost
- *                  connection;
+ *                  -ENODEV) and is named for the log line; a removal
+ *                  once connected is a lost connection;
  *   gss_no_ddp     the RPC's auth covers its data (krb5i/krb5p): no
  *                  Read or Write chunk for data items; a Long Call and a
  *                  Reply chunk instead (RFC 8166 Section 8.2.2);
@@ -796,11 +796,14 @@ static void connect_fails_case(Reporter check)
 {
 	static constexpr struct {
 		int event, err;
+		const char *reason; /* for the log line */
 	} kFails[] = {
-		{ RPCRDMAX_CM_DEVICE_REMOVAL, -err::ENODEV },
-		{ RPCRDMAX_CM_ADDR_CHANGE, -err::ENODEV },
-		{ RPCRDMAX_CM_DISCONNECTED, -err::ECONNABORTED },
-		{ RPCRDMAX_CM_REJECTED, -err::ECONNREFUSED },
+		{ RPCRDMAX_CM_DEVICE_REMOVAL, -err::ENODEV, "device removal" },
+		{ RPCRDMAX_CM_ADDR_CHANGE, -err::ENODEV, "address change" },
+		{ RPCRDMAX_CM_DISCONNECTED, -err::ECONNABORTED, "disconnected" },
+		{ RPCRDMAX_CM_REJECTED, -err::ECONNREFUSED, "rejected" },
+		{ RPCRDMAX_CM_UNREACHABLE, -err::EHOSTUNREACH, "unreachable" },
+		{ RPCRDMAX_CM_ROUTE_ERROR, -err::ENETUNREACH, "route error" },
 	};
 	Bench b;
 
@@ -816,9 +819,11 @@ static void connect_fails_case(Reporter check)
 			break;
 		rpcrdmax_cm_event_info ev = {};
 		ev.event = f.event;
+		EXPECT(str_equal(c->fail_reason(), "no CM event in time"));
 		c->cm_event(nullptr, ev);
 		auto r = c->wait_established(kWaitMs);
 		EXPECT(r.is_error() && r.error().code() == f.err);
+		EXPECT(str_equal(c->fail_reason(), f.reason));
 		EXPECT(b.x->disconnects.read() == 0);
 		delete c;
 	}

@@ -137,6 +137,22 @@ Result<void> Conn::wait_event(Completion *c, unsigned int ms)
 	}
 }
 
+const char *Conn::fail_reason() const
+{
+	switch (fail_event_.read()) {
+	case -1: return "no CM event in time";
+	case RPCRDMAX_CM_ADDR_ERROR: return "address error";
+	case RPCRDMAX_CM_ROUTE_ERROR: return "route error";
+	case RPCRDMAX_CM_CONNECT_ERROR: return "connect error";
+	case RPCRDMAX_CM_UNREACHABLE: return "unreachable";
+	case RPCRDMAX_CM_REJECTED: return "rejected";
+	case RPCRDMAX_CM_DISCONNECTED: return "disconnected";
+	case RPCRDMAX_CM_DEVICE_REMOVAL: return "device removal";
+	case RPCRDMAX_CM_ADDR_CHANGE: return "address change";
+	default: return "unexpected CM event";
+	}
+}
+
 Result<void> Conn::post_recv(RecvBuf *rb)
 {
 	rpcrdmax_sge sge = rb->map.sge(pd_.local_dma_lkey());
@@ -410,8 +426,8 @@ int ClntEp::connect(const void *addr, unsigned int addrlen)
 		return -err::ENOMEM;
 	auto r = c->setup(addr, addrlen);
 	if (r.is_error()) {
-		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "connect failed: %d (%s, CM event %d)",
-					 r.error().code(), c->stage, c->fail_event_.read());
+		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "connect failed while %s: %d (%s)",
+					 c->stage, r.error().code(), c->fail_reason());
 		delete c;
 		return r.error().code();
 	}

@@ -172,6 +172,9 @@ public:
 	/* Connect's waits (public for KUnit's connect_fails case). */
 	Result<void> wait_resolved(unsigned int ms) { return wait_event(&resolved_, ms); }
 	Result<void> wait_established(unsigned int ms) { return wait_event(&established_, ms); }
+	/* What failed the connect, for its log line: the CM event, by the
+	 * name rdma_cm's own messages use, or "no CM event in time". */
+	const char *fail_reason() const;
 
 private:
 	Result<void> wait_event(Completion *c, unsigned int ms);

@@ -141,4 +141,12 @@ inline int mem_compare(const void *a, const void *b, size_t n)
 	return __builtin_memcmp(a, b, n);
 }
 
+/* The NUL-terminated strings @a and @b are equal. */
+inline bool str_equal(const char *a, const char *b)
+{
+	while (*a && *a == *b)
+		a++, b++;
+	return *a == *b;
+}
+
 } // namespace rpcrdmax::ktl
