@@ -3,12 +3,21 @@
 # only kernel messages it causes are the out-of-tree/unsigned taint lines
 # and sunrpc's own notes that a transport was (un)registered.
 # Its dependencies (ib_core, rdma_cm) are loaded before the log is cleared.
+# It is installed by scripts/install (make install) first and uninstalled
+# last; in between, the names the kernel asks for must load it.
 . /share/lib.sh
 set -u
 # Let boot-time messages (eth0 coming up) land before the log is cleared.
 end=$(deadline 10)
 while before $end && ! dmesg | grep -q 'eth0: link becomes ready'; do sleep 0.1; done
-step "install rpcrdmax.ko (extra/, depmod)" install_rpcrdmax
+# Installed by make install's script, as an administrator would
+# (/share/install is scripts/install): updates/, the modprobe.d redirect,
+# depmod.  Uninstalled at the end.
+K=/lib/modules/$(uname -r)
+step "install: scripts/install" sh /share/install --module /share/rpcrdmax.ko
+[ -f $K/updates/rpcrdmax.ko ] && grep -q '^install rpcrdma .*rpcrdmax' /etc/modprobe.d/rpcrdmax.conf &&
+	step_ok "install: updates/rpcrdmax.ko and the modprobe.d redirect are in place" ||
+	step_fail "install: $(ls $K/updates /etc/modprobe.d 2>&1 | tr '\n' ' ')"
 step "load dependencies" modprobe -a sunrpc ib_core rdma_cm
 dmesg -C
 step "modprobe rpcrdmax" modprobe rpcrdmax
@@ -55,7 +64,7 @@ else
 fi
 # With the stock module loaded, rpcrdmax refuses to load and says why;
 # the stock module keeps its registrations.
-step "modprobe the stock rpcrdma" modprobe rpcrdma
+step "modprobe the stock rpcrdma (past the redirect)" modprobe --ignore-install rpcrdma
 dmesg -C
 if modprobe rpcrdmax 2>/dev/null; then
 	step_fail "rpcrdmax loaded beside the stock rpcrdma"
@@ -71,12 +80,10 @@ grep -q '^rdma ' /proc/sys/sunrpc/transports && [ -d /proc/sys/sunrpc/svc_rdma ]
 	step_fail "the stock registrations are gone: $(cat /proc/sys/sunrpc/transports)"
 step "rmmod the stock rpcrdma" rmmod rpcrdma
 
-# ---- make install / make uninstall, as an administrator runs them -------
-# (/share/install is scripts/install; the copy in extra/ goes first.)
-# Every name the kernel asks for loads rpcrdmax once it is installed:
+# ---- the names the kernel asks for, installed and uninstalled ----------
 # "rpcrdma" and "xprtrdma" (sunrpc, for a mount) and "svcrdma" (nfsd, for
-# an rdma listener); once it is uninstalled they load the stock module.
-K=/lib/modules/$(uname -r)
+# an rdma listener) load rpcrdmax while it is installed, and the stock
+# module once it is uninstalled.
 # loads NAME MODULE OTHER: modprobe NAME loads MODULE and not OTHER
 loads() {
 	modprobe "$1" || return 1
@@ -84,15 +91,9 @@ loads() {
 	! grep -q "^$3 " /proc/modules || { echo "$3 loaded too"; return 1; }
 	modprobe -r "$2"
 }
-step "install: remove the extra/ copy" sh -c "rm -f $K/extra/rpcrdmax.ko && depmod -a"
-step "install: scripts/install" sh /share/install --module /share/rpcrdmax.ko
-[ -f $K/updates/rpcrdmax.ko ] && grep -q '^install rpcrdma .*rpcrdmax' /etc/modprobe.d/rpcrdmax.conf &&
-	step_ok "install: updates/rpcrdmax.ko and the modprobe.d redirect are in place" ||
-	step_fail "install: $(ls $K/updates /etc/modprobe.d 2>&1 | tr '\n' ' ')"
 for name in rpcrdma xprtrdma svcrdma; do
 	step "install: modprobe $name loads rpcrdmax" loads $name rpcrdmax rpcrdma
 done
-step "install: a second install replaces the first" sh /share/install --module /share/rpcrdmax.ko
 if sh /share/install --kver ../x --module /share/rpcrdmax.ko 2>/tmp/install.err; then
 	step_fail "install: --kver ../x accepted"
 else
