@@ -442,6 +442,29 @@ int rpcrdmax_svc_res_take_pages(void *rqstp, void **pages, unsigned int max) RPC
 int rpcrdmax_svc_bc_reply(void *xprt, unsigned int xid, const void *msg, unsigned int len,
 			  unsigned int slots) RPCRDMAX_NOEXCEPT;
 
+/* ---- tracepoints (shim/kernel/trace.c; events: shim/kernel/trace.h) --- */
+/* Stock's names, fields and chunk type numbers (trace system "rpcrdma"). */
+enum rpcrdmax_chunktype {
+	RPCRDMAX_CH_INLINE = 0,	/* inline, the head copied */
+	RPCRDMAX_CH_PULLUP = 1,	/* inline, the whole message copied */
+	RPCRDMAX_CH_MAPPED = 2,	/* inline, sent from its pages */
+	RPCRDMAX_CH_READ = 3,	/* a Read list */
+	RPCRDMAX_CH_LONG = 4,	/* the whole Call in a Position Zero Read chunk */
+	RPCRDMAX_CH_WRITE = 5,	/* a Write list */
+	RPCRDMAX_CH_REPLY = 6,	/* a Reply chunk */
+};
+void rpcrdmax_trace_connect(void *xprt, int rc) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_disconnect(void *xprt, int rc, bool established) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_marshal(void *rqst, unsigned int hdrlen, unsigned int rtype,
+			    unsigned int wtype) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_reply(void *rqst, unsigned int credits) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_err_vers(void *rqst, unsigned int low, unsigned int high) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_err_chunk(void *rqst) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_svc_decode(void *cq, int cid, unsigned int xid, unsigned int vers,
+			       unsigned int proc, unsigned int credits,
+			       unsigned int hdrlen) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_svc_err(unsigned int xid, bool vers) RPCRDMAX_NOEXCEPT;
+
 /* ---- C++ entry points called from C ----------------------------------- */
 /* Module life cycle (lib/module.cpp): called from shim/sunrpc/main.c. */
 int rpcrdmax_cxx_init(void) RPCRDMAX_NOEXCEPT;

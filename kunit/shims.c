@@ -9,7 +9,8 @@
  * includes the sources instead of naming their objects.  Of the client
  * transport's shims only shim/sunrpc/xprt_rqst.c (the request-buffer helpers)
  * and shim/sunrpc/xprt_bc.c (the backchannel slots) are here, and of the
- * server's only shim/sunrpc/svc_rqst.c (an svc_rqst's buffers); below them, the
+ * server's only shim/sunrpc/svc_rqst.c (an svc_rqst's buffers), with the
+ * tracepoints (shim/kernel/trace.c) both call; below them, the
  * transports and requests the marshalling and server suites build.
  */
 #include "../shim/kernel/mem.c"
@@ -23,6 +24,7 @@
 #include "../shim/sunrpc/xprt_rqst.c"
 #include "../shim/sunrpc/xprt_bc.c"
 #include "../shim/sunrpc/svc_rqst.c"
+#include "../shim/kernel/trace.c"
 
 #include <linux/slab.h>
 #include <linux/wait.h>

@@ -236,6 +236,9 @@ int SvcConn::process(void *rqstp, RecvBuf *rb, void **ctxt)
 		return 0;
 	}
 
+	const int cid = rb >= recvs_ && rb < recvs_ + nrecvs_ ? (int)(rb - recvs_) : -1;
+	rpcrdmax_trace_svc_decode(rcq_.get(), cid, h.xid, h.vers, (u32)h.proc, h.credits,
+				  h.hdr_len);
 	const u8 *msg = rb->data + h.hdr_len;
 	if (core::v1_msg_direction(h, ConstBytes(msg, h.payload_len)) == core::MsgDirection::Reply) {
 		/* A Reply arriving at a responder answers one of its

@@ -128,6 +128,7 @@ Result<void> SvcConn::send_error(u32 xid, bool vers)
 		grant = core::credits_responder_grant(credits_, 1);
 	}
 	const Bytes buf(sc->hdr, sc->hdr_size);
+	rpcrdmax_trace_svc_err(xid, vers);
 	auto enc = vers ? core::v1_encode_err_vers(xid, grant, buf)
 			: core::v1_encode_err_chunk(xid, grant, buf);
 	if (enc.is_error()) {

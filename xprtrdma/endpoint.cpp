@@ -425,6 +425,7 @@ int ClntEp::connect(const void *addr, unsigned int addrlen)
 	if (!c)
 		return -err::ENOMEM;
 	auto r = c->setup(addr, addrlen);
+	rpcrdmax_trace_connect(xprt_, r.is_error() ? r.error().code() : 0);
 	if (r.is_error()) {
 		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "connect failed while %s: %d (%s)",
 					 c->stage, r.error().code(), c->fail_reason());
@@ -496,7 +497,8 @@ void ClntEp::close()
 
 	if (!c)
 		return;
-	(void)c->id.disconnect();
+	auto d = c->id.disconnect();
+	rpcrdmax_trace_disconnect(xprt_, d.is_error() ? d.error().code() : 0, c->established());
 	delete c; /* drains the QP, detaches MRs from their requests */
 }
 

@@ -41,6 +41,20 @@ static core::MsgShape marshal_shape(const rpcrdmax_xdr_shape &s)
 	return m;
 }
 
+/* How the Call travels, in the tracepoints' terms; @pulled: octets past
+ * the head were copied into the Send buffer. */
+unsigned int Conn::call_chunktype(bool pulled) const
+{
+	switch (plan_.call) {
+	case core::CallForm::Inline:
+		return pulled ? RPCRDMAX_CH_PULLUP : RPCRDMAX_CH_INLINE;
+	case core::CallForm::ReadChunk:
+		return RPCRDMAX_CH_READ;
+	default:
+		return RPCRDMAX_CH_LONG;
+	}
+}
+
 Result<void> Conn::marshal(Req *req, void *rqst, u32 xid, SendBuf *sb, u32 *send_len,
 			   rpcrdmax_send_wr *wrs, unsigned int *nwr)
 {
@@ -187,6 +201,10 @@ Result<void> Conn::marshal(Req *req, void *rqst, u32 xid, SendBuf *sb, u32 *send
 		st.pullup_bytes.add_return((u32)copied - cs.head_len);
 	*send_len = hl + (u32)copied;
 	*nwr = n;
+	rpcrdmax_trace_marshal(rqst, hl, call_chunktype((u32)copied > cs.head_len),
+			       plan_.has_write ? RPCRDMAX_CH_WRITE
+			       : plan_.has_reply ? RPCRDMAX_CH_REPLY
+						 : RPCRDMAX_CH_INLINE);
 	return {};
 }
 
@@ -260,6 +278,7 @@ bool Conn::handle_reply(RecvBuf *rb, u32 len, const rpcrdmax_wc &wc)
 	if (!rqst)
 		return true; /* sunrpc's lookup counted it in bad_xids */
 	Req *req = Req::from_call_buffer(rpcrdmax_xprt_rqst_buffer(rqst));
+	rpcrdmax_trace_reply(rqst, h.credits);
 
 	/* RFC 8797 Section 4.1: only an rkey of this RPC may be invalidated. */
 	if (wc.with_invalidate && !frwr_remote_invalidated(req, wc.invalidated_rkey)) {
@@ -279,6 +298,10 @@ bool Conn::handle_reply(RecvBuf *rb, u32 len, const rpcrdmax_wc &wc)
 	req->held = nullptr;
 	if (action == core::RequesterAction::FailRpc) {
 		req->reply_status = -err::EIO; /* ERR_VERS or ERR_CHUNK */
+		if (h.err == (u32)core::V1ErrCode::Vers)
+			rpcrdmax_trace_err_vers(rqst, h.vers_low, h.vers_high);
+		else
+			rpcrdmax_trace_err_chunk(rqst);
 	} else if (h.proc == core::V1Proc::Msg) {
 		bool ok = true;
 		/* At most the one Write chunk we offered, no more than we offered. */

@@ -155,6 +155,7 @@ public:
 	void frwr_detach_all();
 
 	/* marshal.cpp */
+	unsigned int call_chunktype(bool pulled) const;
 	Result<void> marshal(Req *req, void *rqst, u32 xid, SendBuf *sb, u32 *send_len,
 			     rpcrdmax_send_wr *wrs, unsigned int *nwr);
 	/* True when @rb may be reposted now (false: a Req holds it). */
@@ -175,6 +176,7 @@ public:
 	/* What failed the connect, for its log line: the CM event, by the
 	 * name rdma_cm's own messages use, or "no CM event in time". */
 	const char *fail_reason() const;
+	bool established() const { return connected_.read() != 0; }
 
 private:
 	Result<void> wait_event(Completion *c, unsigned int ms);

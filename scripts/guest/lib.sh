@@ -63,6 +63,22 @@ trace_conn_on() {
 }
 trace_conn_dump() { grep -v '^#' $TRACEFS/trace 2>/dev/null | tail -n "$1"; }
 
+# trace_events_on INSTANCE EVENT...: record the rpcrdma events named (the
+# module that defines them must be loaded) in the tracefs instance
+# INSTANCE, a buffer of its own, emptied first.  trace_events_off
+# INSTANCE stops it; trace_lines INSTANCE EVENT prints EVENT's lines.
+trace_events_on() {
+	local i=$TRACEFS/instances/$1 e
+	shift
+	[ -d $TRACEFS/events ] || mount -t tracefs nodev $TRACEFS 2>/dev/null || return 1
+	mkdir -p "$i" && : >"$i/trace" || return 1
+	for e in "$@"; do
+		echo 1 >"$i/events/rpcrdma/$e/enable" || { echo "no event rpcrdma:$e"; return 1; }
+	done
+}
+trace_events_off() { echo 0 >"$TRACEFS/instances/$1/events/enable"; }
+trace_lines() { grep " $2: " "$TRACEFS/instances/$1/trace"; }
+
 rxe_up() {
 	modprobe rdma_rxe || return 1
 	rxe_readd

@@ -6,6 +6,11 @@
 . /share/lib.sh
 set -u
 rpcrdmax_server_up
+# Tracepoints (the stock module's names, trace system rpcrdma): each
+# Call's transport header; the error Replies in a buffer of their own.
+step "server: rpcrdma:svcrdma_decode_rqst enabled" trace_events_on server svcrdma_decode_rqst
+step "server: rpcrdma:svcrdma_err_vers, _err_chunk enabled" \
+	trace_events_on server_err svcrdma_err_vers svcrdma_err_chunk
 grep -q '^rpcrdma ' /proc/modules && step_fail "server: stock rpcrdma is loaded" ||
 	step_ok "server: stock rpcrdma not loaded"
 grep -q '^rdma ' /proc/sys/sunrpc/transports &&
@@ -29,6 +34,21 @@ for f in err_vers err_chunk dropped credit_overrun bc_dropped; do
 	else
 		[ "$v" = 0 ] && step_ok "server: rdma_stat_$f is 0 with a well-behaved client" ||
 			step_fail "server: rdma_stat_$f is '$v' with a well-behaved client"
+	fi
+done
+trace_events_off server
+trace_events_off server_err
+trace_lines server svcrdma_decode_rqst | grep -Eq 'svcrdma_decode_rqst: cq.id=[0-9]+ cid=-?[0-9]+ xid=0x[0-9a-f]{8} vers=1 credits=[1-9][0-9]* proc=RDMA_(MSG|NOMSG) hdrlen=[1-9][0-9]*$' &&
+	step_ok "server: svcrdma_decode_rqst fired with its fields" ||
+	step_fail "server: svcrdma_decode_rqst: '$(trace_lines server svcrdma_decode_rqst | tail -n 1)'"
+for e in err_vers err_chunk; do
+	n=$(trace_lines server_err svcrdma_$e | grep -Ec "svcrdma_$e: xid=0x[0-9a-f]{8}$")
+	if [ -e /share/hostile.strict ]; then
+		[ "$n" -gt 0 ] && step_ok "server: svcrdma_$e fired for the hostile peer ($n)" ||
+			step_fail "server: no svcrdma_$e line after the hostile peer"
+	else
+		[ "$n" = 0 ] && step_ok "server: no svcrdma_$e with a well-behaved client" ||
+			step_fail "server: $n svcrdma_$e lines with a well-behaved client"
 	fi
 done
 # Receives go back eight at a time, one chained post each: at least one

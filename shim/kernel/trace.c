@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * shim/sunrpc/trace.c - tracepoints for C++ (events: trace.h).  Each
+ * shim/kernel/trace.c - tracepoints for C++ (events: trace.h).  Each
  * function only fires its event; when the event is off, the kernel's
  * static branch inside it skips everything but the call.
  */

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * shim/sunrpc/trace.h - rpcrdmax's tracepoints, in the stock module's
+ * shim/kernel/trace.h - rpcrdmax's tracepoints, in the stock module's
  * trace system ("rpcrdma") under the stock events' names and with their
  * field names, so that "trace-cmd record -e rpcrdma" and scripts written
  * for the stock module read them.  Only one of the two modules can be
- * loaded at a time.  Included twice by shim/sunrpc/trace.c (the second
+ * loaded at a time.  Included twice by shim/kernel/trace.c (the second
  * time with CREATE_TRACE_POINTS), as every trace header is.
  */
 #undef TRACE_SYSTEM
@@ -18,7 +18,16 @@
 #include <linux/sunrpc/xprt.h>
 #include "rpcrdmax_shim.h"
 
-/* The chunk types' numbers are the stock module's (enum rpcrdma_chunktype). */
+/* The chunk types' numbers are the stock module's (enum rpcrdma_chunktype);
+ * exported so that user-space tools can decode the format too. */
+TRACE_DEFINE_ENUM(RPCRDMAX_CH_INLINE);
+TRACE_DEFINE_ENUM(RPCRDMAX_CH_PULLUP);
+TRACE_DEFINE_ENUM(RPCRDMAX_CH_MAPPED);
+TRACE_DEFINE_ENUM(RPCRDMAX_CH_READ);
+TRACE_DEFINE_ENUM(RPCRDMAX_CH_LONG);
+TRACE_DEFINE_ENUM(RPCRDMAX_CH_WRITE);
+TRACE_DEFINE_ENUM(RPCRDMAX_CH_REPLY);
+
 #define rpcrdmax_show_chunktype(t)					\
 	__print_symbolic(t,						\
 		{ RPCRDMAX_CH_INLINE, "inline" },			\
