@@ -48,9 +48,10 @@ wait_for() {
 # time-outs, and stock rpcrdma's connects and disconnects (each when its
 # module is loaded).  trace_conn_dump N prints the last N of them.
 TRACEFS=/sys/kernel/tracing
+tracefs_up() { [ -d $TRACEFS/events ] || mount -t tracefs nodev $TRACEFS 2>/dev/null; }
 trace_conn_on() {
 	local e
-	[ -d $TRACEFS/events ] || mount -t tracefs nodev $TRACEFS 2>/dev/null || return 1
+	tracefs_up || return 1
 	echo 2048 >$TRACEFS/buffer_size_kb
 	: >$TRACEFS/trace
 	for e in rdma_cma ib_cma sunrpc/xprt_connect sunrpc/xprt_disconnect_auto \
@@ -70,7 +71,7 @@ trace_conn_dump() { grep -v '^#' $TRACEFS/trace 2>/dev/null | tail -n "$1"; }
 trace_events_on() {
 	local i=$TRACEFS/instances/$1 e
 	shift
-	[ -d $TRACEFS/events ] || mount -t tracefs nodev $TRACEFS 2>/dev/null || return 1
+	tracefs_up || return 1
 	mkdir -p "$i" && : >"$i/trace" || return 1
 	for e in "$@"; do
 		echo 1 >"$i/events/rpcrdma/$e/enable" || { echo "no event rpcrdma:$e"; return 1; }

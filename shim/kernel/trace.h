@@ -44,6 +44,20 @@ TRACE_DEFINE_ENUM(RPCRDMAX_CH_REPLY);
 #define rpcrdmax_client_id(rqst)					\
 	((rqst)->rq_task && (rqst)->rq_task->tk_client ?		\
 	 (rqst)->rq_task->tk_client->cl_clid : -1)
+/* The three fields every per-RPC client event starts with, named as
+ * stock's and sunrpc's events name them. */
+#define RPCRDMAX_RQST_FIELDS						\
+		__field(unsigned int, task_id)				\
+		__field(unsigned int, client_id)			\
+		__field(u32, xid)
+#define RPCRDMAX_RQST_ASSIGN(rqst)					\
+	do {								\
+		__entry->task_id = rpcrdmax_task_id(rqst);		\
+		__entry->client_id = rpcrdmax_client_id(rqst);		\
+		__entry->xid = be32_to_cpu((rqst)->rq_xid);		\
+	} while (0)
+#define RPCRDMAX_RQST_FMT "task:%u@%u xid=0x%08x"
+#define RPCRDMAX_RQST_ARGS __entry->task_id, __entry->client_id, __entry->xid
 #define rpcrdmax_xprt_str(xprt, which)					\
 	((xprt)->address_strings[which] ? (xprt)->address_strings[which] : "?")
 
@@ -82,9 +96,7 @@ TRACE_EVENT(xprtrdma_marshal,
 		 unsigned int wtype),
 	TP_ARGS(rqst, hdrlen, rtype, wtype),
 	TP_STRUCT__entry(
-		__field(unsigned int, task_id)
-		__field(unsigned int, client_id)
-		__field(u32, xid)
+		RPCRDMAX_RQST_FIELDS
 		__field(unsigned int, hdrlen)
 		__field(unsigned int, headlen)
 		__field(unsigned int, pagelen)
@@ -93,9 +105,7 @@ TRACE_EVENT(xprtrdma_marshal,
 		__field(unsigned int, wtype)
 	),
 	TP_fast_assign(
-		__entry->task_id = rpcrdmax_task_id(rqst);
-		__entry->client_id = rpcrdmax_client_id(rqst);
-		__entry->xid = be32_to_cpu(rqst->rq_xid);
+		RPCRDMAX_RQST_ASSIGN(rqst);
 		__entry->hdrlen = hdrlen;
 		__entry->headlen = rqst->rq_snd_buf.head[0].iov_len;
 		__entry->pagelen = rqst->rq_snd_buf.page_len;
@@ -103,8 +113,8 @@ TRACE_EVENT(xprtrdma_marshal,
 		__entry->rtype = rtype;
 		__entry->wtype = wtype;
 	),
-	TP_printk("task:%u@%u xid=0x%08x hdr=%u xdr=%u/%u/%u %s/%s",
-		  __entry->task_id, __entry->client_id, __entry->xid, __entry->hdrlen,
+	TP_printk(RPCRDMAX_RQST_FMT " hdr=%u xdr=%u/%u/%u %s/%s",
+		  RPCRDMAX_RQST_ARGS, __entry->hdrlen,
 		  __entry->headlen, __entry->pagelen, __entry->taillen,
 		  rpcrdmax_show_chunktype(__entry->rtype),
 		  rpcrdmax_show_chunktype(__entry->wtype))
@@ -114,40 +124,32 @@ TRACE_EVENT(xprtrdma_reply,
 	TP_PROTO(const struct rpc_rqst *rqst, unsigned int credits),
 	TP_ARGS(rqst, credits),
 	TP_STRUCT__entry(
-		__field(unsigned int, task_id)
-		__field(unsigned int, client_id)
-		__field(u32, xid)
+		RPCRDMAX_RQST_FIELDS
 		__field(unsigned int, credits)
 	),
 	TP_fast_assign(
-		__entry->task_id = rpcrdmax_task_id(rqst);
-		__entry->client_id = rpcrdmax_client_id(rqst);
-		__entry->xid = be32_to_cpu(rqst->rq_xid);
+		RPCRDMAX_RQST_ASSIGN(rqst);
 		__entry->credits = credits;
 	),
-	TP_printk("task:%u@%u xid=0x%08x credits=%u",
-		  __entry->task_id, __entry->client_id, __entry->xid, __entry->credits)
+	TP_printk(RPCRDMAX_RQST_FMT " credits=%u",
+		  RPCRDMAX_RQST_ARGS, __entry->credits)
 );
 
 TRACE_EVENT(xprtrdma_err_vers,
 	TP_PROTO(const struct rpc_rqst *rqst, u32 min, u32 max),
 	TP_ARGS(rqst, min, max),
 	TP_STRUCT__entry(
-		__field(unsigned int, task_id)
-		__field(unsigned int, client_id)
-		__field(u32, xid)
+		RPCRDMAX_RQST_FIELDS
 		__field(u32, min)
 		__field(u32, max)
 	),
 	TP_fast_assign(
-		__entry->task_id = rpcrdmax_task_id(rqst);
-		__entry->client_id = rpcrdmax_client_id(rqst);
-		__entry->xid = be32_to_cpu(rqst->rq_xid);
+		RPCRDMAX_RQST_ASSIGN(rqst);
 		__entry->min = min;
 		__entry->max = max;
 	),
-	TP_printk("task:%u@%u xid=0x%08x versions=[%u, %u]",
-		  __entry->task_id, __entry->client_id, __entry->xid, __entry->min,
+	TP_printk(RPCRDMAX_RQST_FMT " versions=[%u, %u]",
+		  RPCRDMAX_RQST_ARGS, __entry->min,
 		  __entry->max)
 );
 
@@ -155,17 +157,12 @@ TRACE_EVENT(xprtrdma_err_chunk,
 	TP_PROTO(const struct rpc_rqst *rqst),
 	TP_ARGS(rqst),
 	TP_STRUCT__entry(
-		__field(unsigned int, task_id)
-		__field(unsigned int, client_id)
-		__field(u32, xid)
+		RPCRDMAX_RQST_FIELDS
 	),
 	TP_fast_assign(
-		__entry->task_id = rpcrdmax_task_id(rqst);
-		__entry->client_id = rpcrdmax_client_id(rqst);
-		__entry->xid = be32_to_cpu(rqst->rq_xid);
+		RPCRDMAX_RQST_ASSIGN(rqst);
 	),
-	TP_printk("task:%u@%u xid=0x%08x",
-		  __entry->task_id, __entry->client_id, __entry->xid)
+	TP_printk(RPCRDMAX_RQST_FMT, RPCRDMAX_RQST_ARGS)
 );
 
 /* ---- server --------------------------------------------------------------- */
