@@ -41,6 +41,8 @@ done
 steady_client_io "rdma,port=20049,vers=4.2"
 # A delegation recalled over the backchannel (lib.sh), when asked for.
 deleg_client "rdma,port=20049,vers=4.2"
+# sec=krb5, krb5i, krb5p (lib.sh), when asked for.
+krb5_client "rdma,port=20049,vers=4.2"
 touch /share/inline-reads
 step "client: kernel log clean" kernel_log_clean
 exit $STEP_FAILS

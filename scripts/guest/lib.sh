@@ -18,13 +18,15 @@ fi
 step_ok() { echo "STEP ok $*"; }
 step_fail() { echo "STEP FAIL $*"; STEP_FAILS=$((STEP_FAILS + 1)); }
 
-# step NAME CMD...: run CMD, record the outcome under NAME.
+# step NAME CMD...: run CMD, record the outcome under NAME; fails as CMD
+# did, so that a caller can skip what depends on it.
 step() {
 	local name=$1 out; shift
 	if out=$("$@" 2>&1); then
 		step_ok "$name"
 	else
 		step_fail "$name: $(printf '%s' "$out" | tail -n 3 | tr '\n' ' ')"
+		return 1
 	fi
 }
 
@@ -274,6 +276,7 @@ nfs_server_start() {
 	mount -t nfsd nfsd /proc/fs/nfsd
 	mount -t rpc_pipefs rpc_pipefs /var/lib/nfs/rpc_pipefs 2>/dev/null
 	echo '/export 192.0.2.0/24(rw,no_root_squash,insecure,no_subtree_check,fsid=1) 2001:db8::/64(rw,no_root_squash,insecure,no_subtree_check,fsid=1)' >/etc/exports
+	krb5_server
 	rpcbind -w 2>/dev/null || rpcbind
 	step "server: exportfs" exportfs -ra
 	rpc.mountd
@@ -294,6 +297,7 @@ nfs_server_serve() {
 	nfs_server_start
 	touch /share/server.ready
 	wait_for /share/client.done 1800 || step_fail "server: client never finished"
+	[ ! -e /share/krb5.want ] || cp /tmp/kdc.log /tmp/svcgssd.log /share/
 }
 
 # rdma_res_settle KIND N SECONDS: wait until the RDMA core tracks N of KIND.
@@ -584,6 +588,140 @@ deleg_client() {
 	step "deleg: write the file" sh -c 'mkdir -p /mnt/deleg/deleg && echo before >/mnt/deleg/deleg/f'
 	deleg_client_round deleg /mnt/deleg/deleg/f
 	step "deleg: umount" timeout 120 umount /mnt/deleg
+}
+
+# ---- Kerberos: sec=krb5, krb5i, krb5p (when /share/krb5.want exists) -----
+# The server guest is the KDC of realm RPCRDMAX.TEST and runs rpc.svcgssd;
+# it exports a tmpfs on /krb5 with only the three Kerberos flavors, every
+# user mapped to root (the client's machine credential, nfs/client..., has
+# no local account).  It leaves the client's keytab on the share; the
+# client runs rpc.gssd with it.  Test-only keys: the password is public.
+KRB5_REALM=RPCRDMAX.TEST
+KRB5_SERVER=server.rpcrdmax.test
+
+# krb5_names: both guests' names (gssd names principals by the canonical
+# host name) and the realm.
+krb5_names() {
+	grep -q "$KRB5_SERVER" /etc/hosts 2>/dev/null ||
+		printf '192.0.2.1 %s server\n192.0.2.2 client.rpcrdmax.test client\n' \
+			"$KRB5_SERVER" >>/etc/hosts
+	printf '%s\n' '[libdefaults]' "	default_realm = $KRB5_REALM" \
+		'	dns_lookup_kdc = false' '	dns_lookup_realm = false' \
+		'[realms]' "	$KRB5_REALM = {" "		kdc = $KRB5_SERVER" \
+		"		admin_server = $KRB5_SERVER" '	}' \
+		'[domain_realm]' "	.rpcrdmax.test = $KRB5_REALM" \
+		'[logging]' '	kdc = STDERR' >/etc/krb5.conf
+}
+
+# krb5_kdc_up: a realm, the two NFS service principals, the server's
+# keytab, the client's on the share, and the KDC and rpc.svcgssd running.
+krb5_kdc_up() {
+	local p
+	krb5_names
+	rm -f /etc/krb5.keytab /share/krb5-client.keytab
+	kdb5_util create -s -r $KRB5_REALM -P rpcrdmax-test-only >/tmp/kdb5.log 2>&1 ||
+		{ cat /tmp/kdb5.log; return 1; }
+	for p in nfs/$KRB5_SERVER nfs/client.rpcrdmax.test; do
+		kadmin.local -q "addprinc -randkey $p" >/dev/null || return 1
+	done
+	kadmin.local -q "ktadd -k /etc/krb5.keytab nfs/$KRB5_SERVER" >/dev/null &&
+		kadmin.local -q "ktadd -k /share/krb5-client.keytab nfs/client.rpcrdmax.test" >/dev/null ||
+		return 1
+	krb5_daemon kdc krb5kdc -n && krb5_daemon svcgssd rpc.svcgssd -f -vvv
+}
+
+# krb5_daemon NAME CMD...: CMD in the foreground of a background job,
+# its output in /tmp/NAME.log; fails, with that log, if it is gone 1 s
+# later.
+krb5_daemon() {
+	local n=$1
+	shift
+	"$@" </dev/null >/tmp/$n.log 2>&1 &
+	sleep 1
+	kill -0 $! 2>/dev/null || { echo "$n ended: $(tail -n 3 /tmp/$n.log)"; return 1; }
+}
+
+# krb5_export: /krb5, a tmpfs, exported with the Kerberos flavors only.
+krb5_export() {
+	mkdir -p /krb5
+	mount -t tmpfs -o size=256m tmpfs /krb5 &&
+		echo '/krb5 192.0.2.0/24(rw,sec=krb5:krb5i:krb5p,all_squash,anonuid=0,anongid=0,insecure,no_subtree_check,fsid=2)' >>/etc/exports
+}
+
+# krb5_server: the server's part, before it tells the client it is ready.
+krb5_server() {
+	[ -e /share/krb5.want ] || return 0
+	step "server: krb5: KDC and rpc.svcgssd up" krb5_kdc_up
+	step "server: krb5: /krb5 exported with sec=krb5:krb5i:krb5p" krb5_export
+}
+
+# krb5_gssd_up: the client's keytab and rpc.gssd.
+krb5_gssd_up() {
+	krb5_names
+	install -m 0600 /share/krb5-client.keytab /etc/krb5.keytab || return 1
+	mkdir -p /var/lib/nfs/rpc_pipefs
+	mountpoint -q /var/lib/nfs/rpc_pipefs ||
+		mount -t rpc_pipefs rpc_pipefs /var/lib/nfs/rpc_pipefs || return 1
+	modprobe rpcsec_gss_krb5 || return 1
+	krb5_daemon gssd rpc.gssd -f -vvv -p /var/lib/nfs/rpc_pipefs
+}
+
+# xprt_chunks MNT: "READ WRITE REPLY", the chunk counts of MNT's rdma
+# transport line in /proc/self/mountstats (the 11th to 13th numbers after
+# "xprt: rdma", as stock prints them).
+xprt_chunks() {
+	awk -v m=" $1 " '/^device / { on = index($0, m) > 0 }
+		on && $1 == "xprt:" && $2 == "rdma" { print $13, $14, $15; exit }' /proc/self/mountstats
+}
+
+# krb5_over_tcp FLAVOR: a sec=FLAVOR mount over TCP works (the control:
+# Debian's 6.1.0-56 fails every krb5p mount, stock to stock, over TCP too).
+krb5_over_tcp() {
+	timeout 120 mount -t nfs -o proto=tcp,vers=4.2,sec=$1 $KRB5_SERVER:/krb5 /mnt/krb5 2>/dev/null ||
+		return 1
+	timeout 120 umount /mnt/krb5
+}
+
+# krb5_client MOUNT-OPTS: with each flavor, a file written and read back
+# with O_DIRECT after a remount, its sha256 compared.  krb5 lets data go
+# by direct placement (Read and Write chunks); krb5i and krb5p protect
+# it, so both ends must carry it inside the RPC message (a Long Call, a
+# Reply chunk), as stock does: no Write chunk.
+krb5_client() {
+	local opts=$1 f m chunks t0=$(date +%s)
+	[ -e /share/krb5.want ] || return 0
+	step "krb5: keytab and rpc.gssd" krb5_gssd_up || return 0
+	head -c 2097155 /dev/urandom >/tmp/krb5.src
+	mkdir -p /mnt/krb5
+	for f in krb5 krb5i krb5p; do
+		if ! krb5_over_tcp $f; then
+			echo "SKIP $f: not counted: a sec=$f mount over TCP fails as well on this kernel ($(uname -r)), whatever the RDMA transport"
+			continue
+		fi
+		m="timeout 120 mount -t nfs -o $opts,sec=$f $KRB5_SERVER:/krb5 /mnt/krb5"
+		step "$f: mount -o $opts,sec=$f" $m || continue
+		grep -Eq " /mnt/krb5 nfs.*sec=$f(,| )" /proc/mounts &&
+			step_ok "$f: /proc/mounts says sec=$f" ||
+			step_fail "$f: $(grep ' /mnt/krb5 ' /proc/mounts)"
+		step "$f: write 2 MiB" timeout 300 sh -c "cp /tmp/krb5.src /mnt/krb5/$f.f && sync"
+		step "$f: umount" timeout 120 umount /mnt/krb5
+		step "$f: remount" $m || continue
+		step "$f: O_DIRECT read, sha256 equal" timeout 300 sh -c \
+			"test \"\$(dd if=/mnt/krb5/$f.f bs=1M iflag=direct status=none | sha256sum)\" = \"\$(sha256sum </tmp/krb5.src)\""
+		chunks=$(xprt_chunks /mnt/krb5)
+		set -- $chunks
+		if [ "$f" = krb5 ]; then
+			[ "${2:-0}" -gt 0 ] && step_ok "$f: READ data placed by Write chunks ($chunks)" ||
+				step_fail "$f: no Write chunk with sec=krb5 (read write reply: '$chunks')"
+		else
+			[ "${2:-x}" = 0 ] && [ "${3:-0}" -gt 0 ] &&
+				step_ok "$f: no direct placement: no Write chunk, Reply chunks ($chunks)" ||
+				step_fail "$f: read write reply chunks '$chunks' (a Write chunk, or no Reply chunk)"
+		fi
+		step "$f: umount" timeout 120 umount /mnt/krb5
+	done
+	echo "krb5: the round took $(($(date +%s) - t0)) s"
+	cp /tmp/gssd.log /share/client-gssd.log
 }
 
 # ---- the debug kernel (scripts/e2e --debug, scripts/kunit --debug) ---------

@@ -220,6 +220,8 @@ if timeout 120 mount -t nfs -o "$opts" 192.0.2.1:/export /mnt/nfs; then
 else
 	step_fail "faults: mount v3"
 fi
+# sec=krb5, krb5i, krb5p (lib.sh), when asked for.
+krb5_client "rdma,port=20049,vers=4.2"
 # A delegation recalled over the backchannel (lib.sh), when asked for.
 deleg_client "rdma,port=20049,vers=4.2"
 step "client: rmmod rpcrdmax after umount" rmmod rpcrdmax

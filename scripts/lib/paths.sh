@@ -7,7 +7,7 @@
 : "${RPCRDMAX_KVER:=$(resolve_kver "$RPCRDMAX_ABI")}"
 
 # Packages the guest root filesystem is bootstrapped with.
-GUEST_PACKAGES="kmod,iproute2,rdma-core,ibverbs-utils,ibverbs-providers,rdmacm-utils,perftest,nfs-kernel-server,nfs-common,fio,procps,util-linux,coreutils"
+GUEST_PACKAGES="kmod,iproute2,rdma-core,ibverbs-utils,ibverbs-providers,rdmacm-utils,perftest,nfs-kernel-server,nfs-common,krb5-kdc,krb5-admin-server,fio,procps,util-linux,coreutils"
 # scripts/bench --perf: the same guests with perf (linux-perf, which
 # brings perl and python), in root filesystems of their own (the cache
 # keys hash the list); make check never builds them.
