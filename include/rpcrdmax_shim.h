@@ -223,7 +223,21 @@ struct rpcrdmax_wc {
 };
 /* @cqe is the storage given to rpcrdmax_ib_cqe_init(). */
 typedef void (*rpcrdmax_wc_fn)(void *cqe, const struct rpcrdmax_wc *wc);
-void rpcrdmax_ib_cqe_init(void *cqe, rpcrdmax_wc_fn fn) RPCRDMAX_NOEXCEPT;
+/* Which of the stock module's completion tracepoints a completion fires
+ * (shim/kernel/trace.h), chosen when its storage is prepared. */
+enum rpcrdmax_wc_event {
+	RPCRDMAX_WC_EV_NONE,
+	RPCRDMAX_WC_EV_CLNT_RECEIVE,	/* xprtrdma_wc_receive */
+	RPCRDMAX_WC_EV_CLNT_SEND,	/* xprtrdma_wc_send */
+	RPCRDMAX_WC_EV_CLNT_LI,		/* xprtrdma_wc_li */
+	RPCRDMAX_WC_EV_CLNT_LI_WAKE,	/* xprtrdma_wc_li_wake */
+	RPCRDMAX_WC_EV_SVC_RECV,	/* svcrdma_wc_recv, _recv_flush, _recv_err */
+	RPCRDMAX_WC_EV_SVC_SEND,	/* svcrdma_wc_send, _send_flush, _send_err */
+	RPCRDMAX_WC_EV_SVC_READ,	/* svcrdma_wc_read, _read_flush, _read_err */
+};
+void rpcrdmax_ib_cqe_init(void *cqe, rpcrdmax_wc_fn fn,
+			  enum rpcrdmax_wc_event event) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_ib_cqe_set_id(void *cqe, int id) RPCRDMAX_NOEXCEPT;
 const char *rpcrdmax_ib_wc_status_msg(unsigned int status) RPCRDMAX_NOEXCEPT;
 
 struct rpcrdmax_sge {
@@ -464,6 +478,17 @@ void rpcrdmax_trace_svc_decode(void *cq, int cid, unsigned int xid, unsigned int
 			       unsigned int proc, unsigned int credits,
 			       unsigned int hdrlen) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_trace_svc_err(unsigned int xid, bool vers) RPCRDMAX_NOEXCEPT;
+/* Which of the stock module's tracepoints a Call header that cannot be
+ * served fires: svcrdma_decode_{short,badvers,drop,badproc,parse}_err. */
+enum rpcrdmax_decode_err {
+	RPCRDMAX_DECODE_ERR_SHORT,	/* fewer than the four fixed words */
+	RPCRDMAX_DECODE_ERR_BADVERS,
+	RPCRDMAX_DECODE_ERR_DROP,	/* RDMA_DONE, RDMA_ERROR */
+	RPCRDMAX_DECODE_ERR_BADPROC,
+	RPCRDMAX_DECODE_ERR_PARSE,	/* the chunk lists */
+};
+void rpcrdmax_trace_svc_decode_err(enum rpcrdmax_decode_err which, void *cq, int cid,
+				   const void *hdr, unsigned int len) RPCRDMAX_NOEXCEPT;
 
 /* ---- C++ entry points called from C ----------------------------------- */
 /* Module life cycle (lib/module.cpp): called from shim/sunrpc/main.c. */

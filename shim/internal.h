@@ -24,6 +24,8 @@ extern unsigned int rpcrdmax_slot_table_entries;
 struct rpcrdmax_cqe {
 	struct ib_cqe cqe;
 	rpcrdmax_wc_fn fn;
+	enum rpcrdmax_wc_event event;	/* its tracepoint */
+	int id;				/* the tracepoint's cid, or -1 */
 };
 
 /* What an rdma_cm_id's context points at. */
@@ -39,6 +41,10 @@ union rpcrdmax_any_wr {
 };
 int rpcrdmax_ib_build_wr(const struct rpcrdmax_send_wr *in, union rpcrdmax_any_wr *out,
 			 struct ib_sge *sge);
+
+/* shim/kernel/trace.c: fire a completion's tracepoint. */
+void rpcrdmax_trace_wc(enum rpcrdmax_wc_event event, struct ib_cq *cq, const struct ib_wc *wc,
+		       int cid);
 
 struct rpc_rqst;
 struct rpc_xprt;

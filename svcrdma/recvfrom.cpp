@@ -201,6 +201,32 @@ void SvcConn::note_overrun(u32 xid)
 				 rpcrdmax_cm_peer_addr(id.get()), granted, xid);
 }
 
+/* Which of stock's tracepoints a header that cannot be served fires
+ * (named as stock's decoder sorts them). */
+static rpcrdmax_decode_err decode_err_event(core::V1Verdict v)
+{
+	switch (v) {
+	case core::V1Verdict::TooShort:
+		return RPCRDMAX_DECODE_ERR_SHORT;
+	case core::V1Verdict::VersionMismatch:
+		return RPCRDMAX_DECODE_ERR_BADVERS;
+	case core::V1Verdict::ObsoleteDone:
+	case core::V1Verdict::UnexpectedError:
+		return RPCRDMAX_DECODE_ERR_DROP;
+	case core::V1Verdict::UnknownProc:
+	case core::V1Verdict::ObsoleteMsgp:
+		return RPCRDMAX_DECODE_ERR_BADPROC;
+	default:
+		return RPCRDMAX_DECODE_ERR_PARSE;
+	}
+}
+
+/* Which of the connection's Receive buffers @rb is, or -1. */
+int SvcConn::recv_cid(const RecvBuf *rb) const
+{
+	return rb >= recvs_ && rb < recvs_ + nrecvs_ ? (int)(rb - recvs_) : -1;
+}
+
 int SvcConn::process(void *rqstp, RecvBuf *rb, void **ctxt)
 {
 	CallCtx *cc = get_call();
@@ -219,6 +245,8 @@ int SvcConn::process(void *rqstp, RecvBuf *rb, void **ctxt)
 	core::ResponderAction act = core::v1_responder_action(v);
 	if (act != core::ResponderAction::Process) {
 		u32 xid;
+		rpcrdmax_trace_svc_decode_err(decode_err_event(v), rcq_.get(), recv_cid(rb), rb->data,
+					      rb->len);
 		uncount_call(cc); /* before an error Reply can free a credit */
 		bool vers = act == core::ResponderAction::ReplyErrVers;
 		if (act != core::ResponderAction::Drop &&
@@ -236,8 +264,7 @@ int SvcConn::process(void *rqstp, RecvBuf *rb, void **ctxt)
 		return 0;
 	}
 
-	const int cid = rb >= recvs_ && rb < recvs_ + nrecvs_ ? (int)(rb - recvs_) : -1;
-	rpcrdmax_trace_svc_decode(rcq_.get(), cid, h.xid, h.vers, (u32)h.proc, h.credits,
+	rpcrdmax_trace_svc_decode(rcq_.get(), recv_cid(rb), h.xid, h.vers, (u32)h.proc, h.credits,
 				  h.hdr_len);
 	const u8 *msg = rb->data + h.hdr_len;
 	if (core::v1_msg_direction(h, ConstBytes(msg, h.payload_len)) == core::MsgDirection::Reply) {

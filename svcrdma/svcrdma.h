@@ -177,7 +177,7 @@ inline void count_allocs(u32 n)
 }
 
 struct RecvBuf {
-	RecvBuf() : cqe(&RecvBuf::done) {}
+	RecvBuf() : cqe(&RecvBuf::done, RPCRDMAX_WC_EV_SVC_RECV) {}
 	~RecvBuf() { delete[] data; }
 	static void done(Cqe *c, const rpcrdmax_wc &wc);
 	Cqe cqe; /* first: see Cqe */
@@ -223,7 +223,7 @@ struct CallCtx {
  * posted).  svcrdma/sendctx.cpp.
  */
 struct SendCtx {
-	explicit SendCtx(Cqe::Fn fn) : cqe(fn) {} /* SendCtx::done, or a test's */
+	explicit SendCtx(Cqe::Fn fn) : cqe(fn, RPCRDMAX_WC_EV_SVC_SEND) {} /* SendCtx::done, or a test's */
 	~SendCtx();
 	static void done(Cqe *c, const rpcrdmax_wc &wc);
 	Result<void> make(void *dev, u32 size);
@@ -256,7 +256,7 @@ struct SendCtx {
 
 /* RDMA Reads of one Call, waited for in recvfrom. */
 struct ReadCtx {
-	ReadCtx() : cqe(&ReadCtx::done) {}
+	ReadCtx() : cqe(&ReadCtx::done, RPCRDMAX_WC_EV_SVC_READ) {}
 	static void done(Cqe *c, const rpcrdmax_wc &wc);
 	Cqe cqe;
 	SvcConn *conn = nullptr;
@@ -277,6 +277,7 @@ public:
 
 	RecvBuf *dequeue();
 	int process(void *rqstp, RecvBuf *rb, void **ctxt);
+	int recv_cid(const RecvBuf *rb) const;
 	int sendto(void *rqstp, CallCtx *cc);
 	int result_payload(CallCtx *cc, u32 offset, u32 length);
 	void put_call(CallCtx *cc);

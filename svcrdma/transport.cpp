@@ -320,6 +320,7 @@ Result<void> SvcConn::make_receives()
 	for (u32 i = 0; i < nrecvs_; i++) {
 		RecvBuf &rb = recvs_[i];
 		rb.conn = this;
+		rb.cqe.set_id((int)i); /* as svcrdma_decode_rqst names it */
 		rb.data = new (kRecvGfp) u8[lim_.recv_size];
 		if (!rb.data)
 			return error(err::ENOMEM);

@@ -204,6 +204,7 @@ Result<void> Conn::setup(const void *addr, unsigned int addrlen)
 		return error(err::ENOMEM);
 	for (auto &sb : Span<SendBuf>(sends_, nsends)) {
 		sb.conn = this;
+		sb.cqe.set_id((int)(&sb - sends_)); /* its tracepoints' cid */
 		sb.data = new (Gfp::Kernel) u8[send_size];
 		if (!sb.data)
 			return error(err::ENOMEM);
@@ -213,6 +214,7 @@ Result<void> Conn::setup(const void *addr, unsigned int addrlen)
 	}
 	for (auto &rb : Span<RecvBuf>(recvs_, nrecvs)) {
 		rb.conn = this;
+		rb.cqe.set_id((int)(&rb - recvs_));
 		rb.data = new (Gfp::Kernel) u8[recv_size];
 		if (!rb.data)
 			return error(err::ENOMEM);

@@ -63,7 +63,7 @@ class Conn;
 struct Req;
 
 struct SendBuf {
-	SendBuf() : cqe(&SendBuf::done) {}
+	SendBuf() : cqe(&SendBuf::done, RPCRDMAX_WC_EV_CLNT_SEND) {}
 	~SendBuf() { delete[] data; }
 	static void done(Cqe *c, const rpcrdmax_wc &wc);
 	Cqe cqe; /* first: see Cqe */
@@ -74,7 +74,7 @@ struct SendBuf {
 };
 
 struct RecvBuf {
-	RecvBuf() : cqe(&RecvBuf::done) {}
+	RecvBuf() : cqe(&RecvBuf::done, RPCRDMAX_WC_EV_CLNT_RECEIVE) {}
 	~RecvBuf() { delete[] data; }
 	static void done(Cqe *c, const rpcrdmax_wc &wc);
 	Cqe cqe;
@@ -84,7 +84,7 @@ struct RecvBuf {
 };
 
 struct ClntMr {
-	ClntMr() : cqe(&ClntMr::inv_done) {}
+	ClntMr() : cqe(&ClntMr::inv_done, RPCRDMAX_WC_EV_CLNT_LI) {}
 	static void inv_done(Cqe *c, const rpcrdmax_wc &wc);
 	Cqe cqe;		/* LOCAL_INV completion (the last of a chain) */
 	ListNode node;		/* Conn's free list, or its Req's list */
@@ -96,7 +96,7 @@ struct ClntMr {
 };
 
 struct Req {
-	Req() : inv_cqe(&Req::inv_done) {}
+	Req() : inv_cqe(&Req::inv_done, RPCRDMAX_WC_EV_CLNT_LI_WAKE) {}
 	static void inv_done(Cqe *c, const rpcrdmax_wc &wc);
 	static Req *from_call_buffer(void *call);
 

@@ -81,6 +81,15 @@ trace_events_on() {
 }
 trace_events_off() { echo 0 >"$TRACEFS/instances/$1/events/enable"; }
 trace_lines() { grep " $2: " "$TRACEFS/instances/$1/trace"; }
+# trace_expect INSTANCE EVENT ERE WHAT: a step, WHAT, that passes when one
+# of EVENT's lines reads "EVENT: " and then matches ERE (anchor it with $).
+trace_expect() {
+	if trace_lines "$1" "$2" | grep -Eq " $2: $3"; then
+		step_ok "$4"
+	else
+		step_fail "$4: none matches; the last: '$(trace_lines "$1" "$2" | tail -n 1)'"
+	fi
+}
 
 rxe_up() {
 	modprobe rdma_rxe || return 1

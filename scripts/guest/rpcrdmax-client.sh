@@ -39,31 +39,33 @@ step "client: umount" timeout 120 umount /mnt/nfs
 # A mount, a 64 KiB file written (a Read list) and read back with
 # O_DIRECT (a Write list): the client's connect, marshal and reply
 # events fire with their fields filled in, and a Reply matches a Call.
-if step "trace: rpcrdma:xprtrdma_connect, _marshal, _reply enabled" \
-	trace_events_on client xprtrdma_connect xprtrdma_marshal xprtrdma_reply; then
+if step "trace: rpcrdma:xprtrdma_connect, _marshal, _reply, _wc_receive, _wc_send enabled" \
+	trace_events_on client xprtrdma_connect xprtrdma_marshal xprtrdma_reply \
+	xprtrdma_wc_receive xprtrdma_wc_send; then
 	head -c 65536 /dev/urandom >/tmp/trace.src
 	step "trace: mount, write and read 64 KiB" timeout 300 sh -c "mount -t nfs -o rdma,port=20049,vers=3,nolock 192.0.2.1:/export /mnt/nfs && cp /tmp/trace.src /mnt/nfs/trace.f && dd if=/mnt/nfs/trace.f of=/tmp/trace.back bs=64k iflag=direct status=none && umount /mnt/nfs && cmp /tmp/trace.src /tmp/trace.back"
 	trace_events_off client
-	trace_lines client xprtrdma_connect | grep -Eq 'xprtrdma_connect: peer=\[192\.0\.2\.1\]:20049 rc=0 connection status=1$' &&
-		step_ok "trace: xprtrdma_connect names the server, rc=0, status 1" ||
-		step_fail "trace: xprtrdma_connect: '$(trace_lines client xprtrdma_connect | tail -n 1)'"
-	call='xprtrdma_marshal: task:[0-9]+@[0-9]+ xid=0x[0-9a-f]{8} hdr=[1-9][0-9]* xdr=[0-9]+/[0-9]+/[0-9]+'
-	trace_lines client xprtrdma_marshal | grep -Eq "$call read list/inline\$" &&
-		step_ok "trace: xprtrdma_marshal shows the WRITE's Read list" ||
-		step_fail "trace: no marshal line with a Read list: '$(trace_lines client xprtrdma_marshal | tail -n 2 | tr '\n' ' ')'"
-	trace_lines client xprtrdma_marshal | grep -Eq "$call inline/write list\$" &&
-		step_ok "trace: xprtrdma_marshal shows the READ's Write list" ||
-		step_fail "trace: no marshal line with a Write list: '$(trace_lines client xprtrdma_marshal | tail -n 2 | tr '\n' ' ')'"
+	trace_expect client xprtrdma_connect 'peer=\[192\.0\.2\.1\]:20049 rc=0 connection status=1$' \
+		"trace: xprtrdma_connect names the server, rc=0, status 1"
+	call='task:[0-9]+@[0-9]+ xid=0x[0-9a-f]{8} hdr=[1-9][0-9]* xdr=[0-9]+/[0-9]+/[0-9]+'
+	trace_expect client xprtrdma_marshal "$call read list/inline\$" \
+		"trace: xprtrdma_marshal shows the WRITE's Read list"
+	trace_expect client xprtrdma_marshal "$call inline/write list\$" \
+		"trace: xprtrdma_marshal shows the READ's Write list"
 	# trace-cmd and perf decode the chunk types from the format file:
 	# numbers there, not our enum's names.
 	fmt=$TRACEFS/events/rpcrdma/xprtrdma_marshal/format
 	grep -q '{ 3, "read list" }' $fmt && ! grep -q RPCRDMAX_CH_ $fmt &&
 		step_ok "trace: xprtrdma_marshal's format gives the chunk types' numbers" ||
 		step_fail "trace: xprtrdma_marshal's format: $(grep 'print fmt' $fmt | cut -c1-200)"
+	trace_expect client xprtrdma_wc_receive \
+		'cq.id=[0-9]+ cid=[0-9]+ status=SUCCESS \(0/0x0\) received=[1-9][0-9]*$' \
+		"trace: xprtrdma_wc_receive fired with its fields"
+	trace_expect client xprtrdma_wc_send 'cq.id=[0-9]+ cid=[0-9]+ status=SUCCESS \(0/0x0\)$' \
+		"trace: xprtrdma_wc_send fired with its fields"
 	xid=$(trace_lines client xprtrdma_marshal | tail -n 1 | grep -Eo 'xid=0x[0-9a-f]{8}')
-	trace_lines client xprtrdma_reply | grep -Eq "xprtrdma_reply: task:[0-9]+@[0-9]+ $xid credits=[1-9][0-9]*\$" &&
-		step_ok "trace: xprtrdma_reply matches the last Call ($xid) with credits" ||
-		step_fail "trace: no reply line for $xid: '$(trace_lines client xprtrdma_reply | tail -n 1)'"
+	trace_expect client xprtrdma_reply "task:[0-9]+@[0-9]+ $xid credits=[1-9][0-9]*\$" \
+		"trace: xprtrdma_reply matches the last Call ($xid) with credits"
 fi
 
 mkdir -p /mnt/nfs /tmp/src

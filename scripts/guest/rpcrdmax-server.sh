@@ -7,10 +7,14 @@
 set -u
 rpcrdmax_server_up
 # Tracepoints (the stock module's names, trace system rpcrdma): each
-# Call's transport header; the error Replies in a buffer of their own.
-step "server: rpcrdma:svcrdma_decode_rqst enabled" trace_events_on server svcrdma_decode_rqst
-step "server: rpcrdma:svcrdma_err_vers, _err_chunk enabled" \
-	trace_events_on server_err svcrdma_err_vers svcrdma_err_chunk
+# Call's transport header and the completions of Receives, Sends and
+# RDMA Reads; the headers that cannot be served and the error Replies in
+# a buffer of their own.
+step "server: rpcrdma:svcrdma_decode_rqst, _wc_recv, _wc_send, _wc_read enabled" \
+	trace_events_on server svcrdma_decode_rqst svcrdma_wc_recv svcrdma_wc_send svcrdma_wc_read
+DECODE_ERRS="svcrdma_decode_short_err svcrdma_decode_badvers_err svcrdma_decode_drop_err svcrdma_decode_badproc_err svcrdma_decode_parse_err"
+step "server: rpcrdma:svcrdma_err_vers, _err_chunk, the decode errors enabled" \
+	trace_events_on server_err svcrdma_err_vers svcrdma_err_chunk $DECODE_ERRS
 grep -q '^rpcrdma ' /proc/modules && step_fail "server: stock rpcrdma is loaded" ||
 	step_ok "server: stock rpcrdma not loaded"
 grep -q '^rdma ' /proc/sys/sunrpc/transports &&
@@ -38,17 +42,31 @@ for f in err_vers err_chunk dropped credit_overrun bc_dropped; do
 done
 trace_events_off server
 trace_events_off server_err
-trace_lines server svcrdma_decode_rqst | grep -Eq 'svcrdma_decode_rqst: cq.id=[0-9]+ cid=-?[0-9]+ xid=0x[0-9a-f]{8} vers=1 credits=[1-9][0-9]* proc=RDMA_(MSG|NOMSG) hdrlen=[1-9][0-9]*$' &&
-	step_ok "server: svcrdma_decode_rqst fired with its fields" ||
-	step_fail "server: svcrdma_decode_rqst: '$(trace_lines server svcrdma_decode_rqst | tail -n 1)'"
-for e in err_vers err_chunk; do
-	n=$(trace_lines server_err svcrdma_$e | grep -Ec "svcrdma_$e: xid=0x[0-9a-f]{8}$")
+trace_expect server svcrdma_decode_rqst \
+	'cq.id=[0-9]+ cid=-?[0-9]+ xid=0x[0-9a-f]{8} vers=1 credits=[1-9][0-9]* proc=RDMA_(MSG|NOMSG) hdrlen=[1-9][0-9]*$' \
+	"server: svcrdma_decode_rqst fired with its fields"
+# A completion names its CQ and its Receive buffer as the header's
+# event does: the last Call decoded is among the Receives completed.
+last=$(trace_lines server svcrdma_decode_rqst | tail -n 1 | grep -Eo 'cq.id=[0-9]+ cid=-?[0-9]+')
+trace_expect server svcrdma_wc_recv "$last received=[1-9][0-9]*\$" \
+	"server: svcrdma_wc_recv fired, its cq.id and cid those of svcrdma_decode_rqst ($last)"
+trace_expect server svcrdma_wc_send 'cq.id=[0-9]+ cid=-?[0-9]+$' \
+	"server: svcrdma_wc_send fired with its fields"
+# The client's WRITEs came with Read lists.
+[ -e /share/hostile.strict ] ||
+	trace_expect server svcrdma_wc_read 'cq.id=[0-9]+ cid=-?[0-9]+$' \
+		"server: svcrdma_wc_read fired for the RDMA Reads"
+# Each error event, with its fields (a header's CQ and buffer, or an
+# error Reply's XID): under the hostile peer every one fired, with a
+# well-behaved client none.
+for e in $DECODE_ERRS svcrdma_err_vers svcrdma_err_chunk; do
+	n=$(trace_lines server_err $e | grep -Ec " $e: (cq.id=[0-9]+ cid=-?[0-9]+ |xid=0x[0-9a-f]{8}\$)")
 	if [ -e /share/hostile.strict ]; then
-		[ "$n" -gt 0 ] && step_ok "server: svcrdma_$e fired for the hostile peer ($n)" ||
-			step_fail "server: no svcrdma_$e line after the hostile peer"
+		[ "$n" -gt 0 ] && step_ok "server: $e fired for the hostile peer ($n)" ||
+			step_fail "server: no $e line after the hostile peer"
 	else
-		[ "$n" = 0 ] && step_ok "server: no svcrdma_$e with a well-behaved client" ||
-			step_fail "server: $n svcrdma_$e lines with a well-behaved client"
+		[ "$n" = 0 ] && step_ok "server: no $e with a well-behaved client" ||
+			step_fail "server: $n $e lines with a well-behaved client"
 	fi
 done
 # Receives go back eight at a time, one chained post each: at least one

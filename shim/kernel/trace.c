@@ -10,6 +10,54 @@
 #define CREATE_TRACE_POINTS
 #include "trace.h"
 
+/* The server's completion events: a success, a flush, an error. */
+#define RPCRDMAX_SVC_WC(wc, name, ...)					\
+	do {								\
+		if ((wc)->status == IB_WC_SUCCESS)			\
+			trace_##name(wc, __VA_ARGS__);			\
+		else if ((wc)->status == IB_WC_WR_FLUSH_ERR)		\
+			trace_##name##_flush(wc, __VA_ARGS__);		\
+		else							\
+			trace_##name##_err(wc, __VA_ARGS__);		\
+	} while (0)
+
+/**
+ * rpcrdmax_trace_wc - a completion arrived (shim/kernel/verbs.c)
+ * @event: which tracepoint its storage names
+ * @cq: the CQ it completed on
+ * @wc: the completion
+ * @cid: the storage's id, or -1
+ */
+void rpcrdmax_trace_wc(enum rpcrdmax_wc_event event, struct ib_cq *cq, const struct ib_wc *wc,
+		       int cid)
+{
+	switch (event) {
+	case RPCRDMAX_WC_EV_NONE:
+		break;
+	case RPCRDMAX_WC_EV_CLNT_RECEIVE:
+		trace_xprtrdma_wc_receive(wc, cq->res.id, cid);
+		break;
+	case RPCRDMAX_WC_EV_CLNT_SEND:
+		trace_xprtrdma_wc_send(wc, cq->res.id, cid);
+		break;
+	case RPCRDMAX_WC_EV_CLNT_LI:
+		trace_xprtrdma_wc_li(wc, cq->res.id, cid);
+		break;
+	case RPCRDMAX_WC_EV_CLNT_LI_WAKE:
+		trace_xprtrdma_wc_li_wake(wc, cq->res.id, cid);
+		break;
+	case RPCRDMAX_WC_EV_SVC_RECV:
+		RPCRDMAX_SVC_WC(wc, svcrdma_wc_recv, cq->res.id, cid);
+		break;
+	case RPCRDMAX_WC_EV_SVC_SEND:
+		RPCRDMAX_SVC_WC(wc, svcrdma_wc_send, cq->res.id, cid);
+		break;
+	case RPCRDMAX_WC_EV_SVC_READ:
+		RPCRDMAX_SVC_WC(wc, svcrdma_wc_read, cq->res.id, cid);
+		break;
+	}
+}
+
 /**
  * rpcrdmax_trace_connect - a connect attempt of the client transport ended
  * @xprt: the struct rpc_xprt
@@ -89,6 +137,39 @@ void rpcrdmax_trace_svc_decode(void *cq, int cid, unsigned int xid, unsigned int
 {
 	trace_svcrdma_decode_rqst(((struct ib_cq *)cq)->res.id, cid, xid, vers, proc, credits,
 				  hdrlen);
+}
+
+/**
+ * rpcrdmax_trace_svc_decode_err - a Call's transport header cannot be served
+ * @which: the event (what is wrong with it)
+ * @cq: the Receive CQ (struct ib_cq) it completed on
+ * @cid: which Receive buffer of the connection, or -1
+ * @hdr: the message as received
+ * @len: its length in octets (at least 16 unless @which is SHORT)
+ */
+void rpcrdmax_trace_svc_decode_err(enum rpcrdmax_decode_err which, void *cq, int cid,
+				   const void *hdr, unsigned int len)
+{
+	const u32 cq_id = ((struct ib_cq *)cq)->res.id;
+
+	if (which == RPCRDMAX_DECODE_ERR_SHORT || len < 4 * sizeof(__be32)) {
+		trace_svcrdma_decode_short_err(cq_id, cid, len);
+		return;
+	}
+	switch (which) {
+	case RPCRDMAX_DECODE_ERR_BADVERS:
+		trace_svcrdma_decode_badvers_err(cq_id, cid, hdr);
+		break;
+	case RPCRDMAX_DECODE_ERR_DROP:
+		trace_svcrdma_decode_drop_err(cq_id, cid, hdr);
+		break;
+	case RPCRDMAX_DECODE_ERR_BADPROC:
+		trace_svcrdma_decode_badproc_err(cq_id, cid, hdr);
+		break;
+	default:
+		trace_svcrdma_decode_parse_err(cq_id, cid, hdr);
+		break;
+	}
 }
 
 /**

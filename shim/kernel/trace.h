@@ -16,6 +16,10 @@
 #include <linux/tracepoint.h>
 #include <linux/sunrpc/clnt.h>
 #include <linux/sunrpc/xprt.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/ib_cm.h>
+#include <rdma/rdma_cm.h>
+#include <trace/misc/rdma.h>
 #include "rpcrdmax_shim.h"
 
 /* The chunk types' numbers are the stock module's (enum rpcrdma_chunktype);
@@ -60,6 +64,117 @@ TRACE_DEFINE_ENUM(RPCRDMAX_CH_REPLY);
 #define RPCRDMAX_RQST_ARGS __entry->task_id, __entry->client_id, __entry->xid
 #define rpcrdmax_xprt_str(xprt, which)					\
 	((xprt)->address_strings[which] ? (xprt)->address_strings[which] : "?")
+
+/* ---- completions (both ends), fired by shim/kernel/verbs.c ------------------ */
+/* A completion's CQ (its restrack id) and its context (cid: e.g. which
+ * Receive buffer), with the status and vendor error of one that failed. */
+
+DECLARE_EVENT_CLASS(rpcrdmax_completion_class,
+	TP_PROTO(const struct ib_wc *wc, u32 cq_id, int cid),
+	TP_ARGS(wc, cq_id, cid),
+	TP_STRUCT__entry(
+		__field(u32, cq_id)
+		__field(int, completion_id)
+		__field(unsigned long, status)
+		__field(unsigned int, vendor_err)
+	),
+	TP_fast_assign(
+		__entry->cq_id = cq_id;
+		__entry->completion_id = cid;
+		__entry->status = wc->status;
+		__entry->vendor_err = wc->status ? wc->vendor_err : 0;
+	),
+	TP_printk("cq.id=%u cid=%d status=%s (%lu/0x%x)",
+		  __entry->cq_id, __entry->completion_id,
+		  rdma_show_wc_status(__entry->status), __entry->status, __entry->vendor_err)
+);
+
+TRACE_EVENT(xprtrdma_wc_receive,
+	TP_PROTO(const struct ib_wc *wc, u32 cq_id, int cid),
+	TP_ARGS(wc, cq_id, cid),
+	TP_STRUCT__entry(
+		__field(u32, cq_id)
+		__field(int, completion_id)
+		__field(u32, received)
+		__field(unsigned long, status)
+		__field(unsigned int, vendor_err)
+	),
+	TP_fast_assign(
+		__entry->cq_id = cq_id;
+		__entry->completion_id = cid;
+		__entry->status = wc->status;
+		__entry->received = wc->status ? 0 : wc->byte_len;
+		__entry->vendor_err = wc->status ? wc->vendor_err : 0;
+	),
+	TP_printk("cq.id=%u cid=%d status=%s (%lu/0x%x) received=%u",
+		  __entry->cq_id, __entry->completion_id,
+		  rdma_show_wc_status(__entry->status), __entry->status, __entry->vendor_err,
+		  __entry->received)
+);
+
+#define RPCRDMAX_WC_EVENT(class, name)					\
+	DEFINE_EVENT(class, name,					\
+		TP_PROTO(const struct ib_wc *wc, u32 cq_id, int cid),	\
+		TP_ARGS(wc, cq_id, cid))
+
+RPCRDMAX_WC_EVENT(rpcrdmax_completion_class, xprtrdma_wc_send);
+
+/* An MR's completion: the cid is the MR's, printed as stock does. */
+#define RPCRDMAX_MR_WC_EVENT(name)					\
+	DEFINE_EVENT_PRINT(rpcrdmax_completion_class, name,		\
+		TP_PROTO(const struct ib_wc *wc, u32 cq_id, int cid),	\
+		TP_ARGS(wc, cq_id, cid),				\
+		TP_printk("cq.id=%u mr.id=%d status=%s (%lu/0x%x)",	\
+			  __entry->cq_id, __entry->completion_id,	\
+			  rdma_show_wc_status(__entry->status),		\
+			  __entry->status, __entry->vendor_err))
+
+RPCRDMAX_MR_WC_EVENT(xprtrdma_wc_li);
+RPCRDMAX_MR_WC_EVENT(xprtrdma_wc_li_wake);
+
+/* The server's: a success, a flush (the connection is going) or an error,
+ * each an event of its own as in stock (the last two print the status as
+ * the client's do).  svcrdma_wc_read carries no byte count or latency
+ * here. */
+DECLARE_EVENT_CLASS(rpcrdmax_svc_success_class,
+	TP_PROTO(const struct ib_wc *wc, u32 cq_id, int cid),
+	TP_ARGS(wc, cq_id, cid),
+	TP_STRUCT__entry(
+		__field(u32, cq_id)
+		__field(int, completion_id)
+	),
+	TP_fast_assign(
+		__entry->cq_id = cq_id;
+		__entry->completion_id = cid;
+	),
+	TP_printk("cq.id=%u cid=%d", __entry->cq_id, __entry->completion_id)
+);
+
+TRACE_EVENT(svcrdma_wc_recv,
+	TP_PROTO(const struct ib_wc *wc, u32 cq_id, int cid),
+	TP_ARGS(wc, cq_id, cid),
+	TP_STRUCT__entry(
+		__field(u32, cq_id)
+		__field(int, completion_id)
+		__field(u32, received)
+	),
+	TP_fast_assign(
+		__entry->cq_id = cq_id;
+		__entry->completion_id = cid;
+		__entry->received = wc->byte_len;
+	),
+	TP_printk("cq.id=%u cid=%d received=%u",
+		  __entry->cq_id, __entry->completion_id, __entry->received)
+);
+
+RPCRDMAX_WC_EVENT(rpcrdmax_completion_class, svcrdma_wc_recv_flush);
+RPCRDMAX_WC_EVENT(rpcrdmax_completion_class, svcrdma_wc_recv_err);
+RPCRDMAX_WC_EVENT(rpcrdmax_svc_success_class, svcrdma_wc_send);
+RPCRDMAX_WC_EVENT(rpcrdmax_completion_class, svcrdma_wc_send_flush);
+RPCRDMAX_WC_EVENT(rpcrdmax_completion_class, svcrdma_wc_send_err);
+RPCRDMAX_WC_EVENT(rpcrdmax_svc_success_class, svcrdma_wc_read);
+RPCRDMAX_WC_EVENT(rpcrdmax_completion_class, svcrdma_wc_read_flush);
+RPCRDMAX_WC_EVENT(rpcrdmax_completion_class, svcrdma_wc_read_err);
 
 /* ---- client: connection ------------------------------------------------ */
 
@@ -196,6 +311,58 @@ TRACE_EVENT(svcrdma_decode_rqst,
 				   { 2, "RDMA_MSGP" }, { 3, "RDMA_DONE" }, { 4, "RDMA_ERROR" }),
 		  __entry->hdrlen)
 );
+
+TRACE_EVENT(svcrdma_decode_short_err,
+	TP_PROTO(u32 cq_id, int cid, unsigned int hdrlen),
+	TP_ARGS(cq_id, cid, hdrlen),
+	TP_STRUCT__entry(
+		__field(u32, cq_id)
+		__field(int, completion_id)
+		__field(unsigned int, hdrlen)
+	),
+	TP_fast_assign(
+		__entry->cq_id = cq_id;
+		__entry->completion_id = cid;
+		__entry->hdrlen = hdrlen;
+	),
+	TP_printk("cq.id=%u cid=%d hdrlen=%u",
+		  __entry->cq_id, __entry->completion_id, __entry->hdrlen)
+);
+
+/* A header's four fixed words, as received (@p: at least 16 octets). */
+DECLARE_EVENT_CLASS(rpcrdmax_badreq_class,
+	TP_PROTO(u32 cq_id, int cid, const __be32 *p),
+	TP_ARGS(cq_id, cid, p),
+	TP_STRUCT__entry(
+		__field(u32, cq_id)
+		__field(int, completion_id)
+		__field(u32, xid)
+		__field(u32, vers)
+		__field(u32, proc)
+		__field(u32, credits)
+	),
+	TP_fast_assign(
+		__entry->cq_id = cq_id;
+		__entry->completion_id = cid;
+		__entry->xid = be32_to_cpup(p);
+		__entry->vers = be32_to_cpup(p + 1);
+		__entry->credits = be32_to_cpup(p + 2);
+		__entry->proc = be32_to_cpup(p + 3);
+	),
+	TP_printk("cq.id=%u cid=%d xid=0x%08x vers=%u credits=%u proc=%u",
+		  __entry->cq_id, __entry->completion_id, __entry->xid, __entry->vers,
+		  __entry->credits, __entry->proc)
+);
+
+#define RPCRDMAX_BADREQ_EVENT(name)					\
+	DEFINE_EVENT(rpcrdmax_badreq_class, svcrdma_decode_##name##_err,	\
+		TP_PROTO(u32 cq_id, int cid, const __be32 *p),		\
+		TP_ARGS(cq_id, cid, p))
+
+RPCRDMAX_BADREQ_EVENT(badvers);
+RPCRDMAX_BADREQ_EVENT(drop);
+RPCRDMAX_BADREQ_EVENT(badproc);
+RPCRDMAX_BADREQ_EVENT(parse);
 
 DECLARE_EVENT_CLASS(rpcrdmax_svc_error_class,
 	TP_PROTO(u32 xid),

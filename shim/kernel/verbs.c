@@ -120,6 +120,8 @@ static void rpcrdmax_ib_done(struct ib_cq *cq, struct ib_wc *wc)
 	/* Only a successful completion carries a valid opcode and flags. */
 	if (wc->status == IB_WC_SUCCESS && w.with_invalidate)
 		w.invalidated_rkey = wc->ex.invalidate_rkey;
+	/* Before fn, which may reuse the storage. */
+	rpcrdmax_trace_wc(c->event, cq, wc, c->id);
 	c->fn(c, &w);
 }
 
@@ -127,13 +129,27 @@ static void rpcrdmax_ib_done(struct ib_cq *cq, struct ib_wc *wc)
  * rpcrdmax_ib_cqe_init - prepare completion storage
  * @cqe: RPCRDMAX_SIZEOF_CQE bytes that outlive every WR posted with them
  * @fn: called with @cqe for each completion (in the CQ's poll context)
+ * @event: the tracepoint each completion fires first (cid -1 until
+ *	rpcrdmax_ib_cqe_set_id())
  */
-void rpcrdmax_ib_cqe_init(void *cqe, rpcrdmax_wc_fn fn)
+void rpcrdmax_ib_cqe_init(void *cqe, rpcrdmax_wc_fn fn, enum rpcrdmax_wc_event event)
 {
 	struct rpcrdmax_cqe *c = cqe;
 
 	c->cqe.done = rpcrdmax_ib_done;
 	c->fn = fn;
+	c->event = event;
+	c->id = -1;
+}
+
+/**
+ * rpcrdmax_ib_cqe_set_id - name the storage in its tracepoints
+ * @cqe: as given to rpcrdmax_ib_cqe_init()
+ * @id: the cid the events print (e.g. a Receive buffer's index)
+ */
+void rpcrdmax_ib_cqe_set_id(void *cqe, int id)
+{
+	((struct rpcrdmax_cqe *)cqe)->id = id;
 }
 
 /** rpcrdmax_ib_wc_status_msg - text for a completion status */

@@ -47,10 +47,16 @@ struct SockAddr {
 class Cqe {
 public:
 	using Fn = void (*)(Cqe *cqe, const rpcrdmax_wc &wc);
-	explicit Cqe(Fn fn) : fn_(fn) { rpcrdmax_ib_cqe_init(raw_.get(), &Cqe::upcall); }
+	/* @event: the stock tracepoint its completions fire. */
+	explicit Cqe(Fn fn, rpcrdmax_wc_event event = RPCRDMAX_WC_EV_NONE) : fn_(fn)
+	{
+		rpcrdmax_ib_cqe_init(raw_.get(), &Cqe::upcall, event);
+	}
 	Cqe(const Cqe &) = delete;
 	Cqe &operator=(const Cqe &) = delete;
 	void *raw() { return raw_.get(); }
+	/* The cid its tracepoints print. */
+	void set_id(int id) { rpcrdmax_ib_cqe_set_id(raw_.get(), id); }
 
 private:
 	static void upcall(void *raw, const rpcrdmax_wc *wc)
