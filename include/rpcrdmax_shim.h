@@ -478,6 +478,24 @@ void rpcrdmax_trace_svc_decode(void *cq, int cid, unsigned int xid, unsigned int
 			       unsigned int proc, unsigned int credits,
 			       unsigned int hdrlen) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_trace_svc_err(unsigned int xid, bool vers) RPCRDMAX_NOEXCEPT;
+/* An MR as the stock module's MR tracepoints show it. */
+struct rpcrdmax_mr_info {
+	int id;			/* its index in the connection's pool */
+	int nents;		/* page pieces mapped */
+	unsigned int handle;	/* rkey */
+	unsigned int length;
+	unsigned long long offset; /* iova */
+	int dir;		/* RPCRDMAX_DMA_* */
+};
+enum rpcrdmax_mr_event {
+	RPCRDMAX_MR_EV_REG,	 /* xprtrdma_mr_map, then xprtrdma_mr_fastreg */
+	RPCRDMAX_MR_EV_REMINV,	 /* xprtrdma_mr_reminv */
+	RPCRDMAX_MR_EV_LOCALINV, /* xprtrdma_mr_localinv */
+	RPCRDMAX_MR_EV_UNMAP,	 /* xprtrdma_mr_unmap */
+};
+/* @rqst: the RPC it serves (NULL: not known here). */
+void rpcrdmax_trace_mr(enum rpcrdmax_mr_event which, void *rqst,
+		       const struct rpcrdmax_mr_info *mr) RPCRDMAX_NOEXCEPT;
 /* Which of the stock module's tracepoints a Call header that cannot be
  * served fires: svcrdma_decode_{short,badvers,drop,badproc,parse}_err. */
 enum rpcrdmax_decode_err {

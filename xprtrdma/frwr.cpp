@@ -27,6 +27,7 @@ Result<void> Conn::frwr_setup(void *dev, u32 ppm)
 		return error(err::ENOMEM);
 	for (u32 i = 0; i < kMrPool; i++) {
 		mrs_[i].conn = this;
+		mrs_[i].index = (int)i;
 		mrs_[i].cqe.set_id((int)i); /* mr.id in its tracepoints */
 		RPCRDMAX_TRY(mrs_[i].mr.alloc(pd_.get(), dev, ppm));
 		free_mrs_.push_back(&mrs_[i]);
@@ -63,6 +64,9 @@ Result<core::Segment> Conn::frwr_register(Req *req, void *rqst, bool rcv,
 	m->seg = { m->mr.rkey(), ps.length, m->mr.iova() };
 	m->req = req;
 	m->remotely_invalidated = false;
+	m->nents = n;
+	m->dir = dir;
+	m->trace(RPCRDMAX_MR_EV_REG, rqst);
 	req->conn = this;
 	req->mrs.push_back(m);
 	return m->seg;
@@ -72,6 +76,7 @@ Result<core::Segment> Conn::frwr_register(Req *req, void *rqst, bool rcv,
 void Conn::frwr_release(Req *req)
 {
 	while (ClntMr *m = req->mrs.pop_front()) {
+		m->trace(RPCRDMAX_MR_EV_UNMAP);
 		m->mr.unmap();
 		m->req = nullptr;
 		SpinLockBhGuard g(&free_lock_);
@@ -87,6 +92,7 @@ bool Conn::frwr_remote_invalidated(Req *req, u32 rkey)
 	req->mrs.for_each([&](ClntMr *m) {
 		if (m->seg.handle == rkey && !m->remotely_invalidated) {
 			m->remotely_invalidated = true;
+			m->trace(RPCRDMAX_MR_EV_REMINV);
 			found = true;
 		}
 	});
@@ -121,6 +127,7 @@ Result<void> Conn::frwr_invalidate(Req *req, bool)
 		wr = {};
 		wr.opcode = RPCRDMAX_WR_LOCAL_INV;
 		wr.rkey = m->seg.handle;
+		m->trace(RPCRDMAX_MR_EV_LOCALINV);
 		if (++done == todo)
 			wr.cqe = req->inv_cqe.raw();
 		if (n == RPCRDMAX_MAX_WR_CHAIN || done == todo) {

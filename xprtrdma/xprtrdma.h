@@ -93,6 +93,15 @@ struct ClntMr {
 	Req *req = nullptr;
 	core::Segment seg = {};	/* as advertised: rkey, length, iova */
 	bool remotely_invalidated = false;
+	/* For its tracepoints: its index, how it was mapped. */
+	int index = 0;
+	int nents = 0;
+	int dir = 0;
+	void trace(rpcrdmax_mr_event which, void *rqst = nullptr) const
+	{
+		const rpcrdmax_mr_info info = { index, nents, seg.handle, seg.length, seg.offset, dir };
+		rpcrdmax_trace_mr(which, rqst, &info);
+	}
 };
 
 struct Req {

@@ -39,9 +39,10 @@ step "client: umount" timeout 120 umount /mnt/nfs
 # A mount, a 64 KiB file written (a Read list) and read back with
 # O_DIRECT (a Write list): the client's connect, marshal and reply
 # events fire with their fields filled in, and a Reply matches a Call.
-if step "trace: rpcrdma:xprtrdma_connect, _marshal, _reply, _wc_receive, _wc_send enabled" \
+if step "trace: rpcrdma:xprtrdma_connect, _marshal, _reply, _wc_receive, _wc_send, _mr_* enabled" \
 	trace_events_on client xprtrdma_connect xprtrdma_marshal xprtrdma_reply \
-	xprtrdma_wc_receive xprtrdma_wc_send; then
+	xprtrdma_wc_receive xprtrdma_wc_send xprtrdma_mr_map xprtrdma_mr_fastreg \
+	xprtrdma_mr_reminv xprtrdma_mr_localinv xprtrdma_mr_unmap; then
 	head -c 65536 /dev/urandom >/tmp/trace.src
 	step "trace: mount, write and read 64 KiB" timeout 300 sh -c "mount -t nfs -o rdma,port=20049,vers=3,nolock 192.0.2.1:/export /mnt/nfs && cp /tmp/trace.src /mnt/nfs/trace.f && dd if=/mnt/nfs/trace.f of=/tmp/trace.back bs=64k iflag=direct status=none && umount /mnt/nfs && cmp /tmp/trace.src /tmp/trace.back"
 	trace_events_off client
@@ -63,6 +64,22 @@ if step "trace: rpcrdma:xprtrdma_connect, _marshal, _reply, _wc_receive, _wc_sen
 		"trace: xprtrdma_wc_receive fired with its fields"
 	trace_expect client xprtrdma_wc_send 'cq.id=[0-9]+ cid=[0-9]+ status=SUCCESS \(0/0x0\)$' \
 		"trace: xprtrdma_wc_send fired with its fields"
+	# The WRITE's pages are registered for the server to read (TO_DEVICE),
+	# the READ's for it to write (FROM_DEVICE); each MR is invalidated
+	# (by the server's Send With Invalidate or our LOCAL_INV) and unmapped.
+	mr='mr.id=[0-9]+ nents=[1-9][0-9]* [1-9][0-9]*@0x[0-9a-f]{16}:0x[0-9a-f]{8}'
+	trace_expect client xprtrdma_mr_map "task:[0-9]+@[0-9]+ $mr \\(TO_DEVICE\\)\$" \
+		"trace: xprtrdma_mr_map shows the WRITE's pages"
+	trace_expect client xprtrdma_mr_map "task:[0-9]+@[0-9]+ $mr \\(FROM_DEVICE\\)\$" \
+		"trace: xprtrdma_mr_map shows the READ's pages"
+	trace_expect client xprtrdma_mr_fastreg "task:[0-9]+@[0-9]+ $mr \\((TO|FROM)_DEVICE\\)\$" \
+		"trace: xprtrdma_mr_fastreg fired with its fields"
+	trace_expect client xprtrdma_mr_unmap "$mr \\((TO|FROM)_DEVICE\\)\$" \
+		"trace: xprtrdma_mr_unmap fired with its fields"
+	n=$( (trace_lines client xprtrdma_mr_reminv; trace_lines client xprtrdma_mr_localinv) |
+		grep -Ec "$mr \\((TO|FROM)_DEVICE\\)\$")
+	[ "$n" -gt 0 ] && step_ok "trace: xprtrdma_mr_reminv and _localinv: $n invalidations" ||
+		step_fail "trace: no xprtrdma_mr_reminv or _localinv line"
 	xid=$(trace_lines client xprtrdma_marshal | tail -n 1 | grep -Eo 'xid=0x[0-9a-f]{8}')
 	trace_expect client xprtrdma_reply "task:[0-9]+@[0-9]+ $xid credits=[1-9][0-9]*\$" \
 		"trace: xprtrdma_reply matches the last Call ($xid) with credits"

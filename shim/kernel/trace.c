@@ -140,6 +140,31 @@ void rpcrdmax_trace_svc_decode(void *cq, int cid, unsigned int xid, unsigned int
 }
 
 /**
+ * rpcrdmax_trace_mr - an MR was registered, invalidated or unmapped
+ * @which: which of these
+ * @rqst: the struct rpc_rqst it serves, or NULL
+ * @mr: what it maps
+ */
+void rpcrdmax_trace_mr(enum rpcrdmax_mr_event which, void *rqst, const struct rpcrdmax_mr_info *mr)
+{
+	switch (which) {
+	case RPCRDMAX_MR_EV_REG:
+		trace_xprtrdma_mr_map(rqst, mr);
+		trace_xprtrdma_mr_fastreg(rqst, mr);
+		break;
+	case RPCRDMAX_MR_EV_REMINV:
+		trace_xprtrdma_mr_reminv(rqst, mr);
+		break;
+	case RPCRDMAX_MR_EV_LOCALINV:
+		trace_xprtrdma_mr_localinv(rqst, mr);
+		break;
+	case RPCRDMAX_MR_EV_UNMAP:
+		trace_xprtrdma_mr_unmap(mr);
+		break;
+	}
+}
+
+/**
  * rpcrdmax_trace_svc_decode_err - a Call's transport header cannot be served
  * @which: the event (what is wrong with it)
  * @cq: the Receive CQ (struct ib_cq) it completed on

@@ -204,6 +204,81 @@ DEFINE_EVENT(rpcrdmax_conn_class, xprtrdma_disconnect,
 	TP_PROTO(const struct rpc_xprt *xprt, int rc, int status),
 	TP_ARGS(xprt, rc, status));
 
+/* ---- client: MRs ---------------------------------------------------------- */
+
+TRACE_DEFINE_ENUM(DMA_BIDIRECTIONAL);
+TRACE_DEFINE_ENUM(DMA_TO_DEVICE);
+TRACE_DEFINE_ENUM(DMA_FROM_DEVICE);
+TRACE_DEFINE_ENUM(DMA_NONE);
+
+#define rpcrdmax_show_direction(d)					\
+	__print_symbolic(d, { DMA_BIDIRECTIONAL, "BIDIR" },		\
+			 { DMA_TO_DEVICE, "TO_DEVICE" },		\
+			 { DMA_FROM_DEVICE, "FROM_DEVICE" },		\
+			 { DMA_NONE, "NONE" })
+
+#define RPCRDMAX_MR_FIELDS						\
+		__field(u32, mr_id)					\
+		__field(int, nents)					\
+		__field(u32, handle)					\
+		__field(u32, length)					\
+		__field(u64, offset)					\
+		__field(u32, dir)
+#define RPCRDMAX_MR_ASSIGN(mr)						\
+	do {								\
+		__entry->mr_id = (mr)->id;				\
+		__entry->nents = (mr)->nents;				\
+		__entry->handle = (mr)->handle;				\
+		__entry->length = (mr)->length;				\
+		__entry->offset = (mr)->offset;				\
+		__entry->dir = (mr)->dir;				\
+	} while (0)
+#define RPCRDMAX_MR_FMT "mr.id=%u nents=%d %u@0x%016llx:0x%08x (%s)"
+#define RPCRDMAX_MR_ARGS						\
+	__entry->mr_id, __entry->nents, __entry->length,		\
+	(unsigned long long)__entry->offset, __entry->handle,		\
+	rpcrdmax_show_direction(__entry->dir)
+
+/* An MR of an RPC (task 0@-1 where the RPC is not known). */
+DECLARE_EVENT_CLASS(rpcrdmax_mr_class,
+	TP_PROTO(const struct rpc_rqst *rqst, const struct rpcrdmax_mr_info *mr),
+	TP_ARGS(rqst, mr),
+	TP_STRUCT__entry(
+		__field(unsigned int, task_id)
+		__field(unsigned int, client_id)
+		RPCRDMAX_MR_FIELDS
+	),
+	TP_fast_assign(
+		__entry->task_id = rqst ? rpcrdmax_task_id(rqst) : 0;
+		__entry->client_id = rqst ? rpcrdmax_client_id(rqst) : -1;
+		RPCRDMAX_MR_ASSIGN(mr);
+	),
+	TP_printk("task:%u@%u " RPCRDMAX_MR_FMT, __entry->task_id, __entry->client_id,
+		  RPCRDMAX_MR_ARGS)
+);
+
+#define RPCRDMAX_MR_EVENT(name)						\
+	DEFINE_EVENT(rpcrdmax_mr_class, xprtrdma_mr_##name,		\
+		TP_PROTO(const struct rpc_rqst *rqst, const struct rpcrdmax_mr_info *mr), \
+		TP_ARGS(rqst, mr))
+
+RPCRDMAX_MR_EVENT(map);
+RPCRDMAX_MR_EVENT(fastreg);
+RPCRDMAX_MR_EVENT(reminv);
+RPCRDMAX_MR_EVENT(localinv);
+
+TRACE_EVENT(xprtrdma_mr_unmap,
+	TP_PROTO(const struct rpcrdmax_mr_info *mr),
+	TP_ARGS(mr),
+	TP_STRUCT__entry(
+		RPCRDMAX_MR_FIELDS
+	),
+	TP_fast_assign(
+		RPCRDMAX_MR_ASSIGN(mr);
+	),
+	TP_printk(RPCRDMAX_MR_FMT, RPCRDMAX_MR_ARGS)
+);
+
 /* ---- client: one RPC ---------------------------------------------------- */
 
 TRACE_EVENT(xprtrdma_marshal,
