@@ -703,7 +703,8 @@ krb5_client() {
 	head -c 2097155 /dev/urandom >/tmp/krb5.src
 	mkdir -p /mnt/krb5
 	for f in krb5 krb5i krb5p; do
-		if ! krb5_over_tcp $f; then
+		# krb5 and krb5i must work; krb5p only where it works over TCP.
+		if [ $f = krb5p ] && ! krb5_over_tcp $f; then
 			echo "SKIP $f: not counted: a sec=$f mount over TCP fails as well on this kernel ($(uname -r)), whatever the RDMA transport"
 			continue
 		fi
