@@ -478,6 +478,14 @@ void rpcrdmax_trace_svc_decode(void *cq, int cid, unsigned int xid, unsigned int
 			       unsigned int proc, unsigned int credits,
 			       unsigned int hdrlen) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_trace_svc_err(unsigned int xid, bool vers) RPCRDMAX_NOEXCEPT;
+/* svcrdma_decode_rseg and _wseg, one per segment: walk the lists only
+ * when rpcrdmax_trace_svc_segs_enabled() (either event is on). */
+bool rpcrdmax_trace_svc_segs_enabled(void) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_svc_rseg(void *cq, int cid, unsigned int segno, unsigned int position,
+			     unsigned int handle, unsigned int length,
+			     unsigned long long offset) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_svc_wseg(void *cq, int cid, unsigned int segno, unsigned int handle,
+			     unsigned int length, unsigned long long offset) RPCRDMAX_NOEXCEPT;
 /* An MR as the stock module's MR tracepoints show it. */
 struct rpcrdmax_mr_info {
 	int id;			/* its index in the connection's pool */

@@ -227,6 +227,26 @@ int SvcConn::recv_cid(const RecvBuf *rb) const
 	return rb >= recvs_ && rb < recvs_ + nrecvs_ ? (int)(rb - recvs_) : -1;
 }
 
+/* svcrdma_decode_rseg and _wseg: each segment of the Call's Read and
+ * Write lists, walked only while either event is on. */
+void SvcConn::trace_segments(const RecvBuf *rb, const core::ChunkLists &cl)
+{
+	if (!rpcrdmax_trace_svc_segs_enabled())
+		return;
+	const int cid = recv_cid(rb);
+	for (const core::ChunkRef &c : Span<const core::ChunkRef>(cl.read, cl.nread))
+		for (u32 i = 0; i < c.nsegs; i++) {
+			const core::Segment &s = cl.segment(c, i);
+			rpcrdmax_trace_svc_rseg(rcq_.get(), cid, i, c.position, s.handle, s.length,
+						s.offset);
+		}
+	for (const core::ChunkRef &c : Span<const core::ChunkRef>(cl.write, cl.nwrite))
+		for (u32 i = 0; i < c.nsegs; i++) {
+			const core::Segment &s = cl.segment(c, i);
+			rpcrdmax_trace_svc_wseg(rcq_.get(), cid, i, s.handle, s.length, s.offset);
+		}
+}
+
 int SvcConn::process(void *rqstp, RecvBuf *rb, void **ctxt)
 {
 	CallCtx *cc = get_call();
@@ -266,6 +286,7 @@ int SvcConn::process(void *rqstp, RecvBuf *rb, void **ctxt)
 
 	rpcrdmax_trace_svc_decode(rcq_.get(), recv_cid(rb), h.xid, h.vers, (u32)h.proc, h.credits,
 				  h.hdr_len);
+	trace_segments(rb, h.chunks);
 	const u8 *msg = rb->data + h.hdr_len;
 	if (core::v1_msg_direction(h, ConstBytes(msg, h.payload_len)) == core::MsgDirection::Reply) {
 		/* A Reply arriving at a responder answers one of its

@@ -278,6 +278,7 @@ public:
 	RecvBuf *dequeue();
 	int process(void *rqstp, RecvBuf *rb, void **ctxt);
 	int recv_cid(const RecvBuf *rb) const;
+	void trace_segments(const RecvBuf *rb, const core::ChunkLists &cl);
 	int sendto(void *rqstp, CallCtx *cc);
 	int result_payload(CallCtx *cc, u32 offset, u32 length);
 	void put_call(CallCtx *cc);

@@ -164,6 +164,45 @@ void rpcrdmax_trace_mr(enum rpcrdmax_mr_event which, void *rqst, const struct rp
 	}
 }
 
+/** rpcrdmax_trace_svc_segs_enabled - svcrdma_decode_rseg or _wseg is on */
+bool rpcrdmax_trace_svc_segs_enabled(void)
+{
+	return trace_svcrdma_decode_rseg_enabled() || trace_svcrdma_decode_wseg_enabled();
+}
+
+/**
+ * rpcrdmax_trace_svc_rseg - a segment of a Call's Read list
+ * @cq: the Receive CQ (struct ib_cq) the Call completed on
+ * @cid: which Receive buffer of the connection, or -1
+ * @segno: its index in its chunk
+ * @position: the chunk's XDR position
+ * @handle: rdma_handle
+ * @length: rdma_length
+ * @offset: rdma_offset
+ */
+void rpcrdmax_trace_svc_rseg(void *cq, int cid, unsigned int segno, unsigned int position,
+			     unsigned int handle, unsigned int length, unsigned long long offset)
+{
+	trace_svcrdma_decode_rseg(((struct ib_cq *)cq)->res.id, cid, segno, position, handle,
+				  length, offset);
+}
+
+/**
+ * rpcrdmax_trace_svc_wseg - a segment of a Call's Write list
+ * @cq: the Receive CQ (struct ib_cq) the Call completed on
+ * @cid: which Receive buffer of the connection, or -1
+ * @segno: its index in its chunk
+ * @handle: rdma_handle
+ * @length: rdma_length
+ * @offset: rdma_offset
+ */
+void rpcrdmax_trace_svc_wseg(void *cq, int cid, unsigned int segno, unsigned int handle,
+			     unsigned int length, unsigned long long offset)
+{
+	trace_svcrdma_decode_wseg(((struct ib_cq *)cq)->res.id, cid, segno, handle, length,
+				  offset);
+}
+
 /**
  * rpcrdmax_trace_svc_decode_err - a Call's transport header cannot be served
  * @which: the event (what is wrong with it)

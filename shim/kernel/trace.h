@@ -387,6 +387,58 @@ TRACE_EVENT(svcrdma_decode_rqst,
 		  __entry->hdrlen)
 );
 
+/* A segment of a Call's Read list or Write list (segno: its index in its
+ * chunk), as stock prints them (cq_id, not cq.id, in these two). */
+TRACE_EVENT(svcrdma_decode_rseg,
+	TP_PROTO(u32 cq_id, int cid, u32 segno, u32 position, u32 handle, u32 length, u64 offset),
+	TP_ARGS(cq_id, cid, segno, position, handle, length, offset),
+	TP_STRUCT__entry(
+		__field(u32, cq_id)
+		__field(int, completion_id)
+		__field(u32, segno)
+		__field(u32, position)
+		__field(u32, handle)
+		__field(u32, length)
+		__field(u64, offset)
+	),
+	TP_fast_assign(
+		__entry->cq_id = cq_id;
+		__entry->completion_id = cid;
+		__entry->segno = segno;
+		__entry->position = position;
+		__entry->handle = handle;
+		__entry->length = length;
+		__entry->offset = offset;
+	),
+	TP_printk("cq_id=%u cid=%d segno=%u position=%u %u@0x%016llx:0x%08x",
+		  __entry->cq_id, __entry->completion_id, __entry->segno, __entry->position,
+		  __entry->length, (unsigned long long)__entry->offset, __entry->handle)
+);
+
+TRACE_EVENT(svcrdma_decode_wseg,
+	TP_PROTO(u32 cq_id, int cid, u32 segno, u32 handle, u32 length, u64 offset),
+	TP_ARGS(cq_id, cid, segno, handle, length, offset),
+	TP_STRUCT__entry(
+		__field(u32, cq_id)
+		__field(int, completion_id)
+		__field(u32, segno)
+		__field(u32, handle)
+		__field(u32, length)
+		__field(u64, offset)
+	),
+	TP_fast_assign(
+		__entry->cq_id = cq_id;
+		__entry->completion_id = cid;
+		__entry->segno = segno;
+		__entry->handle = handle;
+		__entry->length = length;
+		__entry->offset = offset;
+	),
+	TP_printk("cq_id=%u cid=%d segno=%u %u@0x%016llx:0x%08x",
+		  __entry->cq_id, __entry->completion_id, __entry->segno, __entry->length,
+		  (unsigned long long)__entry->offset, __entry->handle)
+);
+
 TRACE_EVENT(svcrdma_decode_short_err,
 	TP_PROTO(u32 cq_id, int cid, unsigned int hdrlen),
 	TP_ARGS(cq_id, cid, hdrlen),
