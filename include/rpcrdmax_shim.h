@@ -504,6 +504,19 @@ enum rpcrdmax_mr_event {
 /* @rqst: the RPC it serves (NULL: not known here). */
 void rpcrdmax_trace_mr(enum rpcrdmax_mr_event which, void *rqst,
 		       const struct rpcrdmax_mr_info *mr) RPCRDMAX_NOEXCEPT;
+/* xprtrdma_chunk_read, _write, _reply: one per MR of a Call's chunk, as
+ * it goes into the transport header; @pos: the Read chunk's XDR position;
+ * @nsegs: page pieces of the chunk from this MR on (the MR's nents when
+ * it is the chunk's last).  Fire them only when
+ * rpcrdmax_trace_chunks_enabled() (one of the three is on). */
+enum rpcrdmax_chunk_event {
+	RPCRDMAX_CHUNK_EV_READ,
+	RPCRDMAX_CHUNK_EV_WRITE,
+	RPCRDMAX_CHUNK_EV_REPLY,
+};
+bool rpcrdmax_trace_chunks_enabled(void) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_chunk(enum rpcrdmax_chunk_event which, void *rqst, unsigned int pos,
+			  const struct rpcrdmax_mr_info *mr, int nsegs) RPCRDMAX_NOEXCEPT;
 /* Which of the stock module's tracepoints a Call header that cannot be
  * served fires: svcrdma_decode_{short,badvers,drop,badproc,parse}_err. */
 enum rpcrdmax_decode_err {

@@ -36,9 +36,9 @@ Result<void> Conn::frwr_setup(void *dev, u32 ppm)
 	return {};
 }
 
-Result<core::Segment> Conn::frwr_register(Req *req, void *rqst, bool rcv,
-					  const core::PlannedSegment &ps, u32 extent_shift,
-					  int dir, u32 access, rpcrdmax_send_wr *wr)
+Result<ClntMr *> Conn::frwr_register(Req *req, void *rqst, bool rcv,
+				     const core::PlannedSegment &ps, u32 extent_shift, int dir,
+				     u32 access, rpcrdmax_send_wr *wr)
 {
 	ClntMr *m;
 	{
@@ -69,7 +69,7 @@ Result<core::Segment> Conn::frwr_register(Req *req, void *rqst, bool rcv,
 	m->trace(RPCRDMAX_MR_EV_REG, rqst);
 	req->conn = this;
 	req->mrs.push_back(m);
-	return m->seg;
+	return m;
 }
 
 /* Unmap and pool every MR of @req: they must be invalid by now. */

@@ -55,6 +55,22 @@ unsigned int Conn::call_chunktype(bool pulled) const
 	}
 }
 
+/* xprtrdma_chunk_read, _write or _reply for each of a chunk's @n MRs:
+ * "more" until the last (@nsegs counts the page pieces left). */
+void Conn::trace_chunk(rpcrdmax_chunk_event which, void *rqst, u32 pos, ClntMr *const *mrs,
+		       u32 n)
+{
+	int left = 0;
+
+	for (u32 i = 0; i < n; i++)
+		left += mrs[i]->nents;
+	for (u32 i = 0; i < n; i++) {
+		const rpcrdmax_mr_info info = mrs[i]->info();
+		rpcrdmax_trace_chunk(which, rqst, pos, &info, left);
+		left -= mrs[i]->nents;
+	}
+}
+
 Result<void> Conn::marshal(Req *req, void *rqst, u32 xid, SendBuf *sb, u32 *send_len,
 			   rpcrdmax_send_wr *wrs, unsigned int *nwr)
 {
@@ -93,29 +109,37 @@ Result<void> Conn::marshal(Req *req, void *rqst, u32 xid, SendBuf *sb, u32 *send
 	h.chunks.clear();
 
 	unsigned int n = 0;
-	auto reg = [&](const core::PlannedChunk &c, bool rcv, u32 tail_shift, int dir,
-		       u32 access, auto add) -> Result<void> {
+	ClntMr *regd[kMaxRegsPerCall];
+	/* Register chunk @c's segments, each added to the header by @add;
+	 * @which and @pos name it in its tracepoints. */
+	auto reg = [&](const core::PlannedChunk &c, rpcrdmax_chunk_event which, u32 pos,
+		       u32 tail_shift, auto add) -> Result<void> {
+		const bool rcv = which != RPCRDMAX_CHUNK_EV_READ;
+		const int dir = rcv ? RPCRDMAX_DMA_FROM_DEVICE : RPCRDMAX_DMA_TO_DEVICE;
+		const unsigned int first = n;
 		for (u32 i = 0; i < c.nsegs; i++) {
 			if (n >= kMaxRegsPerCall)
 				return error(err::E2BIG);
 			const core::PlannedSegment &ps = c.segs[i];
 			u32 shift = ps.extent == core::ExtentId::Tail ? tail_shift : 0;
-			core::Segment seg = RPCRDMAX_TRY(
-				frwr_register(req, rqst, rcv, ps, shift, dir, access, &wrs[n]));
-			n++;
-			if (add(seg) != core::ListError::None)
+			regd[n] = RPCRDMAX_TRY(frwr_register(req, rqst, rcv, ps, shift, dir,
+							     rcv ? reply_access : call_access,
+							     &wrs[n]));
+			if (add(regd[n++]->seg) != core::ListError::None)
 				return error(err::EINVAL);
 		}
+		if (rpcrdmax_trace_chunks_enabled())
+			trace_chunk(which, rqst, pos, regd + first, n - first);
 		return {};
 	};
 	Result<void> r;
 	if (plan_.has_call_chunk) {
 		u32 shift = plan_.call == core::CallForm::LongCallReadChunk ? call.pad : 0;
-		r = reg(plan_.call_chunk, false, shift, RPCRDMAX_DMA_TO_DEVICE, call_access,
+		r = reg(plan_.call_chunk, RPCRDMAX_CHUNK_EV_READ, 0, shift,
 			[&](const core::Segment &s) { return h.chunks.add_read_segment(0, s); });
 	}
 	if (r.is_ok() && plan_.has_read)
-		r = reg(plan_.read, false, 0, RPCRDMAX_DMA_TO_DEVICE, call_access,
+		r = reg(plan_.read, RPCRDMAX_CHUNK_EV_READ, plan_.read.position, 0,
 			[&](const core::Segment &s) {
 				return h.chunks.add_read_segment(plan_.read.position, s);
 			});
@@ -123,14 +147,14 @@ Result<void> Conn::marshal(Req *req, void *rqst, u32 xid, SendBuf *sb, u32 *send
 		if (h.chunks.add_write_chunk() != core::ListError::None)
 			r = error(err::EINVAL);
 		else
-			r = reg(plan_.write, true, 0, RPCRDMAX_DMA_FROM_DEVICE, reply_access,
+			r = reg(plan_.write, RPCRDMAX_CHUNK_EV_WRITE, 0, 0,
 				[&](const core::Segment &s) { return h.chunks.add_write_segment(s); });
 	}
 	if (r.is_ok() && plan_.has_reply) {
 		if (h.chunks.set_reply_chunk() != core::ListError::None)
 			r = error(err::EINVAL);
 		else
-			r = reg(plan_.reply_chunk, true, 0, RPCRDMAX_DMA_FROM_DEVICE, reply_access,
+			r = reg(plan_.reply_chunk, RPCRDMAX_CHUNK_EV_REPLY, 0, 0,
 				[&](const core::Segment &s) { return h.chunks.add_reply_segment(s); });
 	}
 

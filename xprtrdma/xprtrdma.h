@@ -97,10 +97,14 @@ struct ClntMr {
 	int index = 0;
 	int nents = 0;
 	int dir = 0;
+	rpcrdmax_mr_info info() const
+	{
+		return { index, nents, seg.handle, seg.length, seg.offset, dir };
+	}
 	void trace(rpcrdmax_mr_event which, void *rqst = nullptr) const
 	{
-		const rpcrdmax_mr_info info = { index, nents, seg.handle, seg.length, seg.offset, dir };
-		rpcrdmax_trace_mr(which, rqst, &info);
+		const rpcrdmax_mr_info i = info();
+		rpcrdmax_trace_mr(which, rqst, &i);
 	}
 };
 
@@ -155,9 +159,9 @@ public:
 
 	/* frwr.cpp */
 	Result<void> frwr_setup(void *dev, u32 pages_per_mr);
-	Result<core::Segment> frwr_register(Req *req, void *rqst, bool rcv,
-					    const core::PlannedSegment &ps, u32 extent_shift,
-					    int dir, u32 access, rpcrdmax_send_wr *wr);
+	Result<ClntMr *> frwr_register(Req *req, void *rqst, bool rcv,
+				       const core::PlannedSegment &ps, u32 extent_shift, int dir,
+				       u32 access, rpcrdmax_send_wr *wr);
 	void frwr_release(Req *req);
 	bool frwr_remote_invalidated(Req *req, u32 rkey);
 	Result<void> frwr_invalidate(Req *req, bool signal_req);
@@ -165,6 +169,8 @@ public:
 
 	/* marshal.cpp */
 	unsigned int call_chunktype(bool pulled) const;
+	static void trace_chunk(rpcrdmax_chunk_event which, void *rqst, u32 pos,
+				ClntMr *const *mrs, u32 n);
 	Result<void> marshal(Req *req, void *rqst, u32 xid, SendBuf *sb, u32 *send_len,
 			     rpcrdmax_send_wr *wrs, unsigned int *nwr);
 	/* True when @rb may be reposted now (false: a Req holds it). */

@@ -37,14 +37,16 @@ step "client: umount" timeout 120 umount /mnt/nfs
 
 # ---- tracepoints: the stock module's names (trace system rpcrdma) -----
 # A mount, a 64 KiB file written (a Read list) and read back with
-# O_DIRECT (a Write list): the client's connect, marshal and reply
-# events fire with their fields filled in, and a Reply matches a Call.
-if step "trace: rpcrdma:xprtrdma_connect, _marshal, _reply, _wc_receive, _wc_send, _mr_* enabled" \
+# O_DIRECT (a Write list), the directory listed (a Reply chunk): the
+# client's connect, marshal, chunk and reply events fire with their
+# fields filled in, and a Reply matches a Call.
+if step "trace: rpcrdma:xprtrdma_connect, _marshal, _chunk_*, _reply, _wc_receive, _wc_send, _mr_* enabled" \
 	trace_events_on client xprtrdma_connect xprtrdma_marshal xprtrdma_reply \
+	xprtrdma_chunk_read xprtrdma_chunk_write xprtrdma_chunk_reply \
 	xprtrdma_wc_receive xprtrdma_wc_send xprtrdma_mr_map xprtrdma_mr_fastreg \
 	xprtrdma_mr_reminv xprtrdma_mr_localinv xprtrdma_mr_unmap; then
 	head -c 65536 /dev/urandom >/tmp/trace.src
-	step "trace: mount, write and read 64 KiB" timeout 300 sh -c "mount -t nfs -o rdma,port=20049,vers=3,nolock 192.0.2.1:/export /mnt/nfs && cp /tmp/trace.src /mnt/nfs/trace.f && dd if=/mnt/nfs/trace.f of=/tmp/trace.back bs=64k iflag=direct status=none && umount /mnt/nfs && cmp /tmp/trace.src /tmp/trace.back"
+	step "trace: mount, write and read 64 KiB, list the directory" timeout 300 sh -c "mount -t nfs -o rdma,port=20049,vers=3,nolock 192.0.2.1:/export /mnt/nfs && cp /tmp/trace.src /mnt/nfs/trace.f && dd if=/mnt/nfs/trace.f of=/tmp/trace.back bs=64k iflag=direct status=none && ls -l /mnt/nfs >/dev/null && umount /mnt/nfs && cmp /tmp/trace.src /tmp/trace.back"
 	trace_events_off client
 	trace_expect client xprtrdma_connect 'peer=\[192\.0\.2\.1\]:20049 rc=0 connection status=1$' \
 		"trace: xprtrdma_connect names the server, rc=0, status 1"
@@ -64,6 +66,16 @@ if step "trace: rpcrdma:xprtrdma_connect, _marshal, _reply, _wc_receive, _wc_sen
 		"trace: xprtrdma_wc_receive fired with its fields"
 	trace_expect client xprtrdma_wc_send 'cq.id=[0-9]+ cid=[0-9]+ status=SUCCESS \(0/0x0\)$' \
 		"trace: xprtrdma_wc_send fired with its fields"
+	# Each chunk's MRs as its header advertises them, the last "(last)":
+	# the WRITE's data at a Read position past the NFS header, the READ's
+	# Write chunk, READDIRPLUS's Reply chunk.
+	seg='[1-9][0-9]*@0x[0-9a-f]{16}:0x[0-9a-f]{8} \(last\)$'
+	trace_expect client xprtrdma_chunk_read "task:[0-9]+@[0-9]+ pos=[1-9][0-9]* $seg" \
+		"trace: xprtrdma_chunk_read shows the WRITE's Read chunk"
+	trace_expect client xprtrdma_chunk_write "task:[0-9]+@[0-9]+ $seg" \
+		"trace: xprtrdma_chunk_write shows the READ's Write chunk"
+	trace_expect client xprtrdma_chunk_reply "task:[0-9]+@[0-9]+ $seg" \
+		"trace: xprtrdma_chunk_reply shows READDIRPLUS's Reply chunk"
 	# The WRITE's pages are registered for the server to read (TO_DEVICE),
 	# the READ's for it to write (FROM_DEVICE); each MR is invalidated
 	# (by the server's Send With Invalidate or our LOCAL_INV) and unmapped.

@@ -164,6 +164,37 @@ void rpcrdmax_trace_mr(enum rpcrdmax_mr_event which, void *rqst, const struct rp
 	}
 }
 
+/** rpcrdmax_trace_chunks_enabled - xprtrdma_chunk_read, _write or _reply is on */
+bool rpcrdmax_trace_chunks_enabled(void)
+{
+	return trace_xprtrdma_chunk_read_enabled() || trace_xprtrdma_chunk_write_enabled() ||
+	       trace_xprtrdma_chunk_reply_enabled();
+}
+
+/**
+ * rpcrdmax_trace_chunk - an MR of a Call's chunk went into its header
+ * @which: the chunk's kind
+ * @rqst: the Call's struct rpc_rqst
+ * @pos: a Read chunk's XDR position (unused for the others)
+ * @mr: the MR
+ * @nsegs: the chunk's page pieces from this MR on
+ */
+void rpcrdmax_trace_chunk(enum rpcrdmax_chunk_event which, void *rqst, unsigned int pos,
+			  const struct rpcrdmax_mr_info *mr, int nsegs)
+{
+	switch (which) {
+	case RPCRDMAX_CHUNK_EV_READ:
+		trace_xprtrdma_chunk_read(rqst, pos, mr, nsegs);
+		break;
+	case RPCRDMAX_CHUNK_EV_WRITE:
+		trace_xprtrdma_chunk_write(rqst, mr, nsegs);
+		break;
+	case RPCRDMAX_CHUNK_EV_REPLY:
+		trace_xprtrdma_chunk_reply(rqst, mr, nsegs);
+		break;
+	}
+}
+
 /** rpcrdmax_trace_svc_segs_enabled - svcrdma_decode_rseg or _wseg is on */
 bool rpcrdmax_trace_svc_segs_enabled(void)
 {

@@ -279,6 +279,68 @@ TRACE_EVENT(xprtrdma_mr_unmap,
 	TP_printk(RPCRDMAX_MR_FMT, RPCRDMAX_MR_ARGS)
 );
 
+/* One MR of a Call's chunk, as the transport header advertises it:
+ * "more" while later MRs of the chunk follow (nsegs, the chunk's page
+ * pieces from this MR on, exceeds this MR's nents), "last" then. */
+#define RPCRDMAX_CHUNK_FIELDS						\
+		__field(unsigned int, task_id)				\
+		__field(unsigned int, client_id)			\
+		__field(int, nents)					\
+		__field(u32, handle)					\
+		__field(u32, length)					\
+		__field(u64, offset)					\
+		__field(int, nsegs)
+#define RPCRDMAX_CHUNK_ASSIGN(rqst, mr, n)				\
+	do {								\
+		__entry->task_id = rpcrdmax_task_id(rqst);		\
+		__entry->client_id = rpcrdmax_client_id(rqst);		\
+		__entry->nents = (mr)->nents;				\
+		__entry->handle = (mr)->handle;				\
+		__entry->length = (mr)->length;				\
+		__entry->offset = (mr)->offset;				\
+		__entry->nsegs = (n);					\
+	} while (0)
+#define RPCRDMAX_CHUNK_FMT "%u@0x%016llx:0x%08x (%s)"
+#define RPCRDMAX_CHUNK_ARGS						\
+	__entry->length, (unsigned long long)__entry->offset, __entry->handle, \
+	__entry->nents < __entry->nsegs ? "more" : "last"
+
+TRACE_EVENT(xprtrdma_chunk_read,
+	TP_PROTO(const struct rpc_rqst *rqst, unsigned int pos,
+		 const struct rpcrdmax_mr_info *mr, int nsegs),
+	TP_ARGS(rqst, pos, mr, nsegs),
+	TP_STRUCT__entry(
+		RPCRDMAX_CHUNK_FIELDS
+		__field(unsigned int, pos)
+	),
+	TP_fast_assign(
+		RPCRDMAX_CHUNK_ASSIGN(rqst, mr, nsegs);
+		__entry->pos = pos;
+	),
+	TP_printk("task:%u@%u pos=%u " RPCRDMAX_CHUNK_FMT, __entry->task_id,
+		  __entry->client_id, __entry->pos, RPCRDMAX_CHUNK_ARGS)
+);
+
+DECLARE_EVENT_CLASS(rpcrdmax_wrch_class,
+	TP_PROTO(const struct rpc_rqst *rqst, const struct rpcrdmax_mr_info *mr, int nsegs),
+	TP_ARGS(rqst, mr, nsegs),
+	TP_STRUCT__entry(
+		RPCRDMAX_CHUNK_FIELDS
+	),
+	TP_fast_assign(
+		RPCRDMAX_CHUNK_ASSIGN(rqst, mr, nsegs);
+	),
+	TP_printk("task:%u@%u " RPCRDMAX_CHUNK_FMT, __entry->task_id, __entry->client_id,
+		  RPCRDMAX_CHUNK_ARGS)
+);
+
+DEFINE_EVENT(rpcrdmax_wrch_class, xprtrdma_chunk_write,
+	TP_PROTO(const struct rpc_rqst *rqst, const struct rpcrdmax_mr_info *mr, int nsegs),
+	TP_ARGS(rqst, mr, nsegs));
+DEFINE_EVENT(rpcrdmax_wrch_class, xprtrdma_chunk_reply,
+	TP_PROTO(const struct rpc_rqst *rqst, const struct rpcrdmax_mr_info *mr, int nsegs),
+	TP_ARGS(rqst, mr, nsegs));
+
 /* ---- client: one RPC ---------------------------------------------------- */
 
 TRACE_EVENT(xprtrdma_marshal,
