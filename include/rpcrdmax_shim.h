@@ -238,6 +238,7 @@ enum rpcrdmax_wc_event {
 void rpcrdmax_ib_cqe_init(void *cqe, rpcrdmax_wc_fn fn,
 			  enum rpcrdmax_wc_event event) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_ib_cqe_set_id(void *cqe, int id) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_ib_cqe_id(const void *cqe) RPCRDMAX_NOEXCEPT;
 const char *rpcrdmax_ib_wc_status_msg(unsigned int status) RPCRDMAX_NOEXCEPT;
 
 struct rpcrdmax_sge {
@@ -486,6 +487,12 @@ void rpcrdmax_trace_svc_rseg(void *cq, int cid, unsigned int segno, unsigned int
 			     unsigned long long offset) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_trace_svc_wseg(void *cq, int cid, unsigned int segno, unsigned int handle,
 			     unsigned int length, unsigned long long offset) RPCRDMAX_NOEXCEPT;
+/* svcrdma_encode_wseg, one per segment of a Reply's Write list and Reply
+ * chunk: walk them only when rpcrdmax_trace_svc_encode_wseg_enabled(). */
+bool rpcrdmax_trace_svc_encode_wseg_enabled(void) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_svc_encode_wseg(void *cq, int cid, unsigned int segno, unsigned int handle,
+				    unsigned int length,
+				    unsigned long long offset) RPCRDMAX_NOEXCEPT;
 /* An MR as the stock module's MR tracepoints show it. */
 struct rpcrdmax_mr_info {
 	int id;			/* its index in the connection's pool */

@@ -221,19 +221,13 @@ static rpcrdmax_decode_err decode_err_event(core::V1Verdict v)
 	}
 }
 
-/* Which of the connection's Receive buffers @rb is, or -1. */
-int SvcConn::recv_cid(const RecvBuf *rb) const
-{
-	return rb >= recvs_ && rb < recvs_ + nrecvs_ ? (int)(rb - recvs_) : -1;
-}
-
 /* svcrdma_decode_rseg and _wseg: each segment of the Call's Read and
  * Write lists, walked only while either event is on. */
 void SvcConn::trace_segments(const RecvBuf *rb, const core::ChunkLists &cl)
 {
 	if (!rpcrdmax_trace_svc_segs_enabled())
 		return;
-	const int cid = recv_cid(rb);
+	const int cid = rb->cqe.id();
 	for (const core::ChunkRef &c : Span<const core::ChunkRef>(cl.read, cl.nread))
 		for (u32 i = 0; i < c.nsegs; i++) {
 			const core::Segment &s = cl.segment(c, i);
@@ -265,7 +259,7 @@ int SvcConn::process(void *rqstp, RecvBuf *rb, void **ctxt)
 	core::ResponderAction act = core::v1_responder_action(v);
 	if (act != core::ResponderAction::Process) {
 		u32 xid;
-		rpcrdmax_trace_svc_decode_err(decode_err_event(v), rcq_.get(), recv_cid(rb), rb->data,
+		rpcrdmax_trace_svc_decode_err(decode_err_event(v), rcq_.get(), rb->cqe.id(), rb->data,
 					      rb->len);
 		uncount_call(cc); /* before an error Reply can free a credit */
 		bool vers = act == core::ResponderAction::ReplyErrVers;
@@ -284,7 +278,7 @@ int SvcConn::process(void *rqstp, RecvBuf *rb, void **ctxt)
 		return 0;
 	}
 
-	rpcrdmax_trace_svc_decode(rcq_.get(), recv_cid(rb), h.xid, h.vers, (u32)h.proc, h.credits,
+	rpcrdmax_trace_svc_decode(rcq_.get(), rb->cqe.id(), h.xid, h.vers, (u32)h.proc, h.credits,
 				  h.hdr_len);
 	trace_segments(rb, h.chunks);
 	const u8 *msg = rb->data + h.hdr_len;

@@ -308,6 +308,25 @@ int SvcConn::result_payload(CallCtx *cc, u32 offset, u32 length)
 	return fits ? 0 : -err::E2BIG;
 }
 
+/* svcrdma_encode_wseg: each segment of the Reply's Write list and Reply
+ * chunk as its header returns them, walked only while the event is on. */
+void SvcConn::trace_reply_segments(const SendCtx *sc, const core::ChunkLists &cl)
+{
+	if (!rpcrdmax_trace_svc_encode_wseg_enabled())
+		return;
+	auto chunk = [&](const core::ChunkRef &c) {
+		for (u32 i = 0; i < c.nsegs; i++) {
+			const core::Segment &s = cl.segment(c, i);
+			rpcrdmax_trace_svc_encode_wseg(scq_.get(), sc->cqe.id(), i, s.handle, s.length,
+						       s.offset);
+		}
+	};
+	for (const core::ChunkRef &c : Span<const core::ChunkRef>(cl.write, cl.nwrite))
+		chunk(c);
+	if (cl.has_reply)
+		chunk(cl.reply);
+}
+
 int SvcConn::sendto(void *rqstp, CallCtx *cc)
 {
 	rpcrdmax_xdr_shape s;
@@ -326,6 +345,8 @@ int SvcConn::sendto(void *rqstp, CallCtx *cc)
 	auto enc = core::v1_encode(cc->reply, Bytes(sc->hdr, sc->hdr_size));
 	int rc = enc.is_ok() ? 0 : enc.error().code();
 	u32 send_len = enc.is_ok() ? enc.value() : 0;
+	if (!rc)
+		trace_reply_segments(sc, cc->reply.chunks);
 	if (!rc && p.route == core::ReplyRoute::Inline) {
 		rc = load_inline(sc, rqstp, s, p, send_len);
 		send_len += p.body_len;

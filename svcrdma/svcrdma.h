@@ -277,8 +277,8 @@ public:
 
 	RecvBuf *dequeue();
 	int process(void *rqstp, RecvBuf *rb, void **ctxt);
-	int recv_cid(const RecvBuf *rb) const;
 	void trace_segments(const RecvBuf *rb, const core::ChunkLists &cl);
+	void trace_reply_segments(const SendCtx *sc, const core::ChunkLists &cl);
 	int sendto(void *rqstp, CallCtx *cc);
 	int result_payload(CallCtx *cc, u32 offset, u32 length);
 	void put_call(CallCtx *cc);
@@ -365,6 +365,7 @@ private:
 	core::ResponderCredits credits_;
 	core::InlineThresholds thr_ = { core::kPdMinInline, core::kPdMinInline };
 	Atomic lost_;
+	Atomic send_ids_;		/* the next Send context's cid */
 	Mutex drain_mutex_;		/* drain(): one ib_drain_qp at a time */
 	u32 ord_ = 1;
 	/* The CONNECT_REQUEST, kept from the CM callback for setup(). */

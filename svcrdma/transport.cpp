@@ -158,6 +158,7 @@ SendCtx *SvcConn::new_send()
 	if (!sc)
 		return nullptr;
 	sc->conn = this;
+	sc->cqe.set_id(send_ids_.add_return(1) - 1); /* cid in its tracepoints */
 	sc->pages = new (Gfp::Kernel) void *[kMaxReplyPages];
 	if (!sc->pages || sc->make(id.device(), lim_.send_size).is_error() ||
 	    sc->rw.reserve(kPoolRwCtxs, kPoolRwFirst, kPoolRwRest).is_error()) {

@@ -27,7 +27,6 @@ Result<void> Conn::frwr_setup(void *dev, u32 ppm)
 		return error(err::ENOMEM);
 	for (u32 i = 0; i < kMrPool; i++) {
 		mrs_[i].conn = this;
-		mrs_[i].index = (int)i;
 		mrs_[i].cqe.set_id((int)i); /* mr.id in its tracepoints */
 		RPCRDMAX_TRY(mrs_[i].mr.alloc(pd_.get(), dev, ppm));
 		free_mrs_.push_back(&mrs_[i]);

@@ -93,13 +93,12 @@ struct ClntMr {
 	Req *req = nullptr;
 	core::Segment seg = {};	/* as advertised: rkey, length, iova */
 	bool remotely_invalidated = false;
-	/* For its tracepoints: its index, how it was mapped. */
-	int index = 0;
+	/* For its tracepoints (mr.id: cqe's id): how it was mapped. */
 	int nents = 0;
 	int dir = 0;
 	rpcrdmax_mr_info info() const
 	{
-		return { index, nents, seg.handle, seg.length, seg.offset, dir };
+		return { cqe.id(), nents, seg.handle, seg.length, seg.offset, dir };
 	}
 	void trace(rpcrdmax_mr_event which, void *rqst = nullptr) const
 	{

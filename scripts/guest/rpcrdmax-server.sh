@@ -10,9 +10,9 @@ rpcrdmax_server_up
 # Call's transport header and the completions of Receives, Sends and
 # RDMA Reads; the headers that cannot be served and the error Replies in
 # a buffer of their own.
-step "server: rpcrdma:svcrdma_decode_rqst, _decode_rseg, _decode_wseg, _wc_recv, _wc_send, _wc_read enabled" \
+step "server: rpcrdma:svcrdma_decode_rqst, _decode_rseg, _decode_wseg, _encode_wseg, _wc_recv, _wc_send, _wc_read enabled" \
 	trace_events_on server svcrdma_decode_rqst svcrdma_decode_rseg svcrdma_decode_wseg \
-	svcrdma_wc_recv svcrdma_wc_send svcrdma_wc_read
+	svcrdma_encode_wseg svcrdma_wc_recv svcrdma_wc_send svcrdma_wc_read
 DECODE_ERRS="svcrdma_decode_short_err svcrdma_decode_badvers_err svcrdma_decode_drop_err svcrdma_decode_badproc_err svcrdma_decode_parse_err"
 step "server: rpcrdma:svcrdma_err_vers, _err_chunk, the decode errors enabled" \
 	trace_events_on server_err svcrdma_err_vers svcrdma_err_chunk $DECODE_ERRS
@@ -51,8 +51,9 @@ trace_expect server svcrdma_decode_rqst \
 last=$(trace_lines server svcrdma_decode_rqst | tail -n 1 | grep -Eo 'cq.id=[0-9]+ cid=-?[0-9]+')
 trace_expect server svcrdma_wc_recv "$last received=[1-9][0-9]*\$" \
 	"server: svcrdma_wc_recv fired, its cq.id and cid those of svcrdma_decode_rqst ($last)"
-trace_expect server svcrdma_wc_send 'cq.id=[0-9]+ cid=-?[0-9]+$' \
-	"server: svcrdma_wc_send fired with its fields"
+# Each Send context has its own cid.
+trace_expect server svcrdma_wc_send 'cq.id=[0-9]+ cid=[0-9]+$' \
+	"server: svcrdma_wc_send fired with its fields, its Send context's cid"
 # The client's WRITEs came with Read lists, its READs with Write lists.
 if [ ! -e /share/hostile.strict ]; then
 	trace_expect server svcrdma_wc_read 'cq.id=[0-9]+ cid=-?[0-9]+$' \
@@ -62,6 +63,10 @@ if [ ! -e /share/hostile.strict ]; then
 		"server: svcrdma_decode_rseg shows a WRITE's Read segment"
 	trace_expect server svcrdma_decode_wseg "cq_id=[0-9]+ cid=-?[0-9]+ segno=[0-9]+ $seg" \
 		"server: svcrdma_decode_wseg shows a READ's Write segment"
+	# The Reply returns each Write chunk and Reply chunk segment with the
+	# octets written, from the Send context that carries it.
+	trace_expect server svcrdma_encode_wseg "cq_id=[0-9]+ cid=[0-9]+ segno=[0-9]+ $seg" \
+		"server: svcrdma_encode_wseg shows a Reply's written segment"
 fi
 # Each error event, with its fields (a header's CQ and buffer, or an
 # error Reply's XID): under the hostile peer every one fired, with a

@@ -234,6 +234,28 @@ void rpcrdmax_trace_svc_wseg(void *cq, int cid, unsigned int segno, unsigned int
 				  offset);
 }
 
+/** rpcrdmax_trace_svc_encode_wseg_enabled - svcrdma_encode_wseg is on */
+bool rpcrdmax_trace_svc_encode_wseg_enabled(void)
+{
+	return trace_svcrdma_encode_wseg_enabled();
+}
+
+/**
+ * rpcrdmax_trace_svc_encode_wseg - a segment of a Reply's Write list or Reply chunk
+ * @cq: the Send CQ (struct ib_cq) the Reply goes out on
+ * @cid: which Send context of the connection
+ * @segno: its index in its chunk
+ * @handle: rdma_handle
+ * @length: the octets written into it
+ * @offset: rdma_offset
+ */
+void rpcrdmax_trace_svc_encode_wseg(void *cq, int cid, unsigned int segno, unsigned int handle,
+				    unsigned int length, unsigned long long offset)
+{
+	trace_svcrdma_encode_wseg(((struct ib_cq *)cq)->res.id, cid, segno, handle, length,
+				  offset);
+}
+
 /**
  * rpcrdmax_trace_svc_decode_err - a Call's transport header cannot be served
  * @which: the event (what is wrong with it)

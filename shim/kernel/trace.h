@@ -477,7 +477,10 @@ TRACE_EVENT(svcrdma_decode_rseg,
 		  __entry->length, (unsigned long long)__entry->offset, __entry->handle)
 );
 
-TRACE_EVENT(svcrdma_decode_wseg,
+/* A segment of a Write chunk or Reply chunk: as a Call's Write list
+ * brought it (decode: the Receive's CQ and buffer), or as the Reply's
+ * header returns it with the length written (encode: the Send's). */
+DECLARE_EVENT_CLASS(rpcrdmax_svc_wseg_class,
 	TP_PROTO(u32 cq_id, int cid, u32 segno, u32 handle, u32 length, u64 offset),
 	TP_ARGS(cq_id, cid, segno, handle, length, offset),
 	TP_STRUCT__entry(
@@ -500,6 +503,13 @@ TRACE_EVENT(svcrdma_decode_wseg,
 		  __entry->cq_id, __entry->completion_id, __entry->segno, __entry->length,
 		  (unsigned long long)__entry->offset, __entry->handle)
 );
+
+DEFINE_EVENT(rpcrdmax_svc_wseg_class, svcrdma_decode_wseg,
+	TP_PROTO(u32 cq_id, int cid, u32 segno, u32 handle, u32 length, u64 offset),
+	TP_ARGS(cq_id, cid, segno, handle, length, offset));
+DEFINE_EVENT(rpcrdmax_svc_wseg_class, svcrdma_encode_wseg,
+	TP_PROTO(u32 cq_id, int cid, u32 segno, u32 handle, u32 length, u64 offset),
+	TP_ARGS(cq_id, cid, segno, handle, length, offset));
 
 TRACE_EVENT(svcrdma_decode_short_err,
 	TP_PROTO(u32 cq_id, int cid, unsigned int hdrlen),

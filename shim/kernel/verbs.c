@@ -152,6 +152,12 @@ void rpcrdmax_ib_cqe_set_id(void *cqe, int id)
 	((struct rpcrdmax_cqe *)cqe)->id = id;
 }
 
+/** rpcrdmax_ib_cqe_id - the cid @cqe's tracepoints print (-1: none set) */
+int rpcrdmax_ib_cqe_id(const void *cqe)
+{
+	return ((const struct rpcrdmax_cqe *)cqe)->id;
+}
+
 /** rpcrdmax_ib_wc_status_msg - text for a completion status */
 const char *rpcrdmax_ib_wc_status_msg(unsigned int status)
 {

@@ -57,6 +57,7 @@ public:
 	void *raw() { return raw_.get(); }
 	/* The cid its tracepoints print. */
 	void set_id(int id) { rpcrdmax_ib_cqe_set_id(raw_.get(), id); }
+	int id() const { return rpcrdmax_ib_cqe_id(raw_.get()); }
 
 private:
 	static void upcall(void *raw, const rpcrdmax_wc *wc)
