@@ -479,6 +479,24 @@ void rpcrdmax_trace_svc_decode(void *cq, int cid, unsigned int xid, unsigned int
 			       unsigned int proc, unsigned int credits,
 			       unsigned int hdrlen) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_trace_svc_err(unsigned int xid, bool vers) RPCRDMAX_NOEXCEPT;
+/* Failures, under the stock module's event names.  Server: a connection's
+ * set-up (svcrdma_pd_err, _qp_err, _accept_err; @id its CM id), a Receive
+ * or a Send chain the QP refused (svcrdma_rq_post_err, _sq_post_err with
+ * the Send Queue slots free of @depth).  Client: a Call's Send chain
+ * (xprtrdma_post_send_err), a Receive (xprtrdma_post_recvs_err), an RPC's
+ * LOCAL_INVs (xprtrdma_post_linv_err; @rqst NULL: not known there). */
+enum rpcrdmax_accept_err {
+	RPCRDMAX_ACCEPT_ERR_PD,
+	RPCRDMAX_ACCEPT_ERR_QP,
+	RPCRDMAX_ACCEPT_ERR_ACCEPT,
+};
+void rpcrdmax_trace_svc_accept_err(enum rpcrdmax_accept_err which, void *id,
+				   long status) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_svc_rq_post_err(void *id, int status) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_svc_sq_post_err(void *id, int avail, int depth, int status) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_post_send_err(void *rqst, void *cq, int rc) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_post_recvs_err(void *xprt, void *cq, int status) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_post_linv_err(void *rqst, int status) RPCRDMAX_NOEXCEPT;
 /* svcrdma_decode_rseg and _wseg, one per segment: walk the lists only
  * when rpcrdmax_trace_svc_segs_enabled() (either event is on). */
 bool rpcrdmax_trace_svc_segs_enabled(void) RPCRDMAX_NOEXCEPT;

@@ -19,7 +19,24 @@ Result<void> SvcConn::post_recv(RecvBuf *rb)
 {
 	rpcrdmax_sge sge = rb->map.sge(pd_.local_dma_lkey());
 	rb->map.sync_for_device();
-	return id.post_recv(&rb->cqe, &sge, 1);
+	return rq_posted(id.post_recv(&rb->cqe, &sge, 1));
+}
+
+/* @r, a Receive post's outcome, fires svcrdma_rq_post_err when it failed. */
+Result<void> SvcConn::rq_posted(Result<void> r)
+{
+	if (r.is_error())
+		rpcrdmax_trace_svc_rq_post_err(id.get(), r.error().code());
+	return r;
+}
+
+/* @r, a Send chain post's outcome, fires svcrdma_sq_post_err when it failed. */
+Result<void> SvcConn::sq_posted(Result<void> r)
+{
+	if (r.is_error())
+		rpcrdmax_trace_svc_sq_post_err(id.get(), sq_.available(), (int)sq_.depth(),
+					       r.error().code());
+	return r;
 }
 
 /*
@@ -43,7 +60,7 @@ void SvcConn::repost(RecvBuf *rb)
 		}
 	}
 	rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_RQ_PROD, 1);
-	if (id.post_recvs(cqes, sges, kRecvBatch).is_error())
+	if (rq_posted(id.post_recvs(cqes, sges, kRecvBatch)).is_error())
 		lost();
 }
 

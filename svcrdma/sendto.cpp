@@ -98,7 +98,7 @@ Result<void> SvcConn::post_reply(SendCtx *sc, u32 send_len, u32 inv_rkey)
 		sc->unsignaled = since_signal_ + 1 < kSendBatch &&
 				 tail_ + sc->sq_entries <= tail_room_;
 		wr.cqe = sc->unsignaled ? nullptr : sc->cqe.raw();
-		posted = sc->rw.post(id, nullptr, &wr).is_ok();
+		posted = sq_posted(sc->rw.post(id, nullptr, &wr)).is_ok();
 		if (posted) {
 			posted_.push_back(sc);
 			since_signal_ = sc->unsignaled ? since_signal_ + 1 : 0;

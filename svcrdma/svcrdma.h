@@ -305,7 +305,10 @@ public:
 
 private:
 	Result<void> post_recv(RecvBuf *rb);
+	Result<void> rq_posted(Result<void> r);
+	Result<void> sq_posted(Result<void> r);
 	void repost(RecvBuf *rb);
+	Result<void> traced(rpcrdmax_accept_err which, Result<void> r);
 	Result<void> make_queues(const rpcrdmax_dev_attrs &attrs);
 	Result<void> make_receives();
 	Result<void> fill_pools(u32 ncalls, u32 nsends);

@@ -268,6 +268,14 @@ static bool recv_within_budget(const ConnLimits &lim, void *cm_id)
 	return false;
 }
 
+/* @r, a set-up step's outcome, fires svcrdma_@which_err when it failed. */
+Result<void> SvcConn::traced(rpcrdmax_accept_err which, Result<void> r)
+{
+	if (r.is_error())
+		rpcrdmax_trace_svc_accept_err(which, id.get(), r.error().code());
+	return r;
+}
+
 /*
  * PD, CQs and QP.  The Send Queue: a Send per credit and per backward
  * Call slot plus one for an error reply, and rdma_rw contexts for a
@@ -288,11 +296,12 @@ Result<void> SvcConn::make_queues(const rpcrdmax_dev_attrs &attrs)
 
 	if (attrs.max_qp_wr < send_wr + recv_wr)
 		return error(err::ENOMEM);
-	RPCRDMAX_TRY(pd_.alloc(dev));
+	RPCRDMAX_TRY(traced(RPCRDMAX_ACCEPT_ERR_PD, pd_.alloc(dev)));
 	RPCRDMAX_TRY(scq_.alloc(dev, (int)scq_len, RPCRDMAX_ANY_VECTOR, true));
 	RPCRDMAX_TRY(rcq_.alloc(dev, (int)recv_wr, RPCRDMAX_ANY_VECTOR, true));
-	RPCRDMAX_TRY(id.create_qp(pd_, scq_, rcq_, send_wr, recv_wr,
-				  max(attrs.max_send_sge, 1u), 1, ctxs, &sq));
+	RPCRDMAX_TRY(traced(RPCRDMAX_ACCEPT_ERR_QP,
+			    id.create_qp(pd_, scq_, rcq_, send_wr, recv_wr,
+					 max(attrs.max_send_sge, 1u), 1, ctxs, &sq)));
 	max_send_sge_ = min(max(attrs.max_send_sge, 1u), core::kInlineMaxSges);
 	/* Every slot has a CQ entry; one stays for the drain, a few (the
 	 * tail room) for unsignaled Sends (kSendBatch), the rest are sq_'s. */
@@ -365,7 +374,7 @@ Result<void> SvcConn::setup(Listener *l)
 
 	u8 pd[core::kPdSize];
 	u32 pdlen = RPCRDMAX_TRY(core::pd_encode(plan.ours, Bytes(pd, sizeof(pd))));
-	RPCRDMAX_TRY(id.accept_deferred(ConstBytes(pd, pdlen), ord_, 0));
+	RPCRDMAX_TRY(traced(RPCRDMAX_ACCEPT_ERR_ACCEPT, id.accept_deferred(ConstBytes(pd, pdlen), ord_, 0)));
 	/* Lost before xprt was set (the client gave up while we set up):
 	 * lost() could not close it then. */
 	if (lost_.read())

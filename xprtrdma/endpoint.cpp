@@ -157,7 +157,10 @@ Result<void> Conn::post_recv(RecvBuf *rb)
 {
 	rpcrdmax_sge sge = rb->map.sge(pd_.local_dma_lkey());
 	rb->map.sync_for_device();
-	return id.post_recv(&rb->cqe, &sge, 1);
+	Result<void> r = id.post_recv(&rb->cqe, &sge, 1);
+	if (r.is_error())
+		rpcrdmax_trace_post_recvs_err(ep_->xprt_, rcq_.get(), r.error().code());
+	return r;
 }
 
 Result<void> Conn::setup(const void *addr, unsigned int addrlen)
@@ -297,9 +300,10 @@ void Conn::untake_send(SendBuf *sb)
 
 /*
  * Post wrs_[0, @n) (REG_MRs, unsignaled) and then the Send of @len
- * octets from @sb, in chains the shim accepts.
+ * octets from @sb, in chains the shim accepts; @rqst: the message's.
  */
-Result<void> Conn::post_send_chain(SendBuf *sb, u32 len, bool signal, unsigned int n)
+Result<void> Conn::post_send_chain(void *rqst, SendBuf *sb, u32 len, bool signal,
+				   unsigned int n)
 {
 	rpcrdmax_sge sge = sb->map.sge(pd_.local_dma_lkey());
 	sge.length = len;
@@ -319,7 +323,9 @@ Result<void> Conn::post_send_chain(SendBuf *sb, u32 len, bool signal, unsigned i
 	}
 	for (unsigned int i = 0; i < n; i += RPCRDMAX_MAX_WR_CHAIN) {
 		unsigned int bad, batch = min<unsigned int>(n - i, RPCRDMAX_MAX_WR_CHAIN);
-		if (id.post_send(wrs_ + i, batch, &bad).is_error()) {
+		Result<void> r = id.post_send(wrs_ + i, batch, &bad);
+		if (r.is_error()) {
+			rpcrdmax_trace_post_send_err(rqst, scq_.get(), r.error().code());
 			/* Some WRs may be on the QP: the connection is reset
 			 * and the drain retires them.  The Send buffer comes
 			 * back only if its WR (the last) never got posted. */
@@ -357,7 +363,7 @@ Result<void> Conn::send(void *rqst, u32 xid)
 		untake_send(sb);
 		return m.error();
 	}
-	return post_send_chain(sb, len, signal, n);
+	return post_send_chain(rqst, sb, len, signal, n);
 }
 
 /*
@@ -389,7 +395,7 @@ Result<void> Conn::bc_send(void *rqst, u32 xid, u32 len)
 		untake_send(sb);
 		return error(err::EMSGSIZE);
 	}
-	RPCRDMAX_TRY(post_send_chain(sb, enc.value() + len, signal, 0));
+	RPCRDMAX_TRY(post_send_chain(rqst, sb, enc.value() + len, signal, 0));
 	ep_->stats.bc_replies.add_return(1);
 	return {};
 }

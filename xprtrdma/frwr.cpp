@@ -132,6 +132,8 @@ Result<void> Conn::frwr_invalidate(Req *req, bool)
 		if (n == RPCRDMAX_MAX_WR_CHAIN || done == todo) {
 			unsigned int bad;
 			posted = id.post_send(chain, n, &bad);
+			if (posted.is_error())
+				rpcrdmax_trace_post_linv_err(req->rqst, posted.error().code());
 			n = 0;
 		}
 	});

@@ -196,7 +196,8 @@ private:
 	Result<void> wait_event(Completion *c, unsigned int ms);
 	SendBuf *take_send(bool *signal);
 	void untake_send(SendBuf *sb);
-	Result<void> post_send_chain(SendBuf *sb, u32 len, bool signal, unsigned int n);
+	Result<void> post_send_chain(void *rqst, SendBuf *sb, u32 len, bool signal,
+				     unsigned int n);
 
 public:
 	Result<void> post_recv(RecvBuf *rb);

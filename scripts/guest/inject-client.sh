@@ -7,6 +7,8 @@
 # READLINK), a Long Call (a 4000-byte SYMLINK), inline small I/O.
 # Every round must:
 #   - inject its failure (the function was called);
+#   - fire the stock module's event for that failure, where it has one
+#     (lib.sh: fei_event);
 #   - end every operation, with success or an error, within its timeout
 #     (a clean error or a reconnect, never a hang);
 #   - after umount and a fresh mount, read back the data written before
@@ -121,6 +123,13 @@ while [ $# -ge 3 ]; do
 	left=$($disarm 2>&1)
 	[ "$left" = 0 ] && step_ok "$name: the failure was injected" ||
 		step_fail "$name: not injected ($fn not called; unused: $left)"
+	# Where the stock module has an event for this failure, it fired.
+	if [ "$end" = client ]; then ev=$(fei_traced client "$fn"); else ev=$(fei_ask trace "$fn"); fi
+	case $ev in
+	none) ;;
+	ok\ *) step_ok "$name: rpcrdma:${ev#ok } fired with its fields" ;;
+	*) step_fail "$name: no stock-named event: $ev" ;;
+	esac
 	if [ $mounted -eq 1 ] && ! timeout -s KILL 120 umount $M; then
 		step_fail "$name: umount"
 		umount -f $M 2>/dev/null || umount -l $M

@@ -785,10 +785,55 @@ FEI=/sys/kernel/debug/fail_function
 # fei_arm FUNC TIMES: the next TIMES calls of FUNC fail (every caller).
 fei_arm() {
 	[ -d $FEI ] || { echo "no $FEI: not a kernel with FAIL_FUNCTION"; return 1; }
+	fei_trace_on "$RPCRDMAX_name" "$1" || return 1
 	echo >$FEI/inject
 	echo "$1" >$FEI/inject || { echo "fail_function refuses $1 (not loaded, or not marked)"; return 1; }
 	echo 100 >$FEI/probability && echo 1 >$FEI/interval && echo 0 >$FEI/space &&
 		echo 1 >$FEI/verbose && echo "$2" >$FEI/times
+}
+
+# fei_event END FUNC: the stock-named tracepoints with which the callers
+# of FUNC on END (client or server) report its failure, one "EVENT ERE"
+# per line (ERE: what follows "EVENT: ", its fields); none when that
+# failure has no stock event.  The client's Sends and LOCAL_INVs both go
+# through rpcrdmax_ib_post_send.
+fei_event() {
+	local a='addr=192\.0\.2\.2:[0-9]+' st='status=-[0-9]+$'
+	case $1:$2 in
+	client:rpcrdmax_ib_post_send)
+		echo "xprtrdma_post_send_err task:[0-9]+@[0-9]+ cq.id=[0-9]+ rc=-[0-9]+\$"
+		echo "xprtrdma_post_linv_err task:[0-9]+@[0-9]+ $st" ;;
+	client:rpcrdmax_ib_post_recv)
+		echo "xprtrdma_post_recvs_err peer=\[192\.0\.2\.1\]:20049 cq.id=[0-9]+ rc=-[0-9]+\$" ;;
+	server:rpcrdmax_ib_alloc_pd) echo "svcrdma_pd_err $a $st" ;;
+	server:rpcrdmax_cm_create_qp) echo "svcrdma_qp_err $a $st" ;;
+	server:rpcrdmax_cm_accept) echo "svcrdma_accept_err $a $st" ;;
+	server:rpcrdmax_ib_post_recv | server:rpcrdmax_ib_post_recvs) echo "svcrdma_rq_post_err $a $st" ;;
+	server:rpcrdmax_rw_post) echo "svcrdma_sq_post_err $a sc_sq_avail=-?[0-9]+/[0-9]+ $st" ;;
+	esac
+}
+
+# fei_trace_on END FUNC: record fei_event's events in the tracefs
+# instance "fei", emptied first.
+fei_trace_on() {
+	local ev
+	ev=$(fei_event "$1" "$2" | cut -d' ' -f1)
+	[ -z "$ev" ] || trace_events_on fei $ev
+}
+
+# fei_traced END FUNC: "none" when a failure of FUNC on END has no stock
+# event; "ok EVENT" when one of its events fired with its fields;
+# otherwise what the instance recorded.
+fei_traced() {
+	local ev ere
+	[ -n "$(fei_event "$1" "$2")" ] || { echo none; return 0; }
+	trace_events_off fei
+	while read -r ev ere; do
+		trace_lines fei "$ev" | grep -Eq " $ev: $ere" && { echo "ok $ev"; return 0; }
+	done <<-EOF
+	$(fei_event "$1" "$2")
+	EOF
+	echo "none of $(fei_event "$1" "$2" | cut -d' ' -f1 | tr '\n' ' ')with its fields; recorded: '$(grep -v '^#' $TRACEFS/instances/fei/trace | tail -n 2 | tr '\n' ' ')'"
 }
 
 # fei_disarm: prints how many of the armed failures were not used, and
@@ -801,7 +846,8 @@ fei_disarm() {
 # The server guest arms its own end when the client asks over the share:
 # the client writes /share/fei.KIND.req (KIND arm: "FUNC TIMES"; stop:
 # disarm, answer the unused count; qp: answer whether the server's QPs
-# are back to QP0 within 30 s) and waits for /share/fei.KIND.ans.
+# are back to QP0 within 30 s; trace: "FUNC", answer fei_traced) and
+# waits for /share/fei.KIND.ans.
 # fei_serve SECONDS QP0 answers until the client is done, for at most
 # SECONDS; QP0 is the server's QP count before any connection (the
 # device's own GSI QP, owned by ib_core, is always there).
@@ -809,7 +855,7 @@ fei_serve() {
 	local k args out end=$(deadline $1) qp0=$2
 	while [ ! -e /share/client.done ]; do
 		before $end || { step_fail "server: the client never finished ($1 s)"; return 1; }
-		for k in arm stop qp; do
+		for k in arm stop qp trace; do
 			[ -e /share/fei.$k.req ] || continue
 			args=$(cat /share/fei.$k.req)
 			rm -f /share/fei.$k.req
@@ -817,6 +863,7 @@ fei_serve() {
 			arm) out=$(fei_arm $args 2>&1) && out=ok ;;
 			stop) out=$(fei_disarm) ;;
 			qp) out=$(rdma_res_settle qp "$qp0" 30 2>&1) && out=ok ;;
+			trace) out=$(fei_traced server $args 2>&1) ;;
 			esac
 			echo "server: $k $args: $out"
 			echo "$out" >/share/fei.$k.tmp && mv /share/fei.$k.tmp /share/fei.$k.ans

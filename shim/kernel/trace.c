@@ -58,6 +58,104 @@ void rpcrdmax_trace_wc(enum rpcrdmax_wc_event event, struct ib_cq *cq, const str
 	}
 }
 
+/* @id's peer address and port in @buf, as svc's xpt_remotebuf shows them. */
+static const char *rpcrdmax_peer_str(void *id, char *buf, size_t len)
+{
+	if (!id)
+		return "(no id)";
+	snprintf(buf, len, "%pISpc", &((struct rdma_cm_id *)id)->route.addr.dst_addr);
+	return buf;
+}
+
+/**
+ * rpcrdmax_trace_svc_accept_err - setting a server connection up failed
+ * @which: at which stage (its PD, its QP, the accept)
+ * @id: the connection's struct rdma_cm_id
+ * @status: the negative errno
+ */
+void rpcrdmax_trace_svc_accept_err(enum rpcrdmax_accept_err which, void *id, long status)
+{
+	char buf[64];
+	const char *addr;
+
+	if (!trace_svcrdma_pd_err_enabled() && !trace_svcrdma_qp_err_enabled() &&
+	    !trace_svcrdma_accept_err_enabled())
+		return;
+	addr = rpcrdmax_peer_str(id, buf, sizeof(buf));
+	switch (which) {
+	case RPCRDMAX_ACCEPT_ERR_PD:
+		trace_svcrdma_pd_err(addr, status);
+		break;
+	case RPCRDMAX_ACCEPT_ERR_QP:
+		trace_svcrdma_qp_err(addr, status);
+		break;
+	case RPCRDMAX_ACCEPT_ERR_ACCEPT:
+		trace_svcrdma_accept_err(addr, status);
+		break;
+	}
+}
+
+/**
+ * rpcrdmax_trace_svc_rq_post_err - a server connection could not post Receives
+ * @id: its struct rdma_cm_id
+ * @status: the negative errno
+ */
+void rpcrdmax_trace_svc_rq_post_err(void *id, int status)
+{
+	char buf[64];
+
+	if (trace_svcrdma_rq_post_err_enabled())
+		trace_svcrdma_rq_post_err(rpcrdmax_peer_str(id, buf, sizeof(buf)), status);
+}
+
+/**
+ * rpcrdmax_trace_svc_sq_post_err - a server connection could not post a Send chain
+ * @id: its struct rdma_cm_id
+ * @avail: Send Queue slots free
+ * @depth: Send Queue slots in all
+ * @status: the negative errno
+ */
+void rpcrdmax_trace_svc_sq_post_err(void *id, int avail, int depth, int status)
+{
+	char buf[64];
+
+	if (trace_svcrdma_sq_post_err_enabled())
+		trace_svcrdma_sq_post_err(rpcrdmax_peer_str(id, buf, sizeof(buf)), avail, depth,
+					  status);
+}
+
+/**
+ * rpcrdmax_trace_post_send_err - a Call's Send chain could not be posted
+ * @rqst: its struct rpc_rqst
+ * @cq: the Send CQ (struct ib_cq)
+ * @rc: the negative errno
+ */
+void rpcrdmax_trace_post_send_err(void *rqst, void *cq, int rc)
+{
+	trace_xprtrdma_post_send_err(rqst, cq ? ((struct ib_cq *)cq)->res.id : 0, rc);
+}
+
+/**
+ * rpcrdmax_trace_post_recvs_err - the client could not post a Receive
+ * @xprt: the struct rpc_xprt
+ * @cq: the Receive CQ (struct ib_cq)
+ * @status: the negative errno
+ */
+void rpcrdmax_trace_post_recvs_err(void *xprt, void *cq, int status)
+{
+	trace_xprtrdma_post_recvs_err(xprt, cq ? ((struct ib_cq *)cq)->res.id : 0, status);
+}
+
+/**
+ * rpcrdmax_trace_post_linv_err - an RPC's LOCAL_INVs could not be posted
+ * @rqst: its struct rpc_rqst, or NULL
+ * @status: the negative errno
+ */
+void rpcrdmax_trace_post_linv_err(void *rqst, int status)
+{
+	trace_xprtrdma_post_linv_err(rqst, status);
+}
+
 /**
  * rpcrdmax_trace_connect - a connect attempt of the client transport ended
  * @xprt: the struct rpc_xprt

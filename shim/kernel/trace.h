@@ -178,20 +178,28 @@ RPCRDMAX_WC_EVENT(rpcrdmax_completion_class, svcrdma_wc_read_err);
 
 /* ---- client: connection ------------------------------------------------ */
 
+/* The server's address and port, "peer=[%s]:%s" in the events. */
+#define RPCRDMAX_PEER_FIELDS(xprt)					\
+		__string(addr, rpcrdmax_xprt_str(xprt, RPC_DISPLAY_ADDR)) \
+		__string(port, rpcrdmax_xprt_str(xprt, RPC_DISPLAY_PORT))
+#define RPCRDMAX_PEER_ASSIGN(xprt)					\
+	do {								\
+		__assign_str(addr, rpcrdmax_xprt_str(xprt, RPC_DISPLAY_ADDR)); \
+		__assign_str(port, rpcrdmax_xprt_str(xprt, RPC_DISPLAY_PORT)); \
+	} while (0)
+
 DECLARE_EVENT_CLASS(rpcrdmax_conn_class,
 	TP_PROTO(const struct rpc_xprt *xprt, int rc, int status),
 	TP_ARGS(xprt, rc, status),
 	TP_STRUCT__entry(
 		__field(int, rc)
 		__field(int, connect_status)
-		__string(addr, rpcrdmax_xprt_str(xprt, RPC_DISPLAY_ADDR))
-		__string(port, rpcrdmax_xprt_str(xprt, RPC_DISPLAY_PORT))
+		RPCRDMAX_PEER_FIELDS(xprt)
 	),
 	TP_fast_assign(
 		__entry->rc = rc;
 		__entry->connect_status = status;
-		__assign_str(addr, rpcrdmax_xprt_str(xprt, RPC_DISPLAY_ADDR));
-		__assign_str(port, rpcrdmax_xprt_str(xprt, RPC_DISPLAY_PORT));
+		RPCRDMAX_PEER_ASSIGN(xprt);
 	),
 	TP_printk("peer=[%s]:%s rc=%d connection status=%d",
 		  __get_str(addr), __get_str(port), __entry->rc, __entry->connect_status)
@@ -203,6 +211,24 @@ DEFINE_EVENT(rpcrdmax_conn_class, xprtrdma_connect,
 DEFINE_EVENT(rpcrdmax_conn_class, xprtrdma_disconnect,
 	TP_PROTO(const struct rpc_xprt *xprt, int rc, int status),
 	TP_ARGS(xprt, rc, status));
+
+/* A Receive the client could not post (cq.id: its Receive CQ). */
+TRACE_EVENT(xprtrdma_post_recvs_err,
+	TP_PROTO(const struct rpc_xprt *xprt, u32 cq_id, int status),
+	TP_ARGS(xprt, cq_id, status),
+	TP_STRUCT__entry(
+		__field(u32, cq_id)
+		__field(int, status)
+		RPCRDMAX_PEER_FIELDS(xprt)
+	),
+	TP_fast_assign(
+		__entry->cq_id = cq_id;
+		__entry->status = status;
+		RPCRDMAX_PEER_ASSIGN(xprt);
+	),
+	TP_printk("peer=[%s]:%s cq.id=%d rc=%d", __get_str(addr), __get_str(port),
+		  __entry->cq_id, __entry->status)
+);
 
 /* ---- client: MRs ---------------------------------------------------------- */
 
@@ -342,6 +368,44 @@ DEFINE_EVENT(rpcrdmax_wrch_class, xprtrdma_chunk_reply,
 	TP_ARGS(rqst, mr, nsegs));
 
 /* ---- client: one RPC ---------------------------------------------------- */
+
+/* A Call's Send chain could not be posted (cq.id: the Send CQ). */
+TRACE_EVENT(xprtrdma_post_send_err,
+	TP_PROTO(const struct rpc_rqst *rqst, u32 cq_id, int rc),
+	TP_ARGS(rqst, cq_id, rc),
+	TP_STRUCT__entry(
+		__field(u32, cq_id)
+		__field(unsigned int, task_id)
+		__field(unsigned int, client_id)
+		__field(int, rc)
+	),
+	TP_fast_assign(
+		__entry->cq_id = cq_id;
+		__entry->task_id = rpcrdmax_task_id(rqst);
+		__entry->client_id = rpcrdmax_client_id(rqst);
+		__entry->rc = rc;
+	),
+	TP_printk("task:%u@%u cq.id=%u rc=%d", __entry->task_id, __entry->client_id,
+		  __entry->cq_id, __entry->rc)
+);
+
+/* An RPC's LOCAL_INVs could not be posted (task 0@-1: not at hand). */
+TRACE_EVENT(xprtrdma_post_linv_err,
+	TP_PROTO(const struct rpc_rqst *rqst, int status),
+	TP_ARGS(rqst, status),
+	TP_STRUCT__entry(
+		__field(unsigned int, task_id)
+		__field(unsigned int, client_id)
+		__field(int, status)
+	),
+	TP_fast_assign(
+		__entry->task_id = rqst ? rpcrdmax_task_id(rqst) : 0;
+		__entry->client_id = rqst ? rpcrdmax_client_id(rqst) : -1;
+		__entry->status = status;
+	),
+	TP_printk("task:%u@%u status=%d", __entry->task_id, __entry->client_id,
+		  __entry->status)
+);
 
 TRACE_EVENT(xprtrdma_marshal,
 	TP_PROTO(const struct rpc_rqst *rqst, unsigned int hdrlen, unsigned int rtype,
@@ -573,6 +637,65 @@ DECLARE_EVENT_CLASS(rpcrdmax_svc_error_class,
 		__entry->xid = xid;
 	),
 	TP_printk("xid=0x%08x", __entry->xid)
+);
+
+/* ---- server: connection set-up and posting -------------------------------- */
+
+/* A connection's set-up failed: its PD, its QP, the accept itself.
+ * addr: the client, as the svc_xprt's xpt_remotebuf would show it. */
+DECLARE_EVENT_CLASS(rpcrdmax_svc_accept_class,
+	TP_PROTO(const char *addr, long status),
+	TP_ARGS(addr, status),
+	TP_STRUCT__entry(
+		__field(long, status)
+		__string(addr, addr)
+	),
+	TP_fast_assign(
+		__entry->status = status;
+		__assign_str(addr, addr);
+	),
+	TP_printk("addr=%s status=%ld", __get_str(addr), __entry->status)
+);
+
+#define RPCRDMAX_ACCEPT_EVENT(name)					\
+	DEFINE_EVENT(rpcrdmax_svc_accept_class, svcrdma_##name##_err,	\
+		TP_PROTO(const char *addr, long status), TP_ARGS(addr, status))
+
+RPCRDMAX_ACCEPT_EVENT(pd);
+RPCRDMAX_ACCEPT_EVENT(qp);
+RPCRDMAX_ACCEPT_EVENT(accept);
+
+TRACE_EVENT(svcrdma_rq_post_err,
+	TP_PROTO(const char *addr, int status),
+	TP_ARGS(addr, status),
+	TP_STRUCT__entry(
+		__field(int, status)
+		__string(addr, addr)
+	),
+	TP_fast_assign(
+		__entry->status = status;
+		__assign_str(addr, addr);
+	),
+	TP_printk("addr=%s status=%d", __get_str(addr), __entry->status)
+);
+
+TRACE_EVENT(svcrdma_sq_post_err,
+	TP_PROTO(const char *addr, int avail, int depth, int status),
+	TP_ARGS(addr, avail, depth, status),
+	TP_STRUCT__entry(
+		__field(int, avail)
+		__field(int, depth)
+		__field(int, status)
+		__string(addr, addr)
+	),
+	TP_fast_assign(
+		__entry->avail = avail;
+		__entry->depth = depth;
+		__entry->status = status;
+		__assign_str(addr, addr);
+	),
+	TP_printk("addr=%s sc_sq_avail=%d/%d status=%d", __get_str(addr), __entry->avail,
+		  __entry->depth, __entry->status)
 );
 
 DEFINE_EVENT(rpcrdmax_svc_error_class, svcrdma_err_vers, TP_PROTO(u32 xid), TP_ARGS(xid));
