@@ -469,6 +469,9 @@ enum rpcrdmax_chunktype {
 	RPCRDMAX_CH_REPLY = 6,	/* a Reply chunk */
 };
 void rpcrdmax_trace_connect(void *xprt, int rc) RPCRDMAX_NOEXCEPT;
+/* xprtrdma_cb_call (@reply false: a backward Call taken) and _cb_reply
+ * (its Reply sent), with the message's XID. */
+void rpcrdmax_trace_cb(void *xprt, unsigned int xid, bool reply) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_trace_disconnect(void *xprt, int rc, bool established) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_trace_marshal(void *rqst, unsigned int hdrlen, unsigned int rtype,
 			    unsigned int wtype) RPCRDMAX_NOEXCEPT;

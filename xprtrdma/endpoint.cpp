@@ -397,6 +397,7 @@ Result<void> Conn::bc_send(void *rqst, u32 xid, u32 len)
 	}
 	RPCRDMAX_TRY(post_send_chain(rqst, sb, enc.value() + len, signal, 0));
 	ep_->stats.bc_replies.add_return(1);
+	rpcrdmax_trace_cb(ep_->xprt_, xid, true);
 	return {};
 }
 

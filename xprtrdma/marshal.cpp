@@ -264,8 +264,10 @@ void Conn::backward_call(const core::V1Header &h, const u8 *msg)
 	ep_->stats.backchannel_calls.add_return(1);
 	if (!core::v1_has_chunks(h))
 		rc = rpcrdmax_xprt_bc_call(ep_->xprt_, msg, h.payload_len);
-	if (!rc)
+	if (!rc) {
+		rpcrdmax_trace_cb(ep_->xprt_, load_be32(msg), false);
 		return;
+	}
 	ep_->stats.bc_dropped.add_return(1);
 	rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "dropped a backward Call (XID %08x): %s",
 				 load_be32(msg),

@@ -588,15 +588,36 @@ deleg_client_round() {
 		step_fail "$1: the client's bcall_dropped_count is $d"
 }
 
-# deleg_client MOUNT-OPTS: only when the test asked for it.
+# deleg_client MOUNT-OPTS: only when the test asked for it.  With the
+# rpcrdma events there (stock's module or rpcrdmax), the backchannel's
+# fire: its slots made at the mount, the recall taken and answered.
 deleg_client() {
+	local cb=0
 	[ -e /share/deleg.want ] || return 0
 	mkdir -p /mnt/deleg
+	[ -d $TRACEFS/events/rpcrdma/xprtrdma_cb_call ] || tracefs_up
+	[ -d $TRACEFS/events/rpcrdma/xprtrdma_cb_call ] &&
+		step "deleg: rpcrdma:xprtrdma_cb_setup, _cb_call, _cb_reply enabled" \
+			trace_events_on deleg xprtrdma_cb_setup xprtrdma_cb_call xprtrdma_cb_reply && cb=1
 	step "deleg: mount -o $1" timeout 120 mount -t nfs -o "$1" 192.0.2.1:/export /mnt/deleg
 	grep -q ' /mnt/deleg ' /proc/mounts || return 0
 	step "deleg: write the file" sh -c 'mkdir -p /mnt/deleg/deleg && echo before >/mnt/deleg/deleg/f'
 	deleg_client_round deleg /mnt/deleg/deleg/f
 	step "deleg: umount" timeout 120 umount /mnt/deleg
+	[ $cb = 1 ] && deleg_client_trace
+}
+
+# deleg_client_trace: the backchannel's events of deleg_client's mount.
+deleg_client_trace() {
+	local peer='peer=\[192\.0\.2\.1\]:20049' xid
+	trace_events_off deleg
+	trace_expect deleg xprtrdma_cb_setup "$peer [1-9][0-9]* reqs\$" \
+		"deleg: xprtrdma_cb_setup: backchannel slots made at the mount"
+	trace_expect deleg xprtrdma_cb_call "$peer xid=0x[0-9a-f]{8}\$" \
+		"deleg: xprtrdma_cb_call: the recall taken"
+	xid=$(trace_lines deleg xprtrdma_cb_call | tail -n 1 | grep -Eo 'xid=0x[0-9a-f]{8}')
+	trace_expect deleg xprtrdma_cb_reply "$peer ${xid:-no-cb_call}\$" \
+		"deleg: xprtrdma_cb_reply: the last backward Call ($xid) answered"
 }
 
 # ---- Kerberos: sec=krb5, krb5i, krb5p (when /share/krb5.want exists) -----

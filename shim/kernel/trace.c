@@ -157,6 +157,30 @@ void rpcrdmax_trace_post_linv_err(void *rqst, int status)
 }
 
 /**
+ * rpcrdmax_trace_cb_setup - the backchannel's slots were made (shim/sunrpc/xprt_bc.c)
+ * @xprt: the transport
+ * @reqs: how many it has
+ */
+void rpcrdmax_trace_cb_setup(struct rpc_xprt *xprt, unsigned int reqs)
+{
+	trace_xprtrdma_cb_setup(xprt, reqs);
+}
+
+/**
+ * rpcrdmax_trace_cb - a backward Call was taken, or its Reply sent
+ * @xprt: the struct rpc_xprt it came on
+ * @xid: its XID
+ * @reply: false: xprtrdma_cb_call; true: xprtrdma_cb_reply
+ */
+void rpcrdmax_trace_cb(void *xprt, unsigned int xid, bool reply)
+{
+	if (reply)
+		trace_xprtrdma_cb_reply(xprt, xid);
+	else
+		trace_xprtrdma_cb_call(xprt, xid);
+}
+
+/**
  * rpcrdmax_trace_connect - a connect attempt of the client transport ended
  * @xprt: the struct rpc_xprt
  * @rc: 0 or the negative errno it failed with

@@ -212,6 +212,41 @@ DEFINE_EVENT(rpcrdmax_conn_class, xprtrdma_disconnect,
 	TP_PROTO(const struct rpc_xprt *xprt, int rc, int status),
 	TP_ARGS(xprt, rc, status));
 
+/* The backchannel: its slots made (xprtrdma_cb_setup), a backward Call
+ * handed to the callback service (_cb_call), its Reply sent (_cb_reply). */
+TRACE_EVENT(xprtrdma_cb_setup,
+	TP_PROTO(const struct rpc_xprt *xprt, unsigned int reqs),
+	TP_ARGS(xprt, reqs),
+	TP_STRUCT__entry(
+		__field(unsigned int, reqs)
+		RPCRDMAX_PEER_FIELDS(xprt)
+	),
+	TP_fast_assign(
+		__entry->reqs = reqs;
+		RPCRDMAX_PEER_ASSIGN(xprt);
+	),
+	TP_printk("peer=[%s]:%s %u reqs", __get_str(addr), __get_str(port), __entry->reqs)
+);
+
+DECLARE_EVENT_CLASS(rpcrdmax_callback_class,
+	TP_PROTO(const struct rpc_xprt *xprt, u32 xid),
+	TP_ARGS(xprt, xid),
+	TP_STRUCT__entry(
+		__field(u32, xid)
+		RPCRDMAX_PEER_FIELDS(xprt)
+	),
+	TP_fast_assign(
+		__entry->xid = xid;
+		RPCRDMAX_PEER_ASSIGN(xprt);
+	),
+	TP_printk("peer=[%s]:%s xid=0x%08x", __get_str(addr), __get_str(port), __entry->xid)
+);
+
+DEFINE_EVENT(rpcrdmax_callback_class, xprtrdma_cb_call,
+	TP_PROTO(const struct rpc_xprt *xprt, u32 xid), TP_ARGS(xprt, xid));
+DEFINE_EVENT(rpcrdmax_callback_class, xprtrdma_cb_reply,
+	TP_PROTO(const struct rpc_xprt *xprt, u32 xid), TP_ARGS(xprt, xid));
+
 /* A Receive the client could not post (cq.id: its Receive CQ). */
 TRACE_EVENT(xprtrdma_post_recvs_err,
 	TP_PROTO(const struct rpc_xprt *xprt, u32 cq_id, int status),

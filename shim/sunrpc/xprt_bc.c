@@ -72,6 +72,7 @@ int rpcrdmax_xprt_bc_setup(struct rpc_xprt *xprt, unsigned int min_reqs)
 		xprt->bc_alloc_count++;
 		spin_unlock_bh(&xprt->bc_pa_lock);
 	}
+	rpcrdmax_trace_cb_setup(xprt, want);
 	return 0;
 }
 
