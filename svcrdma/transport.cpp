@@ -374,7 +374,8 @@ Result<void> SvcConn::setup(Listener *l)
 
 	u8 pd[core::kPdSize];
 	u32 pdlen = RPCRDMAX_TRY(core::pd_encode(plan.ours, Bytes(pd, sizeof(pd))));
-	RPCRDMAX_TRY(traced(RPCRDMAX_ACCEPT_ERR_ACCEPT, id.accept_deferred(ConstBytes(pd, pdlen), ord_, 0)));
+	RPCRDMAX_TRY(traced(RPCRDMAX_ACCEPT_ERR_ACCEPT,
+			    id.accept_deferred(ConstBytes(pd, pdlen), ord_, 0)));
 	/* Lost before xprt was set (the client gave up while we set up):
 	 * lost() could not close it then. */
 	if (lost_.read())
