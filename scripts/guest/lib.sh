@@ -588,17 +588,16 @@ deleg_client_round() {
 		step_fail "$1: the client's bcall_dropped_count is $d"
 }
 
-# deleg_client MOUNT-OPTS: only when the test asked for it.  With the
-# rpcrdma events there (stock's module or rpcrdmax), the backchannel's
-# fire: its slots made at the mount, the recall taken and answered.
+# deleg_client MOUNT-OPTS: only when the test asked for it.  The client
+# module (stock's rpcrdma or rpcrdmax, loaded already) has the
+# backchannel's events, and they fire: its slots made at the mount, the
+# recall taken and answered.
 deleg_client() {
 	local cb=0
 	[ -e /share/deleg.want ] || return 0
 	mkdir -p /mnt/deleg
-	[ -d $TRACEFS/events/rpcrdma/xprtrdma_cb_call ] || tracefs_up
-	[ -d $TRACEFS/events/rpcrdma/xprtrdma_cb_call ] &&
-		step "deleg: rpcrdma:xprtrdma_cb_setup, _cb_call, _cb_reply enabled" \
-			trace_events_on deleg xprtrdma_cb_setup xprtrdma_cb_call xprtrdma_cb_reply && cb=1
+	step "deleg: rpcrdma:xprtrdma_cb_setup, _cb_call, _cb_reply enabled" \
+		trace_events_on deleg xprtrdma_cb_setup xprtrdma_cb_call xprtrdma_cb_reply && cb=1
 	step "deleg: mount -o $1" timeout 120 mount -t nfs -o "$1" 192.0.2.1:/export /mnt/deleg
 	grep -q ' /mnt/deleg ' /proc/mounts || return 0
 	step "deleg: write the file" sh -c 'mkdir -p /mnt/deleg/deleg && echo before >/mnt/deleg/deleg/f'
