@@ -603,7 +603,7 @@ deleg_client() {
 	step "deleg: write the file" sh -c 'mkdir -p /mnt/deleg/deleg && echo before >/mnt/deleg/deleg/f'
 	deleg_client_round deleg /mnt/deleg/deleg/f
 	step "deleg: umount" timeout 120 umount /mnt/deleg
-	[ $cb = 1 ] && deleg_client_trace
+	[ $cb = 0 ] || deleg_client_trace
 }
 
 # deleg_client_trace: the backchannel's events of deleg_client's mount.
@@ -845,15 +845,16 @@ fei_trace_on() {
 # event; "ok EVENT" when one of its events fired with its fields;
 # otherwise what the instance recorded.
 fei_traced() {
-	local ev ere
-	[ -n "$(fei_event "$1" "$2")" ] || { echo none; return 0; }
+	local ev ere evs
+	evs=$(fei_event "$1" "$2")
+	[ -n "$evs" ] || { echo none; return 0; }
 	trace_events_off fei
 	while read -r ev ere; do
 		trace_lines fei "$ev" | grep -Eq " $ev: $ere" && { echo "ok $ev"; return 0; }
 	done <<-EOF
-	$(fei_event "$1" "$2")
+	$evs
 	EOF
-	echo "none of $(fei_event "$1" "$2" | cut -d' ' -f1 | tr '\n' ' ')with its fields; recorded: '$(grep -v '^#' $TRACEFS/instances/fei/trace | tail -n 2 | tr '\n' ' ')'"
+	echo "none of $(echo "$evs" | cut -d' ' -f1 | tr '\n' ' ')with its fields; recorded: '$(grep -v '^#' $TRACEFS/instances/fei/trace | tail -n 2 | tr '\n' ' ')'"
 }
 
 # fei_disarm: prints how many of the armed failures were not used, and
