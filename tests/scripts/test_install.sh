@@ -49,4 +49,21 @@ done
 "$inst" --no-depmod --module "$tmp/rpcrdmax.ko" --destdir "$root" --kver 9.9-none >"$tmp/out" 2>&1
 [ $? -ne 0 ] && grep -q 'is that kernel installed' "$tmp/out" && [ "$(listing)" = "$before" ]
 check "refuses a kernel with no lib/modules directory" $?
+
+# The rpcrdmax-dkms package (make deb) owns updates/dkms/rpcrdmax.ko for
+# the kernel: a second copy under updates/ would leave depmod to pick one.
+mkdir -p "$root/lib/modules/$K/updates/dkms"
+echo "the package's module" >"$root/lib/modules/$K/updates/dkms/rpcrdmax.ko"
+with_pkg=$(listing)
+! run --module "$tmp/rpcrdmax.ko" && grep -q 'rpcrdmax-dkms' "$tmp/out" && [ "$(listing)" = "$with_pkg" ]
+check "install: refused while the rpcrdmax-dkms package's module is there, changes nothing" $?
+rm -rf "$root/lib/modules/$K/updates"
+
+# The package's redirect: the same line, in a file that says who owns it.
+"$inst" --print-conf package >"$tmp/pkg.conf" 2>&1 &&
+	grep -qx 'install rpcrdma /sbin/modprobe --ignore-install rpcrdmax $CMDLINE_OPTS' "$tmp/pkg.conf" &&
+	grep -q 'rpcrdmax-dkms package' "$tmp/pkg.conf"
+check "--print-conf package prints the redirect, worded for the package" $?
+! "$inst" --print-conf other >"$tmp/out" 2>&1 && grep -q '^install: usage' "$tmp/out"
+check "--print-conf with another word is refused with the usage" $?
 finish
