@@ -34,7 +34,7 @@
 SHELL := /bin/bash
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 
-.PHONY: all modules setup check check-quick check-host check-build check-kunit \
+.PHONY: all modules setup deb check check-quick check-host check-build check-kunit \
 	check-e2e check-debug check-battery check-fresh fuzz-server demo bench clean \
 	install uninstall
 
@@ -56,6 +56,10 @@ install: modules
 uninstall:
 	$(TOP)/scripts/install --uninstall \
 	  $(if $(wildcard $(TOP)/rpcrdmax.ko),--module $(TOP)/rpcrdmax.ko) $(INSTALL_ARGS)
+
+# The rpcrdmax-dkms Debian package, in build/deb/ (scripts/deb).
+deb:
+	$(TOP)/scripts/deb
 
 check:
 	$(TOP)/scripts/check

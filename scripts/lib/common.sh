@@ -55,3 +55,30 @@ apt_mirror() {
 	[ -n "$m" ] || die "cannot find a Debian mirror in the host's apt sources"
 	printf '%s\n' "${m%/}"
 }
+
+# copy_apt_config ROOT: this box's apt sources (with updates and security,
+# which debootstrap leaves out) and how it reaches them (Acquire::
+# settings: proxies), into a Debian root made by debootstrap.
+copy_apt_config() {
+	local root=$1 f
+	rm -f "$root/etc/apt/sources.list"
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
+		[ -f "$f" ] && cp "$f" "$root$f"
+	done
+	for f in /etc/apt/apt.conf.d/*; do
+		grep -q '^[[:space:]]*Acquire::' "$f" 2>/dev/null && cp "$f" "$root$f"
+	done
+	return 0
+}
+
+# in_chroot ROOT CMD...: run CMD in ROOT with /proc, /sys and /dev
+# mounted, in a mount namespace of its own (the mounts end with it).
+in_chroot() {
+	unshare -m --propagation private /bin/sh -c '
+		r=$1; shift
+		mount -t proc proc "$r/proc" && mount -t sysfs sys "$r/sys" &&
+			mount --rbind /dev "$r/dev" || exit 99
+		exec chroot "$r" /usr/bin/env -i HOME=/root LANG=C.UTF-8 \
+			PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "$@"
+	' in_chroot "$@"
+}

@@ -19,12 +19,14 @@ rootfs_base_dir() {
 	echo "$RPCRDMAX_CACHE/rootfs-base/bookworm-$(printf '%s' "$GUEST_PACKAGES" | sha256sum | cut -c1-12)"
 }
 
-rootfs_image_dir() {
-	local h
-	h=$(printf '%s' "$GUEST_PACKAGES" | cat - "$RPCRDMAX_TOP/scripts/lib/rootfs.sh" \
-		"$RPCRDMAX_TOP/scripts/guest/init" | sha256sum | cut -c1-12)
-	echo "$RPCRDMAX_CACHE/rootfs/$RPCRDMAX_ABI-$RPCRDMAX_KVER-$h"
+# rootfs_key: the guest images' key: kernel, packages, how they are made.
+rootfs_key() {
+	echo "$RPCRDMAX_ABI-$RPCRDMAX_KVER-$(printf '%s' "$GUEST_PACKAGES" |
+		cat - "$RPCRDMAX_TOP/scripts/lib/rootfs.sh" "$RPCRDMAX_TOP/scripts/guest/init" |
+		sha256sum | cut -c1-12)"
 }
+
+rootfs_image_dir() { echo "$RPCRDMAX_CACHE/rootfs/$(rootfs_key)"; }
 
 kunit_kernel_dir() {
 	echo "$RPCRDMAX_CACHE/kunit-kernel/$RPCRDMAX_KVER-$(hash_of "$RPCRDMAX_TOP/kunit/kunit.config" "$RPCRDMAX_TOP/scripts/lib/kunit-kernel.sh")"
@@ -34,3 +36,6 @@ kunit_kernel_dir() {
 debug_kernel_dir() {
 	echo "$RPCRDMAX_CACHE/debug-kernel/$RPCRDMAX_KVER-$(hash_of "$RPCRDMAX_TOP/kunit/kunit.config" "$RPCRDMAX_TOP/kunit/debug.config" "$RPCRDMAX_TOP/scripts/lib/kunit-kernel.sh")"
 }
+
+# The package root (rootfs.sh: build_pkgroot), keyed like the image.
+pkgroot_dir() { echo "$RPCRDMAX_CACHE/pkgroot/$(rootfs_key)"; }
