@@ -41,9 +41,12 @@ step "installed: rpcrdmax unloads after umount" transport_unload rpcrdmax
 
 # ---- removed: DKMS takes its module away, the stock module is back -------
 step "remove: dpkg -r rpcrdmax-dkms" dpkg -r rpcrdmax-dkms
-[ ! -e "$dkms_ko" ] && [ ! -e /lib/modprobe.d/rpcrdmax.conf ] && ! modinfo rpcrdmax >/dev/null 2>&1 &&
+# (no modprobe.d file may still name rpcrdmax: a conffile under /etc
+# would stay after "dpkg -r" and keep redirecting rpcrdma to nothing)
+left=$(grep -rls rpcrdmax /etc/modprobe.d /lib/modprobe.d /usr/lib/modprobe.d 2>/dev/null | tr '\n' ' ')
+[ ! -e "$dkms_ko" ] && [ -z "$left" ] && ! modinfo rpcrdmax >/dev/null 2>&1 &&
 	step_ok "remove: the module and the redirect are gone, modinfo finds no rpcrdmax" ||
-	step_fail "remove: left $(ls "$dkms_ko" /lib/modprobe.d/rpcrdmax.conf 2>/dev/null | tr '\n' ' ')"
+	step_fail "remove: left $(ls "$dkms_ko" 2>/dev/null) $left"
 [ -z "$(dkms status rpcrdmax 2>&1)" ] && step_ok "remove: dkms status lists no rpcrdmax" ||
 	step_fail "remove: dkms status: $(dkms status rpcrdmax 2>&1)"
 if step "removed: mount -o $OPTS" mount -t nfs -o "$OPTS" 192.0.2.1:/export /mnt/nfs; then
