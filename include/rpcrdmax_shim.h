@@ -157,7 +157,8 @@ struct rpcrdmax_cm_event_info {
  */
 typedef int (*rpcrdmax_cm_fn)(void *handler, const struct rpcrdmax_cm_event_info *ev);
 
-int rpcrdmax_cm_create_id(void *handler, rpcrdmax_cm_fn fn, void **id) RPCRDMAX_NOEXCEPT;
+/* @net: the struct net whose addresses, routes and port space the id uses. */
+int rpcrdmax_cm_create_id(void *net, void *handler, rpcrdmax_cm_fn fn, void **id) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_cm_set_handler(void *id, void *handler, rpcrdmax_cm_fn fn) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_cm_destroy_id(void *id) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_cm_bind_addr(void *id, const void *addr) RPCRDMAX_NOEXCEPT;
@@ -373,6 +374,8 @@ int rpcrdmax_xprt_rqst_snd_copy(void *rqst, void *dst, unsigned int max) RPCRDMA
 int rpcrdmax_xprt_rqst_snd_copy_range(void *rqst, unsigned int offset, unsigned int len,
 				      void *dst, unsigned int max) RPCRDMAX_NOEXCEPT;
 void *rpcrdmax_xprt_lookup_pin(void *xprt, unsigned int xid) RPCRDMAX_NOEXCEPT;
+/* The network namespace the transport was made in (its struct net). */
+void *rpcrdmax_xprt_net(void *xprt) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_xprt_rqst_rcv_copy(void *rqst, const void *src, unsigned int len) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_xprt_complete_unpin(void *xprt, void *rqst, int status) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_xprt_unpin(void *xprt, void *rqst) RPCRDMAX_NOEXCEPT;
@@ -420,6 +423,8 @@ void rpcrdmax_svc_unregister(void) RPCRDMAX_NOEXCEPT;
 void *rpcrdmax_svc_xprt_new(void *listener, void *cm_id, void *conn) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_svc_xprt_discard(void *xprt) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_svc_xprt_conn_pending(void *listener) RPCRDMAX_NOEXCEPT;
+/* The network namespace of @xprt's svc_xprt (its struct net). */
+void *rpcrdmax_svc_xprt_net(void *xprt) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_svc_xprt_data_ready(void *xprt) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_svc_xprt_clear_data(void *xprt) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_svc_xprt_close(void *xprt) RPCRDMAX_NOEXCEPT;
@@ -714,6 +719,8 @@ int rpcrdmax_kunit_rqst_read(void *rqst, bool rcv, unsigned int offset, void *ds
 			     unsigned int len) RPCRDMAX_NOEXCEPT;
 /* The transport a case's ClntEp reports to, and its backchannel slots. */
 void *rpcrdmax_kunit_xprt_new(void *owner, unsigned int bc_slots) RPCRDMAX_NOEXCEPT;
+/* The initial network namespace, where KUnit's loopback ids live. */
+void *rpcrdmax_kunit_init_net(void) RPCRDMAX_NOEXCEPT;
 void *rpcrdmax_kunit_xprt_owner(void *xprt) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_xprt_set_ep(void *xprt, void *ep) RPCRDMAX_NOEXCEPT;
 unsigned long rpcrdmax_kunit_bc_maxpayload(void *xprt) RPCRDMAX_NOEXCEPT;

@@ -459,7 +459,7 @@ static bool bench_up(Reporter check, Bench *b, core::PrivData pd)
 	l.pd = pd;
 	l.ord = 4;
 	return EXPECT(b->ep != nullptr) && EXPECT_OK(addr.parse(kAddr, kPort)) &&
-	       EXPECT_OK(l.id.create(&l)) && EXPECT_OK(l.id.bind(addr)) &&
+	       EXPECT_OK(l.id.create(&l, rpcrdmax_kunit_init_net())) && EXPECT_OK(l.id.bind(addr)) &&
 	       EXPECT_OK(l.id.listen(4)) &&
 	       EXPECT(b->ep->connect(addr.get(), sizeof(addr.raw.bytes)) == 0) &&
 	       EXPECT(l.requested.wait_ms(kWaitMs)) &&

@@ -167,10 +167,10 @@ template <typename LB> static bool connect_pair(Reporter check, LB *lb, unsigned
 
 	lb->listener.conn = &lb->server;
 	if (!EXPECT_OK(addr.parse(kAddr, port)) ||
-	    !EXPECT_OK(lb->listener.id.create(&lb->listener)) ||
+	    !EXPECT_OK(lb->listener.id.create(&lb->listener, rpcrdmax_kunit_init_net())) ||
 	    !EXPECT_OK(lb->listener.id.bind(addr)) || !EXPECT_OK(lb->listener.id.listen(4)))
 		return false;
-	if (!EXPECT_OK(lb->client.id.create(&lb->client)) ||
+	if (!EXPECT_OK(lb->client.id.create(&lb->client, rpcrdmax_kunit_init_net())) ||
 	    !EXPECT_OK(lb->client.id.resolve_addr(addr, kWaitMs)) ||
 	    !EXPECT(lb->client.resolved.wait_ms(kWaitMs)) || !EXPECT_OK(lb->client.setup_qp()))
 		return false;

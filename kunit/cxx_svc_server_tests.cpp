@@ -115,6 +115,12 @@ extern "C" void rpcrdmax_svc_xprt_discard(void *xprt) noexcept
 	delete x;
 }
 
+/* The tests' ids live in the initial namespace. */
+extern "C" void *rpcrdmax_svc_xprt_net(void *) noexcept
+{
+	return rpcrdmax_kunit_init_net();
+}
+
 extern "C" void rpcrdmax_svc_xprt_conn_pending(void *listener) noexcept
 {
 	static_cast<FakeSvcXprt *>(listener)->accept_work.queue();

@@ -208,6 +208,7 @@ void *rpcrdmax_kunit_xprt_new(void *owner, unsigned int bc_slots)
 		return NULL;
 	kx->owner = owner;
 	kref_init(&kx->xprt.kref);
+	kx->xprt.xprt_net = &init_net;
 	spin_lock_init(&kx->xprt.bc_pa_lock);
 	INIT_LIST_HEAD(&kx->xprt.bc_pa_list);
 	spin_lock_init(&kx->serv.sv_cb_lock);
@@ -221,6 +222,19 @@ void *rpcrdmax_kunit_xprt_new(void *owner, unsigned int bc_slots)
 		kx->xprt.bc_serv = &kx->serv;
 	}
 	return &kx->xprt;
+}
+
+/** rpcrdmax_kunit_init_net - &init_net, for the tests' own CM ids */
+void *rpcrdmax_kunit_init_net(void)
+{
+	return &init_net;
+}
+
+/* rpcrdmax.ko's accessor (shim/sunrpc/xprt.c, which this module does not
+ * include), for the stand-in transport above. */
+void *rpcrdmax_xprt_net(void *xprt)
+{
+	return ((struct rpc_xprt *)xprt)->xprt_net;
 }
 
 /** rpcrdmax_kunit_xprt_owner - the @owner given to rpcrdmax_kunit_xprt_new() */

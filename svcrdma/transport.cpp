@@ -49,7 +49,7 @@ Result<void> Listener::listen(const void *addr, unsigned int addrlen)
 		return error(err::EINVAL);
 	mem_set(sa.raw.bytes, 0, sizeof(sa.raw.bytes));
 	mem_copy(sa.raw.bytes, addr, addrlen);
-	RPCRDMAX_TRY(id.create(this));
+	RPCRDMAX_TRY(id.create(this, rpcrdmax_svc_xprt_net(xprt_)));
 	RPCRDMAX_TRY(id.bind(sa));
 	return id.listen(kListenBacklog);
 }

@@ -173,7 +173,7 @@ Result<void> Conn::setup(const void *addr, unsigned int addrlen)
 	mem_copy(sa.raw.bytes, addr, addrlen);
 
 	stage = "resolving";
-	RPCRDMAX_TRY(id.create(this));
+	RPCRDMAX_TRY(id.create(this, rpcrdmax_xprt_net(ep_->xprt_)));
 	RPCRDMAX_TRY(id.resolve_addr(sa, kResolveMs));
 	RPCRDMAX_TRY(wait_resolved(2 * kResolveMs + 1000));
 	stage = "setting up";

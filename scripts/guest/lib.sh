@@ -343,6 +343,62 @@ rdma_res_back() {
 	return 1
 }
 
+# ---- network namespaces (issue 15) ---------------------------------------
+# rpcrdmax makes each CM id in the namespace of the rpc_xprt or svc_xprt it
+# is for, as stock does.  rxe on 6.1 carries RoCE only through the initial
+# namespace (its UDP tunnel and route lookups are in init_net), so no
+# guest here can serve or mount over RDMA from inside another namespace;
+# what can be seen is that each id lives where its transport does.
+
+# netns_mount_isolated OPTS: a mount from a namespace that has only its
+# loopback (no route to 192.0.2.1) fails, and promptly: the client's id
+# resolves the address in the mount's namespace.  An id in init_net would
+# reach the server through eth0 and the mount would succeed.
+netns_mount_isolated() {
+	local out rc
+	ip netns add rpcrdmax-iso && ip -n rpcrdmax-iso link set lo up ||
+		{ step_fail "netns: cannot make a namespace"; return 1; }
+	out=$(timeout 120 ip netns exec rpcrdmax-iso sh -c "mkdir -p /mnt/iso &&
+		mount -t nfs -o $1,retry=0 192.0.2.1:/export /mnt/iso && umount /mnt/iso" 2>&1)
+	rc=$?
+	ip netns del rpcrdmax-iso
+	case $rc in
+	0) step_fail "netns: a mount from a namespace with no route to the server succeeded: its CM id is not in the mount's namespace" ;;
+	124) step_fail "netns: a mount from a namespace with no route to the server did not end in 120 s" ;;
+	*) step_ok "netns: a mount from a namespace with no route to the server fails ($(printf '%s' "$out" | tail -n 1))" ;;
+	esac
+}
+
+# netns_listener: with nfsd's rdma listener on 20049 in the initial
+# namespace, an nfsd of another namespace (its own nfsd filesystem) gets
+# its own rdma listener on 20049: the two ids bind in two port spaces.
+# Unmounting that nfsd filesystem shuts its nfsd down (nfsd_umount) and
+# must take the listener away: the listening CM ids are as before.
+netns_listener() {
+	local before out rc
+	before=$(rdma res show cm_id 2>/dev/null | grep -c 'state LISTEN')
+	ip netns add rpcrdmax-srv && ip -n rpcrdmax-srv link set lo up ||
+		{ step_fail "netns: cannot make a namespace"; return 1; }
+	out=$(timeout 120 ip netns exec rpcrdmax-srv sh -c 'mkdir -p /run/nfsd-ns &&
+		mount -t nfsd nfsd /run/nfsd-ns || exit 90
+		echo "rdma 20049" >/run/nfsd-ns/portlist; rc=$?
+		cat /run/nfsd-ns/portlist; umount /run/nfsd-ns; exit $rc' 2>&1)
+	rc=$?
+	ip netns del rpcrdmax-srv
+	if [ $rc -eq 0 ] && printf '%s\n' "$out" | grep -qx 'rdma 20049'; then
+		step_ok "netns: an nfsd in another namespace listens on rdma 20049 beside init_net's"
+	else
+		step_fail "netns: rdma 20049 in another namespace (exit $rc): $(printf '%s' "$out" | tail -n 2 | tr '\n' ' ')"
+	fi
+	local end=$(deadline 10)
+	while [ "$(rdma res show cm_id 2>/dev/null | grep -c 'state LISTEN')" != "$before" ] && before $end; do sleep 0.2; done
+	[ "$(rdma res show cm_id 2>/dev/null | grep -c 'state LISTEN')" = "$before" ] &&
+		step_ok "netns: its nfsd's shutdown took the listener away ($before listening ids, as before)" ||
+		step_fail "netns: listening CM ids: $(rdma res show cm_id 2>/dev/null | grep -c 'state LISTEN'), $before before"
+	grep -q 'rdma 20049' /proc/fs/nfsd/portlist && step_ok "netns: init_net's nfsd still lists rdma 20049" ||
+		step_fail "netns: init_net's portlist lost rdma 20049: $(cat /proc/fs/nfsd/portlist | tr '\n' ' ')"
+}
+
 # ---- steady state: no context allocation while I/O runs -----------------
 # A server that wants the check (rpcrdmax's) calls steady_server_watch
 # before it says it is ready; the client runs steady_client_io after its

@@ -34,6 +34,8 @@ else
 	step_ok "client: unload refused while in use"
 fi
 step "client: umount" timeout 120 umount /mnt/nfs
+# A mount from a network namespace with no route to the server (lib.sh).
+netns_mount_isolated rdma,port=20049,vers=4.2
 
 # ---- tracepoints: the stock module's names (trace system rpcrdma) -----
 # A mount, a 64 KiB file written (a Read list) and read back with

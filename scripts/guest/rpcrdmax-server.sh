@@ -27,6 +27,8 @@ deleg_server_watch
 nfs_server_serve
 [ -e /share/hostile.strict ] || steady_server_check
 deleg_server_check
+# The listener of an nfsd in another network namespace (lib.sh).
+netns_listener
 # Malformed Calls are counted by what they got, Calls beyond the
 # credits granted as overruns, and backward Replies no backward Call
 # waits for (RFC 8167) as bc_dropped: under the hostile peer

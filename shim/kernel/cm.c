@@ -63,19 +63,21 @@ static int rpcrdmax_cm_upcall(struct rdma_cm_id *id, struct rdma_cm_event *event
 
 /**
  * rpcrdmax_cm_create_id - create an RC rdma_cm_id
+ * @net: the network namespace (struct net) of the transport the id is for:
+ *	its addresses resolve, routes and ports bind there, as stock's do
  * @handler: storage (RPCRDMAX_SIZEOF_CM_HANDLER) that outlives the id
  * @fn: event callback, called with @handler
  * @id: set to the new id
  *
  * Returns 0 or a negative errno.
  */
-int rpcrdmax_cm_create_id(void *handler, rpcrdmax_cm_fn fn, void **id)
+int rpcrdmax_cm_create_id(void *net, void *handler, rpcrdmax_cm_fn fn, void **id)
 {
 	struct rpcrdmax_cm_handler *h = handler;
 	struct rdma_cm_id *cm;
 
 	h->fn = fn;
-	cm = rdma_create_id(&init_net, rpcrdmax_cm_upcall, h, RDMA_PS_TCP, IB_QPT_RC);
+	cm = rdma_create_id(net, rpcrdmax_cm_upcall, h, RDMA_PS_TCP, IB_QPT_RC);
 	if (IS_ERR(cm))
 		return PTR_ERR(cm);
 	*id = cm;

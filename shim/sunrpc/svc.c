@@ -282,6 +282,12 @@ void rpcrdmax_svc_xprt_discard(void *xprt)
 	svc_xprt_put(xprt);
 }
 
+/** rpcrdmax_svc_xprt_net - the struct net of @xprt (struct svc_xprt) */
+void *rpcrdmax_svc_xprt_net(void *xprt)
+{
+	return ((struct svc_xprt *)xprt)->xpt_net;
+}
+
 /** rpcrdmax_svc_xprt_conn_pending - tell svc a connection waits on @listener */
 void rpcrdmax_svc_xprt_conn_pending(void *listener)
 {

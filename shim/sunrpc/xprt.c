@@ -327,6 +327,12 @@ void rpcrdmax_xprt_unregister(void)
 	xprt_unregister_transport(&rpcrdmax_xprt_class);
 }
 
+/** rpcrdmax_xprt_net - the struct net @xprt (struct rpc_xprt) was made in */
+void *rpcrdmax_xprt_net(void *xprt)
+{
+	return ((struct rpc_xprt *)xprt)->xprt_net;
+}
+
 /**
  * rpcrdmax_xprt_lookup_pin - find the request waiting for a Reply's XID
  * @xprt: the transport (struct rpc_xprt)

@@ -268,10 +268,11 @@ public:
 		}
 	}
 
-	Result<void> create(CmEvents *events)
+	/* @net: the transport's network namespace (opaque struct net). */
+	Result<void> create(CmEvents *events, void *net)
 	{
 		events_ = events;
-		return check(rpcrdmax_cm_create_id(handler_.get(), &CmId::upcall, &id_));
+		return check(rpcrdmax_cm_create_id(net, handler_.get(), &CmId::upcall, &id_));
 	}
 
 	/* Take over a connection's id from a CONNECT_REQUEST. */
