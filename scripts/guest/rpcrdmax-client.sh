@@ -34,6 +34,18 @@ else
 	step_ok "client: unload refused while in use"
 fi
 step "client: umount" timeout 120 umount /mnt/nfs
+# Swap on a file of the mount: swapon has sunrpc enable swap on the
+# transport (an op it calls without a NULL check).
+if step "swap: mount -o rdma,vers=4.2" timeout 120 mount -t nfs -o rdma,port=20049,vers=4.2 192.0.2.1:/export /mnt/nfs; then
+	step "swap: a 16 MiB swap file on the mount" timeout 120 sh -c \
+		'dd if=/dev/zero of=/mnt/nfs/swapfile bs=1M count=16 status=none && chmod 600 /mnt/nfs/swapfile && mkswap /mnt/nfs/swapfile'
+	if step "swap: swapon" timeout 120 swapon /mnt/nfs/swapfile; then
+		grep -q '^/mnt/nfs/swapfile ' /proc/swaps && step_ok "swap: /proc/swaps lists the NFS/RDMA file" ||
+			step_fail "swap: /proc/swaps: $(tr '\n' ' ' </proc/swaps)"
+		step "swap: swapoff" timeout 120 swapoff /mnt/nfs/swapfile
+	fi
+	step "swap: remove the file, umount" timeout 120 sh -c 'rm -f /mnt/nfs/swapfile && umount /mnt/nfs'
+fi
 # A mount from a network namespace with no route to the server (lib.sh).
 netns_mount_isolated rdma,port=20049,vers=4.2
 

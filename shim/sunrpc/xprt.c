@@ -14,6 +14,7 @@
  * it runs from a delayed work item, as sunrpc expects of ->connect.
  */
 #include <linux/module.h>
+#include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/sunrpc/addr.h>
 #include <linux/sunrpc/clnt.h>
@@ -76,8 +77,14 @@ static void rpcrdmax_xprt_connect_worker(struct work_struct *work)
 	struct rpcrdmax_xprt *rx = container_of(work, struct rpcrdmax_xprt,
 						 connect_worker.work);
 	struct rpc_xprt *xprt = &rx->xprt;
+	bool swapper = atomic_read(&xprt->swapper);
+	unsigned int noreclaim = 0;
 	int rc;
 
+	/* A transport that carries swap may dip into the reserves to
+	 * reconnect: reclaim may be waiting for it to write pages out. */
+	if (swapper)
+		noreclaim = memalloc_noreclaim_save();
 	rc = rpcrdmax_clnt_connect(rx->ep, &xprt->addr, xprt->addrlen);
 	xprt_clear_connecting(xprt);
 	if (!rc) {
@@ -91,6 +98,8 @@ static void rpcrdmax_xprt_connect_worker(struct work_struct *work)
 	}
 	xprt_unlock_connect(xprt, rx);
 	xprt_wake_pending_tasks(xprt, rc);
+	if (swapper)
+		memalloc_noreclaim_restore(noreclaim);
 }
 
 static void rpcrdmax_xprt_connect(struct rpc_xprt *xprt, struct rpc_task *task)
@@ -126,6 +135,28 @@ static void rpcrdmax_xprt_destroy(struct rpc_xprt *xprt)
 	rpcrdmax_xprt_free_addresses(xprt);
 	xprt_free(xprt);
 	module_put(THIS_MODULE);
+}
+
+/*
+ * Swap on a file of an NFS/RDMA mount (swapon): sunrpc calls these two
+ * without checking that they exist.  The transport has nothing to set up
+ * (its hot path does not allocate); xprt->swapper, which sunrpc keeps,
+ * makes a reconnect use the memory reserves (the connect worker above).
+ */
+static int rpcrdmax_xprt_enable_swap(struct rpc_xprt *xprt)
+{
+	return 0;
+}
+
+static void rpcrdmax_xprt_disable_swap(struct rpc_xprt *xprt)
+{
+}
+
+/* CONFIG_FAIL_SUNRPC's injected connection loss (also called unchecked):
+ * close the connection the way a lost one is closed; sunrpc reconnects. */
+static void rpcrdmax_xprt_inject_disconnect(struct rpc_xprt *xprt)
+{
+	xprt_force_disconnect(xprt);
 }
 
 static void rpcrdmax_xprt_set_port(struct rpc_xprt *xprt, u16 port)
@@ -250,6 +281,9 @@ static const struct rpc_xprt_ops rpcrdmax_xprt_ops = {
 	.destroy = rpcrdmax_xprt_destroy,
 	.set_connect_timeout = rpcrdmax_xprt_set_connect_timeout,
 	.print_stats = rpcrdmax_xprt_print_stats,
+	.enable_swap = rpcrdmax_xprt_enable_swap,
+	.disable_swap = rpcrdmax_xprt_disable_swap,
+	.inject_disconnect = rpcrdmax_xprt_inject_disconnect,
 	.bc_setup = rpcrdmax_xprt_bc_setup,
 	.bc_maxpayload = rpcrdmax_xprt_bc_maxpayload,
 	.bc_num_slots = rpcrdmax_xprt_bc_num_slots,
