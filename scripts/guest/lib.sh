@@ -375,8 +375,8 @@ netns_mount_isolated() {
 # Unmounting that nfsd filesystem shuts its nfsd down (nfsd_umount) and
 # must take the listener away: the listening CM ids are as before.
 netns_listener() {
-	local before out rc
-	before=$(rdma res show cm_id 2>/dev/null | grep -c 'state LISTEN')
+	local listening out rc
+	listening=$(rdma res show cm_id 2>/dev/null | grep -c 'state LISTEN')
 	ip netns add rpcrdmax-srv && ip -n rpcrdmax-srv link set lo up ||
 		{ step_fail "netns: cannot make a namespace"; return 1; }
 	out=$(timeout 120 ip netns exec rpcrdmax-srv sh -c 'mkdir -p /run/nfsd-ns &&
@@ -391,10 +391,10 @@ netns_listener() {
 		step_fail "netns: rdma 20049 in another namespace (exit $rc): $(printf '%s' "$out" | tail -n 2 | tr '\n' ' ')"
 	fi
 	local end=$(deadline 10)
-	while [ "$(rdma res show cm_id 2>/dev/null | grep -c 'state LISTEN')" != "$before" ] && before $end; do sleep 0.2; done
-	[ "$(rdma res show cm_id 2>/dev/null | grep -c 'state LISTEN')" = "$before" ] &&
-		step_ok "netns: its nfsd's shutdown took the listener away ($before listening ids, as before)" ||
-		step_fail "netns: listening CM ids: $(rdma res show cm_id 2>/dev/null | grep -c 'state LISTEN'), $before before"
+	while [ "$(rdma res show cm_id 2>/dev/null | grep -c 'state LISTEN')" != "$listening" ] && before $end; do sleep 0.2; done
+	[ "$(rdma res show cm_id 2>/dev/null | grep -c 'state LISTEN')" = "$listening" ] &&
+		step_ok "netns: its nfsd's shutdown took the listener away ($listening listening ids, as before)" ||
+		step_fail "netns: listening CM ids: $(rdma res show cm_id 2>/dev/null | grep -c 'state LISTEN'), $listening before"
 	grep -q 'rdma 20049' /proc/fs/nfsd/portlist && step_ok "netns: init_net's nfsd still lists rdma 20049" ||
 		step_fail "netns: init_net's portlist lost rdma 20049: $(cat /proc/fs/nfsd/portlist | tr '\n' ' ')"
 }
