@@ -10,6 +10,7 @@
 #include <rdma/ib_verbs.h>
 #include <linux/sunrpc/xprt.h>
 #include "rpcrdmax_shim.h"
+#include "compat.h"
 
 /* A work item with a C++-facing callback that receives the item itself. */
 struct rpcrdmax_work {

@@ -21,6 +21,7 @@
 #include <rdma/rdma_cm.h>
 #include <trace/misc/rdma.h>
 #include "rpcrdmax_shim.h"
+#include "../compat.h"
 
 /* The chunk types' numbers are the stock module's (enum rpcrdma_chunktype);
  * exported so that user-space tools can decode the format too. */
@@ -184,8 +185,8 @@ RPCRDMAX_WC_EVENT(rpcrdmax_completion_class, svcrdma_wc_read_err);
 		__string(port, rpcrdmax_xprt_str(xprt, RPC_DISPLAY_PORT))
 #define RPCRDMAX_PEER_ASSIGN(xprt)					\
 	do {								\
-		__assign_str(addr, rpcrdmax_xprt_str(xprt, RPC_DISPLAY_ADDR)); \
-		__assign_str(port, rpcrdmax_xprt_str(xprt, RPC_DISPLAY_PORT)); \
+		RPCRDMAX_ASSIGN_STR(addr, rpcrdmax_xprt_str(xprt, RPC_DISPLAY_ADDR)); \
+		RPCRDMAX_ASSIGN_STR(port, rpcrdmax_xprt_str(xprt, RPC_DISPLAY_PORT)); \
 	} while (0)
 
 DECLARE_EVENT_CLASS(rpcrdmax_conn_class,
@@ -687,7 +688,7 @@ DECLARE_EVENT_CLASS(rpcrdmax_svc_accept_class,
 	),
 	TP_fast_assign(
 		__entry->status = status;
-		__assign_str(addr, addr);
+		RPCRDMAX_ASSIGN_STR(addr, addr);
 	),
 	TP_printk("addr=%s status=%ld", __get_str(addr), __entry->status)
 );
@@ -709,7 +710,7 @@ TRACE_EVENT(svcrdma_rq_post_err,
 	),
 	TP_fast_assign(
 		__entry->status = status;
-		__assign_str(addr, addr);
+		RPCRDMAX_ASSIGN_STR(addr, addr);
 	),
 	TP_printk("addr=%s status=%d", __get_str(addr), __entry->status)
 );
@@ -727,7 +728,7 @@ TRACE_EVENT(svcrdma_sq_post_err,
 		__entry->avail = avail;
 		__entry->depth = depth;
 		__entry->status = status;
-		__assign_str(addr, addr);
+		RPCRDMAX_ASSIGN_STR(addr, addr);
 	),
 	TP_printk("addr=%s sc_sq_avail=%d/%d status=%d", __get_str(addr), __entry->avail,
 		  __entry->depth, __entry->status)

@@ -102,6 +102,10 @@ static int rpcrdmax_svc_recvfrom(struct svc_rqst *rqstp)
 	}
 	rqstp->rq_xprt_ctxt = ctxt;
 	rqstp->rq_prot = IPPROTO_MAX;
+#if !RPCRDMAX_HAVE_XPO_SECURE_PORT
+	/* RDMA peers need no privileged port (xpo_secure_port before 6.3) */
+	set_bit(RQ_SECURE, &rqstp->rq_flags);
+#endif
 	svc_xprt_copy_addrs(rqstp, xprt);
 	return len;
 }
@@ -169,10 +173,12 @@ static int rpcrdmax_svc_has_wspace(struct svc_xprt *xprt)
 	return 1;
 }
 
+#if RPCRDMAX_HAVE_XPO_SECURE_PORT
 static void rpcrdmax_svc_secure_port(struct svc_rqst *rqstp)
 {
 	set_bit(RQ_SECURE, &rqstp->rq_flags);
 }
+#endif
 
 static void rpcrdmax_svc_kill_temp_xprt(struct svc_xprt *xprt)
 {
@@ -188,7 +194,9 @@ static const struct svc_xprt_ops rpcrdmax_svc_ops = {
 	.xpo_release_ctxt = rpcrdmax_svc_release_ctxt,
 	.xpo_detach = rpcrdmax_svc_detach,
 	.xpo_free = rpcrdmax_svc_free,
+#if RPCRDMAX_HAVE_XPO_SECURE_PORT
 	.xpo_secure_port = rpcrdmax_svc_secure_port,
+#endif
 	.xpo_kill_temp_xprt = rpcrdmax_svc_kill_temp_xprt,
 };
 

@@ -105,7 +105,7 @@ static struct ctl_table rpcrdmax_tunables[] = {
 		.mode = 0644,
 		.proc_handler = proc_dointvec,
 	},
-	{}
+	RPCRDMAX_CTL_TABLE_END
 };
 
 static struct ctl_table_header *rpcrdmax_sysctl_header;
@@ -158,7 +158,7 @@ static unsigned int rpcrdmax_svc_never_counted;
 static atomic64_t rpcrdmax_svc_stats[RPCRDMAX_SVC_STAT_COUNT];
 
 /* A counter: reading gives its value; writing resets it. */
-static int rpcrdmax_svc_stat_handler(struct ctl_table *table, int write, void *buffer,
+static int rpcrdmax_svc_stat_handler(RPCRDMAX_CTL_TABLE *table, int write, void *buffer,
 				     size_t *lenp, loff_t *ppos)
 {
 	atomic64_t *stat = table->data;
@@ -214,7 +214,7 @@ static struct ctl_table rpcrdmax_svc_table[] = {
 	RPCRDMAX_SVC_UNCOUNTED("rdma_stat_rq_poll"),
 	RPCRDMAX_SVC_STAT("rdma_stat_sq_poll", RPCRDMAX_SVC_STAT_SQ_POLL),
 	RPCRDMAX_SVC_STAT("rdma_stat_sq_prod", RPCRDMAX_SVC_STAT_SQ_PROD),
-	{}
+	RPCRDMAX_CTL_TABLE_END
 };
 
 static struct ctl_table_header *rpcrdmax_svc_sysctl_header;

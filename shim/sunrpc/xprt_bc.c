@@ -64,7 +64,9 @@ int rpcrdmax_xprt_bc_setup(struct rpc_xprt *xprt, unsigned int min_reqs)
 			return -ENOMEM;
 		}
 		s->rqst.rq_xprt = xprt;
+#if !RPCRDMAX_HAVE_BC_LWQ
 		INIT_LIST_HEAD(&s->rqst.rq_bc_list);
+#endif
 		__set_bit(RPC_BC_PA_IN_USE, &s->rqst.rq_bc_pa_state);
 		rpcrdmax_bc_slot_reset(s);
 		spin_lock_bh(&xprt->bc_pa_lock);

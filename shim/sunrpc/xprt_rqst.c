@@ -275,9 +275,14 @@ int rpcrdmax_xprt_bc_call(void *xprt, const void *msg, unsigned int len)
 	r->rq_rcv_buf.len = len;
 
 	xprt_get(x);	/* put by rpcrdmax_xprt_bc_free_rqst() */
+#if RPCRDMAX_HAVE_BC_LWQ
+	lwq_enqueue(&r->rq_bc_list, &serv->sv_cb_list);
+	svc_pool_wake_idle_thread(&serv->sv_pools[0]);
+#else
 	spin_lock(&serv->sv_cb_lock);
 	list_add(&r->rq_bc_list, &serv->sv_cb_list);
 	spin_unlock(&serv->sv_cb_lock);
 	wake_up(&serv->sv_cb_waitq);
+#endif
 	return 0;
 }
