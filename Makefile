@@ -34,7 +34,7 @@
 SHELL := /bin/bash
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 
-.PHONY: all modules setup deb check check-quick check-host check-build check-kunit \
+.PHONY: all modules setup deb build-6.12 check check-quick check-host check-build check-kunit \
 	check-e2e check-debug check-battery check-fresh fuzz-server demo bench clean \
 	install uninstall
 
@@ -56,6 +56,11 @@ install: modules
 uninstall:
 	$(TOP)/scripts/install --uninstall \
 	  $(if $(wildcard $(TOP)/rpcrdmax.ko),--module $(TOP)/rpcrdmax.ko) $(INSTALL_ARGS)
+
+# rpcrdmax.ko for Debian 13's current kernel (6.12), in the trixie build
+# root: a build check only, nothing runs it yet (scripts/build-module).
+build-6.12:
+	$(TOP)/scripts/build-module --trixie
 
 # The rpcrdmax-dkms Debian package, in build/deb/ (scripts/deb).
 deb:

@@ -1,0 +1,68 @@
+# SPDX-License-Identifier: GPL-2.0
+# The Debian 13 (trixie) build root (issue 15 item 4): a minbase chroot
+# with Debian 13's current kernel headers and the compiler that kernel was
+# built with (gcc-14, g++-14), in which rpcrdmax is built for 6.12
+# (scripts/build-module --trixie; perl for W=1's kernel-doc).  Cached
+# under the cache's trixie-root/; its headers are brought to Debian 13's
+# current kernel at most once a day (apt-get update and install in the
+# root), so "current" stays current without a new root.  Source after
+# common.sh.
+
+TRIXIE_PACKAGES="gcc-14,g++-14,make,perl,linux-headers-amd64"
+
+trixie_root_dir() {
+	echo "$RPCRDMAX_CACHE/trixie-root/$(printf '%s' "$TRIXIE_PACKAGES" | sha256sum | cut -c1-12)"
+}
+
+# trixie_sources MIRROR: trixie, trixie-updates and, when this box's apt
+# names a security archive, trixie-security from it (kernel updates
+# often arrive there first).
+trixie_sources() {
+	local sec
+	echo "deb $1 trixie main"
+	echo "deb $1 trixie-updates main"
+	sec=$(cat /etc/apt/sources.list.d/*.sources /etc/apt/sources.list 2>/dev/null |
+		grep -E '^(URIs:|deb )' | grep -oE 'https?://[^ ]+' | grep -E 'security' | head -n1 || true)
+	[ -z "$sec" ] || echo "deb ${sec%/} trixie-security main"
+}
+
+# build_trixie_root DIR: make it if missing; bring its headers up to date
+# once a day.
+build_trixie_root() {
+	local dir=$1 tmp mirror stamp
+	if ! cache_ready "$dir"; then
+		need_space "$RPCRDMAX_CACHE" 3
+		mirror=$(apt_mirror)
+		tmp=$(mktemp -d "$RPCRDMAX_CACHE/.trixie-root.XXXXXX")
+		say "debootstrap trixie (minbase + $TRIXIE_PACKAGES)"
+		if ! debootstrap --variant=minbase --include="$TRIXIE_PACKAGES" trixie "$tmp/tree" \
+			"$mirror" >"$tmp/debootstrap.log" 2>&1; then
+			tail -n 20 "$tmp/debootstrap.log" >&2
+			rm -rf "$tmp"
+			die "debootstrap trixie failed"
+		fi
+		trixie_sources "$mirror" >"$tmp/tree/etc/apt/sources.list"
+		cache_mark "$tmp"
+		mkdir -p "${dir%/*}"
+		rm -rf "$dir"
+		mv "$tmp" "$dir"
+	fi
+	stamp=$dir/.headers-checked
+	[ -n "$(find "$stamp" -mmin -1440 2>/dev/null)" ] && return 0
+	cp /etc/resolv.conf "$dir/tree/etc/resolv.conf"
+	if in_chroot "$dir/tree" /bin/sh -c 'apt-get update &&
+		DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends linux-headers-amd64 &&
+		apt-get clean' >"$dir/apt.log" 2>&1; then
+		touch "$stamp"
+	else
+		tail -n 5 "$dir/apt.log" >&2
+		say "could not refresh the trixie headers; building against the ones in the root"
+	fi
+}
+
+# trixie_abi DIR: the kernel ABI whose headers linux-headers-amd64 brings
+# in the root, e.g. 6.12.117+deb13-amd64.
+trixie_abi() {
+	in_chroot "$1/tree" dpkg-query -W -f '${Depends}' linux-headers-amd64 2>/dev/null |
+		grep -oE 'linux-headers-[0-9][^ ,]*-amd64' | head -n1 | sed 's/^linux-headers-//'
+}
