@@ -56,6 +56,20 @@ apt_mirror() {
 	printf '%s\n' "${m%/}"
 }
 
+# debootstrap_tree SUITE PACKAGES TMP: debootstrap a minbase SUITE with
+# PACKAGES into TMP/tree from this box's mirror (log in TMP); on failure,
+# the log's tail, TMP removed, and die.
+debootstrap_tree() {
+	local suite=$1 pkgs=$2 tmp=$3
+	say "debootstrap $suite (minbase + $pkgs)"
+	if ! debootstrap --variant=minbase --include="$pkgs" "$suite" "$tmp/tree" \
+		"$(apt_mirror)" >"$tmp/debootstrap.log" 2>&1; then
+		tail -n 20 "$tmp/debootstrap.log" >&2
+		rm -rf "$tmp"
+		die "debootstrap $suite failed"
+	fi
+}
+
 # copy_apt_config ROOT: this box's apt sources (with updates and security,
 # which debootstrap leaves out) and how it reaches them (Acquire::
 # settings: proxies), into a Debian root made by debootstrap.

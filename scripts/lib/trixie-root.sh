@@ -29,19 +29,12 @@ trixie_sources() {
 # build_trixie_root DIR: make it if missing; bring its headers up to date
 # once a day.
 build_trixie_root() {
-	local dir=$1 tmp mirror stamp
+	local dir=$1 tmp stamp
 	if ! cache_ready "$dir"; then
 		need_space "$RPCRDMAX_CACHE" 3
-		mirror=$(apt_mirror)
 		tmp=$(mktemp -d "$RPCRDMAX_CACHE/.trixie-root.XXXXXX")
-		say "debootstrap trixie (minbase + $TRIXIE_PACKAGES)"
-		if ! debootstrap --variant=minbase --include="$TRIXIE_PACKAGES" trixie "$tmp/tree" \
-			"$mirror" >"$tmp/debootstrap.log" 2>&1; then
-			tail -n 20 "$tmp/debootstrap.log" >&2
-			rm -rf "$tmp"
-			die "debootstrap trixie failed"
-		fi
-		trixie_sources "$mirror" >"$tmp/tree/etc/apt/sources.list"
+		debootstrap_tree trixie "$TRIXIE_PACKAGES" "$tmp"
+		trixie_sources "$(apt_mirror)" >"$tmp/tree/etc/apt/sources.list"
 		cache_mark "$tmp"
 		mkdir -p "${dir%/*}"
 		rm -rf "$dir"
@@ -65,4 +58,14 @@ build_trixie_root() {
 trixie_abi() {
 	in_chroot "$1/tree" dpkg-query -W -f '${Depends}' linux-headers-amd64 2>/dev/null |
 		grep -oE 'linux-headers-[0-9][^ ,]*-amd64' | head -n1 | sed 's/^linux-headers-//'
+}
+
+# trixie_kver DIR ABI: the package version of ABI's unsigned image in the
+# root's apt lists, e.g. 6.12.118-1.
+trixie_kver() {
+	local v
+	v=$(in_chroot "$1/tree" apt-cache show "linux-image-$2-unsigned" 2>/dev/null |
+		awk '/^Version:/ {print $2; exit}')
+	[ -n "$v" ] || die "no package linux-image-$2-unsigned in the trixie build root's apt lists"
+	printf '%s\n' "$v"
 }
