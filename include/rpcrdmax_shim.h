@@ -483,6 +483,19 @@ void rpcrdmax_trace_marshal(void *rqst, unsigned int hdrlen, unsigned int rtype,
 void rpcrdmax_trace_reply(void *rqst, unsigned int credits) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_trace_err_vers(void *rqst, unsigned int low, unsigned int high) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_trace_err_chunk(void *rqst) RPCRDMAX_NOEXCEPT;
+/* A Reply the client could not use, as stock's xprtrdma_reply_*_err
+ * name it: shorter than the fixed header (_short_err), another version
+ * (_vers_err), no Call with its XID (_rqst_err), a header or chunks that
+ * do not decode or do not fit the Call (_hdr_err).  @xid, @vers, @proc:
+ * the header's words as received (0 when it is too short to have them). */
+enum rpcrdmax_reply_err {
+	RPCRDMAX_REPLY_ERR_SHORT,
+	RPCRDMAX_REPLY_ERR_VERS,
+	RPCRDMAX_REPLY_ERR_RQST,
+	RPCRDMAX_REPLY_ERR_HDR,
+};
+void rpcrdmax_trace_reply_err(enum rpcrdmax_reply_err which, void *xprt, unsigned int xid,
+			      unsigned int vers, unsigned int proc) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_trace_svc_decode(void *cq, int cid, unsigned int xid, unsigned int vers,
 			       unsigned int proc, unsigned int credits,
 			       unsigned int hdrlen) RPCRDMAX_NOEXCEPT;
@@ -675,6 +688,7 @@ void rpcrdmax_kunit_cxx_marshal_write_chunk(void *ctx, rpcrdmax_check_fn check) 
 void rpcrdmax_kunit_cxx_marshal_reply_chunk(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_rdma_error(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_write_overrun(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_reply_errs(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_bc_call(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_bc_malformed(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_bc_over_credit(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
@@ -730,6 +744,10 @@ int rpcrdmax_kunit_bc_call(void *rqst, void *dst, unsigned int max,
 			   unsigned int *xid) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_kunit_bc_set_reply(void *rqst, const void *src, unsigned int len) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_bc_done(void *rqst) RPCRDMAX_NOEXCEPT;
+/* The client's xprtrdma_reply_*_err events, counted while watched. */
+int rpcrdmax_kunit_watch_reply_errs(bool on) RPCRDMAX_NOEXCEPT;
+unsigned int rpcrdmax_kunit_reply_errs(enum rpcrdmax_reply_err which,
+				       unsigned int *xid) RPCRDMAX_NOEXCEPT;
 /* svc_rqsts for the server suite. */
 void *rpcrdmax_kunit_svc_rqst_new(unsigned int npages) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_svc_rqst_free(void *rqstp) RPCRDMAX_NOEXCEPT;

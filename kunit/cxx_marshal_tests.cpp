@@ -49,7 +49,10 @@
  *   rdma_error     RDMA_ERROR/ERR_CHUNK fails the RPC with -EIO after
  *                  the Write chunk's MR is invalidated;
  *   write_overrun  a Write chunk reported longer than offered: -EIO, a
- *                  bad reply counted, nothing placed.
+ *                  bad reply counted (xprtrdma_reply_hdr_err), nothing
+ *                  placed;
+ *   reply_errs     short, version 2, unknown XID, unknown rdma_proc:
+ *                  each dropped under stock's xprtrdma_reply_*_err.
  */
 #include "../xprtrdma/xprtrdma.h"
 
@@ -404,6 +407,25 @@ struct Responder {
 		      EXPECT(reply.chunks.add_write_segment(seg) == core::ListError::None)))
 			return false;
 		return send_reply(check, rpc, len, wr, 0, 0);
+	}
+
+	/* @len octets of @msg as they are: a transport header made by hand. */
+	bool send_raw(Reporter check, const u8 *msg, u32 len)
+	{
+		rpcrdmax_send_wr wr = {};
+		unsigned int bad;
+
+		mem_copy(sbuf, msg, len);
+		smap.sync_for_device();
+		rpcrdmax_sge sge = smap.sge(lkey());
+		sge.length = len;
+		wr.cqe = send.cqe.raw();
+		wr.opcode = RPCRDMAX_WR_SEND;
+		wr.sge = &sge;
+		wr.num_sge = 1;
+		return EXPECT_OK(end.id.post_send(&wr, 1, &bad)) &&
+		       EXPECT(send.completion.wait_ms(kWaitMs)) &&
+		       EXPECT(send.wc.status == RPCRDMAX_IB_WC_SUCCESS);
 	}
 
 	/* An inline RDMA_MSG Reply of @len octets (in data), no chunks. */
@@ -1001,16 +1023,22 @@ static void write_overrun_case(Reporter check)
 {
 	Bench b;
 	u8 rpc[120 + 8];
+	bool watched = false;
+	unsigned int xid;
 
 	read_style(&b);
 	if (bench_call(check, &b, kDefaultPd, 0x11110007) && offered_write(check, &b)) {
 		fill(b.r->data, 100, 19);
 		fill_reply(rpc, sizeof(rpc), b.xid, 21);
+		watched = EXPECT(rpcrdmax_kunit_watch_reply_errs(true) == 0);
 		/* 100 octets written, 8192 + 4 claimed: more than offered. */
 		if (reply_write(check, &b, 100, 8192 + 4, rpc, sizeof(rpc), 0) &&
 		    bench_done(check, &b)) {
 			EXPECT(b.status == -err::EIO);
 			EXPECT(b.ep->stats.bad_reply.read() == 1);
+			/* stock's name for a Reply whose chunks do not fit the Call */
+			EXPECT(rpcrdmax_kunit_reply_errs(RPCRDMAX_REPLY_ERR_HDR, &xid) == 1 &&
+			       xid == b.xid);
 			/* Nothing placed: head and tail keep the poison. */
 			EXPECT(all_poison(b.got, 120));
 			EXPECT(all_poison(b.got + 120 + 8192, 16));
@@ -1018,6 +1046,66 @@ static void write_overrun_case(Reporter check)
 			EXPECT(b.ep->stats.local_inv_needed.read() == 1);
 		}
 	}
+	if (watched)
+		rpcrdmax_kunit_watch_reply_errs(false);
+	bench_down(&b);
+}
+
+/*
+ * Replies the client cannot use, each named by stock's event: one shorter
+ * than the fixed header (xprtrdma_reply_short_err), one of version 2
+ * (_vers_err), one with an XID no Call has (_rqst_err: sunrpc's lookup
+ * counts it in bad_xids), one with an unknown rdma_proc (_hdr_err).  Each
+ * is dropped; the RPC's own Reply, which follows, completes it.
+ */
+static void reply_errs_case(Reporter check)
+{
+	Bench b;
+	b.snd = { 200, 0, 0, 0, false };
+	b.rcv = { 512, 0, 0, 0, false };
+	constexpr u32 kX = 0x33330001;
+	u8 rpc[100], raw[28] = {};
+	bool watched = false;
+	unsigned int xid;
+	auto word = [&](u32 i, u32 v) { store_be32(raw + 4 * i, v); };
+
+	if (bench_call(check, &b, kDefaultPd, 0x11110008)) {
+		Responder *r = b.r;
+		rpcrdmax_send_wr wr[1];
+		watched = EXPECT(rpcrdmax_kunit_watch_reply_errs(true) == 0);
+		/* 12 octets: xid, vers and credits, no rdma_proc */
+		word(0, kX), word(1, 1), word(2, kCredits);
+		EXPECT(r->send_raw(check, raw, 12));
+		/* rdma_vers 2, the rest a well-formed RDMA_MSG */
+		word(0, kX + 1), word(1, 2), word(3, 0);
+		EXPECT(r->send_raw(check, raw, sizeof(raw)));
+		/* rdma_proc 7: no such procedure */
+		word(0, kX + 3), word(1, 1), word(3, 7);
+		EXPECT(r->send_raw(check, raw, sizeof(raw)));
+		/* a good RDMA_MSG Reply for an XID no Call has */
+		fill_reply(rpc, sizeof(rpc), kX + 2, 23);
+		r->start_reply(core::V1Proc::Msg).xid = kX + 2;
+		EXPECT(r->send_reply(check, rpc, sizeof(rpc), wr, 0, 0));
+		/* the Call's own Reply: Receives complete in order, so the
+		 * client has handled the four before it */
+		fill_reply(rpc, sizeof(rpc), b.xid, 24);
+		if (r->send_inline(check, rpc, sizeof(rpc), 0) &&
+		    EXPECT(b.x->completed.wait_ms(kWaitMs))) {
+			EXPECT(b.x->status == (int)sizeof(rpc));
+			EXPECT(b.x->bad_xids.read() == 1);
+			EXPECT(b.ep->stats.bad_reply.read() == 3);
+			EXPECT(rpcrdmax_kunit_reply_errs(RPCRDMAX_REPLY_ERR_SHORT, &xid) == 1 &&
+			       xid == kX);
+			EXPECT(rpcrdmax_kunit_reply_errs(RPCRDMAX_REPLY_ERR_VERS, &xid) == 1 &&
+			       xid == kX + 1);
+			EXPECT(rpcrdmax_kunit_reply_errs(RPCRDMAX_REPLY_ERR_RQST, &xid) == 1 &&
+			       xid == kX + 2);
+			EXPECT(rpcrdmax_kunit_reply_errs(RPCRDMAX_REPLY_ERR_HDR, &xid) == 1 &&
+			       xid == kX + 3);
+		}
+	}
+	if (watched)
+		rpcrdmax_kunit_watch_reply_errs(false);
 	bench_down(&b);
 }
 
@@ -1228,6 +1316,7 @@ RPCRDMAX_KUNIT_MARSHAL_ENTRY(write_chunk)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(reply_chunk)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(rdma_error)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(write_overrun)
+RPCRDMAX_KUNIT_MARSHAL_ENTRY(reply_errs)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(bc_call)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(bc_malformed)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(bc_over_credit)

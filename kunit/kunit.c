@@ -201,6 +201,7 @@ RPCRDMAX_CXX_CASE(marshal_write_chunk)
 RPCRDMAX_CXX_CASE(marshal_reply_chunk)
 RPCRDMAX_CXX_CASE(marshal_rdma_error)
 RPCRDMAX_CXX_CASE(marshal_write_overrun)
+RPCRDMAX_CXX_CASE(marshal_reply_errs)
 RPCRDMAX_CXX_CASE(marshal_bc_call)
 RPCRDMAX_CXX_CASE(marshal_bc_malformed)
 RPCRDMAX_CXX_CASE(marshal_bc_over_credit)
@@ -219,6 +220,7 @@ static struct kunit_case rpcrdmax_xprt_marshal_cases[] = {
 	KUNIT_CASE(marshal_reply_chunk_case),
 	KUNIT_CASE(marshal_rdma_error_case),
 	KUNIT_CASE(marshal_write_overrun_case),
+	KUNIT_CASE(marshal_reply_errs_case),
 	KUNIT_CASE(marshal_bc_call_case),
 	KUNIT_CASE(marshal_bc_malformed_case),
 	KUNIT_CASE(marshal_bc_over_credit_case),

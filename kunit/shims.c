@@ -488,3 +488,71 @@ int rpcrdmax_kunit_svc_rqst_reply(void *rqstp, const void *src, unsigned int hea
 	r->rq_next_page = r->rq_respages + 1 + npages;
 	return 0;
 }
+
+/*
+ * The client's xprtrdma_reply_*_err events, counted: a probe on each of
+ * the four tracepoints (the KUnit module defines its own copies, from
+ * shim/kernel/trace.c above), keeping how often each fired and the last
+ * XID it reported.
+ */
+struct rpcrdmax_kunit_reply_err_counts {
+	atomic_t count[4];
+	u32 xid[4];
+};
+static struct rpcrdmax_kunit_reply_err_counts rpcrdmax_kunit_reply_err_counts;
+
+static void rpcrdmax_kunit_reply_err_probe(void *which, const struct rpc_xprt *xprt, u32 xid,
+					   u32 version, u32 proc)
+{
+	unsigned long i = (unsigned long)which;
+
+	WRITE_ONCE(rpcrdmax_kunit_reply_err_counts.xid[i], xid);
+	atomic_inc(&rpcrdmax_kunit_reply_err_counts.count[i]);
+}
+
+#define RPCRDMAX_KUNIT_REPLY_ERR_PROBE(op, name, which)			\
+	op##_trace_xprtrdma_reply_##name##_err(rpcrdmax_kunit_reply_err_probe, \
+					       (void *)(unsigned long)(which))
+
+/**
+ * rpcrdmax_kunit_watch_reply_errs - count the xprtrdma_reply_*_err events
+ * @on: true to start (the counts start at zero), false to stop
+ *
+ * Returns 0 or the errno of a probe that could not be registered (none
+ * is left registered then).
+ */
+int rpcrdmax_kunit_watch_reply_errs(bool on)
+{
+	int rc;
+
+	if (!on) {
+		RPCRDMAX_KUNIT_REPLY_ERR_PROBE(unregister, short, RPCRDMAX_REPLY_ERR_SHORT);
+		RPCRDMAX_KUNIT_REPLY_ERR_PROBE(unregister, vers, RPCRDMAX_REPLY_ERR_VERS);
+		RPCRDMAX_KUNIT_REPLY_ERR_PROBE(unregister, rqst, RPCRDMAX_REPLY_ERR_RQST);
+		RPCRDMAX_KUNIT_REPLY_ERR_PROBE(unregister, hdr, RPCRDMAX_REPLY_ERR_HDR);
+		tracepoint_synchronize_unregister();
+		return 0;
+	}
+	memset(&rpcrdmax_kunit_reply_err_counts, 0, sizeof(rpcrdmax_kunit_reply_err_counts));
+	rc = RPCRDMAX_KUNIT_REPLY_ERR_PROBE(register, short, RPCRDMAX_REPLY_ERR_SHORT);
+	if (!rc)
+		rc = RPCRDMAX_KUNIT_REPLY_ERR_PROBE(register, vers, RPCRDMAX_REPLY_ERR_VERS);
+	if (!rc)
+		rc = RPCRDMAX_KUNIT_REPLY_ERR_PROBE(register, rqst, RPCRDMAX_REPLY_ERR_RQST);
+	if (!rc)
+		rc = RPCRDMAX_KUNIT_REPLY_ERR_PROBE(register, hdr, RPCRDMAX_REPLY_ERR_HDR);
+	if (rc)
+		rpcrdmax_kunit_watch_reply_errs(false);
+	return rc;
+}
+
+/**
+ * rpcrdmax_kunit_reply_errs - how often one xprtrdma_reply_*_err fired
+ * @which: the event
+ * @xid: set to the XID it last reported (0 if it never fired)
+ */
+unsigned int rpcrdmax_kunit_reply_errs(enum rpcrdmax_reply_err which, unsigned int *xid)
+{
+	*xid = READ_ONCE(rpcrdmax_kunit_reply_err_counts.xid[which]);
+	return atomic_read(&rpcrdmax_kunit_reply_err_counts.count[which]);
+}

@@ -277,16 +277,29 @@ void Conn::backward_call(const core::V1Header &h, const u8 *msg)
 							: "no callback service on this transport");
 }
 
+/* stock's xprtrdma_reply_*_err: @hdr's xid, vers and proc words as received */
+void Conn::reply_err(rpcrdmax_reply_err which, ConstBytes hdr)
+{
+	auto word = [&](u32 i) { return hdr.size() >= 4 * (i + 1) ? load_be32(hdr.data() + 4 * i) : 0u; };
+
+	rpcrdmax_trace_reply_err(which, ep_->xprt_, word(0), word(1), word(3));
+}
+
 bool Conn::handle_reply(RecvBuf *rb, u32 len, const rpcrdmax_wc &wc)
 {
 	core::V1Header &h = recv_hdr_;
 	const core::DecodeLimits limits;
 	Counters &st = ep_->stats;
-	auto verdict = core::v1_decode_reply(ConstBytes(rb->data, min(len, recv_size)), limits, &h);
+	const ConstBytes raw(rb->data, min(len, recv_size));
+	auto verdict = core::v1_decode_reply(raw, limits, &h);
 	auto action = core::v1_requester_action(verdict);
 
 	if (action == core::RequesterAction::Drop) {
 		st.bad_reply.add_return(1);
+		reply_err(verdict == core::V1Verdict::TooShort ? RPCRDMAX_REPLY_ERR_SHORT
+			  : verdict == core::V1Verdict::VersionMismatch ? RPCRDMAX_REPLY_ERR_VERS
+									: RPCRDMAX_REPLY_ERR_HDR,
+			  raw);
 		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_WARNING, "dropped a Reply: %s",
 					 core::v1_verdict_name(verdict));
 		return true;
@@ -301,8 +314,10 @@ bool Conn::handle_reply(RecvBuf *rb, u32 len, const rpcrdmax_wc &wc)
 	}
 	rpcrdmax_xprt_set_credits(ep_->xprt_, core::credits_requester_update(&credits_, h.credits));
 	void *rqst = rpcrdmax_xprt_lookup_pin(ep_->xprt_, h.xid);
-	if (!rqst)
+	if (!rqst) {
+		reply_err(RPCRDMAX_REPLY_ERR_RQST, raw);
 		return true; /* sunrpc's lookup counted it in bad_xids */
+	}
 	Req *req = Req::from_call_buffer(rpcrdmax_xprt_rqst_buffer(rqst));
 	rpcrdmax_trace_reply(rqst, h.credits);
 
@@ -341,6 +356,7 @@ bool Conn::handle_reply(RecvBuf *rb, u32 len, const rpcrdmax_wc &wc)
 		if (!ok) {
 			req->reply_status = -err::EIO;
 			st.bad_reply.add_return(1);
+			reply_err(RPCRDMAX_REPLY_ERR_HDR, raw);
 		} else {
 			req->held = rb;
 			req->msg_offset = h.hdr_len;
@@ -352,6 +368,7 @@ bool Conn::handle_reply(RecvBuf *rb, u32 len, const rpcrdmax_wc &wc)
 		    !marshal_written(h.chunks, h.chunks.reply, req->reply_offered, &written)) {
 			req->reply_status = -err::EIO;
 			st.bad_reply.add_return(1);
+			reply_err(RPCRDMAX_REPLY_ERR_HDR, raw);
 		} else {
 			req->nomsg_len = written;
 		}

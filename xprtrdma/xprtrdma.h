@@ -175,6 +175,7 @@ public:
 	/* True when @rb may be reposted now (false: a Req holds it). */
 	bool handle_reply(RecvBuf *rb, u32 len, const rpcrdmax_wc &wc);
 	void backward_call(const core::V1Header &h, const u8 *msg);
+	void reply_err(rpcrdmax_reply_err which, ConstBytes hdr);
 	void finish_reply(Req *req);
 
 	core::InlineThresholds thresholds = { core::kPdMinInline, core::kPdMinInline };

@@ -245,6 +245,33 @@ void rpcrdmax_trace_err_chunk(void *rqst)
 }
 
 /**
+ * rpcrdmax_trace_reply_err - the client dropped or failed a Reply
+ * @which: which of stock's xprtrdma_reply_*_err events
+ * @xprt: the client transport's rpc_xprt
+ * @xid: the Reply's rdma_xid
+ * @vers: its rdma_vers
+ * @proc: its rdma_proc
+ */
+void rpcrdmax_trace_reply_err(enum rpcrdmax_reply_err which, void *xprt, unsigned int xid,
+			      unsigned int vers, unsigned int proc)
+{
+	switch (which) {
+	case RPCRDMAX_REPLY_ERR_SHORT:
+		trace_xprtrdma_reply_short_err(xprt, xid, vers, proc);
+		break;
+	case RPCRDMAX_REPLY_ERR_VERS:
+		trace_xprtrdma_reply_vers_err(xprt, xid, vers, proc);
+		break;
+	case RPCRDMAX_REPLY_ERR_RQST:
+		trace_xprtrdma_reply_rqst_err(xprt, xid, vers, proc);
+		break;
+	case RPCRDMAX_REPLY_ERR_HDR:
+		trace_xprtrdma_reply_hdr_err(xprt, xid, vers, proc);
+		break;
+	}
+}
+
+/**
  * rpcrdmax_trace_svc_decode - the server decoded a Call's transport header
  * @cq: the Receive CQ (struct ib_cq) it completed on
  * @cid: which Receive buffer of the connection, or -1

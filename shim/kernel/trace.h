@@ -517,6 +517,36 @@ TRACE_EVENT(xprtrdma_err_chunk,
 	TP_printk(RPCRDMAX_RQST_FMT, RPCRDMAX_RQST_ARGS)
 );
 
+/* A Reply the client could not use (rpcrdmax_trace_reply_err). */
+DECLARE_EVENT_CLASS(rpcrdmax_reply_err_class,
+	TP_PROTO(const struct rpc_xprt *xprt, u32 xid, u32 version, u32 proc),
+	TP_ARGS(xprt, xid, version, proc),
+	TP_STRUCT__entry(
+		__field(u32, xid)
+		__field(u32, version)
+		__field(u32, proc)
+		RPCRDMAX_PEER_FIELDS(xprt)
+	),
+	TP_fast_assign(
+		__entry->xid = xid;
+		__entry->version = version;
+		__entry->proc = proc;
+		RPCRDMAX_PEER_ASSIGN(xprt);
+	),
+	TP_printk("peer=[%s]:%s xid=0x%08x version=%u proc=%u",
+		  __get_str(addr), __get_str(port),
+		  __entry->xid, __entry->version, __entry->proc)
+);
+
+#define RPCRDMAX_REPLY_ERR_EVENT(name)					\
+	DEFINE_EVENT(rpcrdmax_reply_err_class, xprtrdma_reply_##name##_err,	\
+		TP_PROTO(const struct rpc_xprt *xprt, u32 xid, u32 version, u32 proc), \
+		TP_ARGS(xprt, xid, version, proc))
+RPCRDMAX_REPLY_ERR_EVENT(vers);
+RPCRDMAX_REPLY_ERR_EVENT(rqst);
+RPCRDMAX_REPLY_ERR_EVENT(short);
+RPCRDMAX_REPLY_ERR_EVENT(hdr);
+
 /* ---- server --------------------------------------------------------------- */
 
 TRACE_EVENT(svcrdma_decode_rqst,
