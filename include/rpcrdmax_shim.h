@@ -518,6 +518,18 @@ void rpcrdmax_trace_svc_sq_post_err(void *id, int avail, int depth, int status) 
 void rpcrdmax_trace_post_send_err(void *rqst, void *cq, int rc) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_trace_post_recvs_err(void *xprt, void *cq, int status) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_trace_post_linv_err(void *rqst, int status) RPCRDMAX_NOEXCEPT;
+/* DMA mapping failures, under the stock module's event names.  Client: a
+ * Send or Receive buffer (xprtrdma_dma_maperr; @dma: the address the
+ * mapping gave, 0 if none), an MR's pages (xprtrdma_frwr_maperr; @mapped:
+ * what the mapping returned, of @nents).  Server, on the connection of CM
+ * id @id: a Send or Receive buffer or a Reply's page piece
+ * (svcrdma_dma_map_err), an rdma_rw context's pages
+ * (svcrdma_dma_map_rw_err). */
+void rpcrdmax_trace_dma_maperr(unsigned long long dma) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_frwr_maperr(int mr_id, int dir, int mapped, int nents) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_svc_dma_map_err(void *id, unsigned long long dma,
+				    unsigned int length) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_svc_dma_map_rw_err(void *id, unsigned int nents, int status) RPCRDMAX_NOEXCEPT;
 /* svcrdma_decode_rseg and _wseg, one per segment: walk the lists only
  * when rpcrdmax_trace_svc_segs_enabled() (either event is on). */
 bool rpcrdmax_trace_svc_segs_enabled(void) RPCRDMAX_NOEXCEPT;

@@ -26,7 +26,10 @@ Result<void> SendCtx::make(void *dev, u32 size)
 	if (!hdr)
 		return error(err::ENOMEM);
 	hdr_size = size;
-	return hdr_map.map(dev, hdr, size, RPCRDMAX_DMA_TO_DEVICE);
+	auto mapped = hdr_map.map(dev, hdr, size, RPCRDMAX_DMA_TO_DEVICE);
+	if (mapped.is_error())
+		rpcrdmax_trace_svc_dma_map_err(conn ? conn->id.get() : nullptr, hdr_map.dma(), size);
+	return mapped;
 }
 
 /* Let go of what one Reply used (page mappings, rdma_rw contexts, rq_res
@@ -66,8 +69,13 @@ Result<void> SendCtx::load_inline(void *dev, u32 hlen, const core::InlineLayout 
 			at += sg.len;
 			continue;
 		}
-		RPCRDMAX_TRY(check(rpcrdmax_ib_dma_map_page(dev, sg.page, sg.offset, sg.len,
-							    RPCRDMAX_DMA_TO_DEVICE, &maps[i].dma)));
+		int rc = rpcrdmax_ib_dma_map_page(dev, sg.page, sg.offset, sg.len,
+						  RPCRDMAX_DMA_TO_DEVICE, &maps[i].dma);
+		if (rc) {
+			rpcrdmax_trace_svc_dma_map_err(conn ? conn->id.get() : nullptr, maps[i].dma,
+						       sg.len);
+			return Errno::from(rc);
+		}
 		maps[i].len = sg.len;
 	}
 	if (at != lay.buf_len)

@@ -334,7 +334,11 @@ Result<void> SvcConn::make_receives()
 		rb.data = new (kRecvGfp) u8[lim_.recv_size];
 		if (!rb.data)
 			return error(err::ENOMEM);
-		RPCRDMAX_TRY(rb.map.map(dev, rb.data, lim_.recv_size, RPCRDMAX_DMA_FROM_DEVICE));
+		auto mapped = rb.map.map(dev, rb.data, lim_.recv_size, RPCRDMAX_DMA_FROM_DEVICE);
+		if (mapped.is_error()) {
+			rpcrdmax_trace_svc_dma_map_err(id.get(), rb.map.dma(), lim_.recv_size);
+			return mapped.error();
+		}
 		if (i < posted) {
 			RPCRDMAX_TRY(post_recv(&rb));
 		} else {

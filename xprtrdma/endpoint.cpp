@@ -153,6 +153,16 @@ const char *Conn::fail_reason() const
 	}
 }
 
+/* Map a Send or Receive buffer; a failure fires xprtrdma_dma_maperr. */
+static Result<void> dma_map(DmaBuf &m, void *dev, void *data, u32 len, int dir)
+{
+	auto r = m.map(dev, data, len, dir);
+
+	if (r.is_error())
+		rpcrdmax_trace_dma_maperr(m.dma());
+	return r;
+}
+
 Result<void> Conn::post_recv(RecvBuf *rb)
 {
 	rpcrdmax_sge sge = rb->map.sge(pd_.local_dma_lkey());
@@ -211,7 +221,7 @@ Result<void> Conn::setup(const void *addr, unsigned int addrlen)
 		sb.data = new (Gfp::Kernel) u8[send_size];
 		if (!sb.data)
 			return error(err::ENOMEM);
-		RPCRDMAX_TRY(sb.map.map(dev, sb.data, send_size, RPCRDMAX_DMA_TO_DEVICE));
+		RPCRDMAX_TRY(dma_map(sb.map, dev, sb.data, send_size, RPCRDMAX_DMA_TO_DEVICE));
 		free_sends_.push_back(&sb);
 		free_count_++;
 	}
@@ -221,7 +231,7 @@ Result<void> Conn::setup(const void *addr, unsigned int addrlen)
 		rb.data = new (Gfp::Kernel) u8[recv_size];
 		if (!rb.data)
 			return error(err::ENOMEM);
-		RPCRDMAX_TRY(rb.map.map(dev, rb.data, recv_size, RPCRDMAX_DMA_FROM_DEVICE));
+		RPCRDMAX_TRY(dma_map(rb.map, dev, rb.data, recv_size, RPCRDMAX_DMA_FROM_DEVICE));
 		RPCRDMAX_TRY(post_recv(&rb));
 	}
 

@@ -54,6 +54,8 @@ Result<ClntMr *> Conn::frwr_register(Req *req, void *rqst, bool rcv,
 					       dir)
 				    : Result<void>(error(err::E2BIG));
 	if (mapped.is_error()) {
+		if (n > 0)
+			rpcrdmax_trace_frwr_maperr(m->cqe.id(), dir, mapped.error().code(), n);
 		SpinLockBhGuard g(&free_lock_);
 		free_mrs_.push_front(m);
 		return mapped.error();

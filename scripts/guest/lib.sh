@@ -881,6 +881,12 @@ fei_event() {
 		echo "xprtrdma_post_linv_err task:[0-9]+@[0-9]+ $st" ;;
 	client:rpcrdmax_ib_post_recv)
 		echo "xprtrdma_post_recvs_err peer=\[192\.0\.2\.1\]:20049 cq.id=[0-9]+ rc=-[0-9]+\$" ;;
+	client:rpcrdmax_ib_dma_map_single) echo "xprtrdma_dma_maperr dma addr=0x[0-9a-f]+\$" ;;
+	client:rpcrdmax_ib_mr_map)
+		echo "xprtrdma_frwr_maperr mr.id=[0-9]+ DMA addr=0x[0-9a-f]+ \((BIDIR|TO_DEVICE|FROM_DEVICE)\) nents=-[0-9]+ of [1-9][0-9]*\$" ;;
+	server:rpcrdmax_ib_dma_map_single | server:rpcrdmax_ib_dma_map_page)
+		echo "svcrdma_dma_map_err $a device=rxe0 dma_addr=[0-9]+ length=[1-9][0-9]*\$" ;;
+	server:rpcrdmax_rw_init) echo "svcrdma_dma_map_rw_err $a device=rxe0 nents=[1-9][0-9]* $st" ;;
 	server:rpcrdmax_ib_alloc_pd) echo "svcrdma_pd_err $a $st" ;;
 	server:rpcrdmax_cm_create_qp) echo "svcrdma_qp_err $a $st" ;;
 	server:rpcrdmax_cm_accept) echo "svcrdma_accept_err $a $st" ;;

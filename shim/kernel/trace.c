@@ -157,6 +157,65 @@ void rpcrdmax_trace_post_linv_err(void *rqst, int status)
 }
 
 /**
+ * rpcrdmax_trace_dma_maperr - a client buffer could not be DMA-mapped
+ * @dma: the DMA address the mapping gave (0 if none)
+ */
+void rpcrdmax_trace_dma_maperr(unsigned long long dma)
+{
+	trace_xprtrdma_dma_maperr(dma);
+}
+
+/**
+ * rpcrdmax_trace_frwr_maperr - an MR's pages could not be mapped
+ * @mr_id: the MR's index in its connection's pool
+ * @dir: an RPCRDMAX_DMA_* direction
+ * @mapped: what the mapping returned (a count, or a negative errno)
+ * @nents: page pieces it was given
+ */
+void rpcrdmax_trace_frwr_maperr(int mr_id, int dir, int mapped, int nents)
+{
+	trace_xprtrdma_frwr_maperr(mr_id, 0, dir, mapped, nents);
+}
+
+/* The device name of CM id @id, for the server's DMA events. */
+static const char *rpcrdmax_id_device(void *id)
+{
+	struct rdma_cm_id *cm = id;
+
+	return cm && cm->device ? dev_name(&cm->device->dev) : "(none)";
+}
+
+/**
+ * rpcrdmax_trace_svc_dma_map_err - a server mapping failed
+ * @id: the connection's struct rdma_cm_id
+ * @dma: the DMA address the mapping gave (0 if none)
+ * @length: octets to map
+ */
+void rpcrdmax_trace_svc_dma_map_err(void *id, unsigned long long dma, unsigned int length)
+{
+	char buf[64];
+
+	if (trace_svcrdma_dma_map_err_enabled())
+		trace_svcrdma_dma_map_err(rpcrdmax_peer_str(id, buf, sizeof(buf)),
+					  rpcrdmax_id_device(id), dma, length);
+}
+
+/**
+ * rpcrdmax_trace_svc_dma_map_rw_err - an rdma_rw context could not be set up
+ * @id: the connection's struct rdma_cm_id
+ * @nents: page pieces it was given
+ * @status: the negative errno
+ */
+void rpcrdmax_trace_svc_dma_map_rw_err(void *id, unsigned int nents, int status)
+{
+	char buf[64];
+
+	if (trace_svcrdma_dma_map_rw_err_enabled())
+		trace_svcrdma_dma_map_rw_err(rpcrdmax_peer_str(id, buf, sizeof(buf)),
+					     rpcrdmax_id_device(id), nents, status);
+}
+
+/**
  * rpcrdmax_trace_cb_setup - the backchannel's slots were made (shim/sunrpc/xprt_bc.c)
  * @xprt: the transport
  * @reqs: how many it has

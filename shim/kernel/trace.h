@@ -547,6 +547,42 @@ RPCRDMAX_REPLY_ERR_EVENT(rqst);
 RPCRDMAX_REPLY_ERR_EVENT(short);
 RPCRDMAX_REPLY_ERR_EVENT(hdr);
 
+/* A client buffer the device could not map (rpcrdmax_trace_dma_maperr). */
+TRACE_EVENT(xprtrdma_dma_maperr,
+	TP_PROTO(u64 addr),
+	TP_ARGS(addr),
+	TP_STRUCT__entry(
+		__field(u64, addr)
+	),
+	TP_fast_assign(
+		__entry->addr = addr;
+	),
+	TP_printk("dma addr=0x%llx", __entry->addr)
+);
+
+/* An MR whose pages could not be mapped (rpcrdmax_trace_frwr_maperr). */
+TRACE_EVENT(xprtrdma_frwr_maperr,
+	TP_PROTO(u32 mr_id, u64 addr, u32 dir, int num_mapped, int nents),
+	TP_ARGS(mr_id, addr, dir, num_mapped, nents),
+	TP_STRUCT__entry(
+		__field(u32, mr_id)
+		__field(u64, addr)
+		__field(u32, dir)
+		__field(int, num_mapped)
+		__field(int, nents)
+	),
+	TP_fast_assign(
+		__entry->mr_id = mr_id;
+		__entry->addr = addr;
+		__entry->dir = dir;
+		__entry->num_mapped = num_mapped;
+		__entry->nents = nents;
+	),
+	TP_printk("mr.id=%u DMA addr=0x%llx (%s) nents=%d of %d",
+		  __entry->mr_id, __entry->addr, rpcrdmax_show_direction(__entry->dir),
+		  __entry->num_mapped, __entry->nents)
+);
+
 /* ---- server --------------------------------------------------------------- */
 
 TRACE_EVENT(svcrdma_decode_rqst,
@@ -762,6 +798,47 @@ TRACE_EVENT(svcrdma_sq_post_err,
 	),
 	TP_printk("addr=%s sc_sq_avail=%d/%d status=%d", __get_str(addr), __entry->avail,
 		  __entry->depth, __entry->status)
+);
+
+/* A server buffer or page piece the device could not map, and an rdma_rw
+ * context that could not be set up (rpcrdmax_trace_svc_dma_map_err,
+ * _rw_err): the client's address and the device, as stock. */
+TRACE_EVENT(svcrdma_dma_map_err,
+	TP_PROTO(const char *addr, const char *device, u64 dma_addr, u32 length),
+	TP_ARGS(addr, device, dma_addr, length),
+	TP_STRUCT__entry(
+		__field(u64, dma_addr)
+		__field(u32, length)
+		__string(device, device)
+		__string(addr, addr)
+	),
+	TP_fast_assign(
+		__entry->dma_addr = dma_addr;
+		__entry->length = length;
+		RPCRDMAX_ASSIGN_STR(device, device);
+		RPCRDMAX_ASSIGN_STR(addr, addr);
+	),
+	TP_printk("addr=%s device=%s dma_addr=%llu length=%u", __get_str(addr),
+		  __get_str(device), __entry->dma_addr, __entry->length)
+);
+
+TRACE_EVENT(svcrdma_dma_map_rw_err,
+	TP_PROTO(const char *addr, const char *device, unsigned int nents, int status),
+	TP_ARGS(addr, device, nents, status),
+	TP_STRUCT__entry(
+		__field(int, status)
+		__field(unsigned int, nents)
+		__string(device, device)
+		__string(addr, addr)
+	),
+	TP_fast_assign(
+		__entry->status = status;
+		__entry->nents = nents;
+		RPCRDMAX_ASSIGN_STR(device, device);
+		RPCRDMAX_ASSIGN_STR(addr, addr);
+	),
+	TP_printk("addr=%s device=%s nents=%u status=%d", __get_str(addr),
+		  __get_str(device), __entry->nents, __entry->status)
 );
 
 DEFINE_EVENT(rpcrdmax_svc_error_class, svcrdma_err_vers, TP_PROTO(u32 xid), TP_ARGS(xid));

@@ -41,8 +41,11 @@ public:
 		RPCRDMAX_TRY(reserve(n));
 		int wrs = rpcrdmax_rw_init(ctx_.get(), id.get(), sgl_, segs.data(), n, remote_addr,
 					   rkey, dir);
-		if (wrs < 0)
+		if (wrs < 0) {
+			/* rdma_rw is the server's only (stock's event name) */
+			rpcrdmax_trace_svc_dma_map_rw_err(id.get(), n, wrs);
 			return Errno::from(wrs);
+		}
 		id_ = id.get();
 		nsegs_ = n;
 		dir_ = dir;

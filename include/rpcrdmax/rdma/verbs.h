@@ -139,6 +139,7 @@ public:
 	void sync_for_cpu() { rpcrdmax_ib_dma_sync_for_cpu(device_, dma_, len_, dir_); }
 	void sync_for_device() { rpcrdmax_ib_dma_sync_for_device(device_, dma_, len_, dir_); }
 	rpcrdmax_sge sge(u32 lkey) const { return { dma_, static_cast<u32>(len_), lkey }; }
+	unsigned long long dma() const { return dma_; }
 
 private:
 	void *device_ = nullptr;
