@@ -515,6 +515,9 @@ void rpcrdmax_trace_svc_accept_err(enum rpcrdmax_accept_err which, void *id,
 				   long status) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_trace_svc_rq_post_err(void *id, int status) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_trace_svc_sq_post_err(void *id, int avail, int depth, int status) RPCRDMAX_NOEXCEPT;
+/* svcrdma_sq_full (too few Send Queue slots free: the poster sleeps) and,
+ * with @retry, svcrdma_sq_retry (it woke and tries again). */
+void rpcrdmax_trace_svc_sq_wait(void *id, int avail, int depth, bool retry) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_trace_post_send_err(void *rqst, void *cq, int rc) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_trace_post_recvs_err(void *xprt, void *cq, int status) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_trace_post_linv_err(void *rqst, int status) RPCRDMAX_NOEXCEPT;

@@ -510,7 +510,9 @@ struct SqTaker {
 	static void run(FnWork *w)
 	{
 		SqTaker *t = container_of(w, &SqTaker::work);
-		auto r = t->sq->reserve(t->n, &t->waited);
+		/* as svcrdma_sq_full and _sq_retry would fire */
+		auto r = t->sq->reserve(t->n, [t](bool retry) { (retry ? t->retries : t->fulls)++; });
+		t->waited = t->fulls > 0;
 		t->result = r.is_ok() ? 0 : r.error().code();
 		t->done.complete();
 	}
@@ -524,6 +526,7 @@ struct SqTaker {
 	SqSlots *sq = nullptr;
 	u32 n = 0;
 	bool waited = false;
+	u32 fulls = 0, retries = 0; /* too few free, before sleeping; after waking */
 	int result = 1; /* 1: still sleeping */
 	Completion done;
 };
@@ -549,6 +552,9 @@ static void sq_wait_case(Reporter check)
 	sq->release(3);
 	EXPECT(t[2].done.wait_ms(kWaitMs));
 	EXPECT(t[2].result == 0 && t[2].waited && sq->available() == 2);
+	/* each sleep was announced, and each wake-up retried */
+	EXPECT(t[2].fulls >= 1 && t[2].retries == t[2].fulls);
+	EXPECT(t[0].fulls == 0 && t[0].retries == 0);
 	/* Full again; a sleeper fails when the connection is lost. */
 	EXPECT(t[3].start(sq, 2) && t[3].done.wait_ms(kWaitMs));
 	EXPECT(t[3].result == 0 && sq->available() == 0);
@@ -557,6 +563,8 @@ static void sq_wait_case(Reporter check)
 	sq->shut();
 	EXPECT(t[4].done.wait_ms(kWaitMs));
 	EXPECT(t[4].result == -err::ENOTCONN && t[4].waited);
+	/* woken by the loss: no retry after the last sleep */
+	EXPECT(t[4].fulls >= 1 && t[4].retries == t[4].fulls - 1);
 	/* Whatever happened, no taker may outlive the test. */
 	sq->shut();
 	sq->release(8);

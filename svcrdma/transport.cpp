@@ -431,15 +431,16 @@ void SvcConn::detach()
 
 /* ---- Send Queue accounting -------------------------------------------- */
 
-/* Take @n Send Queue slots (rdma::SqSlots), counting each wait. */
+/* Take @n Send Queue slots (rdma::SqSlots): each time too few are free
+ * counts in rdma_stat_sq_starve and fires svcrdma_sq_full, each retry
+ * after waking svcrdma_sq_retry, as stock. */
 Result<void> SvcConn::sq_reserve(u32 n)
 {
-	bool waited;
-	Result<void> r = sq_.reserve(n, &waited);
-
-	if (waited)
-		rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_SQ_STARVE, 1);
-	return r;
+	return sq_.reserve(n, [this](bool retry) {
+		if (!retry)
+			rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_SQ_STARVE, 1);
+		rpcrdmax_trace_svc_sq_wait(id.get(), sq_.available(), (int)sq_.depth(), retry);
+	});
 }
 
 void SvcConn::sq_release(u32 n)

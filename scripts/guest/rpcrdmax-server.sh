@@ -16,6 +16,10 @@ step "server: rpcrdma:svcrdma_decode_rqst, _decode_rseg, _decode_wseg, _encode_w
 DECODE_ERRS="svcrdma_decode_short_err svcrdma_decode_badvers_err svcrdma_decode_drop_err svcrdma_decode_badproc_err svcrdma_decode_parse_err"
 step "server: rpcrdma:svcrdma_err_vers, _err_chunk, the decode errors enabled" \
 	trace_events_on server_err svcrdma_err_vers svcrdma_err_chunk $DECODE_ERRS
+# Send Queue waits: each one counts in rdma_stat_sq_starve too.
+starve0=$(cat /proc/sys/sunrpc/svc_rdma/rdma_stat_sq_starve)
+step "server: rpcrdma:svcrdma_sq_full, _sq_retry enabled" \
+	trace_events_on server_sq svcrdma_sq_full svcrdma_sq_retry
 grep -q '^rpcrdma ' /proc/modules && step_fail "server: stock rpcrdma is loaded" ||
 	step_ok "server: stock rpcrdma not loaded"
 grep -q '^rdma ' /proc/sys/sunrpc/transports &&
@@ -45,6 +49,16 @@ for f in err_vers err_chunk dropped credit_overrun bc_dropped; do
 done
 trace_events_off server
 trace_events_off server_err
+trace_events_off server_sq
+# As many svcrdma_sq_full as Send Queue waits counted, each line with its
+# fields (the client, the slots free of all), a retry after none more.
+starve=$(($(cat /proc/sys/sunrpc/svc_rdma/rdma_stat_sq_starve) - starve0))
+full=$(trace_lines server_sq svcrdma_sq_full | grep -Ec ' svcrdma_sq_full: addr=192\.0\.2\.2:[0-9]+ sc_sq_avail=-?[0-9]+/[1-9][0-9]*$')
+retry=$(trace_lines server_sq svcrdma_sq_retry | grep -Ec ' svcrdma_sq_retry: addr=192\.0\.2\.2:[0-9]+ sc_sq_avail=-?[0-9]+/[1-9][0-9]*$')
+all=$(grep -vc '^#' $TRACEFS/instances/server_sq/trace)
+[ "$full" = "$starve" ] && [ "$retry" -le "$full" ] && [ "$all" = $((full + retry)) ] &&
+	step_ok "server: svcrdma_sq_full $full times (rdma_stat_sq_starve $starve), _sq_retry $retry, with their fields" ||
+	step_fail "server: svcrdma_sq_full $full, _sq_retry $retry, of $all lines; rdma_stat_sq_starve $starve"
 trace_expect server svcrdma_decode_rqst \
 	'cq.id=[0-9]+ cid=-?[0-9]+ xid=0x[0-9a-f]{8} vers=1 credits=[1-9][0-9]* proc=RDMA_(MSG|NOMSG) hdrlen=[1-9][0-9]*$' \
 	"server: svcrdma_decode_rqst fired with its fields"

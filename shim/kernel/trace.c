@@ -125,6 +125,24 @@ void rpcrdmax_trace_svc_sq_post_err(void *id, int avail, int depth, int status)
 }
 
 /**
+ * rpcrdmax_trace_svc_sq_wait - a server connection's Send Queue was full
+ * @id: the connection's struct rdma_cm_id
+ * @avail: slots free (of @depth)
+ * @depth: slots in all
+ * @retry: false: the poster goes to sleep (svcrdma_sq_full); true: it
+ *	woke and tries again (svcrdma_sq_retry)
+ */
+void rpcrdmax_trace_svc_sq_wait(void *id, int avail, int depth, bool retry)
+{
+	char buf[64];
+
+	if (retry && trace_svcrdma_sq_retry_enabled())
+		trace_svcrdma_sq_retry(rpcrdmax_peer_str(id, buf, sizeof(buf)), avail, depth);
+	else if (!retry && trace_svcrdma_sq_full_enabled())
+		trace_svcrdma_sq_full(rpcrdmax_peer_str(id, buf, sizeof(buf)), avail, depth);
+}
+
+/**
  * rpcrdmax_trace_post_send_err - a Call's Send chain could not be posted
  * @rqst: its struct rpc_rqst
  * @cq: the Send CQ (struct ib_cq)

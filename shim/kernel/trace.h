@@ -781,6 +781,28 @@ TRACE_EVENT(svcrdma_rq_post_err,
 	TP_printk("addr=%s status=%d", __get_str(addr), __entry->status)
 );
 
+/* The Send Queue: too few slots free, the poster sleeps (svcrdma_sq_full);
+ * it woke and tries again (svcrdma_sq_retry). */
+DECLARE_EVENT_CLASS(rpcrdmax_svc_sq_class,
+	TP_PROTO(const char *addr, int avail, int depth),
+	TP_ARGS(addr, avail, depth),
+	TP_STRUCT__entry(
+		__field(int, avail)
+		__field(int, depth)
+		__string(addr, addr)
+	),
+	TP_fast_assign(
+		__entry->avail = avail;
+		__entry->depth = depth;
+		RPCRDMAX_ASSIGN_STR(addr, addr);
+	),
+	TP_printk("addr=%s sc_sq_avail=%d/%d", __get_str(addr), __entry->avail, __entry->depth)
+);
+DEFINE_EVENT(rpcrdmax_svc_sq_class, svcrdma_sq_full,
+	TP_PROTO(const char *addr, int avail, int depth), TP_ARGS(addr, avail, depth));
+DEFINE_EVENT(rpcrdmax_svc_sq_class, svcrdma_sq_retry,
+	TP_PROTO(const char *addr, int avail, int depth), TP_ARGS(addr, avail, depth));
+
 TRACE_EVENT(svcrdma_sq_post_err,
 	TP_PROTO(const char *addr, int avail, int depth, int status),
 	TP_ARGS(addr, avail, depth, status),

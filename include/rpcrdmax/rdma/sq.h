@@ -32,13 +32,15 @@ public:
 	int available() { return avail_.read(); }
 
 	/*
-	 * Take @n slots, sleeping while fewer are free.  *@waited tells
-	 * whether it had to sleep.  -ENOTCONN once shut(), -EMSGSIZE when
-	 * @n exceeds the whole queue.
+	 * Take @n slots, sleeping while fewer are free.  -ENOTCONN once
+	 * shut(), -EMSGSIZE when @n exceeds the whole queue.  @on_wait(false)
+	 * runs each time too few are free, before sleeping; @on_wait(true)
+	 * after waking, before trying again (stock's svcrdma_sq_full and
+	 * svcrdma_sq_retry).
 	 */
-	ktl::Result<void> reserve(ktl::u32 n, bool *waited)
+	template <typename OnWait>
+	ktl::Result<void> reserve(ktl::u32 n, OnWait on_wait)
 	{
-		*waited = false;
 		if (n > depth_)
 			return ktl::error(ktl::err::EMSGSIZE);
 		for (;;) {
@@ -49,10 +51,20 @@ public:
 			/* Give them back: others may fit what we could not. */
 			avail_.add_return((int)n);
 			wait_.wake_all();
-			*waited = true;
+			on_wait(false);
 			auto room = [&] { return shut_.read() != 0 || avail_.read() >= (int)n; };
 			(void)wait_.wait_ms(room, 10000);
+			if (shut_.read())
+				return ktl::error(ktl::err::ENOTCONN);
+			on_wait(true);
 		}
+	}
+
+	/* reserve(), *@waited telling whether it had to sleep. */
+	ktl::Result<void> reserve(ktl::u32 n, bool *waited)
+	{
+		*waited = false;
+		return reserve(n, [waited](bool) { *waited = true; });
 	}
 
 	void release(ktl::u32 n)
