@@ -192,6 +192,7 @@ void rpcrdmax_trace_dma_maperr(unsigned long long dma)
  */
 void rpcrdmax_trace_frwr_maperr(int mr_id, int dir, int mapped, int nents)
 {
+	/* stock's addr is its scatterlist's first DMA address: none here */
 	trace_xprtrdma_frwr_maperr(mr_id, 0, dir, mapped, nents);
 }
 
