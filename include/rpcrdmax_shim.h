@@ -483,6 +483,8 @@ void rpcrdmax_trace_marshal(void *rqst, unsigned int hdrlen, unsigned int rtype,
 void rpcrdmax_trace_reply(void *rqst, unsigned int credits) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_trace_err_vers(void *rqst, unsigned int low, unsigned int high) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_trace_err_chunk(void *rqst) RPCRDMAX_NOEXCEPT;
+/* RDMA_ERROR with an rdma_err that is neither (@err as received). */
+void rpcrdmax_trace_err_unrecognized(void *rqst, unsigned int err) RPCRDMAX_NOEXCEPT;
 /* A Reply the client could not use, as stock's xprtrdma_reply_*_err
  * name it: shorter than the fixed header (_short_err), another version
  * (_vers_err), no Call with its XID (_rqst_err), a header or chunks that
@@ -521,6 +523,52 @@ void rpcrdmax_trace_svc_sq_wait(void *id, int avail, int depth, bool retry) RPCR
 void rpcrdmax_trace_post_send_err(void *rqst, void *cq, int rc) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_trace_post_recvs_err(void *xprt, void *cq, int status) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_trace_post_linv_err(void *rqst, int status) RPCRDMAX_NOEXCEPT;
+/* The client, under the stock module's event names: sunrpc's connect
+ * (xprtrdma_op_connect; @delay in jiffies), its connect time-outs
+ * (_op_set_cto), an injected disconnect (_op_inject_dsc); a connection's
+ * inline sizes (_inline_thresh; @id its CM id), its MRs made
+ * (_createmrs), one that could not be (_frwr_alloc), none free for an
+ * RPC (_nomrs_err); a Call that could not be marshaled
+ * (_marshal_failed); each Write chunk segment a Reply returns
+ * (_decode_seg: walk them only when rpcrdmax_trace_decode_seg_enabled()).
+ * The server: a Reply that could not be sent (svcrdma_send_err), a
+ * result longer than its Write chunk (svcrdma_small_wrch_err). */
+void rpcrdmax_trace_op_connect(void *xprt, unsigned long delay) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_op_set_cto(void *xprt, unsigned long connect,
+			       unsigned long reconnect) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_op_inject_dsc(void *xprt) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_inline_thresh(void *id, unsigned int inline_send, unsigned int inline_recv,
+				  unsigned int max_send, unsigned int max_recv) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_createmrs(void *xprt, unsigned int count) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_frwr_alloc(unsigned int mr_id, int rc) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_nomrs_err(void *xprt, void *rqst) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_marshal_failed(void *rqst, int ret) RPCRDMAX_NOEXCEPT;
+bool rpcrdmax_trace_decode_seg_enabled(void) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_decode_seg(unsigned int handle, unsigned int length,
+			       unsigned long long offset) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_svc_send_err(void *id, unsigned int xid, int status) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_svc_small_wrch_err(void *id, unsigned int remaining, unsigned int seg_no,
+				       unsigned int num_segs) RPCRDMAX_NOEXCEPT;
+/* Work posted, under the stock module's event names.  Client: a Call's
+ * Send chain (xprtrdma_post_send), a Receive (xprtrdma_post_recv), a
+ * connection's first Receives (xprtrdma_post_recvs).  Server: Receives
+ * (svcrdma_post_recv, one per @cqes), a Reply's Send (svcrdma_post_send),
+ * a chunk's Reads or Writes (svcrdma_post_{read,write,reply}_chunk). */
+void rpcrdmax_trace_post_send(void *rqst, void *cq, int cid, int num_sge,
+			      bool signaled) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_post_recv(void *cq, int cid) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_post_recvs(void *xprt, void *cq, unsigned int count,
+			       int posted) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_svc_post_recvs(void *cq, void *const *cqes, unsigned int n) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_svc_post_send(void *cq, int cid, unsigned int num_sge,
+				  unsigned int inv_rkey) RPCRDMAX_NOEXCEPT;
+enum rpcrdmax_post_chunk {
+	RPCRDMAX_POST_CHUNK_READ,
+	RPCRDMAX_POST_CHUNK_WRITE,
+	RPCRDMAX_POST_CHUNK_REPLY,
+};
+void rpcrdmax_trace_svc_post_chunk(enum rpcrdmax_post_chunk which, void *cq, int cid,
+				   int sqecount) RPCRDMAX_NOEXCEPT;
 /* DMA mapping failures, under the stock module's event names.  Client: a
  * Send or Receive buffer (xprtrdma_dma_maperr; @dma: the address the
  * mapping gave, 0 if none), an MR's pages (xprtrdma_frwr_maperr; @mapped:
@@ -763,6 +811,15 @@ void rpcrdmax_kunit_bc_done(void *rqst) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_kunit_watch_reply_errs(bool on) RPCRDMAX_NOEXCEPT;
 unsigned int rpcrdmax_kunit_reply_errs(enum rpcrdmax_reply_err which,
 				       unsigned int *xid) RPCRDMAX_NOEXCEPT;
+/* The client's xprtrdma_err_chunk and _err_unrecognized events, counted
+ * while watched (@err: the last rdma_err _err_unrecognized reported). */
+int rpcrdmax_kunit_watch_rdma_errs(bool on) RPCRDMAX_NOEXCEPT;
+unsigned int rpcrdmax_kunit_rdma_errs(bool unrecognized, unsigned int *err) RPCRDMAX_NOEXCEPT;
+/* The server's svcrdma_small_wrch_err, counted while watched, with the
+ * last one's remaining octets and segments. */
+int rpcrdmax_kunit_watch_small_wrch(bool on) RPCRDMAX_NOEXCEPT;
+unsigned int rpcrdmax_kunit_small_wrch(unsigned int *remaining,
+				       unsigned int *num_segs) RPCRDMAX_NOEXCEPT;
 /* svc_rqsts for the server suite. */
 void *rpcrdmax_kunit_svc_rqst_new(unsigned int npages) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_svc_rqst_free(void *rqstp) RPCRDMAX_NOEXCEPT;

@@ -47,7 +47,9 @@
  *   reply_chunk    reply threshold 1 KiB: RDMA_NOMSG Reply written into
  *                  the Reply chunk across head, pages and tail;
  *   rdma_error     RDMA_ERROR/ERR_CHUNK fails the RPC with -EIO after
- *                  the Write chunk's MR is invalidated;
+ *                  the Write chunk's MR is invalidated (xprtrdma_err_chunk);
+ *   rdma_error_unknown  the same with an rdma_err RFC 8166 does not
+ *                  define: -EIO under xprtrdma_err_unrecognized;
  *   write_overrun  a Write chunk reported longer than offered: -EIO, a
  *                  bad reply counted (xprtrdma_reply_hdr_err), nothing
  *                  placed;
@@ -988,14 +990,23 @@ static void reply_chunk_case(Reporter check)
 	bench_down(&b);
 }
 
-static void rdma_error_case(Reporter check)
+/* The Call's Reply is RDMA_ERROR with rdma_err @code (ERR_CHUNK, or
+ * one RFC 8166 does not define): either way the RPC fails with -EIO,
+ * under xprtrdma_err_chunk or xprtrdma_err_unrecognized. */
+static void rdma_error(Reporter check, u32 code, u32 seed)
 {
 	Bench b;
+	bool watched = false;
+	unsigned int err = 0;
+	const bool unrecognized = code != (u32)core::V1ErrCode::Chunk;
 
 	read_style(&b);
-	if (bench_call(check, &b, kDefaultPd, 0x11110006) && offered_write(check, &b)) {
+	if (bench_call(check, &b, kDefaultPd, seed) && offered_write(check, &b)) {
 		Responder *r = b.r;
+		watched = EXPECT(rpcrdmax_kunit_watch_rdma_errs(true) == 0);
 		auto enc = core::v1_encode_err_chunk(b.xid, kCredits, Bytes(r->sbuf, kInline));
+		if (enc.is_ok())
+			store_be32(r->sbuf + 16, code); /* rdma_err, after the fixed words */
 		rpcrdmax_sge sge = r->smap.sge(r->lkey());
 		rpcrdmax_send_wr wr = {};
 		unsigned int bad;
@@ -1014,9 +1025,24 @@ static void rdma_error_case(Reporter check)
 			/* Not malformed: an error the RPC gets, no bad reply. */
 			EXPECT(b.ep->stats.bad_reply.read() == 0);
 			EXPECT(b.ep->stats.local_inv_needed.read() == 1);
+			EXPECT(rpcrdmax_kunit_rdma_errs(false, &err) == (unrecognized ? 0u : 1u));
+			EXPECT(rpcrdmax_kunit_rdma_errs(true, &err) == (unrecognized ? 1u : 0u));
+			EXPECT(err == (unrecognized ? code : 0u));
 		}
 	}
+	if (watched)
+		rpcrdmax_kunit_watch_rdma_errs(false);
 	bench_down(&b);
+}
+
+static void rdma_error_case(Reporter check)
+{
+	rdma_error(check, (u32)core::V1ErrCode::Chunk, 0x11110006);
+}
+
+static void rdma_error_unknown_case(Reporter check)
+{
+	rdma_error(check, 9, 0x1111000a);
 }
 
 static void write_overrun_case(Reporter check)
@@ -1315,6 +1341,7 @@ RPCRDMAX_KUNIT_MARSHAL_ENTRY(connect_fails)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(write_chunk)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(reply_chunk)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(rdma_error)
+RPCRDMAX_KUNIT_MARSHAL_ENTRY(rdma_error_unknown)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(write_overrun)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(reply_errs)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(bc_call)

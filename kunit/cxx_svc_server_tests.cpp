@@ -25,8 +25,8 @@
  *              inline;
  *   readv      an NFSv4 READ by readv: only the marked result of a page
  *              list that holds more goes into the Write chunk;
- *   payload_too_big  a result longer than its Write chunk: -E2BIG, and
- *              the Reply goes inline;
+ *   payload_too_big  a result longer than its Write chunk: -E2BIG under
+ *              svcrdma_small_wrch_err, and the Reply goes inline;
  *   reuse      six RPCs on one connection: contexts made once
  *              (rdma_stat_ctxt_alloc does not move after the first);
  *   recv_batch Receives reposted kRecvBatch at a time, one chained post
@@ -480,6 +480,8 @@ static void payload_too_big_case(Reporter check)
 	Pair p;
 	void *ctxt;
 	constexpr ReplyShape rs = { 200, 0, 0 };
+	bool watched = false;
+	unsigned int remaining, nsegs;
 
 	p.b.snd = { 120, 0, 0, 0, false };
 	p.b.rcv = { 200, 0, 4096, 16, true };
@@ -488,8 +490,12 @@ static void payload_too_big_case(Reporter check)
 		if (EXPECT(len > 0) && EXPECT(ctxt != nullptr)) {
 			fill_reply(p.reply, rs.len(), 0x33330009, 59);
 			EXPECT(rpcrdmax_kunit_svc_rqst_reply(p.rqstp, p.reply, rs.head, 0, 0) == 0);
+			watched = EXPECT(rpcrdmax_kunit_watch_small_wrch(true) == 0);
 			EXPECT(rpcrdmax_svcc_result_payload(p.sx->cxx, ctxt, 200, 4097) ==
 			       -err::E2BIG);
+			/* one octet past the 4096-octet chunk, all its segments used */
+			EXPECT(rpcrdmax_kunit_small_wrch(&remaining, &nsegs) == 1);
+			EXPECT(remaining == 1 && nsegs >= 1);
 			EXPECT(rpcrdmax_svcc_sendto(p.sx->cxx, p.rqstp, ctxt) == 0);
 			rpcrdmax_svcc_release(p.sx->cxx, ctxt);
 			if (EXPECT(kunit_marshal::bench_done(check, &p.b))) {
@@ -499,6 +505,8 @@ static void payload_too_big_case(Reporter check)
 			}
 		}
 	}
+	if (watched)
+		rpcrdmax_kunit_watch_small_wrch(false);
 	pair_down(&p);
 }
 

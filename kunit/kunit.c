@@ -200,6 +200,7 @@ RPCRDMAX_CXX_CASE(marshal_connect_fails)
 RPCRDMAX_CXX_CASE(marshal_write_chunk)
 RPCRDMAX_CXX_CASE(marshal_reply_chunk)
 RPCRDMAX_CXX_CASE(marshal_rdma_error)
+RPCRDMAX_CXX_CASE(marshal_rdma_error_unknown)
 RPCRDMAX_CXX_CASE(marshal_write_overrun)
 RPCRDMAX_CXX_CASE(marshal_reply_errs)
 RPCRDMAX_CXX_CASE(marshal_bc_call)
@@ -219,6 +220,7 @@ static struct kunit_case rpcrdmax_xprt_marshal_cases[] = {
 	KUNIT_CASE(marshal_write_chunk_case),
 	KUNIT_CASE(marshal_reply_chunk_case),
 	KUNIT_CASE(marshal_rdma_error_case),
+	KUNIT_CASE(marshal_rdma_error_unknown_case),
 	KUNIT_CASE(marshal_write_overrun_case),
 	KUNIT_CASE(marshal_reply_errs_case),
 	KUNIT_CASE(marshal_bc_call_case),

@@ -546,6 +546,106 @@ int rpcrdmax_kunit_watch_reply_errs(bool on)
 	return rc;
 }
 
+/*
+ * The client's xprtrdma_err_chunk and xprtrdma_err_unrecognized events,
+ * counted the same way: which RDMA_ERROR a Call's Reply was taken for.
+ */
+static atomic_t rpcrdmax_kunit_rdma_err_count[2];
+static u32 rpcrdmax_kunit_rdma_err_last;
+
+static void rpcrdmax_kunit_err_chunk_probe(void *data, const struct rpc_rqst *rqst)
+{
+	atomic_inc(&rpcrdmax_kunit_rdma_err_count[0]);
+}
+
+static void rpcrdmax_kunit_err_unrec_probe(void *data, const struct rpc_rqst *rqst, u32 err)
+{
+	WRITE_ONCE(rpcrdmax_kunit_rdma_err_last, err);
+	atomic_inc(&rpcrdmax_kunit_rdma_err_count[1]);
+}
+
+/**
+ * rpcrdmax_kunit_watch_rdma_errs - count xprtrdma_err_chunk and _err_unrecognized
+ * @on: true to start (the counts start at zero), false to stop
+ *
+ * Returns 0 or the errno of a probe that could not be registered (none
+ * is left registered then).
+ */
+int rpcrdmax_kunit_watch_rdma_errs(bool on)
+{
+	int rc;
+
+	if (!on) {
+		unregister_trace_xprtrdma_err_chunk(rpcrdmax_kunit_err_chunk_probe, NULL);
+		unregister_trace_xprtrdma_err_unrecognized(rpcrdmax_kunit_err_unrec_probe, NULL);
+		tracepoint_synchronize_unregister();
+		return 0;
+	}
+	atomic_set(&rpcrdmax_kunit_rdma_err_count[0], 0);
+	atomic_set(&rpcrdmax_kunit_rdma_err_count[1], 0);
+	WRITE_ONCE(rpcrdmax_kunit_rdma_err_last, 0);
+	rc = register_trace_xprtrdma_err_chunk(rpcrdmax_kunit_err_chunk_probe, NULL);
+	if (!rc)
+		rc = register_trace_xprtrdma_err_unrecognized(rpcrdmax_kunit_err_unrec_probe, NULL);
+	if (rc)
+		rpcrdmax_kunit_watch_rdma_errs(false);
+	return rc;
+}
+
+/**
+ * rpcrdmax_kunit_rdma_errs - how often xprtrdma_err_chunk or _err_unrecognized fired
+ * @unrecognized: false: xprtrdma_err_chunk; true: xprtrdma_err_unrecognized
+ * @err: set to the rdma_err _err_unrecognized last reported (0 if none)
+ */
+unsigned int rpcrdmax_kunit_rdma_errs(bool unrecognized, unsigned int *err)
+{
+	*err = READ_ONCE(rpcrdmax_kunit_rdma_err_last);
+	return atomic_read(&rpcrdmax_kunit_rdma_err_count[unrecognized]);
+}
+
+/* The server's svcrdma_small_wrch_err, counted the same way. */
+static atomic_t rpcrdmax_kunit_small_wrch_count;
+static unsigned int rpcrdmax_kunit_small_wrch_last[2];
+
+static void rpcrdmax_kunit_small_wrch_probe(void *data, const char *addr, const char *device,
+					    unsigned int remaining, unsigned int seg_no,
+					    unsigned int num_segs)
+{
+	WRITE_ONCE(rpcrdmax_kunit_small_wrch_last[0], remaining);
+	WRITE_ONCE(rpcrdmax_kunit_small_wrch_last[1], num_segs);
+	atomic_inc(&rpcrdmax_kunit_small_wrch_count);
+}
+
+/**
+ * rpcrdmax_kunit_watch_small_wrch - count svcrdma_small_wrch_err
+ * @on: true to start (the count starts at zero), false to stop
+ *
+ * Returns 0 or the errno of the probe's registration.
+ */
+int rpcrdmax_kunit_watch_small_wrch(bool on)
+{
+	if (!on) {
+		unregister_trace_svcrdma_small_wrch_err(rpcrdmax_kunit_small_wrch_probe, NULL);
+		tracepoint_synchronize_unregister();
+		return 0;
+	}
+	atomic_set(&rpcrdmax_kunit_small_wrch_count, 0);
+	memset(rpcrdmax_kunit_small_wrch_last, 0, sizeof(rpcrdmax_kunit_small_wrch_last));
+	return register_trace_svcrdma_small_wrch_err(rpcrdmax_kunit_small_wrch_probe, NULL);
+}
+
+/**
+ * rpcrdmax_kunit_small_wrch - how often svcrdma_small_wrch_err fired
+ * @remaining: set to the last one's octets that did not fit
+ * @num_segs: set to the last one's segments in the chunk
+ */
+unsigned int rpcrdmax_kunit_small_wrch(unsigned int *remaining, unsigned int *num_segs)
+{
+	*remaining = READ_ONCE(rpcrdmax_kunit_small_wrch_last[0]);
+	*num_segs = READ_ONCE(rpcrdmax_kunit_small_wrch_last[1]);
+	return atomic_read(&rpcrdmax_kunit_small_wrch_count);
+}
+
 /**
  * rpcrdmax_kunit_reply_errs - how often one xprtrdma_reply_*_err fired
  * @which: the event

@@ -19,6 +19,8 @@ Result<void> SvcConn::post_recv(RecvBuf *rb)
 {
 	rpcrdmax_sge sge = rb->map.sge(pd_.local_dma_lkey());
 	rb->map.sync_for_device();
+	void *cqe = rb->cqe.raw();
+	rpcrdmax_trace_svc_post_recvs(rcq_.get(), &cqe, 1);
 	return rq_posted(id.post_recv(&rb->cqe, &sge, 1));
 }
 
@@ -60,6 +62,7 @@ void SvcConn::repost(RecvBuf *rb)
 		}
 	}
 	rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_RQ_PROD, 1);
+	rpcrdmax_trace_svc_post_recvs(rcq_.get(), cqes, kRecvBatch);
 	if (rq_posted(id.post_recvs(cqes, sges, kRecvBatch)).is_error())
 		lost();
 }

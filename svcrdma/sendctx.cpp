@@ -46,6 +46,7 @@ void SendCtx::reset()
 	rpcrdmax_put_pages(pages, npages);
 	npages = 0;
 	sq_entries = 0;
+	write_wrs = 0;
 	lay = {};
 }
 

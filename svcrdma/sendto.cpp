@@ -76,6 +76,21 @@ void SvcConn::orphan(SendCtx *sc)
  * completion, or a later one's, gives it back, or the teardown frees it
  * if the post failed; given back at once when nothing was posted.
  */
+/* svcrdma_post_write_chunk and _reply_chunk for the Writes chained ahead
+ * of @sc's Send, then svcrdma_post_send for the Send. */
+void SvcConn::trace_post_reply(const SendCtx *sc, unsigned int num_sge, u32 inv_rkey)
+{
+	const u32 writes = sc->write_wrs, replies = sc->rw.sq_entries() - sc->write_wrs;
+
+	if (writes)
+		rpcrdmax_trace_svc_post_chunk(RPCRDMAX_POST_CHUNK_WRITE, scq_.get(), sc->cqe.id(),
+					      (int)writes);
+	if (replies)
+		rpcrdmax_trace_svc_post_chunk(RPCRDMAX_POST_CHUNK_REPLY, scq_.get(), sc->cqe.id(),
+					      (int)replies);
+	rpcrdmax_trace_svc_post_send(scq_.get(), sc->cqe.id(), num_sge, inv_rkey);
+}
+
 Result<void> SvcConn::post_reply(SendCtx *sc, u32 send_len, u32 inv_rkey)
 {
 	sc->sq_entries = sc->rw.sq_entries() + 1;
@@ -91,6 +106,7 @@ Result<void> SvcConn::post_reply(SendCtx *sc, u32 send_len, u32 inv_rkey)
 	wr.rkey = inv_rkey;
 	wr.sge = sges.data();
 	wr.num_sge = (unsigned int)sges.size();
+	trace_post_reply(sc, wr.num_sge, inv_rkey);
 	bool posted;
 	{
 		/* posted_ in the order the Send Queue runs */
@@ -249,6 +265,7 @@ int SvcConn::load_writes(SendCtx *sc, void *rqstp, CallCtx *cc, const rpcrdmax_x
 	for (u32 i = 0; i < p.nwrites && r.is_ok(); i++)
 		if (p.writes[i].len)
 			r = add_writes(sc, rqstp, cc, ccl.write[i], &p.writes[i], 1);
+	sc->write_wrs = sc->rw.sq_entries();
 	if (r.is_ok() && use_reply)
 		r = add_writes(sc, rqstp, cc, ccl.reply, p.body, p.nbody);
 	if (r.is_error())
@@ -303,7 +320,11 @@ int SvcConn::result_payload(CallCtx *cc, u32 offset, u32 length)
 	if (!length || s.npayloads >= cl.nwrite || s.npayloads >= core::kMaxChunksCap)
 		return 0;
 	u32 i = s.npayloads++;
-	bool fits = cl.chunk_length(cl.write[i]) >= length;
+	const u32 room = cl.chunk_length(cl.write[i]);
+	bool fits = room >= length;
+	if (!fits)
+		rpcrdmax_trace_svc_small_wrch_err(id.get(), length - room, cl.write[i].nsegs,
+						  cl.write[i].nsegs);
 	s.payloads[i] = { offset, fits ? length : 0 };
 	return fits ? 0 : -err::E2BIG;
 }
@@ -340,8 +361,10 @@ int SvcConn::sendto(void *rqstp, CallCtx *cc)
 		return -err::EINVAL;
 
 	SendCtx *sc = get_send();
-	if (!sc)
+	if (!sc) {
+		rpcrdmax_trace_svc_send_err(id.get(), cc->call.xid, -err::ENOMEM);
 		return -err::ENOMEM;
+	}
 	auto enc = core::v1_encode(cc->reply, Bytes(sc->hdr, sc->hdr_size));
 	int rc = enc.is_ok() ? 0 : enc.error().code();
 	u32 send_len = enc.is_ok() ? enc.value() : 0;
@@ -356,10 +379,13 @@ int SvcConn::sendto(void *rqstp, CallCtx *cc)
 	if (rc) {
 		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "cannot send Reply %08x: %d",
 					 cc->call.xid, rc);
+		rpcrdmax_trace_svc_send_err(id.get(), cc->call.xid, rc);
 		put_send(sc);
 		return rc;
 	}
 	auto r = post_reply(sc, send_len, send_inv_ ? reply_inv_rkey(cc->call.chunks) : 0);
+	if (r.is_error())
+		rpcrdmax_trace_svc_send_err(id.get(), cc->call.xid, r.error().code());
 	return r.is_ok() ? 0 : r.error().code();
 }
 } // namespace rpcrdmax::svcrdma

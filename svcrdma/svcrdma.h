@@ -241,6 +241,7 @@ struct SendCtx {
 	void **pages = nullptr;	/* kMaxReplyPages: rq_res's pages, held for the Writes or SGEs */
 	unsigned int npages = 0;
 	u32 sq_entries = 0;	/* Send Queue slots this Reply holds */
+	u32 write_wrs = 0;	/* of those, its Write chunks' Writes (tracepoints) */
 	bool unsignaled = false; /* its slots are in the tail room (kSendBatch) */
 	SvcConn *conn = nullptr;
 	/* An inline Reply's SGEs (lay.nsge 0: the Send buffer alone), and
@@ -335,6 +336,7 @@ private:
 			const core::ReplyPlan &p);
 	core::ReplyPlan plan_reply(void *rqstp, CallCtx *cc, rpcrdmax_xdr_shape *s);
 	Result<void> post_reply(SendCtx *sc, u32 send_len, u32 inv_rkey);
+	void trace_post_reply(const SendCtx *sc, unsigned int num_sge, u32 inv_rkey);
 	void orphan(SendCtx *sc);
 	void retire(SendCtx *sc);
 

@@ -167,6 +167,7 @@ Result<void> Conn::post_recv(RecvBuf *rb)
 {
 	rpcrdmax_sge sge = rb->map.sge(pd_.local_dma_lkey());
 	rb->map.sync_for_device();
+	rpcrdmax_trace_post_recv(rcq_.get(), rb->cqe.id());
 	Result<void> r = id.post_recv(&rb->cqe, &sge, 1);
 	if (r.is_error())
 		rpcrdmax_trace_post_recvs_err(ep_->xprt_, rcq_.get(), r.error().code());
@@ -234,6 +235,7 @@ Result<void> Conn::setup(const void *addr, unsigned int addrlen)
 		RPCRDMAX_TRY(dma_map(rb.map, dev, rb.data, recv_size, RPCRDMAX_DMA_FROM_DEVICE));
 		RPCRDMAX_TRY(post_recv(&rb));
 	}
+	rpcrdmax_trace_post_recvs(ep_->xprt_, rcq_.get(), nrecvs, (int)nrecvs);
 
 	/* RFC 8797: our buffer sizes, and R set (every MR is FRWR). */
 	u8 pd[core::kPdSize];
@@ -248,6 +250,8 @@ Result<void> Conn::setup(const void *addr, unsigned int addrlen)
 	core::PrivData peer;
 	(void)core::pd_decode(ConstBytes(peer_pd_, peer_pd_len_), &peer); /* absent: v1 defaults */
 	thresholds = core::pd_thresholds(ours, peer);
+	rpcrdmax_trace_inline_thresh(id.get(), thresholds.call, thresholds.reply,
+				     min(thresholds.call, send_size), min(thresholds.reply, recv_size));
 	core::credits_requester_init(&credits_, max_reqs);
 	rpcrdmax_xprt_set_credits(ep_->xprt_, 1);
 	return {};
@@ -331,6 +335,7 @@ Result<void> Conn::post_send_chain(void *rqst, SendBuf *sb, u32 len, bool signal
 		if (signal)
 			since_signal_ = 0;
 	}
+	rpcrdmax_trace_post_send(rqst, scq_.get(), sb->cqe.id(), (int)wr.num_sge, signal);
 	for (unsigned int i = 0; i < n; i += RPCRDMAX_MAX_WR_CHAIN) {
 		unsigned int bad, batch = min<unsigned int>(n - i, RPCRDMAX_MAX_WR_CHAIN);
 		Result<void> r = id.post_send(wrs_ + i, batch, &bad);
@@ -370,6 +375,7 @@ Result<void> Conn::send(void *rqst, u32 xid)
 	unsigned int n = 0;
 	auto m = marshal(req, rqst, xid, sb, &len, wrs_, &n);
 	if (m.is_error()) {
+		rpcrdmax_trace_marshal_failed(rqst, m.error().code());
 		untake_send(sb);
 		return m.error();
 	}

@@ -28,10 +28,15 @@ Result<void> Conn::frwr_setup(void *dev, u32 ppm)
 	for (u32 i = 0; i < kMrPool; i++) {
 		mrs_[i].conn = this;
 		mrs_[i].cqe.set_id((int)i); /* mr.id in its tracepoints */
-		RPCRDMAX_TRY(mrs_[i].mr.alloc(pd_.get(), dev, ppm));
+		Result<void> r = mrs_[i].mr.alloc(pd_.get(), dev, ppm);
+		if (r.is_error()) {
+			rpcrdmax_trace_frwr_alloc(i, r.error().code());
+			return r;
+		}
 		free_mrs_.push_back(&mrs_[i]);
 		ep_->stats.mrs_allocated.add_return(1);
 	}
+	rpcrdmax_trace_createmrs(ep_->xprt_, kMrPool);
 	return {};
 }
 
@@ -44,8 +49,10 @@ Result<ClntMr *> Conn::frwr_register(Req *req, void *rqst, bool rcv,
 		SpinLockBhGuard g(&free_lock_);
 		m = free_mrs_.pop_front();
 	}
-	if (!m)
+	if (!m) {
+		rpcrdmax_trace_nomrs_err(ep_->xprt_, rqst);
 		return error(err::ENOBUFS);
+	}
 
 	int n = rpcrdmax_xprt_rqst_pages(rqst, rcv, static_cast<unsigned int>(ps.extent),
 					 ps.offset + extent_shift, ps.length, page_segs_,

@@ -285,6 +285,24 @@ void Conn::reply_err(rpcrdmax_reply_err which, ConstBytes hdr)
 	rpcrdmax_trace_reply_err(which, ep_->xprt_, word(0), word(1), word(3));
 }
 
+/* xprtrdma_decode_seg: each Write list and Reply chunk segment a Reply
+ * returns, walked only while the event is on. */
+static void trace_returned(const core::ChunkLists &cl)
+{
+	if (!rpcrdmax_trace_decode_seg_enabled())
+		return;
+	auto chunk = [&](const core::ChunkRef &c) {
+		for (u32 i = 0; i < c.nsegs; i++) {
+			const core::Segment &s = cl.segment(c, i);
+			rpcrdmax_trace_decode_seg(s.handle, s.length, s.offset);
+		}
+	};
+	for (const core::ChunkRef &c : Span<const core::ChunkRef>(cl.write, cl.nwrite))
+		chunk(c);
+	if (cl.has_reply)
+		chunk(cl.reply);
+}
+
 bool Conn::handle_reply(RecvBuf *rb, u32 len, const rpcrdmax_wc &wc)
 {
 	core::V1Header &h = recv_hdr_;
@@ -337,12 +355,15 @@ bool Conn::handle_reply(RecvBuf *rb, u32 len, const rpcrdmax_wc &wc)
 	req->ddp_len = 0;
 	req->nomsg_len = 0;
 	req->held = nullptr;
+	trace_returned(h.chunks);
 	if (action == core::RequesterAction::FailRpc) {
-		req->reply_status = -err::EIO; /* ERR_VERS or ERR_CHUNK */
+		req->reply_status = -err::EIO; /* ERR_VERS, ERR_CHUNK or another */
 		if (h.err == (u32)core::V1ErrCode::Vers)
 			rpcrdmax_trace_err_vers(rqst, h.vers_low, h.vers_high);
-		else
+		else if (h.err == (u32)core::V1ErrCode::Chunk)
 			rpcrdmax_trace_err_chunk(rqst);
+		else
+			rpcrdmax_trace_err_unrecognized(rqst, h.err);
 	} else if (h.proc == core::V1Proc::Msg) {
 		bool ok = true;
 		/* At most the one Write chunk we offered, no more than we offered. */

@@ -870,12 +870,15 @@ fei_arm() {
 
 # fei_event END FUNC: the stock-named tracepoints with which the callers
 # of FUNC on END (client or server) report its failure, one "EVENT ERE"
-# per line (ERE: what follows "EVENT: ", its fields); none when that
-# failure has no stock event.  The client's Sends and LOCAL_INVs both go
-# through rpcrdmax_ib_post_send.
+# per line (ERE: what follows "EVENT: ", its fields): one of those must
+# fire, and each line "& EVENT ERE" as well; none when that failure has
+# no stock event.  The client's Sends and LOCAL_INVs both go through
+# rpcrdmax_ib_post_send; its MRs are mapped only while a Call is
+# marshaled.
 fei_event() {
 	local a='addr=192\.0\.2\.2:[0-9]+' st='status=-[0-9]+$'
 	case $1:$2 in
+	client:rpcrdmax_ib_alloc_mr) echo "xprtrdma_frwr_alloc mr.id=[0-9]+: rc=-[0-9]+\$" ;;
 	client:rpcrdmax_ib_post_send)
 		echo "xprtrdma_post_send_err task:[0-9]+@[0-9]+ cq.id=[0-9]+ rc=-[0-9]+\$"
 		echo "xprtrdma_post_linv_err task:[0-9]+@[0-9]+ $st" ;;
@@ -883,7 +886,8 @@ fei_event() {
 		echo "xprtrdma_post_recvs_err peer=\[192\.0\.2\.1\]:20049 cq.id=[0-9]+ rc=-[0-9]+\$" ;;
 	client:rpcrdmax_ib_dma_map_single) echo "xprtrdma_dma_maperr dma addr=0x[0-9a-f]+\$" ;;
 	client:rpcrdmax_ib_mr_map)
-		echo "xprtrdma_frwr_maperr mr.id=[0-9]+ DMA addr=0x[0-9a-f]+ \((BIDIR|TO_DEVICE|FROM_DEVICE)\) nents=-[0-9]+ of [1-9][0-9]*\$" ;;
+		echo "xprtrdma_frwr_maperr mr.id=[0-9]+ DMA addr=0x[0-9a-f]+ \((BIDIR|TO_DEVICE|FROM_DEVICE)\) nents=-[0-9]+ of [1-9][0-9]*\$"
+		echo "& xprtrdma_marshal_failed task:[0-9]+@[0-9]+ xid=0x[0-9a-f]{8} ret=-[0-9]+\$" ;;
 	server:rpcrdmax_ib_dma_map_single | server:rpcrdmax_ib_dma_map_page)
 		echo "svcrdma_dma_map_err $a device=rxe0 dma_addr=[0-9]+ length=[1-9][0-9]*\$" ;;
 	server:rpcrdmax_rw_init) echo "svcrdma_dma_map_rw_err $a device=rxe0 nents=[1-9][0-9]* $st" ;;
@@ -899,24 +903,33 @@ fei_event() {
 # instance "fei", emptied first.
 fei_trace_on() {
 	local ev
-	ev=$(fei_event "$1" "$2" | cut -d' ' -f1)
+	ev=$(fei_event "$1" "$2" | sed 's/^& //' | cut -d' ' -f1)
 	[ -z "$ev" ] || trace_events_on fei $ev
 }
 
 # fei_traced END FUNC: "none" when a failure of FUNC on END has no stock
-# event; "ok EVENT" when one of its events fired with its fields;
-# otherwise what the instance recorded.
+# event; "ok EVENT[ EVENT...]" when one of its events and each one it
+# requires ("&") fired with its fields; otherwise what is missing and
+# what the instance recorded.
 fei_traced() {
-	local ev ere evs
+	local ev ere evs any= need= fired=
 	evs=$(fei_event "$1" "$2")
 	[ -n "$evs" ] || { echo none; return 0; }
 	trace_events_off fei
 	while read -r ev ere; do
-		trace_lines fei "$ev" | grep -Eq " $ev: $ere" && { echo "ok $ev"; return 0; }
+		if [ "$ev" = "&" ]; then
+			read -r ev ere <<<"$ere"
+			trace_lines fei "$ev" | grep -Eq " $ev: $ere" && need="$need $ev" ||
+				{ echo "no $ev with its fields; recorded: '$(grep -v '^#' $TRACEFS/instances/fei/trace | tail -n 2 | tr '\n' ' ')'"; return 0; }
+		else
+			any="$any$ev "
+			[ -z "$fired" ] && trace_lines fei "$ev" | grep -Eq " $ev: $ere" && fired=$ev
+		fi
 	done <<-EOF
 	$evs
 	EOF
-	echo "none of $(echo "$evs" | cut -d' ' -f1 | tr '\n' ' ')with its fields; recorded: '$(grep -v '^#' $TRACEFS/instances/fei/trace | tail -n 2 | tr '\n' ' ')'"
+	[ -n "$fired" ] && { echo "ok $fired$need"; return 0; }
+	echo "none of ${any}with its fields; recorded: '$(grep -v '^#' $TRACEFS/instances/fei/trace | tail -n 2 | tr '\n' ' ')'"
 }
 
 # fei_disarm: prints how many of the armed failures were not used, and

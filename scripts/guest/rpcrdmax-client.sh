@@ -54,16 +54,25 @@ netns_mount_isolated rdma,port=20049,vers=4.2
 # O_DIRECT (a Write list), the directory listed (a Reply chunk): the
 # client's connect, marshal, chunk and reply events fire with their
 # fields filled in, and a Reply matches a Call.
-if step "trace: rpcrdma:xprtrdma_connect, _marshal, _chunk_*, _reply, _wc_receive, _wc_send, _mr_* enabled" \
-	trace_events_on client xprtrdma_connect xprtrdma_marshal xprtrdma_reply \
+if step "trace: rpcrdma:xprtrdma_connect, _op_connect, _inline_thresh, _createmrs, _marshal, _chunk_*, _decode_seg, _reply, _wc_receive, _wc_send, _mr_*, _post_* enabled" \
+	trace_events_on client xprtrdma_connect xprtrdma_op_connect xprtrdma_inline_thresh \
+	xprtrdma_createmrs xprtrdma_decode_seg xprtrdma_marshal xprtrdma_reply \
 	xprtrdma_chunk_read xprtrdma_chunk_write xprtrdma_chunk_reply \
 	xprtrdma_wc_receive xprtrdma_wc_send xprtrdma_mr_map xprtrdma_mr_fastreg \
-	xprtrdma_mr_reminv xprtrdma_mr_localinv xprtrdma_mr_unmap; then
+	xprtrdma_mr_reminv xprtrdma_mr_localinv xprtrdma_mr_unmap \
+	xprtrdma_post_send xprtrdma_post_recv xprtrdma_post_recvs; then
 	head -c 65536 /dev/urandom >/tmp/trace.src
 	step "trace: mount, write and read 64 KiB, list the directory" timeout 300 sh -c "mount -t nfs -o rdma,port=20049,vers=3,nolock 192.0.2.1:/export /mnt/nfs && cp /tmp/trace.src /mnt/nfs/trace.f && dd if=/mnt/nfs/trace.f of=/tmp/trace.back bs=64k iflag=direct status=none && ls -l /mnt/nfs >/dev/null && umount /mnt/nfs && cmp /tmp/trace.src /tmp/trace.back"
 	trace_events_off client
 	trace_expect client xprtrdma_connect 'peer=\[192\.0\.2\.1\]:20049 rc=0 connection status=1$' \
 		"trace: xprtrdma_connect names the server, rc=0, status 1"
+	trace_expect client xprtrdma_op_connect 'peer=\[192\.0\.2\.1\]:20049 delay=0$' \
+		"trace: xprtrdma_op_connect: sunrpc's first connect, no delay"
+	trace_expect client xprtrdma_inline_thresh \
+		'192\.0\.2\.2:[0-9]+ -> 192\.0\.2\.1:20049 neg send/recv=[1-9][0-9]*/[1-9][0-9]*, calc send/recv=[1-9][0-9]*/[1-9][0-9]*$' \
+		"trace: xprtrdma_inline_thresh shows the connection's inline sizes"
+	trace_expect client xprtrdma_createmrs 'peer=\[192\.0\.2\.1\]:20049 created [1-9][0-9]* MRs$' \
+		"trace: xprtrdma_createmrs shows the connection's MRs"
 	call='task:[0-9]+@[0-9]+ xid=0x[0-9a-f]{8} hdr=[1-9][0-9]* xdr=[0-9]+/[0-9]+/[0-9]+'
 	trace_expect client xprtrdma_marshal "$call read list/inline\$" \
 		"trace: xprtrdma_marshal shows the WRITE's Read list"
@@ -88,6 +97,11 @@ if step "trace: rpcrdma:xprtrdma_connect, _marshal, _chunk_*, _reply, _wc_receiv
 		"trace: xprtrdma_chunk_read shows the WRITE's Read chunk"
 	trace_expect client xprtrdma_chunk_write "task:[0-9]+@[0-9]+ $seg" \
 		"trace: xprtrdma_chunk_write shows the READ's Write chunk"
+	# The Reply returns the Write chunk's segment with the octets written.
+	wseg=$(trace_lines client xprtrdma_chunk_write | tail -n 1 |
+		grep -Eo '@0x[0-9a-f]{16}:0x[0-9a-f]{8}')
+	trace_expect client xprtrdma_decode_seg "[1-9][0-9]*${wseg:-no-write-chunk}\$" \
+		"trace: xprtrdma_decode_seg: the READ's Reply returns its Write chunk ($wseg)"
 	trace_expect client xprtrdma_chunk_reply "task:[0-9]+@[0-9]+ $seg" \
 		"trace: xprtrdma_chunk_reply shows READDIRPLUS's Reply chunk"
 	# The WRITE's pages are registered for the server to read (TO_DEVICE),
@@ -106,6 +120,20 @@ if step "trace: rpcrdma:xprtrdma_connect, _marshal, _chunk_*, _reply, _wc_receiv
 		grep -Ec "$mr \\((TO|FROM)_DEVICE\\)\$")
 	[ "$n" -gt 0 ] && step_ok "trace: xprtrdma_mr_reminv and _localinv: $n invalidations" ||
 		step_fail "trace: no xprtrdma_mr_reminv or _localinv line"
+	# Work posted: the connection's first Receives as one batch, each
+	# Receive, each Call's Send (signaled or not: Sends are signaled
+	# selectively, and a signaled one's cid completes in xprtrdma_wc_send).
+	trace_expect client xprtrdma_post_recvs \
+		'peer=\[192\.0\.2\.1\]:20049 cq.id=[0-9]+ ([1-9][0-9]*) new recvs, \1 active$' \
+		"trace: xprtrdma_post_recvs shows the connection's first Receives"
+	trace_expect client xprtrdma_post_recv 'cq.id=[0-9]+ cid=[0-9]+$' \
+		"trace: xprtrdma_post_recv fired with its fields"
+	trace_expect client xprtrdma_post_send 'task:[0-9]+@[0-9]+ cq.id=[0-9]+ cid=[0-9]+ \(1 SGE\) $' \
+		"trace: xprtrdma_post_send shows an unsignaled Send"
+	sig=$(trace_lines client xprtrdma_post_send | grep -E ' cid=[0-9]+ \(1 SGE\) signaled$' |
+		tail -n 1 | grep -Eo 'cid=[0-9]+')
+	trace_expect client xprtrdma_wc_send "cq.id=[0-9]+ ${sig:-no-signaled-send} status=SUCCESS" \
+		"trace: xprtrdma_post_send's last signaled Send ($sig) completes in xprtrdma_wc_send"
 	xid=$(trace_lines client xprtrdma_marshal | tail -n 1 | grep -Eo 'xid=0x[0-9a-f]{8}')
 	trace_expect client xprtrdma_reply "task:[0-9]+@[0-9]+ $xid credits=[1-9][0-9]*\$" \
 		"trace: xprtrdma_reply matches the last Call ($xid) with credits"

@@ -16,6 +16,10 @@ step "server: rpcrdma:svcrdma_decode_rqst, _decode_rseg, _decode_wseg, _encode_w
 DECODE_ERRS="svcrdma_decode_short_err svcrdma_decode_badvers_err svcrdma_decode_drop_err svcrdma_decode_badproc_err svcrdma_decode_parse_err"
 step "server: rpcrdma:svcrdma_err_vers, _err_chunk, the decode errors enabled" \
 	trace_events_on server_err svcrdma_err_vers svcrdma_err_chunk $DECODE_ERRS
+# Work posted (a buffer of its own: one line per Receive and per Send).
+step "server: rpcrdma:svcrdma_post_recv, _post_send, _post_read_chunk, _post_write_chunk, _post_reply_chunk enabled" \
+	trace_events_on server_post svcrdma_post_recv svcrdma_post_send svcrdma_post_read_chunk \
+	svcrdma_post_write_chunk svcrdma_post_reply_chunk
 # Send Queue waits: each one counts in rdma_stat_sq_starve too.
 starve0=$(cat /proc/sys/sunrpc/svc_rdma/rdma_stat_sq_starve)
 step "server: rpcrdma:svcrdma_sq_full, _sq_retry enabled" \
@@ -50,6 +54,7 @@ done
 trace_events_off server
 trace_events_off server_err
 trace_events_off server_sq
+trace_events_off server_post
 # As many svcrdma_sq_full as Send Queue waits counted, each line with its
 # fields (the client, the slots free of all), a retry after none more.
 starve=$(($(cat /proc/sys/sunrpc/svc_rdma/rdma_stat_sq_starve) - starve0))
@@ -83,6 +88,28 @@ if [ ! -e /share/hostile.strict ]; then
 	# octets written, from the Send context that carries it.
 	trace_expect server svcrdma_encode_wseg "cq_id=[0-9]+ cid=[0-9]+ segno=[0-9]+ $seg" \
 		"server: svcrdma_encode_wseg shows a Reply's written segment"
+fi
+# Each Receive posted, each Reply's Send (its Send context's cid, its
+# SGEs, the rkey it invalidates or 0), the RDMA Reads of a Call's Read
+# chunks and the Writes of a Reply's Write chunks (the Send Queue slots
+# they take); a Reply chunk's Writes, where there were any, as well.
+trace_expect server_post svcrdma_post_recv 'cq.id=[0-9]+ cid=[0-9]+$' \
+	"server: svcrdma_post_recv fired with its fields"
+trace_expect server_post svcrdma_post_send 'cq_id=[0-9]+ cid=[0-9]+ num_sge=[1-9][0-9]* inv_rkey=0x[0-9a-f]{8}$' \
+	"server: svcrdma_post_send fired with its fields"
+if [ ! -e /share/hostile.strict ]; then
+	chunk='cq.id=[0-9]+ cid=-?[0-9]+ sqecount=[1-9][0-9]*$'
+	trace_expect server_post svcrdma_post_read_chunk "$chunk" \
+		"server: svcrdma_post_read_chunk shows the WRITEs' RDMA Reads"
+	trace_expect server_post svcrdma_post_write_chunk "$chunk" \
+		"server: svcrdma_post_write_chunk shows the READs' RDMA Writes"
+	# A Write chunk's Writes go in the chain of their Reply's Send.
+	wcid=$(trace_lines server_post svcrdma_post_write_chunk | tail -n 1 | grep -Eo 'cid=[0-9]+')
+	trace_expect server_post svcrdma_post_send "cq_id=[0-9]+ ${wcid:-no-write-chunk} num_sge" \
+		"server: the last Write chunk's Writes ($wcid) are in a Reply's Send chain"
+	bad=$(trace_lines server_post svcrdma_post_reply_chunk | grep -Evc " svcrdma_post_reply_chunk: $chunk")
+	[ "$bad" = 0 ] && step_ok "server: svcrdma_post_reply_chunk lines, where any, have their fields" ||
+		step_fail "server: $bad svcrdma_post_reply_chunk lines without their fields"
 fi
 # Each error event, with its fields (a header's CQ and buffer, or an
 # error Reply's XID): under the hostile peer every one fired, with a

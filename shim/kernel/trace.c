@@ -67,6 +67,14 @@ static const char *rpcrdmax_peer_str(void *id, char *buf, size_t len)
 	return buf;
 }
 
+/* The device name of CM id @id, for the server's DMA and chunk events. */
+static const char *rpcrdmax_id_device(void *id)
+{
+	struct rdma_cm_id *cm = id;
+
+	return cm && cm->device ? dev_name(&cm->device->dev) : "(none)";
+}
+
 /**
  * rpcrdmax_trace_svc_accept_err - setting a server connection up failed
  * @which: at which stage (its PD, its QP, the accept)
@@ -165,6 +173,230 @@ void rpcrdmax_trace_post_recvs_err(void *xprt, void *cq, int status)
 }
 
 /**
+ * rpcrdmax_trace_post_send - a Call's Send chain was posted
+ * @rqst: its struct rpc_rqst
+ * @cq: the Send CQ (struct ib_cq)
+ * @cid: which Send buffer
+ * @num_sge: the Send's SGEs
+ * @signaled: whether the Send asks for a completion
+ */
+void rpcrdmax_trace_post_send(void *rqst, void *cq, int cid, int num_sge, bool signaled)
+{
+	trace_xprtrdma_post_send(rqst, ((struct ib_cq *)cq)->res.id, cid, num_sge, signaled);
+}
+
+/**
+ * rpcrdmax_trace_post_recv - the client posted a Receive
+ * @cq: the Receive CQ (struct ib_cq)
+ * @cid: which Receive buffer
+ */
+void rpcrdmax_trace_post_recv(void *cq, int cid)
+{
+	trace_xprtrdma_post_recv(((struct ib_cq *)cq)->res.id, cid);
+}
+
+/**
+ * rpcrdmax_trace_post_recvs - the client posted a batch of Receives
+ * @xprt: the struct rpc_xprt
+ * @cq: the Receive CQ (struct ib_cq)
+ * @count: Receives in the batch
+ * @posted: Receives posted now in all
+ */
+void rpcrdmax_trace_post_recvs(void *xprt, void *cq, unsigned int count, int posted)
+{
+	trace_xprtrdma_post_recvs(xprt, ((struct ib_cq *)cq)->res.id, count, posted);
+}
+
+/**
+ * rpcrdmax_trace_svc_post_recvs - a server connection posted Receives
+ * @cq: the Receive CQ (struct ib_cq)
+ * @cqes: each Receive's struct ib_cqe, whose cid svcrdma_post_recv prints
+ * @n: how many
+ */
+void rpcrdmax_trace_svc_post_recvs(void *cq, void *const *cqes, unsigned int n)
+{
+	unsigned int i;
+
+	if (!trace_svcrdma_post_recv_enabled())
+		return;
+	for (i = 0; i < n; i++)
+		trace_svcrdma_post_recv(((struct ib_cq *)cq)->res.id, rpcrdmax_ib_cqe_id(cqes[i]));
+}
+
+/**
+ * rpcrdmax_trace_svc_post_send - a server connection posted a Reply's Send
+ * @cq: the Send CQ (struct ib_cq)
+ * @cid: which Send context
+ * @num_sge: the Send's SGEs
+ * @inv_rkey: the rkey it invalidates (Send With Invalidate), else 0
+ */
+void rpcrdmax_trace_svc_post_send(void *cq, int cid, unsigned int num_sge, unsigned int inv_rkey)
+{
+	trace_svcrdma_post_send(((struct ib_cq *)cq)->res.id, cid, num_sge, inv_rkey);
+}
+
+/**
+ * rpcrdmax_trace_svc_post_chunk - a server connection posted a chunk's RDMA work
+ * @which: the Reads of a Call's Read chunks, the Writes of a Reply's Write
+ *	chunks or of its Reply chunk
+ * @cq: the Send CQ (struct ib_cq)
+ * @cid: the Read context's, or the Send context's the Writes are chained to
+ * @sqecount: the Send Queue slots the work takes
+ */
+void rpcrdmax_trace_svc_post_chunk(enum rpcrdmax_post_chunk which, void *cq, int cid,
+				   int sqecount)
+{
+	u32 cq_id = ((struct ib_cq *)cq)->res.id;
+
+	switch (which) {
+	case RPCRDMAX_POST_CHUNK_READ:
+		trace_svcrdma_post_read_chunk(cq_id, cid, sqecount);
+		break;
+	case RPCRDMAX_POST_CHUNK_WRITE:
+		trace_svcrdma_post_write_chunk(cq_id, cid, sqecount);
+		break;
+	case RPCRDMAX_POST_CHUNK_REPLY:
+		trace_svcrdma_post_reply_chunk(cq_id, cid, sqecount);
+		break;
+	}
+}
+
+/**
+ * rpcrdmax_trace_op_connect - sunrpc asked the client transport to connect
+ * @xprt: the struct rpc_xprt
+ * @delay: jiffies before the attempt
+ */
+void rpcrdmax_trace_op_connect(void *xprt, unsigned long delay)
+{
+	trace_xprtrdma_op_connect(xprt, delay);
+}
+
+/**
+ * rpcrdmax_trace_op_set_cto - sunrpc set the client transport's connect time-outs
+ * @xprt: the struct rpc_xprt
+ * @connect: the connect time-out asked for, in jiffies
+ * @reconnect: the longest reconnect delay asked for, in jiffies
+ */
+void rpcrdmax_trace_op_set_cto(void *xprt, unsigned long connect, unsigned long reconnect)
+{
+	trace_xprtrdma_op_set_cto(xprt, connect, reconnect);
+}
+
+/**
+ * rpcrdmax_trace_op_inject_dsc - sunrpc injected a disconnect (CONFIG_FAIL_SUNRPC)
+ * @xprt: the struct rpc_xprt
+ */
+void rpcrdmax_trace_op_inject_dsc(void *xprt)
+{
+	trace_xprtrdma_op_inject_dsc(xprt);
+}
+
+/**
+ * rpcrdmax_trace_inline_thresh - a client connection's inline sizes
+ * @id: its struct rdma_cm_id
+ * @inline_send: the Call threshold both ends' private data give
+ * @inline_recv: the Reply threshold they give
+ * @max_send: the largest Call sent inline
+ * @max_recv: the largest Reply received inline
+ */
+void rpcrdmax_trace_inline_thresh(void *id, unsigned int inline_send, unsigned int inline_recv,
+				  unsigned int max_send, unsigned int max_recv)
+{
+	trace_xprtrdma_inline_thresh(id, inline_send, inline_recv, max_send, max_recv);
+}
+
+/**
+ * rpcrdmax_trace_createmrs - a client connection made its MRs
+ * @xprt: the struct rpc_xprt
+ * @count: how many
+ */
+void rpcrdmax_trace_createmrs(void *xprt, unsigned int count)
+{
+	trace_xprtrdma_createmrs(xprt, count);
+}
+
+/**
+ * rpcrdmax_trace_frwr_alloc - an MR could not be made
+ * @mr_id: its index
+ * @rc: the negative errno
+ */
+void rpcrdmax_trace_frwr_alloc(unsigned int mr_id, int rc)
+{
+	trace_xprtrdma_frwr_alloc(mr_id, rc);
+}
+
+/**
+ * rpcrdmax_trace_nomrs_err - no MR was free for an RPC's chunk
+ * @xprt: the struct rpc_xprt
+ * @rqst: the RPC's struct rpc_rqst
+ */
+void rpcrdmax_trace_nomrs_err(void *xprt, void *rqst)
+{
+	trace_xprtrdma_nomrs_err(xprt, rqst);
+}
+
+/**
+ * rpcrdmax_trace_marshal_failed - a Call could not be marshaled
+ * @rqst: its struct rpc_rqst
+ * @ret: the negative errno
+ */
+void rpcrdmax_trace_marshal_failed(void *rqst, int ret)
+{
+	trace_xprtrdma_marshal_failed(rqst, ret);
+}
+
+/**
+ * rpcrdmax_trace_decode_seg_enabled - whether xprtrdma_decode_seg is on
+ */
+bool rpcrdmax_trace_decode_seg_enabled(void)
+{
+	return trace_xprtrdma_decode_seg_enabled();
+}
+
+/**
+ * rpcrdmax_trace_decode_seg - a Write chunk segment as a Reply returns it
+ * @handle: its rkey
+ * @length: the octets the server wrote there
+ * @offset: its address
+ */
+void rpcrdmax_trace_decode_seg(unsigned int handle, unsigned int length,
+			       unsigned long long offset)
+{
+	trace_xprtrdma_decode_seg(handle, length, offset);
+}
+
+/**
+ * rpcrdmax_trace_svc_send_err - a server connection could not send a Reply
+ * @id: its struct rdma_cm_id
+ * @xid: the Call's XID
+ * @status: the negative errno
+ */
+void rpcrdmax_trace_svc_send_err(void *id, unsigned int xid, int status)
+{
+	char buf[64];
+
+	if (trace_svcrdma_send_err_enabled())
+		trace_svcrdma_send_err(rpcrdmax_peer_str(id, buf, sizeof(buf)), xid, status);
+}
+
+/**
+ * rpcrdmax_trace_svc_small_wrch_err - a result longer than its Write chunk
+ * @id: the connection's struct rdma_cm_id
+ * @remaining: octets that do not fit
+ * @seg_no: segments used
+ * @num_segs: segments in the chunk
+ */
+void rpcrdmax_trace_svc_small_wrch_err(void *id, unsigned int remaining, unsigned int seg_no,
+				       unsigned int num_segs)
+{
+	char buf[64];
+
+	if (trace_svcrdma_small_wrch_err_enabled())
+		trace_svcrdma_small_wrch_err(rpcrdmax_peer_str(id, buf, sizeof(buf)),
+					     rpcrdmax_id_device(id), remaining, seg_no, num_segs);
+}
+
+/**
  * rpcrdmax_trace_post_linv_err - an RPC's LOCAL_INVs could not be posted
  * @rqst: its struct rpc_rqst, or NULL
  * @status: the negative errno
@@ -194,14 +426,6 @@ void rpcrdmax_trace_frwr_maperr(int mr_id, int dir, int mapped, int nents)
 {
 	/* stock's addr is its scatterlist's first DMA address: none here */
 	trace_xprtrdma_frwr_maperr(mr_id, 0, dir, mapped, nents);
-}
-
-/* The device name of CM id @id, for the server's DMA events. */
-static const char *rpcrdmax_id_device(void *id)
-{
-	struct rdma_cm_id *cm = id;
-
-	return cm && cm->device ? dev_name(&cm->device->dev) : "(none)";
 }
 
 /**
@@ -320,6 +544,17 @@ void rpcrdmax_trace_err_vers(void *rqst, unsigned int low, unsigned int high)
 void rpcrdmax_trace_err_chunk(void *rqst)
 {
 	trace_xprtrdma_err_chunk(rqst);
+}
+
+/**
+ * rpcrdmax_trace_err_unrecognized - the server answered a Call with an
+ *	RDMA_ERROR whose rdma_err is not ERR_VERS or ERR_CHUNK
+ * @rqst: the Call's struct rpc_rqst
+ * @err: the rdma_err as received
+ */
+void rpcrdmax_trace_err_unrecognized(void *rqst, unsigned int err)
+{
+	trace_xprtrdma_err_unrecognized(rqst, err);
 }
 
 /**

@@ -213,6 +213,80 @@ DEFINE_EVENT(rpcrdmax_conn_class, xprtrdma_disconnect,
 	TP_PROTO(const struct rpc_xprt *xprt, int rc, int status),
 	TP_ARGS(xprt, rc, status));
 
+/* sunrpc's calls into the transport: connect (with the delay before the
+ * attempt, in jiffies), the mount's connect time-outs (jiffies), a
+ * disconnect CONFIG_FAIL_SUNRPC injects. */
+TRACE_EVENT(xprtrdma_op_connect,
+	TP_PROTO(const struct rpc_xprt *xprt, unsigned long delay),
+	TP_ARGS(xprt, delay),
+	TP_STRUCT__entry(
+		__field(unsigned long, delay)
+		RPCRDMAX_PEER_FIELDS(xprt)
+	),
+	TP_fast_assign(
+		__entry->delay = delay;
+		RPCRDMAX_PEER_ASSIGN(xprt);
+	),
+	TP_printk("peer=[%s]:%s delay=%lu", __get_str(addr), __get_str(port), __entry->delay)
+);
+
+TRACE_EVENT(xprtrdma_op_set_cto,
+	TP_PROTO(const struct rpc_xprt *xprt, unsigned long connect, unsigned long reconnect),
+	TP_ARGS(xprt, connect, reconnect),
+	TP_STRUCT__entry(
+		__field(unsigned long, connect)
+		__field(unsigned long, reconnect)
+		RPCRDMAX_PEER_FIELDS(xprt)
+	),
+	TP_fast_assign(
+		__entry->connect = connect;
+		__entry->reconnect = reconnect;
+		RPCRDMAX_PEER_ASSIGN(xprt);
+	),
+	TP_printk("peer=[%s]:%s connect=%lu reconnect=%lu", __get_str(addr), __get_str(port),
+		  __entry->connect, __entry->reconnect)
+);
+
+TRACE_EVENT(xprtrdma_op_inject_dsc,
+	TP_PROTO(const struct rpc_xprt *xprt),
+	TP_ARGS(xprt),
+	TP_STRUCT__entry(
+		RPCRDMAX_PEER_FIELDS(xprt)
+	),
+	TP_fast_assign(
+		RPCRDMAX_PEER_ASSIGN(xprt);
+	),
+	TP_printk("peer=[%s]:%s", __get_str(addr), __get_str(port))
+);
+
+/* A connection's inline sizes (RFC 8797): the thresholds both ends'
+ * private data give (neg), and the largest Call we send and Reply we
+ * can receive inline, within our buffers (calc). */
+TRACE_EVENT(xprtrdma_inline_thresh,
+	TP_PROTO(const struct rdma_cm_id *id, unsigned int inline_send, unsigned int inline_recv,
+		 unsigned int max_send, unsigned int max_recv),
+	TP_ARGS(id, inline_send, inline_recv, max_send, max_recv),
+	TP_STRUCT__entry(
+		__field(unsigned int, inline_send)
+		__field(unsigned int, inline_recv)
+		__field(unsigned int, max_send)
+		__field(unsigned int, max_recv)
+		__array(unsigned char, srcaddr, sizeof(struct sockaddr_in6))
+		__array(unsigned char, dstaddr, sizeof(struct sockaddr_in6))
+	),
+	TP_fast_assign(
+		__entry->inline_send = inline_send;
+		__entry->inline_recv = inline_recv;
+		__entry->max_send = max_send;
+		__entry->max_recv = max_recv;
+		memcpy(__entry->srcaddr, &id->route.addr.src_addr, sizeof(struct sockaddr_in6));
+		memcpy(__entry->dstaddr, &id->route.addr.dst_addr, sizeof(struct sockaddr_in6));
+	),
+	TP_printk("%pISpc -> %pISpc neg send/recv=%u/%u, calc send/recv=%u/%u",
+		  __entry->srcaddr, __entry->dstaddr, __entry->inline_send, __entry->inline_recv,
+		  __entry->max_send, __entry->max_recv)
+);
+
 /* The backchannel: its slots made (xprtrdma_cb_setup), a backward Call
  * handed to the callback service (_cb_call), its Reply sent (_cb_reply). */
 TRACE_EVENT(xprtrdma_cb_setup,
@@ -266,7 +340,93 @@ TRACE_EVENT(xprtrdma_post_recvs_err,
 		  __entry->cq_id, __entry->status)
 );
 
+/* Receives posted: one Receive (cq.id, cid: which Receive buffer; the
+ * class serves the server's svcrdma_post_recv too), and a connection's
+ * first batch (how many, how many are now posted). */
+DECLARE_EVENT_CLASS(rpcrdmax_post_recv_class,
+	TP_PROTO(u32 cq_id, int completion_id),
+	TP_ARGS(cq_id, completion_id),
+	TP_STRUCT__entry(
+		__field(u32, cq_id)
+		__field(int, completion_id)
+	),
+	TP_fast_assign(
+		__entry->cq_id = cq_id;
+		__entry->completion_id = completion_id;
+	),
+	TP_printk("cq.id=%d cid=%d", __entry->cq_id, __entry->completion_id)
+);
+DEFINE_EVENT(rpcrdmax_post_recv_class, xprtrdma_post_recv,
+	TP_PROTO(u32 cq_id, int completion_id), TP_ARGS(cq_id, completion_id));
+
+TRACE_EVENT(xprtrdma_post_recvs,
+	TP_PROTO(const struct rpc_xprt *xprt, u32 cq_id, unsigned int count, int posted),
+	TP_ARGS(xprt, cq_id, count, posted),
+	TP_STRUCT__entry(
+		__field(u32, cq_id)
+		__field(unsigned int, count)
+		__field(int, posted)
+		RPCRDMAX_PEER_FIELDS(xprt)
+	),
+	TP_fast_assign(
+		__entry->cq_id = cq_id;
+		__entry->count = count;
+		__entry->posted = posted;
+		RPCRDMAX_PEER_ASSIGN(xprt);
+	),
+	TP_printk("peer=[%s]:%s cq.id=%d %u new recvs, %d active", __get_str(addr),
+		  __get_str(port), __entry->cq_id, __entry->count, __entry->posted)
+);
+
 /* ---- client: MRs ---------------------------------------------------------- */
+
+/* A connection's MRs made (at connect, all of them), one that could not
+ * be (mr.id: its index), none free for an RPC's chunk. */
+TRACE_EVENT(xprtrdma_createmrs,
+	TP_PROTO(const struct rpc_xprt *xprt, unsigned int count),
+	TP_ARGS(xprt, count),
+	TP_STRUCT__entry(
+		RPCRDMAX_PEER_FIELDS(xprt)
+		__field(unsigned int, count)
+	),
+	TP_fast_assign(
+		__entry->count = count;
+		RPCRDMAX_PEER_ASSIGN(xprt);
+	),
+	TP_printk("peer=[%s]:%s created %u MRs", __get_str(addr), __get_str(port),
+		  __entry->count)
+);
+
+TRACE_EVENT(xprtrdma_frwr_alloc,
+	TP_PROTO(u32 mr_id, int rc),
+	TP_ARGS(mr_id, rc),
+	TP_STRUCT__entry(
+		__field(u32, mr_id)
+		__field(int, rc)
+	),
+	TP_fast_assign(
+		__entry->mr_id = mr_id;
+		__entry->rc = rc;
+	),
+	TP_printk("mr.id=%u: rc=%d", __entry->mr_id, __entry->rc)
+);
+
+TRACE_EVENT(xprtrdma_nomrs_err,
+	TP_PROTO(const struct rpc_xprt *xprt, const struct rpc_rqst *rqst),
+	TP_ARGS(xprt, rqst),
+	TP_STRUCT__entry(
+		__field(unsigned int, task_id)
+		__field(unsigned int, client_id)
+		RPCRDMAX_PEER_FIELDS(xprt)
+	),
+	TP_fast_assign(
+		__entry->task_id = rpcrdmax_task_id(rqst);
+		__entry->client_id = rpcrdmax_client_id(rqst);
+		RPCRDMAX_PEER_ASSIGN(xprt);
+	),
+	TP_printk("task:%u@%u peer=[%s]:%s", __entry->task_id, __entry->client_id,
+		  __get_str(addr), __get_str(port))
+);
 
 TRACE_DEFINE_ENUM(DMA_BIDIRECTIONAL);
 TRACE_DEFINE_ENUM(DMA_TO_DEVICE);
@@ -405,6 +565,66 @@ DEFINE_EVENT(rpcrdmax_wrch_class, xprtrdma_chunk_reply,
 
 /* ---- client: one RPC ---------------------------------------------------- */
 
+/* A Call's Send chain posted (cid: which Send buffer; signaled or not). */
+TRACE_EVENT(xprtrdma_post_send,
+	TP_PROTO(const struct rpc_rqst *rqst, u32 cq_id, int completion_id, int num_sge,
+		 int signaled),
+	TP_ARGS(rqst, cq_id, completion_id, num_sge, signaled),
+	TP_STRUCT__entry(
+		__field(u32, cq_id)
+		__field(int, completion_id)
+		__field(unsigned int, task_id)
+		__field(unsigned int, client_id)
+		__field(int, num_sge)
+		__field(int, signaled)
+	),
+	TP_fast_assign(
+		__entry->cq_id = cq_id;
+		__entry->completion_id = completion_id;
+		__entry->task_id = rpcrdmax_task_id(rqst);
+		__entry->client_id = rpcrdmax_client_id(rqst);
+		__entry->num_sge = num_sge;
+		__entry->signaled = signaled;
+	),
+	TP_printk("task:%u@%u cq.id=%u cid=%d (%d SGE%s) %s", __entry->task_id,
+		  __entry->client_id, __entry->cq_id, __entry->completion_id, __entry->num_sge,
+		  __entry->num_sge == 1 ? "" : "s", __entry->signaled ? "signaled" : "")
+);
+
+/* A Call that could not be marshaled (ret: the errno the RPC gets or
+ * that makes sunrpc try again). */
+TRACE_EVENT(xprtrdma_marshal_failed,
+	TP_PROTO(const struct rpc_rqst *rqst, int ret),
+	TP_ARGS(rqst, ret),
+	TP_STRUCT__entry(
+		RPCRDMAX_RQST_FIELDS
+		__field(int, ret)
+	),
+	TP_fast_assign(
+		RPCRDMAX_RQST_ASSIGN(rqst);
+		__entry->ret = ret;
+	),
+	TP_printk(RPCRDMAX_RQST_FMT " ret=%d", RPCRDMAX_RQST_ARGS, __entry->ret)
+);
+
+/* A segment of a Write chunk as the server's Reply returns it. */
+TRACE_EVENT(xprtrdma_decode_seg,
+	TP_PROTO(u32 handle, u32 length, u64 offset),
+	TP_ARGS(handle, length, offset),
+	TP_STRUCT__entry(
+		__field(u32, handle)
+		__field(u32, length)
+		__field(u64, offset)
+	),
+	TP_fast_assign(
+		__entry->handle = handle;
+		__entry->length = length;
+		__entry->offset = offset;
+	),
+	TP_printk("%u@0x%016llx:0x%08x", __entry->length, (unsigned long long)__entry->offset,
+		  __entry->handle)
+);
+
 /* A Call's Send chain could not be posted (cq.id: the Send CQ). */
 TRACE_EVENT(xprtrdma_post_send_err,
 	TP_PROTO(const struct rpc_rqst *rqst, u32 cq_id, int rc),
@@ -515,6 +735,22 @@ TRACE_EVENT(xprtrdma_err_chunk,
 		RPCRDMAX_RQST_ASSIGN(rqst);
 	),
 	TP_printk(RPCRDMAX_RQST_FMT, RPCRDMAX_RQST_ARGS)
+);
+
+/* RDMA_ERROR with an rdma_err RFC 8166 does not define (procedure: the
+ * rdma_err as received); the RPC fails with EIO. */
+TRACE_EVENT(xprtrdma_err_unrecognized,
+	TP_PROTO(const struct rpc_rqst *rqst, u32 procedure),
+	TP_ARGS(rqst, procedure),
+	TP_STRUCT__entry(
+		RPCRDMAX_RQST_FIELDS
+		__field(u32, procedure)
+	),
+	TP_fast_assign(
+		RPCRDMAX_RQST_ASSIGN(rqst);
+		__entry->procedure = procedure;
+	),
+	TP_printk(RPCRDMAX_RQST_FMT " procedure=%u", RPCRDMAX_RQST_ARGS, __entry->procedure)
 );
 
 /* A Reply the client could not use (rpcrdmax_trace_reply_err). */
@@ -781,6 +1017,59 @@ TRACE_EVENT(svcrdma_rq_post_err,
 	TP_printk("addr=%s status=%d", __get_str(addr), __entry->status)
 );
 
+/* Work posted: a Receive (cid: which Receive buffer), a Reply's Send
+ * (cid: which Send context; inv_rkey 0 for a plain Send), and the RDMA
+ * Reads of a Call's Read chunks or the Writes of a Reply's Write and
+ * Reply chunks (sqecount: the Send Queue slots they take; the Writes go
+ * in one chain with the Send, so they carry its cid). */
+DEFINE_EVENT(rpcrdmax_post_recv_class, svcrdma_post_recv,
+	TP_PROTO(u32 cq_id, int completion_id), TP_ARGS(cq_id, completion_id));
+
+TRACE_EVENT(svcrdma_post_send,
+	TP_PROTO(u32 cq_id, int completion_id, unsigned int num_sge, u32 inv_rkey),
+	TP_ARGS(cq_id, completion_id, num_sge, inv_rkey),
+	TP_STRUCT__entry(
+		__field(u32, cq_id)
+		__field(int, completion_id)
+		__field(unsigned int, num_sge)
+		__field(u32, inv_rkey)
+	),
+	TP_fast_assign(
+		__entry->cq_id = cq_id;
+		__entry->completion_id = completion_id;
+		__entry->num_sge = num_sge;
+		__entry->inv_rkey = inv_rkey;
+	),
+	TP_printk("cq_id=%u cid=%d num_sge=%u inv_rkey=0x%08x", __entry->cq_id,
+		  __entry->completion_id, __entry->num_sge, __entry->inv_rkey)
+);
+
+DECLARE_EVENT_CLASS(rpcrdmax_svc_post_chunk_class,
+	TP_PROTO(u32 cq_id, int completion_id, int sqecount),
+	TP_ARGS(cq_id, completion_id, sqecount),
+	TP_STRUCT__entry(
+		__field(u32, cq_id)
+		__field(int, completion_id)
+		__field(int, sqecount)
+	),
+	TP_fast_assign(
+		__entry->cq_id = cq_id;
+		__entry->completion_id = completion_id;
+		__entry->sqecount = sqecount;
+	),
+	TP_printk("cq.id=%u cid=%d sqecount=%d", __entry->cq_id, __entry->completion_id,
+		  __entry->sqecount)
+);
+DEFINE_EVENT(rpcrdmax_svc_post_chunk_class, svcrdma_post_read_chunk,
+	TP_PROTO(u32 cq_id, int completion_id, int sqecount),
+	TP_ARGS(cq_id, completion_id, sqecount));
+DEFINE_EVENT(rpcrdmax_svc_post_chunk_class, svcrdma_post_write_chunk,
+	TP_PROTO(u32 cq_id, int completion_id, int sqecount),
+	TP_ARGS(cq_id, completion_id, sqecount));
+DEFINE_EVENT(rpcrdmax_svc_post_chunk_class, svcrdma_post_reply_chunk,
+	TP_PROTO(u32 cq_id, int completion_id, int sqecount),
+	TP_ARGS(cq_id, completion_id, sqecount));
+
 /* The Send Queue: too few slots free, the poster sleeps (svcrdma_sq_full);
  * it woke and tries again (svcrdma_sq_retry). */
 DECLARE_EVENT_CLASS(rpcrdmax_svc_sq_class,
@@ -861,6 +1150,48 @@ TRACE_EVENT(svcrdma_dma_map_rw_err,
 	),
 	TP_printk("addr=%s device=%s nents=%u status=%d", __get_str(addr),
 		  __get_str(device), __entry->nents, __entry->status)
+);
+
+/* A Reply that could not be sent (the connection is closed), and a
+ * DDP-eligible result longer than the Write chunk meant for it
+ * (remaining: the octets that do not fit once all num_segs are used). */
+TRACE_EVENT(svcrdma_send_err,
+	TP_PROTO(const char *addr, u32 xid, int status),
+	TP_ARGS(addr, xid, status),
+	TP_STRUCT__entry(
+		__field(int, status)
+		__field(u32, xid)
+		__string(addr, addr)
+	),
+	TP_fast_assign(
+		__entry->status = status;
+		__entry->xid = xid;
+		RPCRDMAX_ASSIGN_STR(addr, addr);
+	),
+	TP_printk("addr=%s xid=0x%08x status=%d", __get_str(addr), __entry->xid,
+		  __entry->status)
+);
+
+TRACE_EVENT(svcrdma_small_wrch_err,
+	TP_PROTO(const char *addr, const char *device, unsigned int remaining,
+		 unsigned int seg_no, unsigned int num_segs),
+	TP_ARGS(addr, device, remaining, seg_no, num_segs),
+	TP_STRUCT__entry(
+		__field(unsigned int, remaining)
+		__field(unsigned int, seg_no)
+		__field(unsigned int, num_segs)
+		__string(device, device)
+		__string(addr, addr)
+	),
+	TP_fast_assign(
+		__entry->remaining = remaining;
+		__entry->seg_no = seg_no;
+		__entry->num_segs = num_segs;
+		RPCRDMAX_ASSIGN_STR(device, device);
+		RPCRDMAX_ASSIGN_STR(addr, addr);
+	),
+	TP_printk("addr=%s device=%s remaining=%u seg_no=%u num_segs=%u", __get_str(addr),
+		  __get_str(device), __entry->remaining, __entry->seg_no, __entry->num_segs)
 );
 
 DEFINE_EVENT(rpcrdmax_svc_error_class, svcrdma_err_vers, TP_PROTO(u32 xid), TP_ARGS(xid));

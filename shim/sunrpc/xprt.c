@@ -114,6 +114,7 @@ static void rpcrdmax_xprt_connect(struct rpc_xprt *xprt, struct rpc_task *task)
 	} else {
 		xprt->reestablish_timeout = 5 * HZ;
 	}
+	rpcrdmax_trace_op_connect(xprt, delay);
 	queue_delayed_work(system_long_wq, &rx->connect_worker, delay);
 }
 
@@ -156,6 +157,7 @@ static void rpcrdmax_xprt_disable_swap(struct rpc_xprt *xprt)
  * close the connection the way a lost one is closed; sunrpc reconnects. */
 static void rpcrdmax_xprt_inject_disconnect(struct rpc_xprt *xprt)
 {
+	rpcrdmax_trace_op_inject_dsc(xprt);
 	xprt_force_disconnect(xprt);
 }
 
@@ -235,6 +237,7 @@ static void rpcrdmax_xprt_set_connect_timeout(struct rpc_xprt *xprt,
 					      unsigned long connect_timeout,
 					      unsigned long reconnect_timeout)
 {
+	rpcrdmax_trace_op_set_cto(xprt, connect_timeout, reconnect_timeout);
 	spin_lock(&xprt->transport_lock);
 	if (connect_timeout < xprt->connect_timeout)
 		xprt->connect_timeout = connect_timeout;

@@ -47,6 +47,28 @@ out=$(fei_traced client rpcrdmax_ib_post_recv)
 [ "$out" = "ok xprtrdma_post_recvs_err" ]
 check "fei_traced: xprtrdma_post_recvs_err with its fields ($out)" $?
 
+# An MR mapping fails only inside a Call's marshaling: both events.
+record "xprtrdma_frwr_maperr: mr.id=3 DMA addr=0x0 (TO_DEVICE) nents=-5 of 16" \
+	"xprtrdma_marshal_failed: task:9@2 xid=0x1234abcd ret=-5"
+out=$(fei_traced client rpcrdmax_ib_mr_map)
+[ "$out" = "ok xprtrdma_frwr_maperr xprtrdma_marshal_failed" ]
+check "fei_traced: an MR's map failure fired frwr_maperr and marshal_failed ($out)" $?
+
+record "xprtrdma_frwr_maperr: mr.id=3 DMA addr=0x0 (TO_DEVICE) nents=-5 of 16"
+out=$(fei_traced client rpcrdmax_ib_mr_map)
+[ "${out#no xprtrdma_marshal_failed }" != "$out" ]
+check "fei_traced: a required event missing fails the check ($out)" $?
+
+record "xprtrdma_marshal_failed: task:9@2 xid=0x1234abcd ret=-5"
+out=$(fei_traced client rpcrdmax_ib_mr_map)
+[ "${out#none of xprtrdma_frwr_maperr }" != "$out" ]
+check "fei_traced: the required event alone does not count ($out)" $?
+
+record "xprtrdma_frwr_alloc: mr.id=0: rc=-12"
+out=$(fei_traced client rpcrdmax_ib_alloc_mr)
+[ "$out" = "ok xprtrdma_frwr_alloc" ]
+check "fei_traced: an MR that could not be made fired xprtrdma_frwr_alloc ($out)" $?
+
 out=$(fei_traced client rpcrdmax_kmalloc)
 [ "$out" = none ]
 check "fei_traced: an allocation failure has no stock event ($out)" $?
