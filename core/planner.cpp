@@ -227,6 +227,24 @@ PlanError plan_rpc(const MsgShape &call, const MsgShape &reply,
 	return planner_impl::plan_call(call, params, out);
 }
 
+bool place_reply_around_ddp(u32 head_room, u32 page_len, u32 tail_room, u32 len, u32 ddp_len,
+			    ReplyPlacement *out)
+{
+	if (!ddp_len || ddp_len > page_len)
+		return false;
+	const u32 head = len < head_room ? len : head_room;
+	const u32 rest = len - head;
+	const u32 pad = static_cast<u32>(ktl::xdr_pad(ddp_len));
+	const u64 rpc_len = static_cast<u64>(len) + ktl::xdr_align(ddp_len);
+
+	if (rest && static_cast<u64>(pad) + rest > tail_room)
+		return false;
+	if (rpc_len > 0xffffffffu)
+		return false;
+	*out = { head, rest ? pad : 0, rest, static_cast<u32>(rpc_len) };
+	return true;
+}
+
 const char *plan_error_name(PlanError e)
 {
 	switch (e) {

@@ -391,6 +391,14 @@ bool rpcrdmax_xprt_get_cong(void *xprt, void *rqst) RPCRDMAX_NOEXCEPT;
  */
 int rpcrdmax_xprt_bc_call(void *xprt, const void *msg, unsigned int len) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_xprt_force_disconnect(void *xprt) RPCRDMAX_NOEXCEPT;
+/* sunrpc's reconnect timing: whether a first wait was set (after the
+ * first connect), setting it, the jiffies left of it since the last
+ * attempt began, and its backoff (doubled, within [@init_ms, the
+ * mount's maximum]). */
+bool rpcrdmax_xprt_reestablish_set(void *xprt) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_xprt_set_reestablish(void *xprt, unsigned int ms) RPCRDMAX_NOEXCEPT;
+unsigned long rpcrdmax_xprt_reconnect_delay(void *xprt) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_xprt_reconnect_backoff(void *xprt, unsigned int init_ms) RPCRDMAX_NOEXCEPT;
 
 /* The layout of an xdr_buf (head, page list, tail), as the planner sees it. */
 struct rpcrdmax_xdr_shape {
@@ -407,8 +415,12 @@ int rpcrdmax_xprt_rqst_fill_sparse(void *rqst, unsigned int gfp) RPCRDMAX_NOEXCE
 int rpcrdmax_xprt_rqst_pages(void *rqst, bool rcv, unsigned int extent, unsigned int offset,
 			     unsigned int len, struct rpcrdmax_page_seg *segs,
 			     unsigned int max) RPCRDMAX_NOEXCEPT;
-int rpcrdmax_xprt_rqst_rcv_place(void *rqst, const void *src, unsigned int len,
-				 unsigned int ddp_len) RPCRDMAX_NOEXCEPT;
+/* A Reply around Write-chunk data: the Reply buffer's shape, and its
+ * inline octets put into head and tail as core::place_reply_around_ddp
+ * says. */
+void rpcrdmax_xprt_rqst_rcv_room(void *rqst, struct rpcrdmax_xdr_shape *out) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_xprt_rqst_rcv_put(void *rqst, const void *src, unsigned int head, unsigned int pad,
+				unsigned int rest) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_seq_printf(void *seq, const char *fmt, ...) RPCRDMAX_NOEXCEPT
 	RPCRDMAX_PRINTF(2, 3);
 
@@ -427,6 +439,8 @@ void rpcrdmax_svc_xprt_conn_pending(void *listener) RPCRDMAX_NOEXCEPT;
 void *rpcrdmax_svc_xprt_net(void *xprt) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_svc_xprt_data_ready(void *xprt) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_svc_xprt_clear_data(void *xprt) RPCRDMAX_NOEXCEPT;
+/* A message was taken off @xprt: another thread may look for the next. */
+void rpcrdmax_svc_xprt_received(void *xprt) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_svc_xprt_close(void *xprt) RPCRDMAX_NOEXCEPT;
 /* The Call message for nfsd, in the svc_rqst's pages (linear offsets);
  * these and the rq_res helpers below are in shim/sunrpc/svc_rqst.c. */
@@ -435,6 +449,9 @@ int rpcrdmax_svc_arg_copy(void *rqstp, unsigned int offset, const void *src,
 void rpcrdmax_svc_arg_set(void *rqstp, unsigned int len) RPCRDMAX_NOEXCEPT;
 /* ... or an inline Call left where it was received (no copy). */
 void rpcrdmax_svc_arg_set_buf(void *rqstp, void *buf, unsigned int len) RPCRDMAX_NOEXCEPT;
+/* The Reply's pages: rq_respages at rq_pages[@first], @used of them in
+ * use (recvfrom's to set: none before a Call, those after it with one). */
+void rpcrdmax_svc_set_respages(void *rqstp, unsigned int first, unsigned int used) RPCRDMAX_NOEXCEPT;
 /* The Reply (rq_res): its shape, and @len octets from @offset into @dst. */
 void rpcrdmax_svc_res_shape(void *rqstp, struct rpcrdmax_xdr_shape *out) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_svc_res_copy(void *rqstp, unsigned int offset, unsigned int len,
@@ -650,6 +667,7 @@ void rpcrdmax_cxx_exit(void) RPCRDMAX_NOEXCEPT;
 void *rpcrdmax_clnt_create(void *xprt) RPCRDMAX_NOEXCEPT;
 unsigned int rpcrdmax_clnt_max_payload(void *ep) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_clnt_connect(void *ep, const void *addr, unsigned int addrlen) RPCRDMAX_NOEXCEPT;
+unsigned long rpcrdmax_clnt_connect_delay(void *ep) RPCRDMAX_NOEXCEPT;
 /*
  * send_request: what sunrpc knows of one message to transmit (a Call, or
  * the Reply to a backward Call), and what the endpoint decided: whether
@@ -695,8 +713,7 @@ int rpcrdmax_svcl_create(void *xprt, const void *addr, unsigned int addrlen,
 			 void **out) RPCRDMAX_NOEXCEPT;
 void *rpcrdmax_svcl_accept(void *listener, bool *more) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_svcl_destroy(void *listener) RPCRDMAX_NOEXCEPT;
-void *rpcrdmax_svcc_dequeue(void *conn) RPCRDMAX_NOEXCEPT;
-int rpcrdmax_svcc_process(void *conn, void *rqstp, void *msg, void **ctxt) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_svcc_recvfrom(void *conn, void *rqstp, void **ctxt) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_svcc_result_payload(void *conn, void *ctxt, unsigned int offset,
 				 unsigned int length) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_svcc_sendto(void *conn, void *rqstp, void *ctxt) RPCRDMAX_NOEXCEPT;
@@ -823,6 +840,7 @@ unsigned int rpcrdmax_kunit_small_wrch(unsigned int *remaining,
 /* svc_rqsts for the server suite. */
 void *rpcrdmax_kunit_svc_rqst_new(unsigned int npages) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_svc_rqst_free(void *rqstp) RPCRDMAX_NOEXCEPT;
+unsigned int rpcrdmax_kunit_svc_rqst_res_pages(void *rqstp, unsigned int *used) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_kunit_svc_rqst_reset(void *rqstp) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_kunit_svc_rqst_arg(void *rqstp, void *dst, unsigned int max) RPCRDMAX_NOEXCEPT;
 bool rpcrdmax_kunit_svc_rqst_arg_in_pages(void *rqstp) RPCRDMAX_NOEXCEPT;

@@ -37,6 +37,9 @@
  *                  wait at once with stock's errno (device removal:
  *                  -ENODEV) and is named for the log line; a removal
  *                  once connected is a lost connection;
+ *   connect_delay  sunrpc's ->connect: the first attempt at once (the
+ *                  reconnect wait set to 5 s), later ones after what is
+ *                  left of that wait, which then backs off from 5 s;
  *   gss_no_ddp     the RPC's auth covers its data (krb5i/krb5p): no
  *                  Read or Write chunk for data items; a Long Call and a
  *                  Reply chunk instead (RFC 8166 Section 8.2.2);
@@ -92,6 +95,11 @@ struct FakeXprt {
 	Atomic completions, disconnects, bad_xids, unpins;
 	u32 slots = 32; /* the slot table (rdma_slot_table_entries) */
 	bool cong = true; /* a congestion slot is free */
+	/* sunrpc's reconnect timing: the wait (0: never connected), what
+	 * is left of it, and the backoffs asked for (with their start). */
+	u32 reestablish_ms = 0, backoff_init_ms = 0;
+	unsigned long left = 0;
+	u32 backoffs = 0;
 };
 
 } // namespace rpcrdmax::kunit_marshal
@@ -147,6 +155,29 @@ extern "C" unsigned int rpcrdmax_xprt_max_reqs(void *xprt) noexcept
 extern "C" bool rpcrdmax_xprt_get_cong(void *xprt, void *) noexcept
 {
 	return fake_of(xprt)->cong;
+}
+
+extern "C" bool rpcrdmax_xprt_reestablish_set(void *xprt) noexcept
+{
+	return fake_of(xprt)->reestablish_ms != 0;
+}
+
+extern "C" void rpcrdmax_xprt_set_reestablish(void *xprt, unsigned int ms) noexcept
+{
+	fake_of(xprt)->reestablish_ms = ms;
+}
+
+extern "C" unsigned long rpcrdmax_xprt_reconnect_delay(void *xprt) noexcept
+{
+	return fake_of(xprt)->left;
+}
+
+extern "C" void rpcrdmax_xprt_reconnect_backoff(void *xprt, unsigned int init_ms) noexcept
+{
+	auto *x = fake_of(xprt);
+	x->backoffs++;
+	x->backoff_init_ms = init_ms;
+	x->reestablish_ms = rpcrdmax::ktl::max(2 * x->reestablish_ms, init_ms);
 }
 
 extern "C" void rpcrdmax_xprt_force_disconnect(void *xprt) noexcept
@@ -807,6 +838,19 @@ static void transmit_case(Reporter check)
 	bench_down(&nr);
 }
 
+/* A client transport with no connection (b.ep NULL if it could not be
+ * made); false when even the stand-in transport could not. */
+static bool bare_ep(Reporter check, Bench *b)
+{
+	b->x = new (Gfp::Kernel) FakeXprt;
+	if (!EXPECT(b->x != nullptr))
+		return false;
+	b->kx = rpcrdmax_kunit_xprt_new(b->x, 0);
+	if (EXPECT(b->kx != nullptr))
+		b->ep = new (Gfp::Kernel) ClntEp(b->kx);
+	return true;
+}
+
 /*
  * A connect in progress ends at once on a CM event that fails it, with
  * stock's errno: the device removed or the address changed, -ENODEV; a
@@ -831,12 +875,8 @@ static void connect_fails_case(Reporter check)
 	};
 	Bench b;
 
-	b.x = new (Gfp::Kernel) FakeXprt;
-	if (!EXPECT(b.x != nullptr))
+	if (!bare_ep(check, &b))
 		return;
-	b.kx = rpcrdmax_kunit_xprt_new(b.x, 0);
-	if (EXPECT(b.kx != nullptr))
-		b.ep = new (Gfp::Kernel) ClntEp(b.kx);
 	for (const auto &f : kFails) {
 		xprtrdma::Conn *c = b.ep ? new (Gfp::Kernel) xprtrdma::Conn(b.ep) : nullptr;
 		if (!EXPECT(c != nullptr))
@@ -861,6 +901,32 @@ static void connect_fails_case(Reporter check)
 		EXPECT_OK(c->wait_established(kWaitMs));
 		EXPECT(b.x->disconnects.read() == 1);
 		delete c;
+	}
+	delete b.ep;
+	b.ep = nullptr;
+	bench_down(&b);
+}
+
+/*
+ * sunrpc's ->connect waits as stock's does: the first attempt at once,
+ * setting the reconnect wait to 5 s; each later one what sunrpc has left
+ * of that wait, which then backs off from 5 s.
+ */
+static void connect_delay_case(Reporter check)
+{
+	Bench b;
+
+	if (!bare_ep(check, &b))
+		return;
+	if (EXPECT(b.ep != nullptr)) {
+		EXPECT(b.ep->connect_delay() == 0);
+		EXPECT(b.x->reestablish_ms == 5000 && b.x->backoffs == 0);
+		b.x->left = 1234;
+		EXPECT(b.ep->connect_delay() == 1234);
+		EXPECT(b.x->backoffs == 1 && b.x->backoff_init_ms == 5000);
+		b.x->left = 0;
+		EXPECT(b.ep->connect_delay() == 0);
+		EXPECT(b.x->backoffs == 2);
 	}
 	delete b.ep;
 	b.ep = nullptr;
@@ -1338,6 +1404,7 @@ RPCRDMAX_KUNIT_MARSHAL_ENTRY(long_call)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(gss_no_ddp)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(transmit)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(connect_fails)
+RPCRDMAX_KUNIT_MARSHAL_ENTRY(connect_delay)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(write_chunk)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(reply_chunk)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(rdma_error)

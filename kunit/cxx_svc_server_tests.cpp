@@ -135,6 +135,10 @@ extern "C" void rpcrdmax_svc_xprt_clear_data(void *) noexcept
 {
 }
 
+extern "C" void rpcrdmax_svc_xprt_received(void *) noexcept
+{
+}
+
 extern "C" void rpcrdmax_svc_xprt_close(void *xprt) noexcept
 {
 	static_cast<FakeSvcXprt *>(xprt)->closes.add_return(1);
@@ -250,10 +254,7 @@ static int svc_recv(Reporter check, Pair *p, void **ctxt)
 	if (!EXPECT(p->sx->ready.wait_ms(kWaitMs)) ||
 	    !EXPECT(rpcrdmax_kunit_svc_rqst_reset(p->rqstp) == 0))
 		return -1;
-	void *msg = rpcrdmax_svcc_dequeue(p->sx->cxx);
-	if (!EXPECT(msg != nullptr))
-		return -1;
-	return rpcrdmax_svcc_process(p->sx->cxx, p->rqstp, msg, ctxt);
+	return rpcrdmax_svcc_recvfrom(p->sx->cxx, p->rqstp, ctxt);
 }
 
 /* The Reply nfsd leaves in rq_res: head, page list and tail octets, and
@@ -280,6 +281,12 @@ static bool serve(Reporter check, Pair *p, u32 xid, const u8 *rpc, ReplyShape rs
 	int len = svc_recv(check, p, &ctxt);
 	if (!EXPECT(len == (int)b->snd_len()) || !EXPECT(ctxt != nullptr))
 		return false;
+	/* The Reply's pages: all of rq_pages for a Call read in place, else
+	 * those after the Call's; its head page in use. */
+	unsigned int used, first = rpcrdmax_kunit_svc_rqst_res_pages(p->rqstp, &used);
+	const unsigned int call_pages = max((u32)len + RPCRDMAX_PAGE_SIZE - 1, RPCRDMAX_PAGE_SIZE) /
+					RPCRDMAX_PAGE_SIZE;
+	EXPECT(used == 1 && (first == 0 || first == call_pages));
 	bool ok = EXPECT(rpcrdmax_kunit_svc_rqst_arg(p->rqstp, p->buf, kBuf) == len) &&
 		  EXPECT(mem_compare(p->buf, b->sent, (size_t)len) == 0);
 	ok = ok && EXPECT(rpcrdmax_kunit_svc_rqst_reply(p->rqstp, rpc, rs.head, rs.pages,
@@ -663,9 +670,12 @@ static void bc_call_case(Reporter check)
 			fill_reply(rep, sizeof(rep), kXid, 47);
 			EXPECT(rpcrdmax_kunit_bc_set_reply(rq, rep, sizeof(rep)) == 0);
 			EXPECT(p.b.ep->bc_send(rq, kXid, sizeof(rep)) == 0);
-			/* nfsd's thread sees it, but it is no Call for nfsd. */
+			/* nfsd's thread sees it, but it is no Call for nfsd: no
+			 * Reply pages either. */
 			EXPECT(svc_recv(check, &p, &ctxt) == 0);
 			EXPECT(ctxt == nullptr);
+			unsigned int used = 1;
+			EXPECT(rpcrdmax_kunit_svc_rqst_res_pages(p.rqstp, &used) == 0 && used == 0);
 			rpcrdmax_kunit_bc_done(rq);
 		}
 		EXPECT(p.stats[RPCRDMAX_SVC_STAT_BC_REPLIES] == 1);

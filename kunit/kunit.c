@@ -197,6 +197,7 @@ RPCRDMAX_CXX_CASE(marshal_long_call)
 RPCRDMAX_CXX_CASE(marshal_gss_no_ddp)
 RPCRDMAX_CXX_CASE(marshal_transmit)
 RPCRDMAX_CXX_CASE(marshal_connect_fails)
+RPCRDMAX_CXX_CASE(marshal_connect_delay)
 RPCRDMAX_CXX_CASE(marshal_write_chunk)
 RPCRDMAX_CXX_CASE(marshal_reply_chunk)
 RPCRDMAX_CXX_CASE(marshal_rdma_error)
@@ -217,6 +218,7 @@ static struct kunit_case rpcrdmax_xprt_marshal_cases[] = {
 	KUNIT_CASE(marshal_gss_no_ddp_case),
 	KUNIT_CASE(marshal_transmit_case),
 	KUNIT_CASE(marshal_connect_fails_case),
+	KUNIT_CASE(marshal_connect_delay_case),
 	KUNIT_CASE(marshal_write_chunk_case),
 	KUNIT_CASE(marshal_reply_chunk_case),
 	KUNIT_CASE(marshal_rdma_error_case),

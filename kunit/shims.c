@@ -368,7 +368,8 @@ static int rpcrdmax_kunit_svc_rqst_fill(struct svc_rqst *r)
 	for (p = r->rq_pages; p < r->rq_page_end; p++)
 		if (!*p && !(*p = alloc_page(GFP_KERNEL)))
 			return -ENOMEM;
-	r->rq_respages = r->rq_pages;
+	/* Where a previous RPC's Reply left them: recvfrom must set them. */
+	r->rq_respages = r->rq_pages + 1;
 	r->rq_next_page = r->rq_respages;
 	memset(&r->rq_arg, 0, sizeof(r->rq_arg));
 	memset(&r->rq_res, 0, sizeof(r->rq_res));
@@ -414,6 +415,21 @@ void rpcrdmax_kunit_svc_rqst_free(void *rqstp)
 int rpcrdmax_kunit_svc_rqst_reset(void *rqstp)
 {
 	return rpcrdmax_kunit_svc_rqst_fill(rqstp);
+}
+
+/**
+ * rpcrdmax_kunit_svc_rqst_res_pages - where recvfrom put the Reply's pages
+ * @rqstp: the svc_rqst
+ * @used: set to how many of them are in use (rq_next_page - rq_respages)
+ *
+ * Returns rq_respages' index in rq_pages.
+ */
+unsigned int rpcrdmax_kunit_svc_rqst_res_pages(void *rqstp, unsigned int *used)
+{
+	struct svc_rqst *r = rqstp;
+
+	*used = r->rq_next_page - r->rq_respages;
+	return r->rq_respages - r->rq_pages;
 }
 
 /**

@@ -126,6 +126,7 @@ bool SvcConn::arg_in_place(void *rqstp, CallCtx *cc, RecvBuf *rb)
 		return false;
 	cc->rb = rb;
 	rpcrdmax_svc_arg_set_buf(rqstp, rb->data + cc->call.hdr_len + lay.pieces[0].src, lay.len);
+	rpcrdmax_svc_set_respages(rqstp, 0, 1); /* every page is the Reply's */
 	repost(spare);
 	return true;
 }
@@ -156,6 +157,9 @@ Result<u32> SvcConn::build_arg(void *rqstp, CallCtx *cc, const u8 *inl)
 		at += p.len;
 	}
 	rpcrdmax_svc_arg_set(rqstp, lay.len);
+	/* the Reply's pages follow the Call's */
+	const u32 call_pages = (lay.len + RPCRDMAX_PAGE_SIZE - 1) / RPCRDMAX_PAGE_SIZE;
+	rpcrdmax_svc_set_respages(rqstp, max(call_pages, 1u), 1);
 	return lay.len;
 }
 
@@ -330,31 +334,43 @@ int SvcConn::process(void *rqstp, RecvBuf *rb, void **ctxt)
 	*ctxt = cc;
 	return (int)r.value();
 }
+
+/*
+ * nfsd's recvfrom: the next message taken off the queue and made into
+ * the Call in @rqstp.  The Reply's pages in rq_pages are set here: none
+ * until a Call is in place, and none again when there is no Call.
+ */
+int SvcConn::recvfrom(void *rqstp, void **ctxt)
+{
+	rpcrdmax_svc_set_respages(rqstp, 0, 0);
+	RecvBuf *rb = dequeue();
+	rpcrdmax_svc_xprt_received(xprt);
+	if (!rb)
+		return 0;
+	int len = process(rqstp, rb, ctxt);
+	if (len <= 0)
+		rpcrdmax_svc_set_respages(rqstp, 0, 0);
+	return len;
+}
 } // namespace rpcrdmax::svcrdma
 
 using rpcrdmax::svcrdma::CallCtx;
 using rpcrdmax::svcrdma::RecvBuf;
 using rpcrdmax::svcrdma::SvcConn;
 
-/** rpcrdmax_svcc_dequeue - the next received message, or NULL (XPT_DATA cleared) */
-extern "C" void *rpcrdmax_svcc_dequeue(void *conn) noexcept
-{
-	return static_cast<SvcConn *>(conn)->dequeue();
-}
-
 /**
- * rpcrdmax_svcc_process - turn a received message into the Call in @rqstp
+ * rpcrdmax_svcc_recvfrom - the next received message as the Call in @rqstp
  * @conn: the connection
  * @rqstp: the svc_rqst
- * @msg: from rpcrdmax_svcc_dequeue()
  * @ctxt: set to the Call's context for sendto and release
  *
- * Returns the Call's length, 0 to drop it, or a negative errno when the
- * connection is lost.  Sleeps while Read chunks are pulled.
+ * Returns the Call's length, 0 when there was none or it is dropped, or a
+ * negative errno when the connection is lost.  Sleeps while Read chunks
+ * are pulled.
  */
-extern "C" int rpcrdmax_svcc_process(void *conn, void *rqstp, void *msg, void **ctxt) noexcept
+extern "C" int rpcrdmax_svcc_recvfrom(void *conn, void *rqstp, void **ctxt) noexcept
 {
-	return static_cast<SvcConn *>(conn)->process(rqstp, static_cast<RecvBuf *>(msg), ctxt);
+	return static_cast<SvcConn *>(conn)->recvfrom(rqstp, ctxt);
 }
 
 /** rpcrdmax_svcc_release - give a Call's context back to its connection */

@@ -278,6 +278,7 @@ public:
 
 	RecvBuf *dequeue();
 	int process(void *rqstp, RecvBuf *rb, void **ctxt);
+	int recvfrom(void *rqstp, void **ctxt);
 	void trace_segments(const RecvBuf *rb, const core::ChunkLists &cl);
 	void trace_reply_segments(const SendCtx *sc, const core::ChunkLists &cl);
 	int sendto(void *rqstp, CallCtx *cc);

@@ -442,6 +442,23 @@ void Conn::recv_done(RecvBuf *rb, const rpcrdmax_wc &wc)
 
 /* ---- endpoint --------------------------------------------------------- */
 
+/*
+ * The wait before a connect attempt, in jiffies: none before the first;
+ * after that what is left of sunrpc's reconnect delay since the last
+ * attempt began, which then backs off (doubling from kReconnectMs up to
+ * the mount's maximum), as stock.
+ */
+unsigned long ClntEp::connect_delay()
+{
+	if (!rpcrdmax_xprt_reestablish_set(xprt_)) {
+		rpcrdmax_xprt_set_reestablish(xprt_, kReconnectMs);
+		return 0;
+	}
+	unsigned long delay = rpcrdmax_xprt_reconnect_delay(xprt_);
+	rpcrdmax_xprt_reconnect_backoff(xprt_, kReconnectMs);
+	return delay;
+}
+
 int ClntEp::connect(const void *addr, unsigned int addrlen)
 {
 	MutexGuard g(&mutex_);
@@ -724,6 +741,17 @@ extern "C" void *rpcrdmax_clnt_create(void *xprt) noexcept
 extern "C" unsigned int rpcrdmax_clnt_max_payload(void *) noexcept
 {
 	return rpcrdmax::xprtrdma::kMaxPayload;
+}
+
+/**
+ * rpcrdmax_clnt_connect_delay - how long sunrpc's ->connect waits first
+ * @ep: the client transport
+ *
+ * Returns jiffies before the connect attempt.
+ */
+extern "C" unsigned long rpcrdmax_clnt_connect_delay(void *ep) noexcept
+{
+	return static_cast<ClntEp *>(ep)->connect_delay();
 }
 
 /**

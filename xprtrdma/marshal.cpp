@@ -285,6 +285,27 @@ void Conn::reply_err(rpcrdmax_reply_err which, ConstBytes hdr)
 	rpcrdmax_trace_reply_err(which, ep_->xprt_, word(0), word(1), word(3));
 }
 
+/*
+ * Put a Reply's @len inline octets at @src into @rqst's Reply buffer:
+ * in order, or, after @ddp_len octets came in a Write chunk, around them
+ * (RFC 8166 Section 3.4.6).  The Reply's length as the RPC layer counts
+ * it, or -EMSGSIZE.
+ */
+static int place_reply(void *rqst, const u8 *src, u32 len, u32 ddp_len)
+{
+	rpcrdmax_xdr_shape room;
+	core::ReplyPlacement p;
+
+	if (!ddp_len)
+		return rpcrdmax_xprt_rqst_rcv_copy(rqst, src, len);
+	rpcrdmax_xprt_rqst_rcv_room(rqst, &room);
+	if (!core::place_reply_around_ddp(room.head_len, room.page_len, room.tail_len, len,
+					  ddp_len, &p))
+		return -err::EMSGSIZE;
+	rpcrdmax_xprt_rqst_rcv_put(rqst, src, p.head, p.pad, p.rest);
+	return (int)p.rpc_len;
+}
+
 /* xprtrdma_decode_seg: each Write list and Reply chunk segment a Reply
  * returns, walked only while the event is on. */
 static void trace_returned(const core::ChunkLists &cl)
@@ -422,9 +443,8 @@ void Conn::finish_reply(Req *req)
 		if (req->nomsg_len) {
 			status = (int)req->nomsg_len;
 		} else {
-			status = req->held ? rpcrdmax_xprt_rqst_rcv_place(
-						     rqst, req->held->data + req->msg_offset,
-						     req->reply_len, req->ddp_len)
+			status = req->held ? place_reply(rqst, req->held->data + req->msg_offset,
+							 req->reply_len, req->ddp_len)
 					   : -err::EIO;
 			if (status < 0)
 				status = -err::EIO;

@@ -56,6 +56,9 @@ constexpr u32 send_wrs(u32 reqs) { return send_bufs(reqs) * (kMaxRegsPerCall + 1
 inline constexpr u32 kSendBatch = 8;	/* one signaled Send in this many */
 inline constexpr unsigned int kResolveMs = 5000;
 inline constexpr unsigned int kConnectMs = 15000;
+/* The first wait before a reconnect; sunrpc doubles it after each
+ * attempt, up to the mount's maximum (stock's 5 s). */
+inline constexpr unsigned int kReconnectMs = 5000;
 inline constexpr unsigned int kInvalidateMs = 10000;
 
 class ClntEp;
@@ -243,6 +246,7 @@ public:
 	explicit ClntEp(void *xprt) : xprt_(xprt) {}
 	~ClntEp();
 	int connect(const void *addr, unsigned int addrlen);
+	unsigned long connect_delay();
 	int transmit(void *rqst, rpcrdmax_xmit *x);
 	int send(void *rqst, u32 xid);
 	int bc_send(void *rqst, u32 xid, u32 len);

@@ -82,24 +82,13 @@ static int rpcrdmax_svc_recvfrom(struct svc_rqst *rqstp)
 {
 	struct svc_xprt *xprt = rqstp->rq_xprt;
 	struct rpcrdmax_svc_xprt *sx = rpcrdmax_sx(xprt);
-	void *msg, *ctxt = NULL;
+	void *ctxt = NULL;
 	int len;
 
-	/* Nothing in rq_pages belongs to a reply yet. */
-	rqstp->rq_respages = rqstp->rq_pages;
-	rqstp->rq_next_page = rqstp->rq_respages;
 	rqstp->rq_xprt_ctxt = NULL;
-
-	msg = rpcrdmax_svcc_dequeue(sx->cxx);
-	svc_xprt_received(xprt);
-	if (!msg)
-		return 0;
-	len = rpcrdmax_svcc_process(sx->cxx, rqstp, msg, &ctxt);
-	if (len <= 0) {
-		rqstp->rq_respages = rqstp->rq_pages;
-		rqstp->rq_next_page = rqstp->rq_respages;
+	len = rpcrdmax_svcc_recvfrom(sx->cxx, rqstp, &ctxt);
+	if (len <= 0)
 		return len < 0 ? -ENOTCONN : 0;
-	}
 	rqstp->rq_xprt_ctxt = ctxt;
 	rqstp->rq_prot = IPPROTO_MAX;
 #if !RPCRDMAX_HAVE_XPO_SECURE_PORT
@@ -308,6 +297,12 @@ void rpcrdmax_svc_xprt_data_ready(void *xprt)
 {
 	set_bit(XPT_DATA, &((struct svc_xprt *)xprt)->xpt_flags);
 	svc_xprt_enqueue(xprt);
+}
+
+/** rpcrdmax_svc_xprt_received - a message was taken off @xprt */
+void rpcrdmax_svc_xprt_received(void *xprt)
+{
+	svc_xprt_received(xprt);
 }
 
 /** rpcrdmax_svc_xprt_clear_data - no message waits on @xprt (caller holds its queue lock) */

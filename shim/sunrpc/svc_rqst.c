@@ -52,7 +52,7 @@ int rpcrdmax_svc_arg_copy(void *rqstp, unsigned int offset, const void *src, uns
  * @rqstp: the svc_rqst
  * @len: the Call's length (rpcrdmax_svc_arg_copy() checked it fits)
  *
- * The Reply's pages start after the Call's.
+ * The Reply's pages are the caller's to place (rpcrdmax_svc_set_respages).
  */
 void rpcrdmax_svc_arg_set(void *rqstp, unsigned int len)
 {
@@ -69,8 +69,6 @@ void rpcrdmax_svc_arg_set(void *rqstp, unsigned int len)
 	arg->tail[0].iov_len = 0;
 	arg->len = len;
 	arg->buflen = npages * PAGE_SIZE;
-	r->rq_respages = &r->rq_pages[npages];
-	r->rq_next_page = r->rq_respages + 1;
 }
 
 /**
@@ -79,7 +77,7 @@ void rpcrdmax_svc_arg_set(void *rqstp, unsigned int len)
  * @buf: the Call, in a Receive buffer the caller keeps until release
  * @len: its length
  *
- * The whole Call is the head; rq_pages all stay for the Reply.
+ * The whole Call is the head; rq_pages are all free for the Reply.
  */
 void rpcrdmax_svc_arg_set_buf(void *rqstp, void *buf, unsigned int len)
 {
@@ -95,8 +93,20 @@ void rpcrdmax_svc_arg_set_buf(void *rqstp, void *buf, unsigned int len)
 	arg->tail[0].iov_len = 0;
 	arg->len = len;
 	arg->buflen = len;
-	r->rq_respages = r->rq_pages;
-	r->rq_next_page = r->rq_respages + 1;
+}
+
+/**
+ * rpcrdmax_svc_set_respages - where the Reply's pages start in rq_pages
+ * @rqstp: the svc_rqst
+ * @first: rq_respages is rq_pages[@first]
+ * @used: of them, the ones in use already (rq_next_page after them)
+ */
+void rpcrdmax_svc_set_respages(void *rqstp, unsigned int first, unsigned int used)
+{
+	struct svc_rqst *r = rqstp;
+
+	r->rq_respages = &r->rq_pages[first];
+	r->rq_next_page = r->rq_respages + used;
 }
 
 /** rpcrdmax_svc_res_shape - head, page and tail lengths of the Reply in @rqstp */

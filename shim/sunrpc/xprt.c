@@ -105,15 +105,10 @@ static void rpcrdmax_xprt_connect_worker(struct work_struct *work)
 static void rpcrdmax_xprt_connect(struct rpc_xprt *xprt, struct rpc_task *task)
 {
 	struct rpcrdmax_xprt *rx = rpcrdmax_x(xprt);
-	unsigned long delay = 0;
+	unsigned long delay;
 
 	WARN_ON_ONCE(!xprt_lock_connect(xprt, task, rx));
-	if (xprt->reestablish_timeout) {
-		delay = xprt_reconnect_delay(xprt);
-		xprt_reconnect_backoff(xprt, 5 * HZ);
-	} else {
-		xprt->reestablish_timeout = 5 * HZ;
-	}
+	delay = rpcrdmax_clnt_connect_delay(rx->ep);
 	rpcrdmax_trace_op_connect(xprt, delay);
 	queue_delayed_work(system_long_wq, &rx->connect_worker, delay);
 }
@@ -455,6 +450,30 @@ unsigned int rpcrdmax_xprt_max_reqs(void *xprt)
 bool rpcrdmax_xprt_get_cong(void *xprt, void *rqst)
 {
 	return xprt_request_get_cong(xprt, rqst);
+}
+
+/** rpcrdmax_xprt_reestablish_set - whether @xprt has a reconnect wait (it connected before) */
+bool rpcrdmax_xprt_reestablish_set(void *xprt)
+{
+	return ((struct rpc_xprt *)xprt)->reestablish_timeout != 0;
+}
+
+/** rpcrdmax_xprt_set_reestablish - set @xprt's reconnect wait to @ms */
+void rpcrdmax_xprt_set_reestablish(void *xprt, unsigned int ms)
+{
+	((struct rpc_xprt *)xprt)->reestablish_timeout = msecs_to_jiffies(ms);
+}
+
+/** rpcrdmax_xprt_reconnect_delay - jiffies left of @xprt's reconnect wait */
+unsigned long rpcrdmax_xprt_reconnect_delay(void *xprt)
+{
+	return xprt_reconnect_delay(xprt);
+}
+
+/** rpcrdmax_xprt_reconnect_backoff - back @xprt's reconnect wait off, from @init_ms */
+void rpcrdmax_xprt_reconnect_backoff(void *xprt, unsigned int init_ms)
+{
+	xprt_reconnect_backoff(xprt, msecs_to_jiffies(init_ms));
 }
 
 /** rpcrdmax_xprt_force_disconnect - report a lost connection to sunrpc */

@@ -160,40 +160,39 @@ int rpcrdmax_xprt_rqst_pages(void *rqst, bool rcv, unsigned int extent, unsigned
 }
 
 /**
- * rpcrdmax_xprt_rqst_rcv_place - assemble a Reply in the request's receive buffer
+ * rpcrdmax_xprt_rqst_rcv_room - the shape of a request's Reply buffer
  * @rqst: a pinned request
- * @src: the RPC message that arrived inline
- * @len: its length
- * @ddp_len: octets the server already wrote into the page list through a
- *           Write chunk (0 if none)
- *
- * Without Write-chunk data the message fills head, pages and tail in
- * order.  With it, the inline message is the Reply less that data: its
- * head part goes to the head, and the rest to the tail, after the XDR
- * round-up the server does not send (RFC 8166 Section 3.4.6).
- * Returns the Reply's length as the RPC layer counts it, or -EMSGSIZE.
+ * @out: its head, page list and tail lengths (rq_private_buf's)
  */
-int rpcrdmax_xprt_rqst_rcv_place(void *rqst, const void *src, unsigned int len,
-				 unsigned int ddp_len)
+void rpcrdmax_xprt_rqst_rcv_room(void *rqst, struct rpcrdmax_xdr_shape *out)
+{
+	const struct xdr_buf *buf = &((struct rpc_rqst *)rqst)->rq_private_buf;
+
+	memset(out, 0, sizeof(*out));
+	out->head_len = buf->head[0].iov_len;
+	out->page_len = buf->page_len;
+	out->tail_len = buf->tail[0].iov_len;
+	out->len = buf->buflen;
+}
+
+/**
+ * rpcrdmax_xprt_rqst_rcv_put - write a Reply's inline octets into head and tail
+ * @rqst: a pinned request
+ * @src: the inline octets
+ * @head: how many go to the head, from its start
+ * @pad: zero octets at the tail's start
+ * @rest: the octets after @head, into the tail after @pad
+ *
+ * The caller has checked that they fit (rpcrdmax_xprt_rqst_rcv_room).
+ */
+void rpcrdmax_xprt_rqst_rcv_put(void *rqst, const void *src, unsigned int head, unsigned int pad,
+				unsigned int rest)
 {
 	struct xdr_buf *buf = &((struct rpc_rqst *)rqst)->rq_private_buf;
-	unsigned int head, rest, pad;
 
-	if (!ddp_len)
-		return rpcrdmax_xprt_rqst_rcv_copy(rqst, src, len);
-	if (ddp_len > buf->page_len)
-		return -EMSGSIZE;
-	head = min_t(unsigned int, len, buf->head[0].iov_len);
-	rest = len - head;
-	pad = xdr_pad_size(ddp_len);
-	if (rest && pad + rest > buf->tail[0].iov_len)
-		return -EMSGSIZE;
 	memcpy(buf->head[0].iov_base, src, head);
-	if (rest) {
-		memset(buf->tail[0].iov_base, 0, pad);
-		memcpy((char *)buf->tail[0].iov_base + pad, (const char *)src + head, rest);
-	}
-	return len + xdr_align_size(ddp_len);
+	memset(buf->tail[0].iov_base, 0, pad);
+	memcpy((char *)buf->tail[0].iov_base + pad, (const char *)src + head, rest);
 }
 
 /**

@@ -223,3 +223,44 @@ TEST(Planner, RandomShapesInvariants)
 }
 
 } // namespace
+
+namespace {
+
+/* RFC 8166 Section 3.4.6: a READ-style Reply whose result came in a
+ * Write chunk; its inline octets around it. */
+TEST(Planner, PlaceReplyAroundDdp)
+{
+	ReplyPlacement p;
+
+	/* 120 inline octets, 100 of head room: 100 to the head, then the
+	 * 5001-octet result's 3 octets of round-up, then the other 20. */
+	ASSERT_TRUE(place_reply_around_ddp(100, 8192, 64, 120, 5001, &p));
+	EXPECT_EQ(p.head, 100u);
+	EXPECT_EQ(p.pad, 3u);
+	EXPECT_EQ(p.rest, 20u);
+	EXPECT_EQ(p.rpc_len, 120u + 5004u);
+
+	/* All inline octets fit the head: nothing in the tail, no pad. */
+	ASSERT_TRUE(place_reply_around_ddp(256, 8192, 0, 120, 4096, &p));
+	EXPECT_EQ(p.head, 120u);
+	EXPECT_EQ(p.pad, 0u);
+	EXPECT_EQ(p.rest, 0u);
+	EXPECT_EQ(p.rpc_len, 120u + 4096u);
+
+	/* The pad and the rest exactly fill the tail. */
+	ASSERT_TRUE(place_reply_around_ddp(100, 8192, 23, 120, 5001, &p));
+	EXPECT_EQ(p.pad + p.rest, 23u);
+}
+
+TEST(Planner, PlaceReplyAroundDdpRefuses)
+{
+	ReplyPlacement p{};
+
+	EXPECT_FALSE(place_reply_around_ddp(100, 8192, 64, 120, 0, &p));	/* no result */
+	EXPECT_FALSE(place_reply_around_ddp(100, 4096, 64, 120, 4097, &p));	/* past the pages */
+	EXPECT_FALSE(place_reply_around_ddp(100, 8192, 22, 120, 5001, &p));	/* tail short */
+	EXPECT_FALSE(place_reply_around_ddp(0, 0xffffffffu, 0xffffffffu, 0xfffffffcu, 0xfffffff0u,
+					    &p)); /* overflows the RPC length */
+}
+
+} // namespace

@@ -124,4 +124,26 @@ PlanError plan_rpc(const MsgShape &call, const MsgShape &reply,
 
 const char *plan_error_name(PlanError e);
 
+/*
+ * Where a Reply's inline octets go when its DDP-eligible result came in
+ * a Write chunk (RFC 8166 Section 3.4.6): the responder sends neither
+ * the result nor its XDR round-up inline, and the result is already in
+ * the receive buffer's page list.  Of the @len inline octets, those the
+ * head has room for (@head_room) fill the head; the rest go to the tail,
+ * after @ddp_len's round-up (zeroed).  The RPC layer then counts
+ * @len plus the result and its round-up.
+ */
+struct ReplyPlacement {
+	u32 head;    /* inline octets into the head */
+	u32 pad;     /* zero octets at the tail's start */
+	u32 rest;    /* inline octets into the tail, after the pad */
+	u32 rpc_len; /* the Reply's length as the RPC layer counts it */
+};
+
+/* False when the result or the rest do not fit the buffer (@ddp_len more
+ * than @page_len, the pad and the rest more than @tail_room), or the
+ * length overflows; @ddp_len must not be 0. */
+bool place_reply_around_ddp(u32 head_room, u32 page_len, u32 tail_room, u32 len, u32 ddp_len,
+			    ReplyPlacement *out);
+
 } // namespace rpcrdmax::core
