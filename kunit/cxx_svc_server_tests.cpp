@@ -38,6 +38,11 @@
  *   bc_call    RFC 8167: a backward Call sent on the client's
  *              connection, taken by the client's callback slots, and its
  *              Reply matched to the Call and counted, not taken as a Call;
+ *   credit_overrun  a raw client sends four Calls before any Reply, one
+ *              more than its first grant (1) and the backward slots (2)
+ *              cover: all four are served, the fourth is counted in
+ *              rdma_stat_credit_overrun, and the other client's RPCs
+ *              still go through;
  *   bc_bad     a backward Call over the inline limit fails with
  *              -EMSGSIZE; a backward Reply for an XID never sent is
  *              dropped and counted; the forward direction keeps working.
@@ -284,8 +289,7 @@ static bool serve(Reporter check, Pair *p, u32 xid, const u8 *rpc, ReplyShape rs
 	/* The Reply's pages: all of rq_pages for a Call read in place, else
 	 * those after the Call's; its head page in use. */
 	unsigned int used, first = rpcrdmax_kunit_svc_rqst_res_pages(p->rqstp, &used);
-	const unsigned int call_pages = max((u32)len + RPCRDMAX_PAGE_SIZE - 1, RPCRDMAX_PAGE_SIZE) /
-					RPCRDMAX_PAGE_SIZE;
+	const u32 call_pages = max<u32>(((u32)len + RPCRDMAX_PAGE_SIZE - 1) / RPCRDMAX_PAGE_SIZE, 1);
 	EXPECT(used == 1 && (first == 0 || first == call_pages));
 	bool ok = EXPECT(rpcrdmax_kunit_svc_rqst_arg(p->rqstp, p->buf, kBuf) == len) &&
 		  EXPECT(mem_compare(p->buf, b->sent, (size_t)len) == 0);
@@ -721,6 +725,114 @@ static void bc_bad_case(Reporter check)
 	pair_down(&p);
 }
 
+/* A client that sends whatever it is told: an End connected to the
+ * pair's listener, with private data, its svc_xprt the listener's next. */
+struct RawClient {
+	kunit_rdma::End end;
+	kunit_rdma::WcWait sent;
+	rdma::DmaBuf map;
+	FakeSvcXprt *sx = nullptr;
+	u8 msgs[4][96];
+};
+
+static bool raw_connect(Reporter check, Pair *p, RawClient *c)
+{
+	SockAddr addr;
+	u8 pd[core::kPdSize];
+	auto enc = core::pd_encode({ 1024, 1024, true }, Bytes(pd, sizeof(pd)));
+
+	if (!EXPECT(addr.parse(kAddr, kPort).is_ok()) || !EXPECT(enc.is_ok()) ||
+	    !EXPECT(c->end.id.create(&c->end, rpcrdmax_kunit_init_net()).is_ok()) ||
+	    !EXPECT(c->end.id.resolve_addr(addr, kWaitMs).is_ok()) ||
+	    !EXPECT(c->end.resolved.wait_ms(kWaitMs)) || !EXPECT(c->end.setup_qp().is_ok()) ||
+	    !EXPECT(c->end.id.connect(ConstBytes(pd, enc.value()), 4, 6).is_ok()) ||
+	    !EXPECT(p->lx->accept_done.wait_ms(kWaitMs)) ||
+	    !EXPECT(c->end.established.wait_ms(kWaitMs)))
+		return false;
+	c->sx = p->lx->accepted;
+	return EXPECT(c->sx != nullptr) &&
+	       EXPECT(c->map.map(c->end.id.device(), c->msgs, sizeof(c->msgs),
+				 RPCRDMAX_DMA_TO_DEVICE).is_ok());
+}
+
+/* Send c->msgs[0..@n), each an RDMA_MSG Call of @len octets with XID
+ * @xid + i, the last Send signaled. */
+static bool raw_send_calls(Reporter check, RawClient *c, u32 n, u32 len, u32 xid)
+{
+	const rpcrdmax_sge all = c->map.sge(c->end.pd.local_dma_lkey());
+	rpcrdmax_sge sges[4];
+	rpcrdmax_send_wr wrs[4] = {};
+	unsigned int bad;
+
+	for (u32 i = 0; i < n; i++) {
+		u8 *m = c->msgs[i];
+		const u32 hdr[7] = { xid + i, 1, 32, (u32)core::V1Proc::Msg, 0, 0, 0 };
+		for (u32 w = 0; w < 7; w++)
+			store_be32(m + 4 * w, hdr[w]);
+		fill_call(m + 28, len - 28, xid + i, 60 + i);
+		sges[i] = { all.addr + i * sizeof(c->msgs[0]), len, all.lkey };
+		wrs[i].opcode = RPCRDMAX_WR_SEND;
+		wrs[i].sge = &sges[i];
+		wrs[i].num_sge = 1;
+	}
+	wrs[n - 1].cqe = c->sent.cqe.raw();
+	c->map.sync_for_device();
+	return EXPECT(c->end.id.post_send(wrs, n, &bad).is_ok()) &&
+	       EXPECT(c->sent.completion.wait_ms(kWaitMs)) &&
+	       EXPECT(c->sent.wc.status == RPCRDMAX_IB_WC_SUCCESS);
+}
+
+static void raw_down(RawClient *c)
+{
+	if (c->end.id.qp()) {
+		(void)c->end.id.disconnect();
+		(void)c->end.disconnected.wait_ms(kWaitMs);
+		c->end.id.drain();
+	}
+	c->map.unmap();
+	if (c->sx) {
+		rpcrdmax_svcc_detach(c->sx->cxx);
+		rpcrdmax_svcc_destroy(c->sx->cxx);
+		delete c->sx;
+	}
+}
+
+static void credit_overrun_case(Reporter check)
+{
+	Pair p;
+	auto *c = new (Gfp::Kernel) RawClient;
+	constexpr u32 kCalls = 4, kLen = 96, kXid = 0x55550001;
+
+	p.b.snd = { 100, 0, 0, 0, false };
+	p.b.rcv = { 256, 0, 0, 0, false };
+	if (EXPECT(c != nullptr) && pair_up(check, &p) && raw_connect(check, &p, c) &&
+	    raw_send_calls(check, c, kCalls, kLen, kXid)) {
+		/* Each Call, as nfsd takes them; none answered until all are in. */
+		void *ctxts[kCalls] = {};
+		for (u32 i = 0; i < kCalls; i++) {
+			if (!EXPECT(c->sx->ready.wait_ms(kWaitMs)) ||
+			    !EXPECT(rpcrdmax_kunit_svc_rqst_reset(p.rqstp) == 0))
+				break;
+			int len = rpcrdmax_svcc_recvfrom(c->sx->cxx, p.rqstp, &ctxts[i]);
+			EXPECT(len == (int)(kLen - 28));
+			EXPECT(rpcrdmax_kunit_svc_rqst_arg(p.rqstp, p.buf, kBuf) == len &&
+			       load_be32(p.buf) == kXid + i);
+			EXPECT(p.stats[RPCRDMAX_SVC_STAT_CREDIT_OVERRUN] == (i + 1 < kCalls ? 0 : 1));
+		}
+		for (void *x : ctxts)
+			if (x)
+				rpcrdmax_svcc_release(c->sx->cxx, x);
+		EXPECT(c->sx->closes.read() == 0);
+		/* The other client costs nothing. */
+		EXPECT(forward_rpc(check, &p, 0x33330005));
+		EXPECT(p.stats[RPCRDMAX_SVC_STAT_CREDIT_OVERRUN] == 1);
+	}
+	if (c)
+		raw_down(c);
+	delete c;
+	pair_down(&p);
+}
+
 #undef EXPECT
 
 } // namespace rpcrdmax::kunit_svcsrv
@@ -740,3 +852,4 @@ RPCRDMAX_KUNIT_SVCSRV_ENTRY(in_place)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(send_batch)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(bc_call)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(bc_bad)
+RPCRDMAX_KUNIT_SVCSRV_ENTRY(credit_overrun)

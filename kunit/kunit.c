@@ -252,6 +252,7 @@ RPCRDMAX_CXX_CASE(svcsrv_in_place)
 RPCRDMAX_CXX_CASE(svcsrv_send_batch)
 RPCRDMAX_CXX_CASE(svcsrv_bc_call)
 RPCRDMAX_CXX_CASE(svcsrv_bc_bad)
+RPCRDMAX_CXX_CASE(svcsrv_credit_overrun)
 
 static struct kunit_case rpcrdmax_svc_server_cases[] = {
 	KUNIT_CASE(svcsrv_inline_case),
@@ -267,6 +268,7 @@ static struct kunit_case rpcrdmax_svc_server_cases[] = {
 	KUNIT_CASE(svcsrv_send_batch_case),
 	KUNIT_CASE(svcsrv_bc_call_case),
 	KUNIT_CASE(svcsrv_bc_bad_case),
+	KUNIT_CASE(svcsrv_credit_overrun_case),
 	{}
 };
 
