@@ -441,7 +441,7 @@ static void send_inline(Reporter check, Loopback *lb, u32 max_sge, u32 want_sges
 		goto out;
 	EXPECT(lay.nsge == want_sges && lay.pulled_up == want_pulled);
 	for (u32 k = 0; k < kHdr; k++)
-		sc->hdr[k] = (u8)(0xa0 + k);
+		sc->data[k] = (u8)(0xa0 + k);
 	if (!EXPECT_OK(sc->load_inline(lb->server.id.device(), kHdr, lay,
 				       Span<const rpcrdmax_page_seg>(segs, 4))) ||
 	    !EXPECT_OK(rmap.map(lb->client.id.device(), rbuf, kRecv, RPCRDMAX_DMA_FROM_DEVICE)))
@@ -451,7 +451,7 @@ static void send_inline(Reporter check, Loopback *lb, u32 max_sge, u32 want_sges
 		Span<const rpcrdmax_sge> sges =
 			sc->sge_list(lb->server.pd.local_dma_lkey(), lay.send_len);
 		EXPECT(sges.size() == want_sges);
-		sc->hdr_map.sync_for_device();
+		sc->map.sync_for_device();
 		rpcrdmax_send_wr wr = {};
 		wr.cqe = send->cqe.raw();
 		wr.opcode = RPCRDMAX_WR_SEND;

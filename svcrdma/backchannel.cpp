@@ -36,8 +36,8 @@ int SvcConn::bc_send(void *rqst, u32 xid, u32 len)
 	if (!sc)
 		return -err::ENOBUFS;
 	/* rdma_credit: the backward Calls we may have outstanding. */
-	auto enc = core::v1_encode_inline_msg(xid, kBcSlots, Bytes(sc->hdr, sc->hdr_size));
-	if (enc.is_error() || rpcrdmax_xprt_rqst_snd_copy_range(rqst, 0, len, sc->hdr + enc.value(), sc->hdr_size - enc.value()) < 0) {
+	auto enc = core::v1_encode_inline_msg(xid, kBcSlots, Bytes(sc->data, sc->size));
+	if (enc.is_error() || rpcrdmax_xprt_rqst_snd_copy_range(rqst, 0, len, sc->data + enc.value(), sc->size - enc.value()) < 0) {
 		put_send(sc);
 		return -err::EMSGSIZE;
 	}

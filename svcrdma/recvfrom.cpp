@@ -17,8 +17,7 @@ namespace rpcrdmax::svcrdma {
 
 Result<void> SvcConn::post_recv(RecvBuf *rb)
 {
-	rpcrdmax_sge sge = rb->map.sge(pd_.local_dma_lkey());
-	rb->map.sync_for_device();
+	rpcrdmax_sge sge = rb->sge_for_device(pd_.local_dma_lkey());
 	void *cqe = rb->cqe.raw();
 	rpcrdmax_trace_svc_post_recvs(rcq_.get(), &cqe, 1);
 	return rq_posted(id.post_recv(&rb->cqe, &sge, 1));
@@ -57,8 +56,7 @@ void SvcConn::repost(RecvBuf *rb)
 		nreposts_ = 0;
 		for (u32 i = 0; i < kRecvBatch; i++) {
 			cqes[i] = reposts_[i]->cqe.raw();
-			sges[i] = reposts_[i]->map.sge(pd_.local_dma_lkey());
-			reposts_[i]->map.sync_for_device();
+			sges[i] = reposts_[i]->sge_for_device(pd_.local_dma_lkey());
 		}
 	}
 	rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_RQ_PROD, 1);
@@ -69,7 +67,7 @@ void SvcConn::repost(RecvBuf *rb)
 
 void RecvBuf::done(Cqe *c, const rpcrdmax_wc &wc)
 {
-	RecvBuf *rb = container_of(c, &RecvBuf::cqe);
+	RecvBuf *rb = static_cast<RecvBuf *>(MsgBuf::from(c));
 	rb->conn->recv_done(rb, wc);
 }
 

@@ -13,23 +13,18 @@ namespace rpcrdmax::svcrdma {
 SendCtx::~SendCtx()
 {
 	reset();
-	hdr_map.unmap();
-	delete[] hdr;
 	delete[] pages;
 }
 
 /* Allocate the Send buffer of @size octets and DMA-map it for @dev, once
  * for the context's life. */
-Result<void> SendCtx::make(void *dev, u32 size)
+Result<void> SendCtx::make(void *dev, u32 len)
 {
-	hdr = new (Gfp::Kernel) u8[size];
-	if (!hdr)
-		return error(err::ENOMEM);
-	hdr_size = size;
-	auto mapped = hdr_map.map(dev, hdr, size, RPCRDMAX_DMA_TO_DEVICE);
-	if (mapped.is_error())
-		rpcrdmax_trace_svc_dma_map_err(conn ? conn->id.get() : nullptr, hdr_map.dma(), size);
-	return mapped;
+	auto r = MsgBuf::make(dev, len, RPCRDMAX_DMA_TO_DEVICE, cqe.id());
+
+	if (map_failed(r))
+		rpcrdmax_trace_svc_dma_map_err(conn ? conn->id.get() : nullptr, map.dma(), len);
+	return r;
 }
 
 /* Let go of what one Reply used (page mappings, rdma_rw contexts, rq_res
@@ -53,7 +48,7 @@ void SendCtx::reset()
 /*
  * Fill the Send buffer (whose first @hlen octets hold the transport
  * header) and map the page pieces as @layout says; @segs are the body's
- * parts in order.  The buffer itself is mapped afterwards (hdr_map).
+ * parts in order.  The buffer itself was mapped when it was made.
  */
 Result<void> SendCtx::load_inline(void *dev, u32 hlen, const core::InlineLayout &layout,
 				  Span<const rpcrdmax_page_seg> segs)
@@ -65,7 +60,7 @@ Result<void> SendCtx::load_inline(void *dev, u32 hlen, const core::InlineLayout 
 	for (size_t i = 0; i < segs.size(); i++) {
 		const rpcrdmax_page_seg &sg = segs[i];
 		if (!lay.mapped[i]) {
-			mem_copy(hdr + at, static_cast<const u8 *>(rpcrdmax_page_address(sg.page)) +
+			mem_copy(data + at, static_cast<const u8 *>(rpcrdmax_page_address(sg.page)) +
 						 sg.offset, sg.len);
 			at += sg.len;
 			continue;
@@ -88,7 +83,7 @@ Result<void> SendCtx::load_inline(void *dev, u32 hlen, const core::InlineLayout 
  * octets of the Send buffer when there is none. */
 Span<const rpcrdmax_sge> SendCtx::sge_list(u32 lkey, u32 send_len)
 {
-	const rpcrdmax_sge buf = hdr_map.sge(lkey);
+	const rpcrdmax_sge buf = map.sge(lkey);
 
 	if (!lay.nsge) {
 		sges[0] = buf;

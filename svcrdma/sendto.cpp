@@ -17,7 +17,7 @@ namespace rpcrdmax::svcrdma {
 
 void SendCtx::done(Cqe *c, const rpcrdmax_wc &wc)
 {
-	SendCtx *sc = container_of(c, &SendCtx::cqe);
+	SendCtx *sc = static_cast<SendCtx *>(MsgBuf::from(c));
 	sc->conn->send_done(sc, wc);
 }
 
@@ -100,7 +100,7 @@ Result<void> SvcConn::post_reply(SendCtx *sc, u32 send_len, u32 inv_rkey)
 		return room;
 	}
 	Span<const rpcrdmax_sge> sges = sc->sge_list(pd_.local_dma_lkey(), send_len);
-	sc->hdr_map.sync_for_device();
+	sc->map.sync_for_device();
 	rpcrdmax_send_wr wr = {};
 	wr.opcode = inv_rkey ? RPCRDMAX_WR_SEND_INV : RPCRDMAX_WR_SEND;
 	wr.rkey = inv_rkey;
@@ -143,7 +143,7 @@ Result<void> SvcConn::send_error(u32 xid, bool vers)
 		SpinLockBhGuard g(&lock_);
 		grant = core::credits_responder_grant(credits_, 1);
 	}
-	const Bytes buf(sc->hdr, sc->hdr_size);
+	const Bytes buf(sc->data, sc->size);
 	rpcrdmax_trace_svc_err(xid, vers);
 	auto enc = vers ? core::v1_encode_err_vers(xid, grant, buf)
 			: core::v1_encode_err_chunk(xid, grant, buf);
@@ -210,7 +210,7 @@ int SvcConn::load_inline(SendCtx *sc, void *rqstp, const rpcrdmax_xdr_shape &s,
 	if (n < 0 || !core::v1_layout_inline(hlen, parts, (u32)n, max_send_sge_,
 					     core::kInlineMapMin, &lay)) {
 		/* Too many pieces to lay out: copy the body as it comes. */
-		if (copy_body(rqstp, p, sc->hdr + hlen))
+		if (copy_body(rqstp, p, sc->data + hlen))
 			return -err::EMSGSIZE;
 		if (!p.write_len)
 			rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_PULL_UP, s.page_len);
@@ -365,7 +365,7 @@ int SvcConn::sendto(void *rqstp, CallCtx *cc)
 		rpcrdmax_trace_svc_send_err(id.get(), cc->call.xid, -err::ENOMEM);
 		return -err::ENOMEM;
 	}
-	auto enc = core::v1_encode(cc->reply, Bytes(sc->hdr, sc->hdr_size));
+	auto enc = core::v1_encode(cc->reply, Bytes(sc->data, sc->size));
 	int rc = enc.is_ok() ? 0 : enc.error().code();
 	u32 send_len = enc.is_ok() ? enc.value() : 0;
 	if (!rc)

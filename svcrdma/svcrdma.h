@@ -176,14 +176,10 @@ inline void count_allocs(u32 n)
 		rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_CTXT_ALLOC, n);
 }
 
-struct RecvBuf {
-	RecvBuf() : cqe(&RecvBuf::done, RPCRDMAX_WC_EV_SVC_RECV) {}
-	~RecvBuf() { delete[] data; }
+struct RecvBuf : MsgBuf {
+	RecvBuf() : MsgBuf(&RecvBuf::done, RPCRDMAX_WC_EV_SVC_RECV) {}
 	static void done(Cqe *c, const rpcrdmax_wc &wc);
-	Cqe cqe; /* first: see Cqe */
 	ListNode node;
-	DmaBuf map;
-	u8 *data = nullptr;
 	SvcConn *conn = nullptr;
 	u32 len = 0;
 	bool overrun = false; /* arrived with more Calls outstanding than granted */
@@ -220,10 +216,13 @@ struct CallCtx {
  * made), the RDMA Writes before it, the pages they (or its inline page
  * pieces) read.  Taken from the connection's free list; given back,
  * reset, when the Send completes (or freed at teardown if never
- * posted).  svcrdma/sendctx.cpp.
+ * posted).  Its MsgBuf is the Send buffer: the transport header, then an
+ * inline Reply's body where it is not sent from its pages.
+ * svcrdma/sendctx.cpp.
  */
-struct SendCtx {
-	explicit SendCtx(Cqe::Fn fn) : cqe(fn, RPCRDMAX_WC_EV_SVC_SEND) {} /* SendCtx::done, or a test's */
+struct SendCtx : MsgBuf {
+	/* @fn: SendCtx::done, or a test's */
+	explicit SendCtx(Cqe::Fn fn) : MsgBuf(fn, RPCRDMAX_WC_EV_SVC_SEND) {}
 	~SendCtx();
 	static void done(Cqe *c, const rpcrdmax_wc &wc);
 	Result<void> make(void *dev, u32 size);
@@ -232,11 +231,7 @@ struct SendCtx {
 				 Span<const rpcrdmax_page_seg> segs);
 	Span<const rpcrdmax_sge> sge_list(u32 lkey, u32 send_len);
 
-	Cqe cqe;
 	ListNode node;		/* the free list, or orphans: WRs may still use it */
-	DmaBuf hdr_map;
-	u8 *hdr = nullptr;
-	u32 hdr_size = 0;
 	RwList rw;		/* Write chunk, then Reply chunk */
 	void **pages = nullptr;	/* kMaxReplyPages: rq_res's pages, held for the Writes or SGEs */
 	unsigned int npages = 0;

@@ -286,22 +286,26 @@ Result<void> SvcConn::traced(rpcrdmax_accept_err which, Result<void> r)
  */
 Result<void> SvcConn::make_queues(const rpcrdmax_dev_attrs &attrs)
 {
-	void *dev = id.device();
 	const u32 credits = lim_.credits;
 	const u32 send_wr = credits + kBcSlots + 1 + kSendTailRoom;
 	const u32 recv_wr = credits + kBcSlots + kRecvBatch - 1 + 1;
 	const u32 ctxs = credits * rpcrdmax_rw_mr_factor(id.get(), kMaxChunkPieces);
 	const u32 scq_len = min(min(send_wr + 3 * ctxs, attrs.max_qp_wr), attrs.max_cqe);
-	u32 sq = 0;
+	const QueueSizes qs = { send_wr, recv_wr, scq_len, recv_wr, max(attrs.max_send_sge, 1u),
+				1, ctxs };
+	QueueStep step;
 
 	if (attrs.max_qp_wr < send_wr + recv_wr)
 		return error(err::ENOMEM);
-	RPCRDMAX_TRY(traced(RPCRDMAX_ACCEPT_ERR_PD, pd_.alloc(dev)));
-	RPCRDMAX_TRY(scq_.alloc(dev, (int)scq_len, RPCRDMAX_ANY_VECTOR, true));
-	RPCRDMAX_TRY(rcq_.alloc(dev, (int)recv_wr, RPCRDMAX_ANY_VECTOR, true));
-	RPCRDMAX_TRY(traced(RPCRDMAX_ACCEPT_ERR_QP,
-			    id.create_qp(pd_, scq_, rcq_, send_wr, recv_wr,
-					 max(attrs.max_send_sge, 1u), 1, ctxs, &sq)));
+	auto made = rdma::make_queues(id, pd_, scq_, rcq_, qs, &step);
+	if (made.is_error()) {
+		if (step == QueueStep::Pd || step == QueueStep::Qp)
+			rpcrdmax_trace_svc_accept_err(step == QueueStep::Pd ? RPCRDMAX_ACCEPT_ERR_PD
+									   : RPCRDMAX_ACCEPT_ERR_QP,
+						      id.get(), made.error().code());
+		return made.error();
+	}
+	u32 sq = made.value();
 	max_send_sge_ = min(max(attrs.max_send_sge, 1u), core::kInlineMaxSges);
 	/* Every slot has a CQ entry; one stays for the drain, a few (the
 	 * tail room) for unsignaled Sends (kSendBatch), the rest are sq_'s. */
@@ -330,15 +334,11 @@ Result<void> SvcConn::make_receives()
 	for (u32 i = 0; i < nrecvs_; i++) {
 		RecvBuf &rb = recvs_[i];
 		rb.conn = this;
-		rb.cqe.set_id((int)i); /* as svcrdma_decode_rqst names it */
-		rb.data = new (kRecvGfp) u8[lim_.recv_size];
-		if (!rb.data)
-			return error(err::ENOMEM);
-		auto mapped = rb.map.map(dev, rb.data, lim_.recv_size, RPCRDMAX_DMA_FROM_DEVICE);
-		if (mapped.is_error()) {
+		/* cid: as svcrdma_decode_rqst names it */
+		auto made = rb.make(dev, lim_.recv_size, RPCRDMAX_DMA_FROM_DEVICE, (int)i, kRecvGfp);
+		if (rb.map_failed(made))
 			rpcrdmax_trace_svc_dma_map_err(id.get(), rb.map.dma(), lim_.recv_size);
-			return mapped.error();
-		}
+		RPCRDMAX_TRY(made);
 		if (i < posted) {
 			RPCRDMAX_TRY(post_recv(&rb));
 		} else {

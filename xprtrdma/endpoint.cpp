@@ -154,19 +154,20 @@ const char *Conn::fail_reason() const
 }
 
 /* Map a Send or Receive buffer; a failure fires xprtrdma_dma_maperr. */
-static Result<void> dma_map(DmaBuf &m, void *dev, void *data, u32 len, int dir)
+/* Make @b (@len octets for @dir, cid @id); xprtrdma_dma_maperr when its
+ * mapping failed. */
+static Result<void> make_buf(MsgBuf &b, void *dev, u32 len, int dir, int id)
 {
-	auto r = m.map(dev, data, len, dir);
+	auto r = b.make(dev, len, dir, id);
 
-	if (r.is_error())
-		rpcrdmax_trace_dma_maperr(m.dma());
+	if (b.map_failed(r))
+		rpcrdmax_trace_dma_maperr(b.map.dma());
 	return r;
 }
 
 Result<void> Conn::post_recv(RecvBuf *rb)
 {
-	rpcrdmax_sge sge = rb->map.sge(pd_.local_dma_lkey());
-	rb->map.sync_for_device();
+	rpcrdmax_sge sge = rb->sge_for_device(pd_.local_dma_lkey());
 	rpcrdmax_trace_post_recv(rcq_.get(), rb->cqe.id());
 	Result<void> r = id.post_recv(&rb->cqe, &sge, 1);
 	if (r.is_error())
@@ -202,10 +203,9 @@ Result<void> Conn::setup(const void *addr, unsigned int addrlen)
 	const u32 nwrs = send_wrs(max_reqs);
 	if (max_reqs < kMinRequests)
 		return error(err::ENOMEM);
-	RPCRDMAX_TRY(pd_.alloc(dev));
-	RPCRDMAX_TRY(scq_.alloc(dev, (int)nwrs, RPCRDMAX_ANY_VECTOR, true));
-	RPCRDMAX_TRY(rcq_.alloc(dev, (int)nrecvs, RPCRDMAX_ANY_VECTOR, true));
-	RPCRDMAX_TRY(id.create_qp(pd_, scq_, rcq_, nwrs, nrecvs, 1, 1));
+	const QueueSizes qs = { nwrs, nrecvs, nwrs, nrecvs, 1, 1, 0 };
+	QueueStep step;
+	RPCRDMAX_TRY(rdma::make_queues(id, pd_, scq_, rcq_, qs, &step));
 	RPCRDMAX_TRY(frwr_setup(dev, min(kPagesPerMr, attrs.max_fast_reg_page_list_len)));
 
 	/* Inline sizes from /proc/sys/sunrpc/rdma_max_inline_{write,read},
@@ -218,21 +218,15 @@ Result<void> Conn::setup(const void *addr, unsigned int addrlen)
 		return error(err::ENOMEM);
 	for (auto &sb : Span<SendBuf>(sends_, nsends)) {
 		sb.conn = this;
-		sb.cqe.set_id((int)(&sb - sends_)); /* its tracepoints' cid */
-		sb.data = new (Gfp::Kernel) u8[send_size];
-		if (!sb.data)
-			return error(err::ENOMEM);
-		RPCRDMAX_TRY(dma_map(sb.map, dev, sb.data, send_size, RPCRDMAX_DMA_TO_DEVICE));
+		RPCRDMAX_TRY(make_buf(sb, dev, send_size, RPCRDMAX_DMA_TO_DEVICE,
+				      (int)(&sb - sends_)));
 		free_sends_.push_back(&sb);
 		free_count_++;
 	}
 	for (auto &rb : Span<RecvBuf>(recvs_, nrecvs)) {
 		rb.conn = this;
-		rb.cqe.set_id((int)(&rb - recvs_));
-		rb.data = new (Gfp::Kernel) u8[recv_size];
-		if (!rb.data)
-			return error(err::ENOMEM);
-		RPCRDMAX_TRY(dma_map(rb.map, dev, rb.data, recv_size, RPCRDMAX_DMA_FROM_DEVICE));
+		RPCRDMAX_TRY(make_buf(rb, dev, recv_size, RPCRDMAX_DMA_FROM_DEVICE,
+				      (int)(&rb - recvs_)));
 		RPCRDMAX_TRY(post_recv(&rb));
 	}
 	rpcrdmax_trace_post_recvs(ep_->xprt_, rcq_.get(), nrecvs, (int)nrecvs);
@@ -261,7 +255,7 @@ Result<void> Conn::setup(const void *addr, unsigned int addrlen)
 
 void SendBuf::done(Cqe *c, const rpcrdmax_wc &wc)
 {
-	SendBuf *sb = container_of(c, &SendBuf::cqe);
+	SendBuf *sb = static_cast<SendBuf *>(MsgBuf::from(c));
 	sb->conn->send_done(sb, wc);
 }
 
@@ -319,9 +313,8 @@ void Conn::untake_send(SendBuf *sb)
 Result<void> Conn::post_send_chain(void *rqst, SendBuf *sb, u32 len, bool signal,
 				   unsigned int n)
 {
-	rpcrdmax_sge sge = sb->map.sge(pd_.local_dma_lkey());
+	rpcrdmax_sge sge = sb->sge_for_device(pd_.local_dma_lkey());
 	sge.length = len;
-	sb->map.sync_for_device();
 	rpcrdmax_send_wr &wr = wrs_[n++];
 	wr = {};
 	wr.cqe = signal ? sb->cqe.raw() : nullptr;
@@ -421,7 +414,7 @@ Result<void> Conn::bc_send(void *rqst, u32 xid, u32 len)
 
 void RecvBuf::done(Cqe *c, const rpcrdmax_wc &wc)
 {
-	RecvBuf *rb = container_of(c, &RecvBuf::cqe);
+	RecvBuf *rb = static_cast<RecvBuf *>(MsgBuf::from(c));
 	rb->conn->recv_done(rb, wc);
 }
 

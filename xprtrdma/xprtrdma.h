@@ -23,6 +23,7 @@
 #include "rpcrdmax/ktl/list.h"
 #include "rpcrdmax/ktl/lock.h"
 #include "rpcrdmax/ktl/sync.h"
+#include "rpcrdmax/rdma/endpoint.h"
 #include "rpcrdmax/rdma/verbs.h"
 
 namespace rpcrdmax::xprtrdma {
@@ -65,24 +66,17 @@ class ClntEp;
 class Conn;
 struct Req;
 
-struct SendBuf {
-	SendBuf() : cqe(&SendBuf::done, RPCRDMAX_WC_EV_CLNT_SEND) {}
-	~SendBuf() { delete[] data; }
+/* A Send buffer (send_size octets) and a Receive buffer (recv_size). */
+struct SendBuf : MsgBuf {
+	SendBuf() : MsgBuf(&SendBuf::done, RPCRDMAX_WC_EV_CLNT_SEND) {}
 	static void done(Cqe *c, const rpcrdmax_wc &wc);
-	Cqe cqe; /* first: see Cqe */
 	ListNode node;
-	DmaBuf map;
-	u8 *data = nullptr;
 	Conn *conn = nullptr;
 };
 
-struct RecvBuf {
-	RecvBuf() : cqe(&RecvBuf::done, RPCRDMAX_WC_EV_CLNT_RECEIVE) {}
-	~RecvBuf() { delete[] data; }
+struct RecvBuf : MsgBuf {
+	RecvBuf() : MsgBuf(&RecvBuf::done, RPCRDMAX_WC_EV_CLNT_RECEIVE) {}
 	static void done(Cqe *c, const rpcrdmax_wc &wc);
-	Cqe cqe;
-	DmaBuf map;
-	u8 *data = nullptr;
 	Conn *conn = nullptr;
 };
 
