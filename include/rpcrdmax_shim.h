@@ -790,6 +790,7 @@ void rpcrdmax_kunit_cxx_svcsrv_send_batch(void *ctx, rpcrdmax_check_fn check) RP
 void rpcrdmax_kunit_cxx_svcsrv_bc_call(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svcsrv_bc_bad(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svcsrv_credit_overrun(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svcsrv_write_chunks(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 /* rpcrdmax_svcrdma (kunit/cxx_svc_tests.cpp) */
 void rpcrdmax_kunit_cxx_svc_accept(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svc_rw_read(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;

@@ -43,6 +43,10 @@
  *              cover: all four are served, the fourth is counted in
  *              rdma_stat_credit_overrun, and the other client's RPCs
  *              still go through;
+ *   write_chunks  an NFSv4 COMPOUND with two READs: a raw client offers
+ *              two Write chunks in one page it registered, nfsd marks two
+ *              results; each lands in its chunk, the Reply returns both
+ *              with the octets written, the rest of the Reply inline;
  *   bc_bad     a backward Call over the inline limit fails with
  *              -EMSGSIZE; a backward Reply for an XID never sent is
  *              dropped and counted; the forward direction keeps working.
@@ -732,7 +736,15 @@ struct RawClient {
 	kunit_rdma::WcWait sent;
 	rdma::DmaBuf map;
 	FakeSvcXprt *sx = nullptr;
-	u8 msgs[4][96];
+	u8 msgs[4][160];
+	/* write_chunks: a page registered for the server's Writes, a
+	 * Receive for the Reply, the headers sent and received */
+	rdma::Mr mr;
+	kunit_rdma::WcWait reg, recv;
+	void *page = nullptr;
+	u8 rbuf[1024];
+	rdma::DmaBuf rmap;
+	core::V1Header call, reply;
 };
 
 static bool raw_connect(Reporter check, Pair *p, RawClient *c)
@@ -782,6 +794,33 @@ static bool raw_send_calls(Reporter check, RawClient *c, u32 n, u32 len, u32 xid
 	       EXPECT(c->sent.wc.status == RPCRDMAX_IB_WC_SUCCESS);
 }
 
+/* Register a zeroed page on the raw client for the server to write, and
+ * post a Receive for the Reply. */
+static bool raw_ready_reply(Reporter check, RawClient *c)
+{
+	void *dev = c->end.id.device();
+	unsigned int bad;
+
+	c->page = rpcrdmax_alloc_page(RPCRDMAX_GFP_KERNEL | RPCRDMAX_GFP_ZERO);
+	if (!EXPECT(c->page != nullptr))
+		return false;
+	rpcrdmax_page_seg seg = { c->page, 0, RPCRDMAX_PAGE_SIZE };
+	if (!EXPECT(c->mr.alloc(c->end.pd.get(), dev, 1).is_ok()) ||
+	    !EXPECT(c->mr.map(Span<const rpcrdmax_page_seg>(&seg, 1),
+			      RPCRDMAX_DMA_FROM_DEVICE).is_ok()))
+		return false;
+	c->mr.bump_key();
+	rpcrdmax_send_wr wr = c->mr.reg_wr(c->reg.cqe.raw(), RPCRDMAX_ACCESS_LOCAL_WRITE |
+								   RPCRDMAX_ACCESS_REMOTE_WRITE);
+	if (!EXPECT(c->end.id.post_send(&wr, 1, &bad).is_ok()) ||
+	    !EXPECT(c->reg.completion.wait_ms(kWaitMs)) ||
+	    !EXPECT(c->reg.wc.status == RPCRDMAX_IB_WC_SUCCESS) ||
+	    !EXPECT(c->rmap.map(dev, c->rbuf, sizeof(c->rbuf), RPCRDMAX_DMA_FROM_DEVICE).is_ok()))
+		return false;
+	rpcrdmax_sge sge = c->rmap.sge(c->end.pd.local_dma_lkey());
+	return EXPECT(c->end.id.post_recv(&c->recv.cqe, &sge, 1).is_ok());
+}
+
 static void raw_down(RawClient *c)
 {
 	if (c->end.id.qp()) {
@@ -790,6 +829,10 @@ static void raw_down(RawClient *c)
 		c->end.id.drain();
 	}
 	c->map.unmap();
+	c->rmap.unmap();
+	c->mr.unmap();
+	if (c->page)
+		rpcrdmax_free_page(c->page);
 	if (c->sx) {
 		rpcrdmax_svcc_detach(c->sx->cxx);
 		rpcrdmax_svcc_destroy(c->sx->cxx);
@@ -833,6 +876,97 @@ static void credit_overrun_case(Reporter check)
 	pair_down(&p);
 }
 
+static void write_chunks_case(Reporter check)
+{
+	Pair p;
+	auto *c = new (Gfp::Kernel) RawClient;
+	/* The Reply: a 100-octet head and 1000 octets of pages, of which
+	 * [100, 400) and [600, 1000) are the two READs' data. */
+	constexpr u32 kXid = 0x55550011, kHead = 100, kPages = 1000;
+	constexpr u32 kOff[2] = { 100, 600 }, kLen[2] = { 300, 400 }, kAt[2] = { 0, 2048 };
+	constexpr u32 kInlineLen = kHead + kPages - 300 - 400;
+	void *ctxt = nullptr;
+
+	p.b.snd = { 100, 0, 0, 0, false };
+	p.b.rcv = { 256, 0, 0, 0, false };
+	if (!EXPECT(c != nullptr) || !pair_up(check, &p) || !raw_connect(check, &p, c) ||
+	    !raw_ready_reply(check, c))
+		goto out;
+	{
+		/* The Call: RDMA_MSG offering two Write chunks of 1 KiB each. */
+		core::V1Header &h = c->call;
+		h.xid = kXid;
+		h.vers = 1;
+		h.credits = 32;
+		h.proc = core::V1Proc::Msg;
+		h.chunks.clear();
+		for (u32 i = 0; i < 2; i++)
+			EXPECT(h.chunks.add_write_chunk() == core::ListError::None &&
+			       h.chunks.add_write_segment({ c->mr.rkey(), 1024,
+							    c->mr.iova() + kAt[i] }) ==
+				       core::ListError::None);
+		auto enc = core::v1_encode(h, Bytes(c->msgs[0], sizeof(c->msgs[0])));
+		if (!EXPECT(enc.is_ok()))
+			goto out;
+		const u32 hlen = enc.value();
+		fill_call(c->msgs[0] + hlen, 40, kXid, 71);
+		rpcrdmax_sge sge = c->map.sge(c->end.pd.local_dma_lkey());
+		sge.length = hlen + 40;
+		rpcrdmax_send_wr wr = {};
+		unsigned int bad;
+		wr.cqe = c->sent.cqe.raw();
+		wr.opcode = RPCRDMAX_WR_SEND;
+		wr.sge = &sge;
+		wr.num_sge = 1;
+		c->map.sync_for_device();
+		if (!EXPECT(c->end.id.post_send(&wr, 1, &bad).is_ok()) ||
+		    !EXPECT(c->sent.completion.wait_ms(kWaitMs)))
+			goto out;
+
+		/* nfsd: the COMPOUND's two READ results marked, the Reply sent. */
+		if (!EXPECT(c->sx->ready.wait_ms(kWaitMs)) ||
+		    !EXPECT(rpcrdmax_kunit_svc_rqst_reset(p.rqstp) == 0) ||
+		    !EXPECT(rpcrdmax_svcc_recvfrom(c->sx->cxx, p.rqstp, &ctxt) == 40))
+			goto out;
+		fill_reply(p.reply, kHead + kPages, kXid, 73);
+		EXPECT(rpcrdmax_kunit_svc_rqst_reply(p.rqstp, p.reply, kHead, kPages, 0) == 0);
+		for (u32 i = 0; i < 2; i++)
+			EXPECT(rpcrdmax_svcc_result_payload(c->sx->cxx, ctxt, kOff[i], kLen[i]) == 0);
+		EXPECT(rpcrdmax_svcc_sendto(c->sx->cxx, p.rqstp, ctxt) == 0);
+		if (!EXPECT(c->recv.completion.wait_ms(kWaitMs)))
+			goto out;
+		c->rmap.sync_for_cpu();
+
+		/* The Reply returns both chunks with the octets written; its
+		 * RPC message is the rest, in order. */
+		core::V1Header &r = c->reply;
+		const core::DecodeLimits lim;
+		EXPECT(core::v1_decode_reply(ConstBytes(c->rbuf, c->recv.wc.byte_len), lim, &r) ==
+		       core::V1Verdict::Ok);
+		EXPECT(r.xid == kXid && r.chunks.nwrite == 2);
+		for (u32 i = 0; i < 2 && r.chunks.nwrite == 2; i++)
+			EXPECT(r.chunks.chunk_length(r.chunks.write[i]) == kLen[i]);
+		EXPECT(r.payload_len == kInlineLen);
+		const u8 *msg = c->rbuf + r.hdr_len;
+		EXPECT(mem_compare(msg, p.reply, kOff[0]) == 0);
+		EXPECT(mem_compare(msg + kOff[0], p.reply + kOff[0] + kLen[0],
+				   kOff[1] - kOff[0] - kLen[0]) == 0);
+		/* Each READ's data in its chunk. */
+		c->mr.unmap();
+		const u8 *pg = static_cast<const u8 *>(rpcrdmax_page_address(c->page));
+		for (u32 i = 0; i < 2; i++)
+			EXPECT(mem_compare(pg + kAt[i], p.reply + kOff[i], kLen[i]) == 0);
+		EXPECT(p.stats[RPCRDMAX_SVC_STAT_WRITE] >= 2);
+	}
+out:
+	if (ctxt)
+		rpcrdmax_svcc_release(c->sx->cxx, ctxt);
+	if (c)
+		raw_down(c);
+	delete c;
+	pair_down(&p);
+}
+
 #undef EXPECT
 
 } // namespace rpcrdmax::kunit_svcsrv
@@ -853,3 +987,4 @@ RPCRDMAX_KUNIT_SVCSRV_ENTRY(send_batch)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(bc_call)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(bc_bad)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(credit_overrun)
+RPCRDMAX_KUNIT_SVCSRV_ENTRY(write_chunks)

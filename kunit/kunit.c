@@ -253,6 +253,7 @@ RPCRDMAX_CXX_CASE(svcsrv_send_batch)
 RPCRDMAX_CXX_CASE(svcsrv_bc_call)
 RPCRDMAX_CXX_CASE(svcsrv_bc_bad)
 RPCRDMAX_CXX_CASE(svcsrv_credit_overrun)
+RPCRDMAX_CXX_CASE(svcsrv_write_chunks)
 
 static struct kunit_case rpcrdmax_svc_server_cases[] = {
 	KUNIT_CASE(svcsrv_inline_case),
@@ -269,6 +270,7 @@ static struct kunit_case rpcrdmax_svc_server_cases[] = {
 	KUNIT_CASE(svcsrv_bc_call_case),
 	KUNIT_CASE(svcsrv_bc_bad_case),
 	KUNIT_CASE(svcsrv_credit_overrun_case),
+	KUNIT_CASE(svcsrv_write_chunks_case),
 	{}
 };
 
