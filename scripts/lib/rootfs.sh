@@ -110,10 +110,11 @@ INIT
 }
 
 # What DKMS needs to build rpcrdmax in the package root: dkms, the guest
-# kernel's own headers (its exact package version) and the C++ compiler
-# that matches the compiler Debian built that kernel with.
+# kernel's own headers (its exact package version) and the release's
+# default C++ compiler, which is the one Debian built that kernel with
+# (the package depends on g++ for that reason).
 pkgroot_packages() {
-	echo "dkms linux-headers-$RPCRDMAX_ABI=$RPCRDMAX_KVER g++-12 make"
+	echo "dkms linux-headers-$RPCRDMAX_ABI=$RPCRDMAX_KVER g++ make"
 }
 
 # build_pkgroot DIR BASE GK: the package root, cached as a tree: the guest

@@ -69,3 +69,39 @@ trixie_kver() {
 	[ -n "$v" ] || die "no package linux-image-$2-unsigned in the trixie build root's apt lists"
 	printf '%s\n' "$v"
 }
+
+# trixie_package_check DEB: install DEB (the rpcrdmax-dkms package) with
+# apt into a copy of the trixie build root, as a Debian 13 administrator
+# would: apt brings in its dependencies (dkms, the release's g++) and
+# DKMS builds the module for the kernel headers there.  Prints that
+# kernel's ABI and returns 0 when DKMS installed a module of its
+# vermagic; else prints what failed.
+trixie_package_check() {
+	local deb=$1 root tmp abi st vm rc=0
+	root=$(trixie_root_dir)
+	cache_ready "$root" || { echo "no trixie build root (scripts/setup trixie-root)"; return 1; }
+	abi=$(trixie_abi "$root")
+	tmp=$(mktemp -d "$RPCRDMAX_CACHE/.trixie-pkg.XXXXXX")
+	cp -a "$root/tree" "$tmp/tree"
+	cp "$deb" "$tmp/tree/tmp/"
+	cp /etc/resolv.conf "$tmp/tree/etc/resolv.conf"
+	if ! in_chroot "$tmp/tree" /bin/sh -c "apt-get update -qq &&
+		DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends /tmp/${deb##*/}" \
+		>"$tmp/apt.log" 2>&1; then
+		echo "apt-get install ${deb##*/} failed:"
+		tail -n 8 "$tmp/apt.log"
+		tail -n 8 "$tmp"/tree/var/lib/dkms/rpcrdmax/*/build/make.log 2>/dev/null
+		rc=1
+	fi
+	st=$(in_chroot "$tmp/tree" dkms status rpcrdmax 2>&1)
+	case $st in
+	*", $abi, x86_64: installed"*) ;;
+	*) echo "dkms status: '$st', not installed for $abi"; rc=1 ;;
+	esac
+	vm=$(modinfo -F vermagic "$tmp/tree/lib/modules/$abi/updates/dkms/"rpcrdmax.ko* 2>/dev/null |
+		cut -d' ' -f1)
+	[ "$vm" = "$abi" ] || { echo "no rpcrdmax.ko for $abi under updates/dkms (vermagic '$vm')"; rc=1; }
+	rm -rf "$tmp"
+	[ $rc -ne 0 ] || echo "$abi"
+	return $rc
+}
