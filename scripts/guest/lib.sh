@@ -918,7 +918,7 @@ fei_traced() {
 	trace_events_off fei
 	while read -r ev ere; do
 		if [ "$ev" = "&" ]; then
-			read -r ev ere <<<"$ere"
+			ev=${ere%% *} ere=${ere#* }
 			trace_lines fei "$ev" | grep -Eq " $ev: $ere" && need="$need $ev" ||
 				{ echo "no $ev with its fields; recorded: '$(grep -v '^#' $TRACEFS/instances/fei/trace | tail -n 2 | tr '\n' ' ')'"; return 0; }
 		else
