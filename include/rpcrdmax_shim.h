@@ -577,15 +577,9 @@ void rpcrdmax_trace_post_recv(void *cq, int cid) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_trace_post_recvs(void *xprt, void *cq, unsigned int count,
 			       int posted) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_trace_svc_post_recvs(void *cq, void *const *cqes, unsigned int n) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_trace_svc_post_send(void *cq, int cid, unsigned int num_sge,
-				  unsigned int inv_rkey) RPCRDMAX_NOEXCEPT;
-enum rpcrdmax_post_chunk {
-	RPCRDMAX_POST_CHUNK_READ,
-	RPCRDMAX_POST_CHUNK_WRITE,
-	RPCRDMAX_POST_CHUNK_REPLY,
-};
-void rpcrdmax_trace_svc_post_chunk(enum rpcrdmax_post_chunk which, void *cq, int cid,
-				   int sqecount) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_svc_post_send(void *cq, int cid, unsigned int num_sge, unsigned int inv_rkey,
+				  int write_wrs, int reply_wrs) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_svc_post_read_chunk(void *cq, int cid, int sqecount) RPCRDMAX_NOEXCEPT;
 /* DMA mapping failures, under the stock module's event names.  Client: a
  * Send or Receive buffer (xprtrdma_dma_maperr; @dma: the address the
  * mapping gave, 0 if none), an MR's pages (xprtrdma_frwr_maperr; @mapped:

@@ -102,8 +102,7 @@ Result<void> SvcConn::post_reads(RwList &rw)
 	rc.conn = this;
 	rc.sq_entries = rw.sq_entries();
 	RPCRDMAX_TRY(sq_reserve(rc.sq_entries));
-	rpcrdmax_trace_svc_post_chunk(RPCRDMAX_POST_CHUNK_READ, scq_.get(), rc.cqe.id(),
-				      (int)rc.sq_entries);
+	rpcrdmax_trace_svc_post_read_chunk(scq_.get(), rc.cqe.id(), (int)rc.sq_entries);
 	if (sq_posted(rw.post(id, &rc.cqe, nullptr)).is_error()) {
 		/* Reads ahead of the failure may run: flush them before
 		 * the pages go back to nfsd. */

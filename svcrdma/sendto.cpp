@@ -76,21 +76,6 @@ void SvcConn::orphan(SendCtx *sc)
  * completion, or a later one's, gives it back, or the teardown frees it
  * if the post failed; given back at once when nothing was posted.
  */
-/* svcrdma_post_write_chunk and _reply_chunk for the Writes chained ahead
- * of @sc's Send, then svcrdma_post_send for the Send. */
-void SvcConn::trace_post_reply(const SendCtx *sc, unsigned int num_sge, u32 inv_rkey)
-{
-	const u32 writes = sc->write_wrs, replies = sc->rw.sq_entries() - sc->write_wrs;
-
-	if (writes)
-		rpcrdmax_trace_svc_post_chunk(RPCRDMAX_POST_CHUNK_WRITE, scq_.get(), sc->cqe.id(),
-					      (int)writes);
-	if (replies)
-		rpcrdmax_trace_svc_post_chunk(RPCRDMAX_POST_CHUNK_REPLY, scq_.get(), sc->cqe.id(),
-					      (int)replies);
-	rpcrdmax_trace_svc_post_send(scq_.get(), sc->cqe.id(), num_sge, inv_rkey);
-}
-
 Result<void> SvcConn::post_reply(SendCtx *sc, u32 send_len, u32 inv_rkey)
 {
 	sc->sq_entries = sc->rw.sq_entries() + 1;
@@ -106,7 +91,8 @@ Result<void> SvcConn::post_reply(SendCtx *sc, u32 send_len, u32 inv_rkey)
 	wr.rkey = inv_rkey;
 	wr.sge = sges.data();
 	wr.num_sge = (unsigned int)sges.size();
-	trace_post_reply(sc, wr.num_sge, inv_rkey);
+	rpcrdmax_trace_svc_post_send(scq_.get(), sc->cqe.id(), wr.num_sge, inv_rkey,
+				     (int)sc->write_wrs, (int)(sc->rw.sq_entries() - sc->write_wrs));
 	bool posted;
 	{
 		/* posted_ in the order the Send Queue runs */

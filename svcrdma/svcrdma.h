@@ -332,7 +332,6 @@ private:
 			const core::ReplyPlan &p);
 	core::ReplyPlan plan_reply(void *rqstp, CallCtx *cc, rpcrdmax_xdr_shape *s);
 	Result<void> post_reply(SendCtx *sc, u32 send_len, u32 inv_rkey);
-	void trace_post_reply(const SendCtx *sc, unsigned int num_sge, u32 inv_rkey);
 	void orphan(SendCtx *sc);
 	void retire(SendCtx *sc);
 

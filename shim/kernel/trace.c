@@ -224,41 +224,38 @@ void rpcrdmax_trace_svc_post_recvs(void *cq, void *const *cqes, unsigned int n)
 }
 
 /**
- * rpcrdmax_trace_svc_post_send - a server connection posted a Reply's Send
+ * rpcrdmax_trace_svc_post_send - a server connection posted a Reply's chain
  * @cq: the Send CQ (struct ib_cq)
- * @cid: which Send context
+ * @cid: which Send context (the chain's Writes carry it too)
  * @num_sge: the Send's SGEs
  * @inv_rkey: the rkey it invalidates (Send With Invalidate), else 0
+ * @write_wrs: Send Queue slots of the Writes of the Reply's Write chunks
+ * @reply_wrs: those of the Writes of its Reply chunk
+ *
+ * Fires svcrdma_post_write_chunk and _reply_chunk for the Writes there
+ * are, then svcrdma_post_send: one call per Reply while they are off.
  */
-void rpcrdmax_trace_svc_post_send(void *cq, int cid, unsigned int num_sge, unsigned int inv_rkey)
-{
-	trace_svcrdma_post_send(((struct ib_cq *)cq)->res.id, cid, num_sge, inv_rkey);
-}
-
-/**
- * rpcrdmax_trace_svc_post_chunk - a server connection posted a chunk's RDMA work
- * @which: the Reads of a Call's Read chunks, the Writes of a Reply's Write
- *	chunks or of its Reply chunk
- * @cq: the Send CQ (struct ib_cq)
- * @cid: the Read context's, or the Send context's the Writes are chained to
- * @sqecount: the Send Queue slots the work takes
- */
-void rpcrdmax_trace_svc_post_chunk(enum rpcrdmax_post_chunk which, void *cq, int cid,
-				   int sqecount)
+void rpcrdmax_trace_svc_post_send(void *cq, int cid, unsigned int num_sge, unsigned int inv_rkey,
+				  int write_wrs, int reply_wrs)
 {
 	u32 cq_id = ((struct ib_cq *)cq)->res.id;
 
-	switch (which) {
-	case RPCRDMAX_POST_CHUNK_READ:
-		trace_svcrdma_post_read_chunk(cq_id, cid, sqecount);
-		break;
-	case RPCRDMAX_POST_CHUNK_WRITE:
-		trace_svcrdma_post_write_chunk(cq_id, cid, sqecount);
-		break;
-	case RPCRDMAX_POST_CHUNK_REPLY:
-		trace_svcrdma_post_reply_chunk(cq_id, cid, sqecount);
-		break;
-	}
+	if (write_wrs)
+		trace_svcrdma_post_write_chunk(cq_id, cid, write_wrs);
+	if (reply_wrs)
+		trace_svcrdma_post_reply_chunk(cq_id, cid, reply_wrs);
+	trace_svcrdma_post_send(cq_id, cid, num_sge, inv_rkey);
+}
+
+/**
+ * rpcrdmax_trace_svc_post_read_chunk - a server connection posted a Call's RDMA Reads
+ * @cq: the Send CQ (struct ib_cq)
+ * @cid: the Read context's
+ * @sqecount: the Send Queue slots the Reads take
+ */
+void rpcrdmax_trace_svc_post_read_chunk(void *cq, int cid, int sqecount)
+{
+	trace_svcrdma_post_read_chunk(((struct ib_cq *)cq)->res.id, cid, sqecount);
 }
 
 /**
