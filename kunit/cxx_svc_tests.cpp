@@ -436,7 +436,7 @@ static void send_inline(Reporter check, Loopback *lb, u32 max_sge, u32 want_sges
 
 	if (!EXPECT(sc && recv && send && rbuf))
 		goto out;
-	if (!EXPECT_OK(sc->make(lb->server.id.device(), 4096)) ||
+	if (!EXPECT_OK(sc->make(lb->server.id.device(), 4096, 0)) ||
 	    !EXPECT(core::v1_layout_inline(kHdr, parts, 4, max_sge, core::kInlineMapMin, &lay)))
 		goto out;
 	EXPECT(lay.nsge == want_sges && lay.pulled_up == want_pulled);

@@ -17,10 +17,10 @@ SendCtx::~SendCtx()
 }
 
 /* Allocate the Send buffer of @size octets and DMA-map it for @dev, once
- * for the context's life. */
-Result<void> SendCtx::make(void *dev, u32 len)
+ * for the context's life; @cid names its completions in tracepoints. */
+Result<void> SendCtx::make(void *dev, u32 len, int cid)
 {
-	auto r = MsgBuf::make(dev, len, RPCRDMAX_DMA_TO_DEVICE, cqe.id());
+	auto r = MsgBuf::make(dev, len, RPCRDMAX_DMA_TO_DEVICE, cid);
 
 	if (map_failed(r))
 		rpcrdmax_trace_svc_dma_map_err(conn ? conn->id.get() : nullptr, map.dma(), len);

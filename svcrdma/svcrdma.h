@@ -225,7 +225,7 @@ struct SendCtx : MsgBuf {
 	explicit SendCtx(Cqe::Fn fn) : MsgBuf(fn, RPCRDMAX_WC_EV_SVC_SEND) {}
 	~SendCtx();
 	static void done(Cqe *c, const rpcrdmax_wc &wc);
-	Result<void> make(void *dev, u32 size);
+	Result<void> make(void *dev, u32 size, int cid);
 	void reset();
 	Result<void> load_inline(void *dev, u32 hlen, const core::InlineLayout &layout,
 				 Span<const rpcrdmax_page_seg> segs);

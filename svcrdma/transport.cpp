@@ -158,9 +158,9 @@ SendCtx *SvcConn::new_send()
 	if (!sc)
 		return nullptr;
 	sc->conn = this;
-	sc->cqe.set_id(send_ids_.add_return(1) - 1); /* cid in its tracepoints */
 	sc->pages = new (Gfp::Kernel) void *[kMaxReplyPages];
-	if (!sc->pages || sc->make(id.device(), lim_.send_size).is_error() ||
+	if (!sc->pages ||
+	    sc->make(id.device(), lim_.send_size, (int)(send_ids_.add_return(1) - 1)).is_error() ||
 	    sc->rw.reserve(kPoolRwCtxs, kPoolRwFirst, kPoolRwRest).is_error()) {
 		delete sc;
 		return nullptr;

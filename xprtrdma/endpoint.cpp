@@ -204,8 +204,7 @@ Result<void> Conn::setup(const void *addr, unsigned int addrlen)
 	if (max_reqs < kMinRequests)
 		return error(err::ENOMEM);
 	const QueueSizes qs = { nwrs, nrecvs, nwrs, nrecvs, 1, 1, 0 };
-	QueueStep step;
-	RPCRDMAX_TRY(rdma::make_queues(id, pd_, scq_, rcq_, qs, &step));
+	RPCRDMAX_TRY(rdma::make_queues(id, pd_, scq_, rcq_, qs));
 	RPCRDMAX_TRY(frwr_setup(dev, min(kPagesPerMr, attrs.max_fast_reg_page_list_len)));
 
 	/* Inline sizes from /proc/sys/sunrpc/rdma_max_inline_{write,read},

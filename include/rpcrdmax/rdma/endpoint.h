@@ -25,20 +25,24 @@ struct QueueSizes {
 	ktl::u32 rdma_ctxs;	     /* rdma_rw contexts in use at once (0: none) */
 };
 
-/* The step of make_queues() that failed, for the caller's tracepoints. */
+/* The step of make_queues() that failed, for a caller's tracepoints. */
 enum class QueueStep : ktl::u8 { Pd, SendCq, RecvCq, Qp };
 
 /*
  * The PD, a Send and a Receive CQ (each on any completion vector, polled
  * from a work queue) and the RC QP on @id's device.  Returns the Send
  * Queue depth the QP got (more than @s.send_wr when rdma_rw needs room),
- * or the error, with the step that failed in *@failed.
+ * or the error, with the step that failed in *@failed unless it is NULL.
  */
 inline ktl::Result<ktl::u32> make_queues(CmId &id, Pd &pd, Cq &scq, Cq &rcq,
-					 const QueueSizes &s, QueueStep *failed)
+					 const QueueSizes &s, QueueStep *failed = nullptr)
 {
 	void *dev = id.device();
 	ktl::u32 sq = 0;
+	QueueStep unused;
+
+	if (!failed)
+		failed = &unused;
 
 	*failed = QueueStep::Pd;
 	RPCRDMAX_TRY(pd.alloc(dev));
