@@ -503,7 +503,7 @@ deleg_server_round() {
 		# Not /proc/fs/nfsd/clients/*/states: a lookup there racing
 		# the laundromat's removal of an expired client's directory
 		# trips a WARN in nfsd itself (6.1, nfsdfs_remove_files), and
-		# the battery's v4.0 clients expire while this polls.
+		# the battery's earlier v4.0 clients can expire while this polls.
 		held() {
 			ino=$(stat -c %i /export/$F 2>/dev/null) &&
 				grep -Eq "^[0-9]+: DELEG .* [0-9a-f]+:[0-9a-f]+:$ino " /proc/locks
