@@ -214,28 +214,41 @@ static V2Verdict get_error(ktl::XdrReader &xdr, V2Error *e)
 }
 
 /* The version 1 rules for chunks, by message direction. */
-static V2Verdict check_chunks(const V2Header &hdr)
+static V2Verdict check_chunks(V2Proc proc, u32 direction, const ChunkLists &cl, u32 payload_len)
 {
-	const ChunkLists &cl = hdr.chunks;
 	chunks::PositionError pe;
 
-	if (hdr.direction == kMsgReply) {
+	if (direction == kMsgReply) {
 		if (cl.nread)
 			return V2Verdict::BadXdr;
-		if (hdr.proc == V2Proc::Msg)
-			return hdr.payload_len ? V2Verdict::Ok : V2Verdict::BadXdr;
+		if (proc == V2Proc::Msg)
+			return payload_len ? V2Verdict::Ok : V2Verdict::BadXdr;
 		return cl.has_reply ? V2Verdict::Ok : V2Verdict::BadXdr;
 	}
-	if (hdr.proc == V2Proc::Msg) {
-		if (hdr.payload_len == 0 || cl.has_call_chunk())
+	if (proc == V2Proc::Msg) {
+		if (payload_len == 0 || cl.has_call_chunk())
 			return V2Verdict::BadXdr;
-		pe = chunks::check_positions(cl, hdr.payload_len, false);
+		pe = chunks::check_positions(cl, payload_len, false);
 	} else {
 		if (!cl.has_call_chunk())
 			return V2Verdict::BadXdr;
 		pe = chunks::check_positions(cl, cl.chunk_length(cl.read[0]), true);
 	}
 	return pe == chunks::PositionError::None ? V2Verdict::Ok : V2Verdict::BadXdr;
+}
+
+/* rdma_direction, rdma_inv_handle and the chunk lists of RDMA2_MSG and
+ * RDMA2_NOMSG (struct rpcrdma2_chunk_lists). */
+static V2Verdict get_msg_body(ktl::XdrReader &xdr, const DecodeLimits &lim, u32 *direction,
+			      u32 *inv_handle, ChunkLists *cl)
+{
+	V2Verdict v = get_msg_type(xdr, direction);
+
+	if (v != V2Verdict::Ok)
+		return v;
+	if (!xdr.get_u32(inv_handle))
+		return V2Verdict::BadXdr;
+	return from_list_error(chunks::decode(xdr, lim, cl));
 }
 
 static void reset(V2Header *hdr)
@@ -264,12 +277,7 @@ static V2Verdict get_body(ktl::XdrReader &xdr, const DecodeLimits &lim, V2Header
 	switch (hdr->proc) {
 	case V2Proc::Msg:
 	case V2Proc::NoMsg:
-		v = get_msg_type(xdr, &hdr->direction);
-		if (v != V2Verdict::Ok)
-			return v;
-		if (!xdr.get_u32(&hdr->inv_handle))
-			return V2Verdict::BadXdr;
-		return from_list_error(chunks::decode(xdr, lim, &hdr->chunks));
+		return get_msg_body(xdr, lim, &hdr->direction, &hdr->inv_handle, &hdr->chunks);
 	case V2Proc::Error:
 		return get_error(xdr, &hdr->error);
 	case V2Proc::Optional:
@@ -311,8 +319,101 @@ V2Verdict v2_decode(ktl::ConstBytes buf, const DecodeLimits &lim, V2Header *hdr)
 	hdr->hdr_len = (u32)xdr.offset();
 	hdr->payload_len = (u32)(buf.size() - xdr.offset());
 	if (hdr->proc == V2Proc::Msg || hdr->proc == V2Proc::NoMsg)
-		return v2_impl::check_chunks(*hdr);
+		return v2_impl::check_chunks(hdr->proc, hdr->direction, hdr->chunks,
+					     hdr->payload_len);
 	return V2Verdict::Ok;
+}
+
+bool v2_peek(ktl::ConstBytes buf, u32 *vers, V2Proc *proc)
+{
+	ktl::XdrReader xdr(buf);
+	u32 xid, credits, p;
+
+	if (!xdr.get_u32(&xid) || !xdr.get_u32(vers) || !xdr.get_u32(&credits) ||
+	    !xdr.get_u32(&p))
+		return false;
+	*proc = static_cast<V2Proc>(p);
+	return true;
+}
+
+V2Verdict v2_decode_msg(ktl::ConstBytes buf, const DecodeLimits &lim, V1Header *call,
+			u32 *direction, u32 *inv_handle)
+{
+	buf = buf.first(ktl::U32_MAX);
+	ktl::XdrReader xdr(buf);
+	u32 proc;
+
+	call->xid = call->vers = call->credits = 0;
+	call->proc = V1Proc::Msg;
+	call->chunks.clear();
+	call->err = call->vers_low = call->vers_high = 0;
+	call->hdr_len = call->payload_len = 0;
+	*direction = 0;
+	*inv_handle = 0;
+	if (!xdr.get_u32(&call->xid) || !xdr.get_u32(&call->vers) ||
+	    !xdr.get_u32(&call->credits) || !xdr.get_u32(&proc))
+		return V2Verdict::TooShort;
+	if (call->vers != kRpcRdmaVersion2)
+		return V2Verdict::VersionMismatch;
+	if (proc != static_cast<u32>(V2Proc::Msg) && proc != static_cast<u32>(V2Proc::NoMsg))
+		return V2Verdict::InvalidProc;
+	const V2Proc p = static_cast<V2Proc>(proc);
+	call->proc = p == V2Proc::Msg ? V1Proc::Msg : V1Proc::NoMsg;
+	V2Verdict v = v2_impl::get_msg_body(xdr, lim, direction, inv_handle, &call->chunks);
+	if (v != V2Verdict::Ok)
+		return v;
+	call->hdr_len = (u32)xdr.offset();
+	call->payload_len = (u32)(buf.size() - xdr.offset());
+	return v2_impl::check_chunks(p, *direction, call->chunks, call->payload_len);
+}
+
+ktl::Result<u32> v2_encode_msg(const V1Header &hdr, u32 direction, u32 inv_handle,
+			       ktl::Bytes out)
+{
+	ktl::XdrWriter xdr(out);
+	V2Proc proc;
+
+	if (hdr.proc == V1Proc::Msg)
+		proc = V2Proc::Msg;
+	else if (hdr.proc == V1Proc::NoMsg)
+		proc = V2Proc::NoMsg;
+	else
+		return ktl::error(ktl::err::EINVAL);
+	if (direction > kMsgReply)
+		return ktl::error(ktl::err::EINVAL);
+	if (xdr.put_u32(hdr.xid) && xdr.put_u32(kRpcRdmaVersion2) && xdr.put_u32(hdr.credits) &&
+	    xdr.put_u32(static_cast<u32>(proc)) && xdr.put_u32(direction) &&
+	    xdr.put_u32(inv_handle) && chunks::encode(xdr, hdr.chunks))
+		return (u32)xdr.offset();
+	return ktl::error(ktl::err::EMSGSIZE);
+}
+
+V2Control v2_responder_control(V2Header *hdr, V2Error *err)
+{
+	*err = V2Error{};
+	switch (hdr->proc) {
+	case V2Proc::ConnProp:
+		return V2Control::ConnProp;
+	case V2Proc::Error:
+		return V2Control::Drop; /* errors only flow to requesters */
+	case V2Proc::Optional:
+		/* Table 2: opttype 1 carries a CONNPROP; the other property
+		 * operations, and any opttype we do not know, are not
+		 * supported (Section 5.3). */
+		if (hdr->opttype == 1) {
+			if (v2_decode_optinfo(hdr) == V2Verdict::Ok)
+				return V2Control::ConnProp;
+			err->code = static_cast<u32>(V2ErrCode::BadXdr);
+			return V2Control::ReplyError;
+		}
+		break;
+	default:
+		/* REQPROP, RESPROP, UPDPROP: OPTIONAL operations we do not
+		 * support (Section 5.3). */
+		break;
+	}
+	err->code = static_cast<u32>(V2ErrCode::InvalidOption);
+	return V2Control::ReplyError;
 }
 
 V2Verdict v2_decode_optinfo(V2Header *hdr)

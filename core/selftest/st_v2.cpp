@@ -394,6 +394,95 @@ static void builders(Reporter &r)
 	ST_CHECK(r, ktl::mem_compare(v2_verdict_name(V2Verdict::BadXdr), "bad_xdr", 8) == 0);
 }
 
+/* The responder's Call path: RDMA2_MSG and RDMA2_NOMSG decoded into the
+ * version 1 view, and a Reply encoded back from it. */
+static void msg_as_v1_view(Reporter &r)
+{
+	V1Header *c = r.make<V1Header>();
+	V2Header *h = r.make<V2Header>();
+	ST_NEED(r, c);
+	ST_NEED(r, h);
+	ktl::Bytes out = r.bytes(128);
+	u32 dir = 9, inv = 9, vers = 0;
+	V2Proc proc = V2Proc::Error;
+
+	ST_CHECK(r, v2_peek(r.words(vec::kV2MsgCall), &vers, &proc));
+	ST_EQ(r, vers, 2u);
+	ST_EQ(r, proc, V2Proc::Msg);
+	ST_CHECK(r, !v2_peek(r.words(vec::kV2MsgCall, 3), &vers, &proc));
+	ST_EQ(r, v2_decode_msg(r.words(vec::kV2MsgCall), kLim, c, &dir, &inv), V2Verdict::Ok);
+	ST_EQ(r, c->xid, vec::kXid);
+	ST_EQ(r, c->vers, 2u);
+	ST_EQ(r, c->credits, 32u);
+	ST_EQ(r, c->proc, V1Proc::Msg);
+	ST_EQ(r, dir, kMsgCall);
+	ST_EQ(r, inv, 0x11111111u);
+	ST_EQ(r, c->chunks.nread, 1u);
+	ST_EQ(r, c->chunks.read[0].position, 48u);
+	ST_EQ(r, c->hdr_len, 60u);
+	ST_EQ(r, c->payload_len, 48u);
+	/* encoded back: the same header octets */
+	auto res = v2_encode_msg(*c, dir, inv, out);
+	ST_CHECK(r, res.is_ok() && res.value() == 60u);
+	ST_EQ(r, ktl::mem_compare(out.data(), r.words(vec::kV2MsgCall).data(), 60), 0);
+
+	ST_EQ(r, v2_decode_msg(r.words(vec::kV2NoMsgReply), kLim, c, &dir, &inv), V2Verdict::Ok);
+	ST_EQ(r, c->proc, V1Proc::NoMsg);
+	ST_EQ(r, dir, kMsgReply);
+	ST_CHECK(r, c->chunks.has_reply);
+	ST_EQ(r, c->hdr_len, 56u);
+	auto res2 = v2_encode_msg(*c, dir, inv, out);
+	ST_CHECK(r, res2.is_ok() && res2.value() == 56u);
+	ST_EQ(r, ktl::mem_compare(out.data(), r.words(vec::kV2NoMsgReply).data(), 56), 0);
+
+	/* not a Call path message, or not version 2, or short */
+	ST_EQ(r, v2_decode_msg(r.words(vec::kV2ConnProp), kLim, c, &dir, &inv),
+	      V2Verdict::InvalidProc);
+	ST_EQ(r, v2_decode_msg(r.words(vec::kV1MsgInline), kLim, c, &dir, &inv),
+	      V2Verdict::VersionMismatch);
+	ST_EQ(r, v2_decode_msg(r.words(vec::kV2MsgCall, 3), kLim, c, &dir, &inv),
+	      V2Verdict::TooShort);
+	/* the chunk rules hold: RDMA2_MSG without a payload */
+	ST_EQ(r, v2_decode_msg(r.words(vec::kV2MsgCall, 15), kLim, c, &dir, &inv),
+	      V2Verdict::BadXdr);
+	/* only Msg and NoMsg encode, in a direction that exists */
+	c->proc = V1Proc::Error;
+	ST_CHECK(r, v2_encode_msg(*c, kMsgReply, 0, out).is_error());
+	c->proc = V1Proc::Msg;
+	ST_CHECK(r, v2_encode_msg(*c, 2, 0, out).is_error());
+	ST_CHECK(r, v2_encode_msg(*c, kMsgReply, 0, out.first(12)).is_error());
+}
+
+/* What a responder does with each message that carries no Call. */
+static void responder_control(Reporter &r)
+{
+	V2Header *h = r.make<V2Header>();
+	ST_NEED(r, h);
+	V2Error err;
+	u32 rbsiz = 0;
+	/* RDMA2_OPTIONAL opttype 1: a CONNPROP { RBSIZ 2048 } in optinfo */
+	const u32 opt_conn[] = {vec::kXid, 2, 32, 5, 0, 1, 20, 1, 1, 4, 2048, 0};
+	const u32 opt_conn_bad[] = {vec::kXid, 2, 32, 5, 0, 1, 8, 1, 1};
+
+	ST_EQ(r, v2_decode(r.words(vec::kV2ConnProp), kLim, h), V2Verdict::Ok);
+	ST_EQ(r, v2_responder_control(h, &err), V2Control::ConnProp);
+	ST_EQ(r, v2_decode(r.words(opt_conn), kLim, h), V2Verdict::Ok);
+	ST_EQ(r, v2_responder_control(h, &err), V2Control::ConnProp);
+	ST_CHECK(r, v2_prop_rbsiz(h->props, &rbsiz));
+	ST_EQ(r, rbsiz, 2048u);
+	ST_EQ(r, v2_decode(r.words(opt_conn_bad), kLim, h), V2Verdict::Ok);
+	ST_EQ(r, v2_responder_control(h, &err), V2Control::ReplyError);
+	ST_EQ(r, err.code, static_cast<u32>(V2ErrCode::BadXdr));
+	const Vec unsupported[] = {kValid[14], kValid[15], kValid[16], kValid[12]};
+	for (const Vec &v : unsupported) {
+		ST_EQ(r, v2_decode(r.words(v.w, v.n), kLim, h), V2Verdict::Ok);
+		ST_EQ(r, v2_responder_control(h, &err), V2Control::ReplyError);
+		ST_EQ(r, err.code, static_cast<u32>(V2ErrCode::InvalidOption));
+	}
+	ST_EQ(r, v2_decode(r.words(vec::kV2ErrSystem), kLim, h), V2Verdict::Ok);
+	ST_EQ(r, v2_responder_control(h, &err), V2Control::Drop);
+}
+
 } // namespace v2_cases
 
 const Case kV2Cases[] = {
@@ -408,6 +497,8 @@ const Case kV2Cases[] = {
 	{"v2.limits", v2_cases::limits},
 	{"v2.optinfo_props", v2_cases::optinfo_props},
 	{"v2.builders", v2_cases::builders},
+	{"v2.msg_as_v1_view", v2_cases::msg_as_v1_view},
+	{"v2.responder_control", v2_cases::responder_control},
 };
 const u32 kV2CaseCount = sizeof(kV2Cases) / sizeof(kV2Cases[0]);
 

@@ -27,6 +27,7 @@
  */
 #pragma once
 
+#include <rpcrdmax/core/v1.h>
 #include <rpcrdmax/core/wire.h>
 
 namespace rpcrdmax::core {
@@ -174,6 +175,41 @@ V2Verdict v2_decode(ktl::ConstBytes buf, const DecodeLimits &lim, V2Header *hdr)
  * (Table 2), filling @hdr->props/subset_a/subset_b.  InvalidProc when
  * @hdr->opttype is not 1-4. */
 V2Verdict v2_decode_optinfo(V2Header *hdr);
+
+/* The first four words of any message: rdma_vers and rdma_proc (not
+ * checked).  False when @buf is shorter than 16 octets. */
+bool v2_peek(ktl::ConstBytes buf, u32 *vers, V2Proc *proc);
+
+/*
+ * A responder's Call path (Section 7.3): decode an RDMA2_MSG or
+ * RDMA2_NOMSG into the version 1 view (@call: XID, rdma_vers 2, credits,
+ * Msg or NoMsg, chunk lists, hdr_len, payload_len) with the version 2
+ * fields in *@direction and *@inv_handle.  The chunk rules are
+ * v2_decode's.  Any other procedure is InvalidProc: decode it with
+ * v2_decode.
+ */
+V2Verdict v2_decode_msg(ktl::ConstBytes buf, const DecodeLimits &lim, V1Header *call,
+			u32 *direction, u32 *inv_handle);
+
+/* Encode @hdr (the version 1 view: XID, credits, Msg or NoMsg, chunk
+ * lists) as a version 2 RDMA2_MSG or RDMA2_NOMSG with @direction and
+ * @inv_handle.  -EINVAL for any other procedure or direction. */
+ktl::Result<u32> v2_encode_msg(const V1Header &hdr, u32 direction, u32 inv_handle,
+			       ktl::Bytes out);
+
+/*
+ * What a responder does with a decoded version 2 message that is not an
+ * RDMA2_MSG or RDMA2_NOMSG (Sections 5.3 and 6.2.4):
+ *  - ConnProp: note the peer's properties (RDMA2_CONNPROP, or
+ *    RDMA2_OPTIONAL opttype 1, whose optinfo is then decoded into @hdr);
+ *  - Drop: an RDMA2_ERROR (errors never flow to a responder);
+ *  - ReplyError with *@err: RDMA2_ERR_INVAL_OPTION for REQPROP, RESPROP,
+ *    UPDPROP and any other RDMA2_OPTIONAL (OPTIONAL operations this
+ *    responder does not support), RDMA2_ERR_BAD_XDR for an opttype 1
+ *    whose optinfo does not decode.
+ */
+enum class V2Control : u8 { ConnProp, Drop, ReplyError };
+V2Control v2_responder_control(V2Header *hdr, V2Error *err);
 
 ktl::Result<u32> v2_encode(const V2Header &hdr, ktl::Bytes out);
 /* RDMA2_ERROR echoing @xid and @vers (Section 6.2.4). */
