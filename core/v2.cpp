@@ -438,10 +438,19 @@ V2Verdict v2_decode_optinfo(V2Header *hdr)
 V2Action v2_responder_action(V2Verdict v, const V2Header &hdr,
 			     const DecodeLimits &lim, V2Error *err)
 {
+	if (v == V2Verdict::Ok) {
+		*err = V2Error{};
+		return hdr.proc == V2Proc::Error ? V2Action::Drop : V2Action::Process;
+	}
+	return v2_verdict_action(v, lim, err);
+}
+
+V2Action v2_verdict_action(V2Verdict v, const DecodeLimits &lim, V2Error *err)
+{
 	*err = V2Error{};
 	switch (v) {
 	case V2Verdict::Ok:
-		return hdr.proc == V2Proc::Error ? V2Action::Drop : V2Action::Process;
+		return V2Action::Process;
 	case V2Verdict::TooShort:
 		return V2Action::Drop;
 	case V2Verdict::VersionMismatch:

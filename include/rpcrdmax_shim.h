@@ -342,6 +342,7 @@ struct rpcrdmax_svc_tunables {
 	unsigned int max_requests;		/* credits (Receives) per connection */
 	unsigned int max_req_size;		/* our Receive size: the largest inline Call */
 	unsigned int max_outbound_read_requests; /* RDMA Reads in flight (ORD) */
+	unsigned int max_version;		/* highest RPC-over-RDMA version accepted: 1 or 2 */
 };
 void rpcrdmax_svc_tunables(struct rpcrdmax_svc_tunables *out) RPCRDMAX_NOEXCEPT;
 enum {
@@ -363,6 +364,9 @@ enum {
 	RPCRDMAX_SVC_STAT_RQ_PROD,	/* rdma_stat_rq_prod: Receive reposts (chained posts) */
 	RPCRDMAX_SVC_STAT_SQ_PROD,	/* rdma_stat_sq_prod: Replies' Sends posted */
 	RPCRDMAX_SVC_STAT_SQ_POLL,	/* rdma_stat_sq_poll: Send completions (signaled, or errors) */
+	RPCRDMAX_SVC_STAT_VERS1,	/* rdma_stat_vers1_conns: connections whose first Call was version 1 */
+	RPCRDMAX_SVC_STAT_VERS2,	/* rdma_stat_vers2_conns: ... version 2 */
+	RPCRDMAX_SVC_STAT_ERR_V2,	/* rdma_stat_err_v2: RDMA2_ERROR Replies other than ERR_VERS */
 	RPCRDMAX_SVC_STAT_COUNT
 };
 void rpcrdmax_svc_stat_add(unsigned int which, unsigned int n) RPCRDMAX_NOEXCEPT;
@@ -785,6 +789,8 @@ void rpcrdmax_kunit_cxx_svcsrv_bc_call(void *ctx, rpcrdmax_check_fn check) RPCRD
 void rpcrdmax_kunit_cxx_svcsrv_bc_bad(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svcsrv_credit_overrun(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svcsrv_write_chunks(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svcsrv_v2(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svcsrv_v2_capped(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 /* rpcrdmax_svcrdma (kunit/cxx_svc_tests.cpp) */
 void rpcrdmax_kunit_cxx_svc_accept(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svc_rw_read(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;

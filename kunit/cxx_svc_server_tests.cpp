@@ -742,12 +742,15 @@ struct RawClient {
 	rdma::Mr mr;
 	kunit_rdma::WcWait reg, recv;
 	void *page = nullptr;
-	u8 rbuf[1024];
+	u8 rbuf[4096];
 	rdma::DmaBuf rmap;
+	bool rmapped = false;
 	core::V1Header call, reply;
 };
 
-static bool raw_connect(Reporter check, Pair *p, RawClient *c)
+/* Connect the raw client, with RFC 8797 private data (1 KiB each way,
+ * remote invalidation) unless @no_pd. */
+static bool raw_connect(Reporter check, Pair *p, RawClient *c, bool no_pd = false)
 {
 	SockAddr addr;
 	u8 pd[core::kPdSize];
@@ -757,7 +760,7 @@ static bool raw_connect(Reporter check, Pair *p, RawClient *c)
 	    !EXPECT(c->end.id.create(&c->end, rpcrdmax_kunit_init_net()).is_ok()) ||
 	    !EXPECT(c->end.id.resolve_addr(addr, kWaitMs).is_ok()) ||
 	    !EXPECT(c->end.resolved.wait_ms(kWaitMs)) || !EXPECT(c->end.setup_qp().is_ok()) ||
-	    !EXPECT(c->end.id.connect(ConstBytes(pd, enc.value()), 4, 6).is_ok()) ||
+	    !EXPECT(c->end.id.connect(ConstBytes(pd, no_pd ? 0 : enc.value()), 4, 6).is_ok()) ||
 	    !EXPECT(p->lx->accept_done.wait_ms(kWaitMs)) ||
 	    !EXPECT(c->end.established.wait_ms(kWaitMs)))
 		return false;
@@ -794,6 +797,58 @@ static bool raw_send_calls(Reporter check, RawClient *c, u32 n, u32 len, u32 xid
 	       EXPECT(c->sent.wc.status == RPCRDMAX_IB_WC_SUCCESS);
 }
 
+/* Post a Receive for the server's next message, into c->rbuf (mapped at
+ * the first). */
+static bool raw_post_recv(Reporter check, RawClient *c)
+{
+	if (!c->rmapped) {
+		if (!EXPECT(c->rmap.map(c->end.id.device(), c->rbuf, sizeof(c->rbuf),
+					RPCRDMAX_DMA_FROM_DEVICE).is_ok()))
+			return false;
+		c->rmapped = true;
+	}
+	rpcrdmax_sge sge = c->rmap.sge(c->end.pd.local_dma_lkey());
+	return EXPECT(c->end.id.post_recv(&c->recv.cqe, &sge, 1).is_ok());
+}
+
+/* Send the first @len octets of c->msgs[0], signaled, and wait for it. */
+static bool raw_send(Reporter check, RawClient *c, u32 len)
+{
+	rpcrdmax_sge sge = c->map.sge(c->end.pd.local_dma_lkey());
+	rpcrdmax_send_wr wr = {};
+	unsigned int bad;
+
+	sge.length = len;
+	wr.cqe = c->sent.cqe.raw();
+	wr.opcode = RPCRDMAX_WR_SEND;
+	wr.sge = &sge;
+	wr.num_sge = 1;
+	c->map.sync_for_device();
+	return EXPECT(c->end.id.post_send(&wr, 1, &bad).is_ok()) &&
+	       EXPECT(c->sent.completion.wait_ms(kWaitMs));
+}
+
+/* nfsd takes the raw client's next message: recvfrom's result (the
+ * Call's length; 0 when it was no Call to serve). */
+static int raw_take(Reporter check, Pair *p, RawClient *c, void **ctxt)
+{
+	if (!EXPECT(c->sx->ready.wait_ms(kWaitMs)) ||
+	    !EXPECT(rpcrdmax_kunit_svc_rqst_reset(p->rqstp) == 0))
+		return -1;
+	return rpcrdmax_svcc_recvfrom(c->sx->cxx, p->rqstp, ctxt);
+}
+
+/* The octets of the server's next message to the raw client, in c->rbuf;
+ * 0 when none came. */
+static u32 raw_received(Reporter check, RawClient *c)
+{
+	if (!EXPECT(c->recv.completion.wait_ms(kWaitMs)) ||
+	    !EXPECT(c->recv.wc.status == RPCRDMAX_IB_WC_SUCCESS))
+		return 0;
+	c->rmap.sync_for_cpu();
+	return c->recv.wc.byte_len;
+}
+
 /* Register a zeroed page on the raw client for the server to write, and
  * post a Receive for the Reply. */
 static bool raw_ready_reply(Reporter check, RawClient *c)
@@ -812,13 +867,9 @@ static bool raw_ready_reply(Reporter check, RawClient *c)
 	c->mr.bump_key();
 	rpcrdmax_send_wr wr = c->mr.reg_wr(c->reg.cqe.raw(), RPCRDMAX_ACCESS_LOCAL_WRITE |
 								   RPCRDMAX_ACCESS_REMOTE_WRITE);
-	if (!EXPECT(c->end.id.post_send(&wr, 1, &bad).is_ok()) ||
-	    !EXPECT(c->reg.completion.wait_ms(kWaitMs)) ||
-	    !EXPECT(c->reg.wc.status == RPCRDMAX_IB_WC_SUCCESS) ||
-	    !EXPECT(c->rmap.map(dev, c->rbuf, sizeof(c->rbuf), RPCRDMAX_DMA_FROM_DEVICE).is_ok()))
-		return false;
-	rpcrdmax_sge sge = c->rmap.sge(c->end.pd.local_dma_lkey());
-	return EXPECT(c->end.id.post_recv(&c->recv.cqe, &sge, 1).is_ok());
+	return EXPECT(c->end.id.post_send(&wr, 1, &bad).is_ok()) &&
+	       EXPECT(c->reg.completion.wait_ms(kWaitMs)) &&
+	       EXPECT(c->reg.wc.status == RPCRDMAX_IB_WC_SUCCESS) && raw_post_recv(check, c);
 }
 
 static void raw_down(RawClient *c)
@@ -838,6 +889,18 @@ static void raw_down(RawClient *c)
 		rpcrdmax_svcc_destroy(c->sx->cxx);
 		delete c->sx;
 	}
+}
+
+/* A raw-client case's end: nfsd's context @ctxt given back, the client
+ * and the pair down. */
+static void raw_end(Pair *p, RawClient *c, void *ctxt)
+{
+	if (ctxt)
+		rpcrdmax_svcc_release(c->sx->cxx, ctxt);
+	if (c)
+		raw_down(c);
+	delete c;
+	pair_down(p);
 }
 
 static void credit_overrun_case(Reporter check)
@@ -870,10 +933,7 @@ static void credit_overrun_case(Reporter check)
 		EXPECT(forward_rpc(check, &p, 0x33330005));
 		EXPECT(p.stats[RPCRDMAX_SVC_STAT_CREDIT_OVERRUN] == 1);
 	}
-	if (c)
-		raw_down(c);
-	delete c;
-	pair_down(&p);
+	raw_end(&p, c, nullptr);
 }
 
 static void write_chunks_case(Reporter check)
@@ -910,38 +970,26 @@ static void write_chunks_case(Reporter check)
 			goto out;
 		const u32 hlen = enc.value();
 		fill_call(c->msgs[0] + hlen, 40, kXid, 71);
-		rpcrdmax_sge sge = c->map.sge(c->end.pd.local_dma_lkey());
-		sge.length = hlen + 40;
-		rpcrdmax_send_wr wr = {};
-		unsigned int bad;
-		wr.cqe = c->sent.cqe.raw();
-		wr.opcode = RPCRDMAX_WR_SEND;
-		wr.sge = &sge;
-		wr.num_sge = 1;
-		c->map.sync_for_device();
-		if (!EXPECT(c->end.id.post_send(&wr, 1, &bad).is_ok()) ||
-		    !EXPECT(c->sent.completion.wait_ms(kWaitMs)))
+		if (!raw_send(check, c, hlen + 40))
 			goto out;
 
 		/* nfsd: the COMPOUND's two READ results marked, the Reply sent. */
-		if (!EXPECT(c->sx->ready.wait_ms(kWaitMs)) ||
-		    !EXPECT(rpcrdmax_kunit_svc_rqst_reset(p.rqstp) == 0) ||
-		    !EXPECT(rpcrdmax_svcc_recvfrom(c->sx->cxx, p.rqstp, &ctxt) == 40))
+		if (!EXPECT(raw_take(check, &p, c, &ctxt) == 40))
 			goto out;
 		fill_reply(p.reply, kHead + kPages, kXid, 73);
 		EXPECT(rpcrdmax_kunit_svc_rqst_reply(p.rqstp, p.reply, kHead, kPages, 0) == 0);
 		for (u32 i = 0; i < 2; i++)
 			EXPECT(rpcrdmax_svcc_result_payload(c->sx->cxx, ctxt, kOff[i], kLen[i]) == 0);
 		EXPECT(rpcrdmax_svcc_sendto(c->sx->cxx, p.rqstp, ctxt) == 0);
-		if (!EXPECT(c->recv.completion.wait_ms(kWaitMs)))
+		const u32 got = raw_received(check, c);
+		if (!got)
 			goto out;
-		c->rmap.sync_for_cpu();
 
 		/* The Reply returns both chunks with the octets written; its
 		 * RPC message is the rest, in order. */
 		core::V1Header &r = c->reply;
 		const core::DecodeLimits lim;
-		EXPECT(core::v1_decode_reply(ConstBytes(c->rbuf, c->recv.wc.byte_len), lim, &r) ==
+		EXPECT(core::v1_decode_reply(ConstBytes(c->rbuf, got), lim, &r) ==
 		       core::V1Verdict::Ok);
 		EXPECT(r.xid == kXid && r.chunks.nwrite == 2);
 		for (u32 i = 0; i < 2 && r.chunks.nwrite == 2; i++)
@@ -959,12 +1007,211 @@ static void write_chunks_case(Reporter check)
 		EXPECT(p.stats[RPCRDMAX_SVC_STAT_WRITE] >= 2);
 	}
 out:
+	raw_end(&p, c, ctxt);
+}
+
+/* ---- RPC-over-RDMA Version Two (svcrdma/v2.cpp) ------------------------ */
+
+/* c->msgs[0]: a version 2 RDMA2_MSG Call of @len RPC octets after its
+ * header (no chunks); returns the octets to send, 0 on failure. */
+static u32 v2_call_msg(RawClient *c, u32 xid, u32 len)
+{
+	core::V1Header &h = c->call;
+	h.xid = xid;
+	h.vers = core::kRpcRdmaVersion2;
+	h.credits = 32;
+	h.proc = core::V1Proc::Msg;
+	h.chunks.clear();
+	auto enc = core::v2_encode_msg(h, core::kMsgCall, 0, Bytes(c->msgs[0], sizeof(c->msgs[0])));
+	if (enc.is_error() || enc.value() + len > sizeof(c->msgs[0]))
+		return 0;
+	fill_call(c->msgs[0] + enc.value(), len, xid, 81);
+	return enc.value() + len;
+}
+
+/* c->msgs[0]: @hdr, a version 2 message without a Call; its length. */
+static u32 v2_other_msg(RawClient *c, const core::V2Header &hdr)
+{
+	auto enc = core::v2_encode(hdr, Bytes(c->msgs[0], sizeof(c->msgs[0])));
+	return enc.is_ok() ? enc.value() : 0;
+}
+
+/* A version 2 Call sent, served as nfsd would with a Reply of @rlen
+ * octets, and what the server sent back decoded into @hdr. */
+static bool v2_round(Reporter check, Pair *p, RawClient *c, u32 xid, u32 rlen, core::V2Header *hdr)
+{
+	const core::DecodeLimits lim;
+	void *ctxt = nullptr;
+	const u32 n = v2_call_msg(c, xid, 40);
+	bool ok = EXPECT(n > 0) && raw_post_recv(check, c) && raw_send(check, c, n) &&
+		  EXPECT(raw_take(check, p, c, &ctxt) == 40);
+
+	if (ok) {
+		fill_reply(p->reply, rlen, xid, 83);
+		ok = EXPECT(rpcrdmax_kunit_svc_rqst_reply(p->rqstp, p->reply, rlen, 0, 0) == 0) &&
+		     EXPECT(rpcrdmax_svcc_sendto(c->sx->cxx, p->rqstp, ctxt) == 0);
+	}
 	if (ctxt)
 		rpcrdmax_svcc_release(c->sx->cxx, ctxt);
-	if (c)
-		raw_down(c);
-	delete c;
-	pair_down(&p);
+	const u32 got = ok ? raw_received(check, c) : 0;
+	return got && EXPECT(core::v2_decode(ConstBytes(c->rbuf, got), lim, hdr) == core::V2Verdict::Ok);
+}
+
+/* A version 2 message that is no Call: recvfrom serves nothing; with
+ * @answered, what the server sent back is decoded into @hdr. */
+static bool v2_control_round(Reporter check, Pair *p, RawClient *c, u32 len, bool answered,
+			     core::V2Header *hdr)
+{
+	const core::DecodeLimits lim;
+	void *ctxt = nullptr;
+
+	if (!EXPECT(len > 0) || (answered && !raw_post_recv(check, c)) || !raw_send(check, c, len) ||
+	    !EXPECT(raw_take(check, p, c, &ctxt) == 0) || !EXPECT(ctxt == nullptr))
+		return false;
+	if (!answered)
+		return true;
+	const u32 got = raw_received(check, c);
+	return got && EXPECT(core::v2_decode(ConstBytes(c->rbuf, got), lim, hdr) == core::V2Verdict::Ok);
+}
+
+/* The Reply is version 2, in the Reply direction, with the RPC Reply
+ * inline. */
+static void expect_v2_reply(Reporter check, const Pair &p, const RawClient *c,
+			    const core::V2Header &h, u32 xid, u32 rlen)
+{
+	EXPECT(h.xid == xid && h.vers == core::kRpcRdmaVersion2 && h.proc == core::V2Proc::Msg);
+	EXPECT(h.direction == core::kMsgReply && h.chunks.empty());
+	EXPECT(h.payload_len == rlen && mem_compare(c->rbuf + h.hdr_len, p.reply, rlen) == 0);
+}
+
+static void v2_case(Reporter check)
+{
+	Pair p;
+	auto *c = new (Gfp::Kernel) RawClient;
+	auto *h = new (Gfp::Kernel) core::V2Header;
+	constexpr u32 kXid = 0x55550021, kMid = 2000;
+	long long v1, v2, e2;
+
+	p.b.snd = { 100, 0, 0, 0, false };
+	p.b.rcv = { 256, 0, 0, 0, false };
+	/* No private data: the draft's default Receive size applies. */
+	if (!EXPECT(c != nullptr && h != nullptr) || !pair_up(check, &p) ||
+	    !raw_connect(check, &p, c, true))
+		goto out;
+	v1 = p.stats[RPCRDMAX_SVC_STAT_VERS1];
+	v2 = p.stats[RPCRDMAX_SVC_STAT_VERS2];
+	e2 = p.stats[RPCRDMAX_SVC_STAT_ERR_V2];
+
+	/* Section 7.1: a version 2 Call is answered in version 2, inline
+	 * up to the default 4096 octets (Section 2.3): 2000 here, which
+	 * version 1's default of 1024 would not let through. */
+	if (!v2_round(check, &p, c, kXid, kMid, h))
+		goto out;
+	expect_v2_reply(check, p, c, *h, kXid, kMid);
+	EXPECT(p.stats[RPCRDMAX_SVC_STAT_VERS2] == v2 + 1);
+	EXPECT(p.stats[RPCRDMAX_SVC_STAT_VERS1] == v1);
+
+	/* Section 5.3: REQPROP, which we do not support, and an unknown
+	 * RDMA2_OPTIONAL type get RDMA2_ERR_INVAL_OPTION. */
+	h->xid = kXid + 1;
+	h->vers = core::kRpcRdmaVersion2;
+	h->credits = 32;
+	h->proc = core::V2Proc::ReqProp;
+	h->props.count = 0;
+	EXPECT(h->props.add_u32(core::kV2PropRbsiz, 8192));
+	if (!v2_control_round(check, &p, c, v2_other_msg(c, *h), true, h))
+		goto out;
+	EXPECT(h->xid == kXid + 1 && h->proc == core::V2Proc::Error &&
+	       h->error.code == static_cast<u32>(core::V2ErrCode::InvalidOption));
+	h->xid = kXid + 2;
+	h->proc = core::V2Proc::Optional;
+	h->direction = core::kMsgCall;
+	h->opttype = 0x77;
+	h->optinfo = ConstBytes();
+	if (!v2_control_round(check, &p, c, v2_other_msg(c, *h), true, h))
+		goto out;
+	EXPECT(h->xid == kXid + 2 && h->proc == core::V2Proc::Error &&
+	       h->error.code == static_cast<u32>(core::V2ErrCode::InvalidOption));
+	EXPECT(p.stats[RPCRDMAX_SVC_STAT_ERR_V2] == e2 + 2);
+
+	/* Section 5.3.1: a CONNPROP is not answered; its RBSIZ of 1024
+	 * bounds the inline Replies after it.  The same 2000-octet Reply
+	 * then has no room: RDMA2_ERR_REPLY_RESOURCE with its length. */
+	h->xid = kXid + 3;
+	h->proc = core::V2Proc::ConnProp;
+	h->props.count = 0;
+	h->subset_a.nwords = 0;
+	EXPECT(h->props.add_u32(core::kV2PropRbsiz, 1024));
+	if (!v2_control_round(check, &p, c, v2_other_msg(c, *h), false, h) ||
+	    !v2_round(check, &p, c, kXid + 4, kMid, h))
+		goto out;
+	EXPECT(h->xid == kXid + 4 && h->vers == core::kRpcRdmaVersion2 &&
+	       h->proc == core::V2Proc::Error &&
+	       h->error.code == static_cast<u32>(core::V2ErrCode::ReplyResource) &&
+	       h->error.length_needed == kMid);
+	EXPECT(p.stats[RPCRDMAX_SVC_STAT_ERR_V2] == e2 + 3);
+	/* and one that fits still goes inline */
+	if (v2_round(check, &p, c, kXid + 5, 600, h))
+		expect_v2_reply(check, p, c, *h, kXid + 5, 600);
+	/* one connection, counted once */
+	EXPECT(p.stats[RPCRDMAX_SVC_STAT_VERS2] == v2 + 1);
+	EXPECT(c->sx->closes.read() == 0);
+out:
+	raw_end(&p, c, nullptr);
+	delete h;
+}
+
+/* svc_rdma/max_version 1: a version 2 Call gets ERR_VERS 1..1, what a
+ * version 1 server sends (Section 7.2), and the client goes on in
+ * version 1 on the same connection. */
+static void v2_capped_case(Reporter check)
+{
+	Pair p;
+	auto *c = new (Gfp::Kernel) RawClient;
+	constexpr u32 kXid = 0x55550031;
+	const core::DecodeLimits lim;
+	void *ctxt = nullptr;
+	u32 n, got;
+	long long ev, v1, v2;
+
+	kunit_svc::fake_max_version = 1;
+	p.b.snd = { 100, 0, 0, 0, false };
+	p.b.rcv = { 256, 0, 0, 0, false };
+	if (!EXPECT(c != nullptr) || !pair_up(check, &p) || !raw_connect(check, &p, c))
+		goto out;
+	ev = p.stats[RPCRDMAX_SVC_STAT_ERR_VERS];
+	v1 = p.stats[RPCRDMAX_SVC_STAT_VERS1];
+	v2 = p.stats[RPCRDMAX_SVC_STAT_VERS2];
+	n = v2_call_msg(c, kXid, 40);
+	if (!EXPECT(n > 0) || !raw_post_recv(check, c) || !raw_send(check, c, n) ||
+	    !EXPECT(raw_take(check, &p, c, &ctxt) == 0) || !(got = raw_received(check, c)))
+		goto out;
+	EXPECT(core::v1_decode_reply(ConstBytes(c->rbuf, got), lim, &c->reply) ==
+	       core::V1Verdict::ErrorReply);
+	EXPECT(c->reply.xid == kXid && c->reply.vers == core::kRpcRdmaVersion1 &&
+	       c->reply.proc == core::V1Proc::Error && c->reply.err == 1 /* ERR_VERS */ &&
+	       c->reply.vers_low == 1 && c->reply.vers_high == 1);
+	EXPECT(p.stats[RPCRDMAX_SVC_STAT_ERR_VERS] == ev + 1);
+
+	/* the retransmission in version 1, on the same connection */
+	if (!raw_post_recv(check, c) || !raw_send_calls(check, c, 1, 96, kXid))
+		goto out;
+	if (!EXPECT(raw_take(check, &p, c, &ctxt) == 96 - 28))
+		goto out;
+	fill_reply(p.reply, 100, kXid, 85);
+	EXPECT(rpcrdmax_kunit_svc_rqst_reply(p.rqstp, p.reply, 100, 0, 0) == 0);
+	EXPECT(rpcrdmax_svcc_sendto(c->sx->cxx, p.rqstp, ctxt) == 0);
+	if (!(got = raw_received(check, c)))
+		goto out;
+	EXPECT(core::v1_decode_reply(ConstBytes(c->rbuf, got), lim, &c->reply) ==
+	       core::V1Verdict::Ok);
+	EXPECT(c->reply.xid == kXid && c->reply.proc == core::V1Proc::Msg &&
+	       c->reply.payload_len == 100);
+	EXPECT(p.stats[RPCRDMAX_SVC_STAT_VERS1] == v1 + 1);
+	EXPECT(p.stats[RPCRDMAX_SVC_STAT_VERS2] == v2);
+out:
+	kunit_svc::fake_max_version = 2;
+	raw_end(&p, c, ctxt);
 }
 
 #undef EXPECT
@@ -988,3 +1235,5 @@ RPCRDMAX_KUNIT_SVCSRV_ENTRY(bc_call)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(bc_bad)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(credit_overrun)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(write_chunks)
+RPCRDMAX_KUNIT_SVCSRV_ENTRY(v2)
+RPCRDMAX_KUNIT_SVCSRV_ENTRY(v2_capped)

@@ -597,12 +597,17 @@ static void budget_case(Reporter check)
 
 } // namespace rpcrdmax::kunit_svc
 
-/* /proc/sys/sunrpc/svc_rdma is not in the KUnit module: the stock defaults. */
+/* /proc/sys/sunrpc/svc_rdma is not in the KUnit module: the stock
+ * defaults, and max_version as a case sets it (read at accept). */
+namespace rpcrdmax::kunit_svc {
+unsigned int fake_max_version = 2;
+} // namespace rpcrdmax::kunit_svc
 extern "C" void rpcrdmax_svc_tunables(struct rpcrdmax_svc_tunables *out) noexcept
 {
 	out->max_requests = 64;
 	out->max_req_size = 4096;
 	out->max_outbound_read_requests = 16;
+	out->max_version = rpcrdmax::kunit_svc::fake_max_version;
 }
 
 #define RPCRDMAX_KUNIT_SVC_ENTRY(name) RPCRDMAX_KUNIT_CXX_ENTRY(kunit_svc, svc_, name)

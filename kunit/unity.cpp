@@ -20,5 +20,6 @@
 #include "../svcrdma/sendto.cpp"
 #include "../svcrdma/sendctx.cpp"
 #include "../svcrdma/backchannel.cpp"
+#include "../svcrdma/v2.cpp"
 #include "../kunit/cxx_svc_tests.cpp"
 #include "../kunit/cxx_svc_server_tests.cpp"

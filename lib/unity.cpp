@@ -26,3 +26,4 @@
 #include "../svcrdma/sendto.cpp"
 #include "../svcrdma/sendctx.cpp"
 #include "../svcrdma/backchannel.cpp"
+#include "../svcrdma/v2.cpp"

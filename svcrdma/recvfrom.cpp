@@ -263,10 +263,57 @@ void SvcConn::trace_segments(const RecvBuf *rb, const core::ChunkLists &cl)
 		}
 }
 
+/*
+ * A version 1 Call's header into @cc (RFC 8166 Section 4): true when it
+ * is one to serve, with *@reply set when it is a backward Reply (RFC
+ * 8167); otherwise it was answered with RDMA_ERROR or dropped, and
+ * counted.
+ */
+bool SvcConn::decode_v1(RecvBuf *rb, CallCtx *cc, bool *reply)
+{
+	core::DecodeLimits lim;
+	core::V1Header &h = cc->call;
+	core::V1Verdict v = core::v1_decode_call(ConstBytes(rb->data, rb->len), lim, &h);
+	core::ResponderAction act = core::v1_responder_action(v);
+
+	if (act == core::ResponderAction::Process) {
+		*reply = core::v1_msg_direction(h, ConstBytes(rb->data + h.hdr_len, h.payload_len)) ==
+			 core::MsgDirection::Reply;
+		return true;
+	}
+	u32 xid;
+	rpcrdmax_trace_svc_decode_err(decode_err_event(v), rcq_.get(), rb->cqe.id(), rb->data,
+				      rb->len);
+	uncount_call(cc); /* before an error Reply can free a credit */
+	bool vers = act == core::ResponderAction::ReplyErrVers;
+	if (act != core::ResponderAction::Drop &&
+	    core::v1_peek_xid(ConstBytes(rb->data, rb->len), &xid)) {
+		/* ERR_VERS names the versions we accept (1, or 1 to 2).
+		 * Its rdma_vers is 1, which every requester reads (RFC
+		 * 5666 Section 4.2: a value valid at the receiver), not
+		 * the Call's as the draft's Section 6.2.4 has it. */
+		core::V2Error e = {};
+		e.code = static_cast<u32>(core::V2ErrCode::Vers);
+		e.vers_low = core::kRpcRdmaVersion1;
+		e.vers_high = lim_.max_vers;
+		(void)send_error(xid, vers, vers && lim_.max_vers > 1 ? &e : nullptr,
+				 core::kRpcRdmaVersion1);
+		rpcrdmax_svc_stat_add(vers ? RPCRDMAX_SVC_STAT_ERR_VERS : RPCRDMAX_SVC_STAT_ERR_CHUNK,
+				      1);
+	} else {
+		rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_DROPPED, 1);
+	}
+	rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "bad Call header: %s",
+				 core::v1_verdict_name(v));
+	return false;
+}
+
 int SvcConn::process(void *rqstp, RecvBuf *rb, void **ctxt)
 {
 	CallCtx *cc = get_call();
-	core::DecodeLimits lim;
+	u32 vers = 0;
+	core::V2Proc proc;
+	bool reply = false;
 
 	if (!cc) {
 		uncount();
@@ -276,35 +323,24 @@ int SvcConn::process(void *rqstp, RecvBuf *rb, void **ctxt)
 	}
 	cc->outstanding = true; /* counted when the Receive completed */
 	cc->shape.npayloads = 0;
-	core::V1Header &h = cc->call;
-	core::V1Verdict v = core::v1_decode_call(ConstBytes(rb->data, rb->len), lim, &h);
-	core::ResponderAction act = core::v1_responder_action(v);
-	if (act != core::ResponderAction::Process) {
-		u32 xid;
-		rpcrdmax_trace_svc_decode_err(decode_err_event(v), rcq_.get(), rb->cqe.id(), rb->data,
-					      rb->len);
-		uncount_call(cc); /* before an error Reply can free a credit */
-		bool vers = act == core::ResponderAction::ReplyErrVers;
-		if (act != core::ResponderAction::Drop &&
-		    core::v1_peek_xid(ConstBytes(rb->data, rb->len), &xid)) {
-			(void)send_error(xid, vers);
-			rpcrdmax_svc_stat_add(vers ? RPCRDMAX_SVC_STAT_ERR_VERS
-						   : RPCRDMAX_SVC_STAT_ERR_CHUNK, 1);
-		} else {
-			rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_DROPPED, 1);
-		}
-		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "bad Call header: %s",
-					 core::v1_verdict_name(v));
+	/* Each Call in its own version (draft Section 7.3); version 2 only
+	 * while svc_rdma/max_version allows it, else ERR_VERS. */
+	(void)core::v2_peek(ConstBytes(rb->data, rb->len), &vers, &proc);
+	bool ok = vers == core::kRpcRdmaVersion2 && lim_.max_vers >= vers
+			  ? decode_v2(rb, cc, &reply)
+			  : decode_v1(rb, cc, &reply);
+	if (!ok) {
 		repost(rb);
 		put_call(cc);
 		return 0;
 	}
-
+	core::V1Header &h = cc->call;
+	count_version(h.vers);
 	rpcrdmax_trace_svc_decode(rcq_.get(), rb->cqe.id(), h.xid, h.vers, (u32)h.proc, h.credits,
 				  h.hdr_len);
 	trace_segments(rb, h.chunks);
 	const u8 *msg = rb->data + h.hdr_len;
-	if (core::v1_msg_direction(h, ConstBytes(msg, h.payload_len)) == core::MsgDirection::Reply) {
+	if (reply) {
 		/* A Reply arriving at a responder answers one of its
 		 * backward Calls (RFC 8167): not a Call, not counted. */
 		uncount_call(cc);
@@ -321,8 +357,11 @@ int SvcConn::process(void *rqstp, RecvBuf *rb, void **ctxt)
 		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "cannot assemble Call %08x: %d", h.xid, e);
 		uncount_call(cc); /* before the error Reply can free a credit */
 		if (e == -err::EINVAL || e == -err::EMSGSIZE) {
-			(void)send_error(h.xid, false);
-			rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_ERR_CHUNK, 1);
+			/* chunks that do not lay out: ERR_CHUNK, or in
+			 * version 2 RDMA2_ERR_BAD_XDR (draft Section 6.2.4) */
+			if (cc->vers != core::kRpcRdmaVersion2)
+				rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_ERR_CHUNK, 1);
+			chunk_error(cc, core::V2ErrCode::BadXdr, 0);
 		} else {
 			rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_DROPPED, 1);
 		}

@@ -118,7 +118,12 @@ Result<void> SvcConn::post_reply(SendCtx *sc, u32 send_len, u32 inv_rkey)
 	return {};
 }
 
-Result<void> SvcConn::send_error(u32 xid, bool vers)
+/*
+ * Answer @xid with RDMA_ERROR: ERR_VERS when @vers, else ERR_CHUNK; or,
+ * when @e is given, the RDMA2_ERROR it describes with rdma_vers @rvers
+ * (draft Section 6.2.4: the Call's).
+ */
+Result<void> SvcConn::send_error(u32 xid, bool vers, const core::V2Error *e, u32 rvers)
 {
 	SendCtx *sc = get_send();
 
@@ -130,9 +135,11 @@ Result<void> SvcConn::send_error(u32 xid, bool vers)
 		grant = core::credits_responder_grant(credits_, 1);
 	}
 	const Bytes buf(sc->data, sc->size);
-	rpcrdmax_trace_svc_err(xid, vers);
-	auto enc = vers ? core::v1_encode_err_vers(xid, grant, buf)
-			: core::v1_encode_err_chunk(xid, grant, buf);
+	if (!e || e->code == static_cast<u32>(core::V2ErrCode::Vers))
+		rpcrdmax_trace_svc_err(xid, vers);
+	auto enc = e	  ? core::v2_encode_error(xid, rvers, grant, *e, buf)
+		   : vers ? core::v1_encode_err_vers(xid, grant, buf)
+			  : core::v1_encode_err_chunk(xid, grant, buf);
 	if (enc.is_error()) {
 		put_send(sc);
 		return enc.error();
@@ -280,8 +287,7 @@ core::ReplyPlan SvcConn::plan_reply(void *rqstp, CallCtx *cc, rpcrdmax_xdr_shape
 	cc->shape.page_len = s->page_len;
 	cc->shape.tail_len = s->tail_len;
 	cc->shape.len = s->len;
-	const core::ReplyPlan p =
-		core::v1_plan_reply(call, cc->shape, min(thr_.reply, lim_.send_size), &cc->reply);
+	const core::ReplyPlan p = core::v1_plan_reply(call, cc->shape, reply_thr(cc), &cc->reply);
 	if (p.route == core::ReplyRoute::NoRoom)
 		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "Reply %08x of %u octets has no room",
 					 call.xid, s->len);
@@ -341,8 +347,9 @@ int SvcConn::sendto(void *rqstp, CallCtx *cc)
 	if (!cc)
 		return -err::EINVAL;
 	const core::ReplyPlan p = plan_reply(rqstp, cc, &s);
-	if (p.route == core::ReplyRoute::NoRoom)
-		return send_error(cc->call.xid, false).is_ok() ? 0 : -err::ENOTCONN;
+	if (p.route == core::ReplyRoute::NoRoom) {
+		return chunk_error(cc, core::V2ErrCode::ReplyResource, s.len) ? 0 : -err::ENOTCONN;
+	}
 	if (p.route == core::ReplyRoute::Bad)
 		return -err::EINVAL;
 
@@ -351,7 +358,9 @@ int SvcConn::sendto(void *rqstp, CallCtx *cc)
 		rpcrdmax_trace_svc_send_err(id.get(), cc->call.xid, -err::ENOMEM);
 		return -err::ENOMEM;
 	}
-	auto enc = core::v1_encode(cc->reply, Bytes(sc->data, sc->size));
+	auto enc = cc->vers == core::kRpcRdmaVersion2
+			   ? core::v2_encode_msg(cc->reply, core::kMsgReply, 0, Bytes(sc->data, sc->size))
+			   : core::v1_encode(cc->reply, Bytes(sc->data, sc->size));
 	int rc = enc.is_ok() ? 0 : enc.error().code();
 	u32 send_len = enc.is_ok() ? enc.value() : 0;
 	if (!rc)
@@ -369,7 +378,11 @@ int SvcConn::sendto(void *rqstp, CallCtx *cc)
 		put_send(sc);
 		return rc;
 	}
-	auto r = post_reply(sc, send_len, send_inv_ ? reply_inv_rkey(cc->call.chunks) : 0);
+	/* Version 2: only the handle the Call named (draft Section 6.2.3). */
+	const u32 inv = cc->vers == core::kRpcRdmaVersion2 ? (can_inv_ ? cc->inv_handle : 0)
+			: send_inv_			 ? reply_inv_rkey(cc->call.chunks)
+							 : 0;
+	auto r = post_reply(sc, send_len, inv);
 	if (r.is_error())
 		rpcrdmax_trace_svc_send_err(id.get(), cc->call.xid, r.error().code());
 	return r.is_ok() ? 0 : r.error().code();

@@ -42,6 +42,7 @@
 #include "rpcrdmax/core/privdata.h"
 #include "rpcrdmax/core/responder.h"
 #include "rpcrdmax/core/v1.h"
+#include "rpcrdmax/core/v2.h"
 #include "rpcrdmax/ktl/alloc.h"
 #include "rpcrdmax/ktl/list.h"
 #include "rpcrdmax/ktl/lock.h"
@@ -68,13 +69,16 @@ struct ConnLimits {
 	u32 recv_size;
 	u32 send_size;
 	u32 max_ord;
+	u32 max_vers; /* svc_rdma/max_version: 1, or 2 (svcrdma/v2.cpp) */
 };
 inline ConnLimits conn_limits()
 {
 	struct rpcrdmax_svc_tunables t;
 
 	rpcrdmax_svc_tunables(&t);
-	return { t.max_requests, t.max_req_size, 4096, t.max_outbound_read_requests };
+	return { t.max_requests, t.max_req_size, 4096, t.max_outbound_read_requests,
+		 t.max_version >= core::kRpcRdmaVersion2 ? core::kRpcRdmaVersion2
+							 : core::kRpcRdmaVersion1 };
 }
 
 /*
@@ -97,6 +101,7 @@ inline u64 recv_budget(u64 totalram) { return totalram >> kRecvBudgetShift; }
 struct AcceptPlan {
 	core::PrivData ours, peer;
 	core::InlineThresholds thr;
+	bool peer_pd; /* the client sent RFC 8797 private data */
 	bool send_inv;
 	u32 ord;
 };
@@ -104,7 +109,8 @@ inline AcceptPlan plan_accept(ConstBytes peer_pd, const rpcrdmax_dev_attrs &attr
 			      u32 initiator_depth, const ConnLimits &lim)
 {
 	AcceptPlan p;
-	(void)core::pd_decode(peer_pd, &p.peer); /* absent: the version 1 defaults */
+	/* absent: the version 1 defaults */
+	p.peer_pd = core::pd_decode(peer_pd, &p.peer) == core::PdVerdict::Found;
 	p.ours = { lim.send_size, lim.recv_size, attrs.mem_mgt_extensions };
 	p.thr = core::pd_thresholds(p.peer, p.ours);
 	p.send_inv = core::pd_may_send_with_invalidate(p.ours, p.peer);
@@ -208,6 +214,11 @@ struct CallCtx {
 	 * marks them (the i-th for Write chunk i), its lengths at sendto. */
 	core::ReplyShape shape = {};
 	bool outstanding = false; /* counted in the credits, no Reply built or dropped yet */
+	/* The Call's RPC-over-RDMA version, which its Reply uses (draft
+	 * Section 7.3), and for version 2 the rkey its Reply may invalidate
+	 * (rdma_inv_handle, Section 6.2.3; 0: none). */
+	u32 vers = core::kRpcRdmaVersion1;
+	u32 inv_handle = 0;
 	RecvBuf *rb = nullptr;	/* an inline Call's Receive buffer, read in place */
 };
 
@@ -322,7 +333,18 @@ private:
 	Result<void> add_reads(void *rqstp, CallCtx *cc, const core::ChunkRef &c, u32 skip,
 			       u32 len, u32 at);
 	Result<void> post_reads(RwList &rw);
-	Result<void> send_error(u32 xid, bool vers);
+	Result<void> send_error(u32 xid, bool vers, const core::V2Error *e = nullptr,
+				u32 rvers = core::kRpcRdmaVersion2);
+	/* RPC-over-RDMA Version Two (svcrdma/v2.cpp) */
+	bool decode_v1(RecvBuf *rb, CallCtx *cc, bool *reply);
+	bool decode_v2(RecvBuf *rb, CallCtx *cc, bool *reply);
+	void v2_control(RecvBuf *rb);
+	void v2_refuse(const RecvBuf *rb, u32 xid, core::V2Verdict v);
+	void v2_error(u32 xid, const core::V2Error &e, const char *why);
+	void note_connprop(const core::PropSet &props);
+	void count_version(u32 vers);
+	u32 reply_thr(const CallCtx *cc) const;
+	bool chunk_error(const CallCtx *cc, core::V2ErrCode code, u32 length_needed);
 	Result<void> sq_reserve(u32 n);
 	Result<void> add_writes(SendCtx *sc, void *rqstp, CallCtx *cc, const core::ChunkRef &c,
 				const core::Range *ranges, u32 nranges);
@@ -346,6 +368,7 @@ private:
 	SpinLock lock_;
 	SqSlots sq_;			/* Send Queue slots we use */
 	bool send_inv_ = false;		/* RFC 8797 R on both ends, and our device can */
+	bool can_inv_ = false;		/* our device can post Send With Invalidate */
 	u32 max_send_sge_ = 1;		/* SGEs an inline Reply may use */
 	List<RecvBuf, &RecvBuf::node> ready_;
 	List<RecvBuf, &RecvBuf::node> spare_recvs_;	/* under lock_; see kSpareRecvs */
@@ -364,6 +387,13 @@ private:
 	List<SendCtx, &SendCtx::node> send_free_;	/* under lock_ */
 	core::ResponderCredits credits_;
 	core::InlineThresholds thr_ = { core::kPdMinInline, core::kPdMinInline };
+	/* Version Two: the client's Receive size for our Replies (its
+	 * CONNPROP RBSIZ, else its private data's, else the draft's 4096);
+	 * whether this connection's version was counted; recvfrom's
+	 * scratch for messages that carry no Call, made at the first. */
+	Atomic v2_rbsiz_;
+	Atomic vers_counted_;
+	core::V2Header *v2_ = nullptr;
 	Atomic lost_;
 	Atomic send_ids_;		/* the next Send context's cid */
 	Mutex drain_mutex_;		/* drain(): one ib_drain_qp at a time */

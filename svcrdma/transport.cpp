@@ -129,6 +129,7 @@ SvcConn::~SvcConn()
 	while (CallCtx *cc = calls_.pop_front()) /* free or never given back */
 		delete cc;
 	delete[] recvs_;
+	delete v2_;
 }
 
 /* ---- context free lists ----------------------------------------------- */
@@ -366,7 +367,9 @@ Result<void> SvcConn::setup(Listener *l)
 	AcceptPlan plan = plan_accept(ConstBytes(req_pd_, req_pd_len_), attrs,
 				      req_initiator_depth_, lim_);
 	thr_ = plan.thr;
+	v2_rbsiz_.set((int)(plan.peer_pd ? plan.thr.reply : core::kV2DefaultRbsiz));
 	send_inv_ = plan.send_inv;
+	can_inv_ = plan.ours.remote_inv;
 	ord_ = plan.ord;
 	/* The client's Replies to our backward Calls land on the kBcSlots
 	 * Receives posted for them, counted until recvfrom tells them apart. */

@@ -51,6 +51,16 @@ for f in err_vers err_chunk dropped credit_overrun bc_dropped; do
 			step_fail "server: rdma_stat_$f is '$v' with a well-behaved client"
 	fi
 done
+# RPC-over-RDMA Version Two (Documentation/v2.rst): the stock client, and
+# ours for now, speak Version One, and the server answers in it.  The
+# hostile peer sends Version Two messages of its own.
+if [ ! -e /share/hostile.strict ]; then
+	v1c=$(cat /proc/sys/sunrpc/svc_rdma/rdma_stat_vers1_conns)
+	v2c=$(cat /proc/sys/sunrpc/svc_rdma/rdma_stat_vers2_conns)
+	[ "$v1c" -gt 0 ] 2>/dev/null && [ "$v2c" = 0 ] &&
+		step_ok "server: every connection stayed Version One ($v1c counted, none Version Two)" ||
+		step_fail "server: rdma_stat_vers1_conns '$v1c', rdma_stat_vers2_conns '$v2c'"
+fi
 trace_events_off server
 trace_events_off server_err
 trace_events_off server_sq

@@ -29,6 +29,11 @@
  * stock 6.1 module names but never counts, count our Receive reposts
  * (each is one chained post of a batch), the Replies' Sends posted and
  * the Send completions handled (only some Sends are signaled).
+ * RPC-over-RDMA Version Two (Documentation/v2.rst) adds max_version (the
+ * highest version a new connection may use: 1 or 2, default 2),
+ * rdma_stat_vers1_conns and rdma_stat_vers2_conns (connections counted by
+ * the version of their first Call) and rdma_stat_err_v2 (RDMA2_ERROR
+ * Replies other than ERR_VERS).
  * They exist while the server transport is registered.
  */
 #include <linux/sunrpc/xprtrdma.h>
@@ -154,6 +159,10 @@ static unsigned int rpcrdmax_svc_max_max_req_size = 65536;
 static unsigned int rpcrdmax_svc_min_ord = 1;
 static unsigned int rpcrdmax_svc_max_ord = 255;
 static unsigned int rpcrdmax_svc_never_counted;
+/* Ours: the highest RPC-over-RDMA version a connection may use. */
+static unsigned int rpcrdmax_svc_max_version = 2;
+static unsigned int rpcrdmax_svc_min_vers = 1;
+static unsigned int rpcrdmax_svc_max_vers = 2;
 
 static atomic64_t rpcrdmax_svc_stats[RPCRDMAX_SVC_STAT_COUNT];
 
@@ -194,6 +203,8 @@ static struct ctl_table rpcrdmax_svc_table[] = {
 			     rpcrdmax_svc_min_req_size, rpcrdmax_svc_max_max_req_size),
 	RPCRDMAX_SVC_TUNABLE("max_outbound_read_requests", rpcrdmax_svc_ord,
 			     rpcrdmax_svc_min_ord, rpcrdmax_svc_max_ord),
+	RPCRDMAX_SVC_TUNABLE("max_version", rpcrdmax_svc_max_version,
+			     rpcrdmax_svc_min_vers, rpcrdmax_svc_max_vers),
 	RPCRDMAX_SVC_STAT("rdma_stat_read", RPCRDMAX_SVC_STAT_READ),
 	RPCRDMAX_SVC_STAT("rdma_stat_recv", RPCRDMAX_SVC_STAT_RECV),
 	RPCRDMAX_SVC_STAT("rdma_stat_write", RPCRDMAX_SVC_STAT_WRITE),
@@ -214,6 +225,9 @@ static struct ctl_table rpcrdmax_svc_table[] = {
 	RPCRDMAX_SVC_UNCOUNTED("rdma_stat_rq_poll"),
 	RPCRDMAX_SVC_STAT("rdma_stat_sq_poll", RPCRDMAX_SVC_STAT_SQ_POLL),
 	RPCRDMAX_SVC_STAT("rdma_stat_sq_prod", RPCRDMAX_SVC_STAT_SQ_PROD),
+	RPCRDMAX_SVC_STAT("rdma_stat_vers1_conns", RPCRDMAX_SVC_STAT_VERS1),
+	RPCRDMAX_SVC_STAT("rdma_stat_vers2_conns", RPCRDMAX_SVC_STAT_VERS2),
+	RPCRDMAX_SVC_STAT("rdma_stat_err_v2", RPCRDMAX_SVC_STAT_ERR_V2),
 	RPCRDMAX_CTL_TABLE_END
 };
 
@@ -244,13 +258,15 @@ void rpcrdmax_svc_sysctl_unregister(void)
 
 /**
  * rpcrdmax_svc_tunables - the server tunables' current values
- * @out: filled with max_requests, max_req_size and max_outbound_read_requests
+ * @out: filled with max_requests, max_req_size, max_outbound_read_requests
+ *	and max_version
  */
 void rpcrdmax_svc_tunables(struct rpcrdmax_svc_tunables *out)
 {
 	out->max_requests = READ_ONCE(rpcrdmax_svc_max_requests);
 	out->max_req_size = READ_ONCE(rpcrdmax_svc_max_req_size);
 	out->max_outbound_read_requests = READ_ONCE(rpcrdmax_svc_ord);
+	out->max_version = READ_ONCE(rpcrdmax_svc_max_version);
 }
 
 /**

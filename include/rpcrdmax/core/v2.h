@@ -166,6 +166,8 @@ enum class V2Action : u8 { Process, ReplyError, Drop };
  */
 V2Action v2_responder_action(V2Verdict v, const V2Header &hdr,
 			     const DecodeLimits &lim, V2Error *err);
+/* The same for a verdict other than Ok, which needs no header. */
+V2Action v2_verdict_action(V2Verdict v, const DecodeLimits &lim, V2Error *err);
 const char *v2_verdict_name(V2Verdict v);
 
 /* Decode any version 2 message.  @hdr is always written. */

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * svcrdma/v2.cpp - RPC-over-RDMA Version Two on the server, as
+ * draft-cel-nfsv4-rpcrdma-version-two-04 describes it (an expired
+ * Internet-Draft: Documentation/v2.rst).
+ *
+ * Negotiation (Section 7): the server answers each Call in the version
+ * the Call uses (Section 7.3), so a version 1 client sees exactly version
+ * 1; a version 2 Call gets version 2 Replies while svc_rdma/max_version is
+ * 2, and ERR_VERS with the range 1..1 (what a version 1 server sends)
+ * when it is 1.  A connection is counted once, by its first Call's
+ * version (rdma_stat_vers1_conns, rdma_stat_vers2_conns).
+ *
+ * Version 2 Calls (RDMA2_MSG, RDMA2_NOMSG) are decoded into the version 1
+ * view the rest of the server uses (core::v2_decode_msg), so Read and
+ * Write chunks and the Reply chunk work as in version 1.  Their Replies:
+ *  - go inline up to the client's Receive size: RBSIZ from its
+ *    RDMA2_CONNPROP (Section 5.2.1), else its RFC 8797 private data,
+ *    else the draft's default of 4096 octets (Section 2.3), never more
+ *    than our Send buffer, never less than version 1's 1024;
+ *  - are sent with Invalidate only of the handle the Call named in
+ *    rdma_inv_handle, when that handle is one of its chunks' (Section
+ *    6.2.3);
+ *  - that have no room answer RDMA2_ERR_REPLY_RESOURCE, and chunks that
+ *    do not lay out RDMA2_ERR_BAD_XDR (Section 6.2.4).
+ *
+ * Messages that carry no Call (Sections 5.3, 6.2.4): RDMA2_CONNPROP (or
+ * RDMA2_OPTIONAL opttype 1) is noted and not answered, the property
+ * operations we do not support and unknown RDMA2_OPTIONAL types get
+ * RDMA2_ERR_INVAL_OPTION, a header that does not decode the error its
+ * verdict names, an RDMA2_ERROR is dropped.  None holds a credit.
+ */
+#include "svcrdma.h"
+
+namespace rpcrdmax::svcrdma {
+
+/* The rdma_inv_handle a version 2 Call named, if it is one of its
+ * chunks' handles (Section 6.2.3); 0 otherwise. */
+static u32 named_handle(const core::ChunkLists &cl, u32 inv)
+{
+	for (u32 i = 0; inv && i < cl.nsegs; i++)
+		if (cl.segs[i].handle == inv)
+			return inv;
+	return 0;
+}
+
+bool SvcConn::decode_v2(RecvBuf *rb, CallCtx *cc, bool *reply)
+{
+	const core::DecodeLimits lim;
+	u32 dir, inv;
+	core::V2Verdict v =
+		core::v2_decode_msg(ConstBytes(rb->data, rb->len), lim, &cc->call, &dir, &inv);
+
+	if (v == core::V2Verdict::Ok) {
+		cc->vers = core::kRpcRdmaVersion2;
+		cc->inv_handle = named_handle(cc->call.chunks, inv);
+		*reply = dir == core::kMsgReply;
+		return true;
+	}
+	uncount_call(cc); /* before an error Reply can free a credit */
+	if (v == core::V2Verdict::InvalidProc)
+		v2_control(rb);
+	else
+		v2_refuse(rb, cc->call.xid, v);
+	return false;
+}
+
+/* A version 2 message that is not a Call or a Reply. */
+void SvcConn::v2_control(RecvBuf *rb)
+{
+	const core::DecodeLimits lim;
+	core::V2Error e;
+
+	if (!v2_) {
+		v2_ = new (Gfp::Kernel) core::V2Header;
+		if (!v2_) {
+			rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_DROPPED, 1);
+			return;
+		}
+		count_allocs(1);
+	}
+	core::V2Verdict v = core::v2_decode(ConstBytes(rb->data, rb->len), lim, v2_);
+	if (v != core::V2Verdict::Ok) {
+		v2_refuse(rb, v2_->xid, v);
+		return;
+	}
+	switch (core::v2_responder_control(v2_, &e)) {
+	case core::V2Control::ConnProp:
+		note_connprop(v2_->props);
+		return;
+	case core::V2Control::Drop:
+		rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_DROPPED, 1);
+		return;
+	case core::V2Control::ReplyError:
+		v2_error(v2_->xid, e, "unsupported operation");
+		return;
+	}
+}
+
+/* A version 2 header that does not decode: the error its verdict calls
+ * for, or dropped. */
+void SvcConn::v2_refuse(const RecvBuf *rb, u32 xid, core::V2Verdict v)
+{
+	const core::DecodeLimits lim;
+	core::V2Error e;
+
+	rpcrdmax_trace_svc_decode_err(v == core::V2Verdict::TooShort	   ? RPCRDMAX_DECODE_ERR_SHORT
+				      : v == core::V2Verdict::InvalidProc ? RPCRDMAX_DECODE_ERR_BADPROC
+									  : RPCRDMAX_DECODE_ERR_PARSE,
+				      rcq_.get(), rb->cqe.id(), rb->data, rb->len);
+	if (core::v2_verdict_action(v, lim, &e) != core::V2Action::ReplyError) {
+		rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_DROPPED, 1);
+		return;
+	}
+	v2_error(xid, e, core::v2_verdict_name(v));
+}
+
+void SvcConn::v2_error(u32 xid, const core::V2Error &e, const char *why)
+{
+	(void)send_error(xid, false, &e, core::kRpcRdmaVersion2);
+	rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_ERR_V2, 1);
+	rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "version 2 message %08x: %s, error %u", xid,
+				 why, e.code);
+}
+
+/* RDMA2_CONNPROP (Section 5.3.1): the client's Receive size bounds our
+ * inline Replies; unknown properties are ignored (Section 5.1.1). */
+void SvcConn::note_connprop(const core::PropSet &props)
+{
+	u32 rbsiz;
+
+	if (!core::v2_prop_rbsiz(props, &rbsiz))
+		return;
+	const u32 use = min(max(rbsiz, core::kPdMinInline), lim_.send_size);
+	if (use != rbsiz)
+		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE,
+					 "%pISc: Receive size %u from RDMA2_CONNPROP, using %u",
+					 rpcrdmax_cm_peer_addr(id.get()), rbsiz, use);
+	v2_rbsiz_.set((int)use);
+}
+
+void SvcConn::count_version(u32 vers)
+{
+	if (vers_counted_.cmpxchg(0, 1) == 0)
+		rpcrdmax_svc_stat_add(vers == core::kRpcRdmaVersion2 ? RPCRDMAX_SVC_STAT_VERS2
+								     : RPCRDMAX_SVC_STAT_VERS1,
+				      1);
+}
+
+/* The largest Reply @cc may have sent inline. */
+u32 SvcConn::reply_thr(const CallCtx *cc) const
+{
+	if (cc->vers == core::kRpcRdmaVersion2)
+		return min((u32)v2_rbsiz_.read(), lim_.send_size);
+	return min(thr_.reply, lim_.send_size);
+}
+
+/* A Call whose chunks do not serve: ERR_CHUNK in version 1, the version 2
+ * error @code otherwise (RDMA2_ERR_REPLY_RESOURCE with @length_needed,
+ * counted in rdma_stat_err_v2).  False when it could not be sent. */
+bool SvcConn::chunk_error(const CallCtx *cc, core::V2ErrCode code, u32 length_needed)
+{
+	if (cc->vers != core::kRpcRdmaVersion2)
+		return send_error(cc->call.xid, false).is_ok();
+	core::V2Error e = {};
+	e.code = static_cast<u32>(code);
+	e.length_needed = length_needed;
+	rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_ERR_V2, 1);
+	return send_error(cc->call.xid, false, &e, core::kRpcRdmaVersion2).is_ok();
+}
+
+} // namespace rpcrdmax::svcrdma
