@@ -64,8 +64,48 @@ Bytes call(const Ctx &c) { return rpc_null_call(c.xid); }
 Bytes b_vers0(const Ctx &c) { return hdr(c, 0).u32(0).u32(0).u32(0).raw(call(c)).b; }
 Bytes b_vers7(const Ctx &c) { return hdr(c, 7).u32(0).u32(0).u32(0).raw(call(c)).b; }
 Bytes b_versmax(const Ctx &c) { return hdr(c, 0xffffffff).u32(0).u32(0).u32(0).raw(call(c)).b; }
-/* a bad version with nothing after the fixed words: ERR_VERS still owed */
+/* version 2 with nothing after the fixed words: ERR_VERS from a version 1
+ * Responder; RDMA2_ERR_BAD_XDR from a version 2 one */
 Bytes b_vers2_bare(const Ctx &c) { return hdr(c, 2, 0).b; }
+
+/* -- version 2 (draft-cel-nfsv4-rpcrdma-version-two-04): a version 1
+ *    Responder answers each with ERR_VERS (Section 7.2) -- */
+constexpr uint32_t kV2ConnProp = 6, kV2ReqProp = 7, kV2Optional = 5;
+/* a NULL Call in version 2: RDMA2_MSG, direction CALL, inv_handle,
+ * empty lists (Section 6.2) */
+Bytes v2_null(const Ctx &c, uint32_t inv)
+{
+	return hdr(c, 2, 0).u32(0).u32(inv).u32(0).u32(0).u32(0).raw(call(c)).b;
+}
+Bytes b_v2_null(const Ctx &c) { return v2_null(c, 0); }
+/* Section 6.2.3: an rdma_inv_handle naming no handle of the Call's; the
+ * Reply must not invalidate it (it is ignored) */
+Bytes b_v2_foreign_inv(const Ctx &c) { return v2_null(c, 0xdeadbeef); }
+/* Section 5.3.1: a CONNPROP whose RBSIZ value claims 64 octets of 4 */
+Bytes b_v2_connprop_badlen(const Ctx &c)
+{
+	return hdr(c, 2, kV2ConnProp).u32(1).u32(1 /* RBSIZ */).u32(64).u32(4096).u32(0).b;
+}
+/* Section 5.2.1: an absurd Receive size (1 octet, then 4 GiB); noted,
+ * bounded, never answered */
+Bytes b_v2_rbsiz_tiny(const Ctx &c)
+{
+	return hdr(c, 2, kV2ConnProp).u32(1).u32(1).u32(4).u32(1).u32(0).b;
+}
+Bytes b_v2_rbsiz_huge(const Ctx &c)
+{
+	return hdr(c, 2, kV2ConnProp).u32(1).u32(1).u32(4).u32(0xffffffff).u32(0).b;
+}
+/* Section 5.3: REQPROP, and an RDMA2_OPTIONAL of a type nobody knows:
+ * RDMA2_ERR_INVAL_OPTION from a Responder without them */
+Bytes b_v2_reqprop(const Ctx &c)
+{
+	return hdr(c, 2, kV2ReqProp).u32(1).u32(1).u32(4).u32(65536).b;
+}
+Bytes b_v2_optional_unknown(const Ctx &c)
+{
+	return hdr(c, 2, kV2Optional).u32(0).u32(0x77777777).u32(0).b;
+}
 
 /* -- procedures -- */
 /* RDMA_MSGP (RFC 5666 4.3: align, thresh, lists, message) */
@@ -246,7 +286,14 @@ const Case kCases[] = {
 	{"vers-0", b_vers0, O_ERRVERS, 0, nullptr, true},
 	{"vers-7", b_vers7, O_ERRVERS, 0, nullptr, true},
 	{"vers-max", b_versmax, O_ERRVERS, 0, nullptr, true},
-	{"vers-2-bare", b_vers2_bare, O_ERRVERS, 0, nullptr, true},
+	{"vers-2-bare", b_vers2_bare, kV2Any, 0, nullptr, true},
+	{"v2-null", b_v2_null, O_ERRVERS | O_REPLY, 0, nullptr, true},
+	{"v2-foreign-inv-handle", b_v2_foreign_inv, O_ERRVERS | O_REPLY, 0, nullptr, true},
+	{"v2-connprop-badlen", b_v2_connprop_badlen, kV2Any, 0, nullptr, true},
+	{"v2-rbsiz-tiny", b_v2_rbsiz_tiny, O_ERRVERS | O_DROP, 0, nullptr, true},
+	{"v2-rbsiz-huge", b_v2_rbsiz_huge, O_ERRVERS | O_DROP, 0, nullptr, true},
+	{"v2-reqprop", b_v2_reqprop, kV2Any, 0, nullptr, true},
+	{"v2-optional-unknown", b_v2_optional_unknown, kV2Any, 0, nullptr, true},
 
 	/* RFC 8166 4.6: RDMA_MSGP/RDMA_DONE retired; Responders SHOULD
 	 * answer ERR_CHUNK - SHOULD, so a drop is allowed too */

@@ -14,8 +14,15 @@
  *
  * Oracle.  judge() parses the octets itself (not with the project's
  * core) and applies the rules of RFC 8166 / RFC 5666 / RFC 8167 in the
- * order a Responder meets them; each Judgement names its rule.
+ * order a Responder meets them; each Judgement names its rule.  A
+ * version 2 message (draft-cel-nfsv4-rpcrdma-version-two-04) is parsed
+ * with the core's version 2 decoder, which is fuzzed and self-tested on
+ * its own; what a Responder may do with it is decided here, from the
+ * draft's sections (judge_v2).
  */
+/* rpcrdmax headers first (see cases.cpp) */
+#include <rpcrdmax/core/v2.h>
+
 #include "corpus.h"
 
 #include <cstdio>
@@ -37,9 +44,10 @@ Bytes rpc_null_call(uint32_t xid)
 
 std::string outcome_names(unsigned set)
 {
-	static const char *names[] = {"ERR_VERS", "ERR_CHUNK", "drop", "close", "reply", "other"};
+	static const char *names[] = {"ERR_VERS", "ERR_CHUNK", "drop",	 "close",
+				      "reply",	  "other",     "RDMA2_ERROR"};
 	std::string s;
-	for (unsigned i = 0; i < 6; i++)
+	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (set & (1u << i))
 			s += (s.empty() ? "" : "|") + std::string(names[i]);
 	return s.empty() ? "nothing" : s;
@@ -193,6 +201,59 @@ Judgement verdict(unsigned allowed, std::string rule)
 	return j;
 }
 
+/*
+ * rdma_vers 2: a version 1 Responder answers ERR_VERS (Section 7.2); a
+ * version 2 one (Section 7.3) as follows, so either is allowed.
+ */
+Judgement judge_v2(const Bytes &m)
+{
+	static rpcrdmax::core::V2Header h; /* 4.5 KiB: not on the stack */
+	namespace core = rpcrdmax::core;
+	const core::DecodeLimits lim;
+
+	if (core::v2_decode(rpcrdmax::ktl::ConstBytes(m.data(), m.size()), lim, &h) !=
+	    core::V2Verdict::Ok)
+		return verdict(kV2Any, "version 2 header that does not decode: the RDMA2_ERROR "
+				       "its fault names (Section 6.2.4)");
+	switch (h.proc) {
+	case core::V2Proc::Error:
+		return verdict(O_ERRVERS | O_DROP, "RDMA2_ERROR flows only to Requesters (Section "
+						   "6.2.4)");
+	case core::V2Proc::ConnProp:
+		return verdict(O_ERRVERS | O_DROP, "RDMA2_CONNPROP is noted, never answered "
+						   "(Section 5.3.1)");
+	case core::V2Proc::Optional:
+		if (h.opttype == 1)
+			return verdict(core::v2_decode_optinfo(&h) == core::V2Verdict::Ok
+					       ? O_ERRVERS | O_DROP
+					       : kV2Any,
+				       "RDMA2_OPTIONAL opttype 1 is a CONNPROP (Table 2)");
+		return verdict(kV2Any, "an RDMA2_OPTIONAL the Responder does not support: "
+				       "RDMA2_ERR_INVAL_OPTION (Section 5.3)");
+	case core::V2Proc::Msg:
+	case core::V2Proc::NoMsg:
+		break;
+	default:
+		return verdict(kV2Any, "a property operation the Responder need not support: "
+				       "RDMA2_ERR_INVAL_OPTION (Section 5.3)");
+	}
+	if (h.direction == core::kMsgReply)
+		return verdict(O_ERRVERS | O_DROP, "a Reply that answers no backward Call of ours: "
+						   "dropped (RFC 8167)");
+	Bytes null = rpc_null_call(m.size() >= 4 ? ktl::load_be32(m.data()) : 0);
+	if (h.proc == core::V2Proc::Msg && h.chunks.empty() && h.payload_len == null.size() &&
+	    memcmp(m.data() + h.hdr_len, null.data(), null.size()) == 0) {
+		Judgement j = verdict(O_ERRVERS | O_REPLY, "a version 2 NULL Call: served in "
+							   "version 2 (Section 7.3)");
+		j.exact_null = true;
+		j.rpc_xid = ktl::load_be32(null.data());
+		return j;
+	}
+	return verdict(kV2Any | O_REPLY | O_DROP | O_CLOSED,
+		       "a version 2 Call with chunks or another RPC message: served, refused or "
+		       "faulted on its chunks as in version 1");
+}
+
 } // namespace
 
 Judgement judge(const Bytes &m, const Peer &p)
@@ -208,6 +269,8 @@ Judgement judge(const Bytes &m, const Peer &p)
 	if (n < 16)
 		return verdict(O_ERRCHUNK | O_DROP | (n >= 8 && be(4) != 1 ? (unsigned)O_ERRVERS : 0u),
 			       "the fixed header words are incomplete: ERR_CHUNK or a drop");
+	if (be(4) == 2)
+		return judge_v2(m);
 	if (be(4) != 1)
 		return verdict(O_ERRVERS, "rdma_vers is not 1: ERR_VERS (RFC 8166 Section 4.5.1, "
 					  "RFC 5666 Section 4.2)");

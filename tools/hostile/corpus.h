@@ -74,8 +74,12 @@ enum Outcome : unsigned {
 	O_CLOSED = 1u << 3,   /* nothing; the connection was closed */
 	O_REPLY = 1u << 4,    /* an RPC Reply (the Call was processed) */
 	O_OTHER = 1u << 5,    /* another RDMA_ERROR code or a malformed answer */
+	O_ERRV2 = 1u << 6,    /* RDMA2_ERROR (a version 2 Responder) with our XID */
 };
-constexpr unsigned kAny = O_ERRVERS | O_ERRCHUNK | O_DROP | O_CLOSED | O_REPLY;
+constexpr unsigned kAny = O_ERRVERS | O_ERRCHUNK | O_DROP | O_CLOSED | O_REPLY | O_ERRV2;
+/* A version 2 message (draft-cel-nfsv4-rpcrdma-version-two Section 7):
+ * a version 1 Responder answers ERR_VERS, a version 2 one in version 2. */
+constexpr unsigned kV2Any = O_ERRVERS | O_ERRV2;
 /* A Read or Write the Responder attempts against a bad segment fails at
  * the Requester's RNIC, which terminates the connection (RFC 8166
  * Sections 8.1.1, 8.1.4); a Responder that validates first answers

@@ -33,6 +33,7 @@
 /* rpcrdmax headers first: hosted headers define errno and limit macros
  * (EPERM, SIZE_MAX) that collide with ktl names. */
 #include <rpcrdmax/core/v1.h>
+#include <rpcrdmax/core/v2.h>
 #include <rpcrdmax/core/privdata.h>
 #include <rpcrdmax/ktl/xdr.h>
 
@@ -188,6 +189,7 @@ struct Seen {
 };
 
 core::V1Header rx_hdr; /* 4.5 KiB: static, not on the stack */
+core::V2Header rx_v2;  /* a version 2 answer's header */
 /* Where the RPC message starts in the last classified Reply (RDMA_MSG). */
 uint32_t rx_rpc_off;
 
@@ -199,10 +201,46 @@ std::string hex_words(const Bytes &m, size_t max = 24)
 	return s;
 }
 
+/* A version 2 answer (draft-cel-nfsv4-rpcrdma-version-two): an
+ * RDMA2_ERROR, or a Reply (RDMA2_MSG/NOMSG in the Reply direction),
+ * whose header then is in rx_hdr as version 1 would have it.  False
+ * when @m is not one. */
+bool classify_v2(const Bytes &m, Seen *s)
+{
+	const ktl::ConstBytes b(m.data(), m.size());
+	core::DecodeLimits lim;
+	uint32_t dir, inv;
+
+	if (m.size() < 16 || be32_at(m, 4) != core::kRpcRdmaVersion2)
+		return false;
+	s->xid = be32_at(m, 0);
+	s->vers = core::kRpcRdmaVersion2;
+	s->credits = be32_at(m, 8);
+	if (core::v2_decode(b, lim, &rx_v2) == core::V2Verdict::Ok &&
+	    rx_v2.proc == core::V2Proc::Error) {
+		s->kind = O_ERRV2;
+		s->err = rx_v2.error.code;
+		s->detail = fmt("RDMA2_ERROR code %u", s->err);
+		return true;
+	}
+	if (core::v2_decode_msg(b, lim, &rx_hdr, &dir, &inv) == core::V2Verdict::Ok &&
+	    dir == core::kMsgReply) {
+		s->kind = O_REPLY;
+		rx_rpc_off = rx_hdr.hdr_len;
+		s->detail = fmt("version 2 %s reply", rx_hdr.proc == core::V1Proc::Msg
+							    ? "RDMA2_MSG"
+							    : "RDMA2_NOMSG (Reply chunk)");
+		return true;
+	}
+	return false;
+}
+
 Seen classify(const Bytes &m)
 {
 	Seen s;
 	core::DecodeLimits lim;
+	if (classify_v2(m, &s))
+		return s;
 	core::V1Verdict v = core::v1_decode_reply(ktl::ConstBytes(m.data(), m.size()), lim, &rx_hdr);
 	s.xid = rx_hdr.xid;
 	s.vers = rx_hdr.vers;
