@@ -14,10 +14,13 @@ mkdir -p /mnt/nfs /tmp/src
 for s in $SIZES; do head -c "$s" /dev/urandom >"/tmp/src/f$s"; done
 (cd /tmp/src && sha256sum f*) >/tmp/src.sha256
 
+# Each step is bounded, so an RPC that never completes fails the step
+# that waited for it (with the transport's counters), not the whole guest.
+T=timeout
 for v in 3 4.2; do
 	opts="rdma,port=20049,vers=$v"
 	[ "$v" = 3 ] && opts="$opts,nolock"
-	if ! mount -t nfs -o "$opts" 192.0.2.1:/export /mnt/nfs; then
+	if ! $T 120 mount -t nfs -o "$opts" 192.0.2.1:/export /mnt/nfs; then
 		step_fail "v$v: mount -o $opts"
 		continue
 	fi
@@ -26,16 +29,19 @@ for v in 3 4.2; do
 		step_ok "v$v: /proc/mounts says proto=rdma" ||
 		step_fail "v$v: not an RDMA mount: $(grep /mnt/nfs /proc/mounts)"
 	d=/mnt/nfs/v$v
-	step "v$v: write files" sh -c "mkdir -p $d && cp /tmp/src/f* $d/ && sync"
-	step "v$v: umount" umount /mnt/nfs
-	step "v$v: remount" mount -t nfs -o "$opts" 192.0.2.1:/export /mnt/nfs
-	step "v$v: sha256 after remount" sh -c "cd $d && sha256sum -c --quiet /tmp/src.sha256"
-	step "v$v: umount" umount /mnt/nfs
+	step "v$v: write files" $T 300 sh -c "mkdir -p $d && cp /tmp/src/f* $d/ && sync" ||
+		grep -h 'xprt:' /proc/self/mountstats
+	step "v$v: umount" $T 120 umount /mnt/nfs
+	step "v$v: remount" $T 120 mount -t nfs -o "$opts" 192.0.2.1:/export /mnt/nfs
+	step "v$v: sha256 after remount" $T 300 sh -c "cd $d && sha256sum -c --quiet /tmp/src.sha256" ||
+		grep -h 'xprt:' /proc/self/mountstats
+	step "v$v: umount" $T 120 umount /mnt/nfs
 	# READs of at most 1 KiB: Replies inline, their data in the server's
 	# pages (rpcrdmax's server sends it from them: rdma_stat_page_sges).
-	step "v$v: remount rsize=1024" mount -t nfs -o "$opts,rsize=1024" 192.0.2.1:/export /mnt/nfs
-	step "v$v: sha256 read with rsize=1024" sh -c "cd $d && sha256sum -c --quiet /tmp/src.sha256"
-	step "v$v: final umount" umount /mnt/nfs
+	step "v$v: remount rsize=1024" $T 120 mount -t nfs -o "$opts,rsize=1024" 192.0.2.1:/export /mnt/nfs
+	step "v$v: sha256 read with rsize=1024" $T 300 sh -c "cd $d && sha256sum -c --quiet /tmp/src.sha256" ||
+		grep -h 'xprt:' /proc/self/mountstats
+	step "v$v: final umount" $T 120 umount /mnt/nfs
 done
 # rpcrdmax's server: no context allocated while I/O runs (lib.sh).
 steady_client_io "rdma,port=20049,vers=4.2"
