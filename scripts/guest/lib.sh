@@ -542,9 +542,9 @@ deleg_server_round() {
 			fail "the conflicting open took $ms ms, exit $rc (lease-break-time $lbt s)"
 		fi
 		if held; then
-			fail "a delegation of $F is still in states after the recall"
+			fail "a delegation of $F is still in /proc/locks after the recall"
 		else
-			ok "the delegation is gone from states"
+			ok "the delegation is gone from /proc/locks"
 		fi
 		if [ -n "$c0" ]; then
 			c1=$(cat $svc/rdma_stat_bc_calls) r1=$(cat $svc/rdma_stat_bc_replies)

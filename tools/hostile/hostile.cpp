@@ -216,8 +216,11 @@ bool classify_v2(const Bytes &m, Seen *s)
 	s->xid = be32_at(m, 0);
 	s->vers = core::kRpcRdmaVersion2;
 	s->credits = be32_at(m, 8);
+	/* ERR_VERS has one layout in every version: version 1's reading
+	 * (the stock server echoes the Call's rdma_vers 2 in it). */
 	if (core::v2_decode(b, lim, &rx_v2) == core::V2Verdict::Ok &&
-	    rx_v2.proc == core::V2Proc::Error) {
+	    rx_v2.proc == core::V2Proc::Error &&
+	    rx_v2.error.code != static_cast<uint32_t>(core::V2ErrCode::Vers)) {
 		s->kind = O_ERRV2;
 		s->err = rx_v2.error.code;
 		s->detail = fmt("RDMA2_ERROR code %u", s->err);
