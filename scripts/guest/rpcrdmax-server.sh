@@ -148,6 +148,22 @@ spoll=$(cat /proc/sys/sunrpc/svc_rdma/rdma_stat_sq_poll)
 [ "$spoll" -gt 0 ] 2>/dev/null && [ $((spoll * 2)) -le "$sprod" ] &&
 	step_ok "server: Sends signaled selectively ($spoll completions for $sprod Sends)" ||
 	step_fail "server: rdma_stat_sq_poll '$spoll' for rdma_stat_sq_prod '$sprod'"
+# Every Call got one Send back, its Reply or an error, unless it was
+# dropped (backward Calls and their Replies apart).  When not, nfsd's
+# threads' stacks show where the rest wait: CI once saw a 6.12 client
+# wait out its time-out with 13 more messages received than sent.
+if [ ! -e /share/hostile.strict ]; then
+	svc=/proc/sys/sunrpc/svc_rdma
+	calls=$((recv - $(cat $svc/rdma_stat_bc_replies)))
+	replies=$((sprod - $(cat $svc/rdma_stat_bc_calls)))
+	dropped=$(cat $svc/rdma_stat_dropped)
+	if [ "$calls" = $((replies + dropped)) ]; then
+		step_ok "server: every Call answered ($calls Calls, $replies Replies, $dropped dropped)"
+	else
+		for p in $(pgrep -x nfsd); do echo "nfsd $p:"; cat /proc/$p/stack; done
+		step_fail "server: $calls Calls, $replies Replies, $dropped dropped (nfsd's stacks in server.log)"
+	fi
+fi
 # Inline READ Replies (the client read with rsize=1024) go from the
 # pages: page pieces sent as SGEs of their own.
 sges=$(cat /proc/sys/sunrpc/svc_rdma/rdma_stat_page_sges)
