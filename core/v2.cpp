@@ -669,10 +669,15 @@ bool v2_prop_brs(const PropSet &set, BkReqSup *value)
 
 bool v2_inv_handle_usable(const V2Header &hdr)
 {
-	if (hdr.inv_handle == 0)
+	return v2_handle_in(hdr.chunks, hdr.inv_handle);
+}
+
+bool v2_handle_in(const ChunkLists &cl, u32 handle)
+{
+	if (handle == 0)
 		return false;
-	for (u32 i = 0; i < hdr.chunks.nsegs && i < kMaxSegmentsCap; i++)
-		if (hdr.chunks.segs[i].handle == hdr.inv_handle)
+	for (u32 i = 0; i < cl.nsegs && i < kMaxSegmentsCap; i++)
+		if (cl.segs[i].handle == handle)
 			return true;
 	return false;
 }

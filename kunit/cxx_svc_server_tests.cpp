@@ -1074,6 +1074,30 @@ static bool v2_control_round(Reporter check, Pair *p, RawClient *c, u32 len, boo
 	return got && EXPECT(core::v2_decode(ConstBytes(c->rbuf, got), lim, hdr) == core::V2Verdict::Ok);
 }
 
+/* A version 1 Call of 68 RPC octets, served with a 100-octet Reply:
+ * true when a version 1 RDMA_MSG Reply carrying it came back. */
+static bool v1_round(Reporter check, Pair *p, RawClient *c, u32 xid)
+{
+	const core::DecodeLimits lim;
+	void *ctxt = nullptr;
+	bool ok = raw_post_recv(check, c) && raw_send_calls(check, c, 1, 96, xid) &&
+		  EXPECT(raw_take(check, p, c, &ctxt) == 96 - 28);
+
+	if (ok) {
+		fill_reply(p->reply, 100, xid, 85);
+		ok = EXPECT(rpcrdmax_kunit_svc_rqst_reply(p->rqstp, p->reply, 100, 0, 0) == 0) &&
+		     EXPECT(rpcrdmax_svcc_sendto(c->sx->cxx, p->rqstp, ctxt) == 0);
+	}
+	if (ctxt)
+		rpcrdmax_svcc_release(c->sx->cxx, ctxt);
+	const u32 got = ok ? raw_received(check, c) : 0;
+	return got &&
+	       EXPECT(core::v1_decode_reply(ConstBytes(c->rbuf, got), lim, &c->reply) ==
+		      core::V1Verdict::Ok) &&
+	       EXPECT(c->reply.xid == xid && c->reply.vers == core::kRpcRdmaVersion1 &&
+		      c->reply.proc == core::V1Proc::Msg && c->reply.payload_len == 100);
+}
+
 /* The Reply is version 2, in the Reply direction, with the RPC Reply
  * inline. */
 static void expect_v2_reply(Reporter check, const Pair &p, const RawClient *c,
@@ -1153,6 +1177,10 @@ static void v2_case(Reporter check)
 	/* and one that fits still goes inline */
 	if (v2_round(check, &p, c, kXid + 5, 600, h))
 		expect_v2_reply(check, p, c, *h, kXid + 5, 600);
+	/* Section 7.3: a version 1 Call after them is answered in version
+	 * 1, though the pooled contexts served version 2 Calls before */
+	for (u32 i = 0; i < 4; i++)
+		EXPECT(v1_round(check, &p, c, kXid + 6 + i));
 	/* one connection, counted once */
 	EXPECT(p.stats[RPCRDMAX_SVC_STAT_VERS2] == v2 + 1);
 	EXPECT(c->sx->closes.read() == 0);
@@ -1194,19 +1222,7 @@ static void v2_capped_case(Reporter check)
 	EXPECT(p.stats[RPCRDMAX_SVC_STAT_ERR_VERS] == ev + 1);
 
 	/* the retransmission in version 1, on the same connection */
-	if (!raw_post_recv(check, c) || !raw_send_calls(check, c, 1, 96, kXid))
-		goto out;
-	if (!EXPECT(raw_take(check, &p, c, &ctxt) == 96 - 28))
-		goto out;
-	fill_reply(p.reply, 100, kXid, 85);
-	EXPECT(rpcrdmax_kunit_svc_rqst_reply(p.rqstp, p.reply, 100, 0, 0) == 0);
-	EXPECT(rpcrdmax_svcc_sendto(c->sx->cxx, p.rqstp, ctxt) == 0);
-	if (!(got = raw_received(check, c)))
-		goto out;
-	EXPECT(core::v1_decode_reply(ConstBytes(c->rbuf, got), lim, &c->reply) ==
-	       core::V1Verdict::Ok);
-	EXPECT(c->reply.xid == kXid && c->reply.proc == core::V1Proc::Msg &&
-	       c->reply.payload_len == 100);
+	EXPECT(v1_round(check, &p, c, kXid));
 	EXPECT(p.stats[RPCRDMAX_SVC_STAT_VERS1] == v1 + 1);
 	EXPECT(p.stats[RPCRDMAX_SVC_STAT_VERS2] == v2);
 out:

@@ -296,8 +296,7 @@ bool SvcConn::decode_v1(RecvBuf *rb, CallCtx *cc, bool *reply)
 		e.code = static_cast<u32>(core::V2ErrCode::Vers);
 		e.vers_low = core::kRpcRdmaVersion1;
 		e.vers_high = lim_.max_vers;
-		(void)send_error(xid, vers, vers && lim_.max_vers > 1 ? &e : nullptr,
-				 core::kRpcRdmaVersion1);
+		(void)send_error(xid, vers, vers ? &e : nullptr, core::kRpcRdmaVersion1);
 		rpcrdmax_svc_stat_add(vers ? RPCRDMAX_SVC_STAT_ERR_VERS : RPCRDMAX_SVC_STAT_ERR_CHUNK,
 				      1);
 	} else {
@@ -323,6 +322,8 @@ int SvcConn::process(void *rqstp, RecvBuf *rb, void **ctxt)
 	}
 	cc->outstanding = true; /* counted when the Receive completed */
 	cc->shape.npayloads = 0;
+	cc->vers = core::kRpcRdmaVersion1; /* decode_v2 sets both for version 2 */
+	cc->inv_handle = 0;
 	/* Each Call in its own version (draft Section 7.3); version 2 only
 	 * while svc_rdma/max_version allows it, else ERR_VERS. */
 	(void)core::v2_peek(ConstBytes(rb->data, rb->len), &vers, &proc);

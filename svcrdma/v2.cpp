@@ -34,16 +34,6 @@
 
 namespace rpcrdmax::svcrdma {
 
-/* The rdma_inv_handle a version 2 Call named, if it is one of its
- * chunks' handles (Section 6.2.3); 0 otherwise. */
-static u32 named_handle(const core::ChunkLists &cl, u32 inv)
-{
-	for (u32 i = 0; inv && i < cl.nsegs; i++)
-		if (cl.segs[i].handle == inv)
-			return inv;
-	return 0;
-}
-
 bool SvcConn::decode_v2(RecvBuf *rb, CallCtx *cc, bool *reply)
 {
 	const core::DecodeLimits lim;
@@ -53,7 +43,7 @@ bool SvcConn::decode_v2(RecvBuf *rb, CallCtx *cc, bool *reply)
 
 	if (v == core::V2Verdict::Ok) {
 		cc->vers = core::kRpcRdmaVersion2;
-		cc->inv_handle = named_handle(cc->call.chunks, inv);
+		cc->inv_handle = core::v2_handle_in(cc->call.chunks, inv) ? inv : 0;
 		*reply = dir == core::kMsgReply;
 		return true;
 	}
@@ -141,7 +131,7 @@ void SvcConn::note_connprop(const core::PropSet &props)
 
 void SvcConn::count_version(u32 vers)
 {
-	if (vers_counted_.cmpxchg(0, 1) == 0)
+	if (!vers_counted_.read() && vers_counted_.cmpxchg(0, 1) == 0)
 		rpcrdmax_svc_stat_add(vers == core::kRpcRdmaVersion2 ? RPCRDMAX_SVC_STAT_VERS2
 								     : RPCRDMAX_SVC_STAT_VERS1,
 				      1);

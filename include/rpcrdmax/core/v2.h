@@ -226,5 +226,8 @@ bool v2_prop_brs(const PropSet &set, BkReqSup *value);
 /* Section 6.2.3: a Call's rdma_inv_handle may be used for Send With
  * Invalidate only when non-zero and equal to one of its handles. */
 bool v2_inv_handle_usable(const V2Header &hdr);
+/* The same test for @handle against @cl: non-zero and one of its
+ * segments' handles. */
+bool v2_handle_in(const ChunkLists &cl, u32 handle);
 
 } // namespace rpcrdmax::core
