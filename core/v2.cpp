@@ -336,6 +336,54 @@ bool v2_peek(ktl::ConstBytes buf, u32 *vers, V2Proc *proc)
 	return true;
 }
 
+bool v2_peek_err_vers(ktl::ConstBytes buf, u32 *xid, u32 *low, u32 *high)
+{
+	ktl::XdrReader xdr(buf);
+	u32 vers, credits, proc, code;
+
+	if (!xdr.get_u32(xid) || !xdr.get_u32(&vers) || !xdr.get_u32(&credits) ||
+	    !xdr.get_u32(&proc) || !xdr.get_u32(&code) || !xdr.get_u32(low) ||
+	    !xdr.get_u32(high))
+		return false;
+	return proc == static_cast<u32>(V2Proc::Error) &&
+	       code == static_cast<u32>(V2ErrCode::Vers);
+}
+
+ktl::Result<u32> v2_encode_connprop(u32 xid, u32 credits, u32 rbsiz, bool with_brs,
+				    BkReqSup brs, ktl::Bytes out)
+{
+	ktl::XdrWriter xdr(out);
+	const u32 n = with_brs ? 2 : 1;
+
+	/* xid, vers, credit, proc; rdma_start: count, then each propval
+	 * (which, opaque<> of one uint32); rdma_nochg: one word, a bit per item */
+	if (xdr.put_u32(xid) && xdr.put_u32(kRpcRdmaVersion2) && xdr.put_u32(credits) &&
+	    xdr.put_u32(static_cast<u32>(V2Proc::ConnProp)) && xdr.put_u32(n) &&
+	    xdr.put_u32(kV2PropRbsiz) && xdr.put_u32(4) && xdr.put_u32(rbsiz) &&
+	    (!with_brs || (xdr.put_u32(kV2PropBrs) && xdr.put_u32(4) &&
+			   xdr.put_u32(static_cast<u32>(brs)))) &&
+	    xdr.put_u32(1) && xdr.put_u32((1u << n) - 1))
+		return (u32)xdr.offset();
+	return ktl::error(ktl::err::EMSGSIZE);
+}
+
+const char *v2_err_name(u32 code)
+{
+	switch (static_cast<V2ErrCode>(code)) {
+	case V2ErrCode::Vers: return "RDMA2_ERR_VERS";
+	case V2ErrCode::BadXdr: return "RDMA2_ERR_BAD_XDR";
+	case V2ErrCode::InvalidProc: return "RDMA2_ERR_INVALID_PROC";
+	case V2ErrCode::ReadChunks: return "RDMA2_ERR_READ_CHUNKS";
+	case V2ErrCode::WriteChunks: return "RDMA2_ERR_WRITE_CHUNKS";
+	case V2ErrCode::Segments: return "RDMA2_ERR_SEGMENTS";
+	case V2ErrCode::WriteResource: return "RDMA2_ERR_WRITE_RESOURCE";
+	case V2ErrCode::ReplyResource: return "RDMA2_ERR_REPLY_RESOURCE";
+	case V2ErrCode::InvalidOption: return "RDMA2_ERR_INVAL_OPTION";
+	case V2ErrCode::System: return "RDMA2_ERR_SYSTEM";
+	}
+	return "unknown error";
+}
+
 V2Verdict v2_decode_msg(ktl::ConstBytes buf, const DecodeLimits &lim, V1Header *call,
 			u32 *direction, u32 *inv_handle)
 {

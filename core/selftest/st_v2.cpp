@@ -483,6 +483,51 @@ static void responder_control(Reporter &r)
 	ST_EQ(r, v2_responder_control(h, &err), V2Control::Drop);
 }
 
+/* A requester's helpers: ERR_VERS recognised whichever rdma_vers it
+ * carries, and its own RDMA2_CONNPROP decoding back as sent. */
+static void requester_side(Reporter &r)
+{
+	V2Header *h = r.make<V2Header>();
+	ST_NEED(r, h);
+	ktl::Bytes out = r.bytes(64);
+	u32 xid = 0, lo = 0, hi = 0, rbsiz = 0;
+	BkReqSup brs = BkReqSup::None;
+	/* what a version 1 server sends: rdma_vers 1, or the Call's 2 echoed */
+	const u32 v1_err_vers[] = {vec::kXid, 1, 1, 4, 1, 1, 1};
+	const u32 echoed[] = {vec::kXid, 2, 1, 4, 1, 1, 1};
+	const u32 err_chunk[] = {vec::kXid, 1, 1, 4, 2, 0, 0};
+
+	ST_CHECK(r, v2_peek_err_vers(r.words(v1_err_vers), &xid, &lo, &hi));
+	ST_EQ(r, xid, vec::kXid);
+	ST_EQ(r, lo, 1u);
+	ST_EQ(r, hi, 1u);
+	ST_CHECK(r, v2_peek_err_vers(r.words(echoed), &xid, &lo, &hi));
+	ST_CHECK(r, v2_peek_err_vers(r.words(vec::kV2ErrVers), &xid, &lo, &hi));
+	ST_CHECK(r, !v2_peek_err_vers(r.words(err_chunk), &xid, &lo, &hi));
+	ST_CHECK(r, !v2_peek_err_vers(r.words(v1_err_vers, 6), &xid, &lo, &hi));
+	ST_CHECK(r, !v2_peek_err_vers(r.words(vec::kV2MsgCall), &xid, &lo, &hi));
+
+	auto res = v2_encode_connprop(7, 3, 8192, true, BkReqSup::Inline, out);
+	ST_CHECK(r, res.is_ok() && res.value() == 52u);
+	ST_EQ(r, v2_decode(out.first(res.value()), kLim, h), V2Verdict::Ok);
+	ST_EQ(r, h->xid, 7u);
+	ST_EQ(r, h->credits, 3u);
+	ST_EQ(r, h->proc, V2Proc::ConnProp);
+	ST_CHECK(r, v2_prop_rbsiz(h->props, &rbsiz));
+	ST_EQ(r, rbsiz, 8192u);
+	ST_CHECK(r, v2_prop_brs(h->props, &brs));
+	ST_EQ(r, brs, BkReqSup::Inline);
+	ST_CHECK(r, h->subset_a.contains(0) && h->subset_a.contains(1));
+	ST_CHECK(r, !h->subset_a.contains(2));
+	auto res2 = v2_encode_connprop(7, 3, 4096, false, BkReqSup::None, out);
+	ST_CHECK(r, res2.is_ok() && res2.value() == 40u);
+	ST_EQ(r, v2_decode(out.first(res2.value()), kLim, h), V2Verdict::Ok);
+	ST_CHECK(r, !v2_prop_brs(h->props, &brs));
+	ST_CHECK(r, v2_encode_connprop(7, 3, 4096, true, BkReqSup::Inline, out.first(44)).is_error());
+	ST_CHECK(r, ktl::mem_compare(v2_err_name(8), "RDMA2_ERR_REPLY_RESOURCE", 25) == 0);
+	ST_CHECK(r, ktl::mem_compare(v2_err_name(77), "unknown error", 14) == 0);
+}
+
 } // namespace v2_cases
 
 const Case kV2Cases[] = {
@@ -499,6 +544,7 @@ const Case kV2Cases[] = {
 	{"v2.builders", v2_cases::builders},
 	{"v2.msg_as_v1_view", v2_cases::msg_as_v1_view},
 	{"v2.responder_control", v2_cases::responder_control},
+	{"v2.requester_side", v2_cases::requester_side},
 };
 const u32 kV2CaseCount = sizeof(kV2Cases) / sizeof(kV2Cases[0]);
 

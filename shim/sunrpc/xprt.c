@@ -392,12 +392,20 @@ void *rpcrdmax_xprt_lookup_pin(void *xprt, unsigned int xid)
  * @xprt: the transport
  * @rqst: from rpcrdmax_xprt_lookup_pin()
  * @status: octets placed in the receive buffer, or a negative errno
+ *
+ * A negative @status becomes the task's status and the request completes
+ * with no octets: xprt_complete_rqst() takes only a length, and call_status()
+ * acts on tk_status (-EAGAIN: encode and transmit again; -EIO: fail).
  */
 void rpcrdmax_xprt_complete_unpin(void *xprt, void *rqst, int status)
 {
 	struct rpc_xprt *x = xprt;
 	struct rpc_rqst *r = rqst;
 
+	if (status < 0) {
+		r->rq_task->tk_status = status;
+		status = 0;
+	}
 	spin_lock(&x->queue_lock);
 	xprt_complete_rqst(r->rq_task, status);
 	xprt_unpin_rqst(r);

@@ -213,6 +213,27 @@ ktl::Result<u32> v2_encode_msg(const V1Header &hdr, u32 direction, u32 inv_handl
 enum class V2Control : u8 { ConnProp, Drop, ReplyError };
 V2Control v2_responder_control(V2Header *hdr, V2Error *err);
 
+/*
+ * A requester's side of negotiation (Section 7.2): whether @buf is an
+ * ERR_VERS, whatever its rdma_vers says (a version 1 server may echo the
+ * Call's 2; the error's body is laid out alike in both versions: rdma_err
+ * 1, then the lowest and highest versions it speaks).  False for anything
+ * else, or fewer than 28 octets.
+ */
+bool v2_peek_err_vers(ktl::ConstBytes buf, u32 *xid, u32 *low, u32 *high);
+
+/*
+ * RDMA2_CONNPROP (Section 5.3.1) with @xid and @credits: rdma_start holds
+ * RBSIZ @rbsiz and, when @with_brs, BRS @brs (a client's Backward Request
+ * Support, Section 5.2.2); rdma_nochg names every one of them (none will
+ * change on this connection).
+ */
+ktl::Result<u32> v2_encode_connprop(u32 xid, u32 credits, u32 rbsiz, bool with_brs,
+				    BkReqSup brs, ktl::Bytes out);
+
+/* The draft's name of rdma_err @code (Section 6.2.4), for log lines. */
+const char *v2_err_name(u32 code);
+
 ktl::Result<u32> v2_encode(const V2Header &hdr, ktl::Bytes out);
 /* RDMA2_ERROR echoing @xid and @vers (Section 6.2.4). */
 ktl::Result<u32> v2_encode_error(u32 xid, u32 vers, u32 credits,
