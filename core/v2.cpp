@@ -367,6 +367,19 @@ ktl::Result<u32> v2_encode_connprop(u32 xid, u32 credits, u32 rbsiz, bool with_b
 	return ktl::error(ktl::err::EMSGSIZE);
 }
 
+ktl::Result<u32> v2_encode_inline_msg(u32 xid, u32 credits, u32 direction, ktl::Bytes out)
+{
+	ktl::XdrWriter xdr(out);
+
+	if (direction > kMsgReply)
+		return ktl::error(ktl::err::EINVAL);
+	if (xdr.put_u32(xid) && xdr.put_u32(kRpcRdmaVersion2) && xdr.put_u32(credits) &&
+	    xdr.put_u32(static_cast<u32>(V2Proc::Msg)) && xdr.put_u32(direction) &&
+	    xdr.put_u32(0) && xdr.put_u32(0) && xdr.put_u32(0) && xdr.put_u32(0))
+		return (u32)xdr.offset();
+	return ktl::error(ktl::err::EMSGSIZE);
+}
+
 const char *v2_err_name(u32 code)
 {
 	switch (static_cast<V2ErrCode>(code)) {

@@ -335,6 +335,10 @@ int rpcrdmax_sysctl_register(void) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_sysctl_unregister(void) RPCRDMAX_NOEXCEPT;
 unsigned int rpcrdmax_tunable_inline_read(void) RPCRDMAX_NOEXCEPT;
 unsigned int rpcrdmax_tunable_inline_write(void) RPCRDMAX_NOEXCEPT;
+unsigned int rpcrdmax_tunable_max_version(void) RPCRDMAX_NOEXCEPT;
+/* A client connection settled on RPC-over-RDMA version @vers (1 or 2):
+ * counted in /sys/module/rpcrdmax/parameters/client_vers{1,2}_conns. */
+void rpcrdmax_clnt_count_version(unsigned int vers) RPCRDMAX_NOEXCEPT;
 /* The server's, under /proc/sys/sunrpc/svc_rdma (stock names). */
 int rpcrdmax_svc_sysctl_register(void) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_svc_sysctl_unregister(void) RPCRDMAX_NOEXCEPT;
@@ -773,6 +777,13 @@ void rpcrdmax_kunit_cxx_marshal_bc_call(void *ctx, rpcrdmax_check_fn check) RPCR
 void rpcrdmax_kunit_cxx_marshal_bc_malformed(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_bc_over_credit(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_bc_no_service(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_v2_accepted(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_v2_fallback(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_v2_lost_first(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_v2_errors(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_v2_props(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_v2_inv_handle(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_v2_backward(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 /* rpcrdmax_svc_server (kunit/cxx_svc_server_tests.cpp) */
 void rpcrdmax_kunit_cxx_svcsrv_inline(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svcsrv_read_chunk(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;

@@ -100,7 +100,14 @@ struct FakeXprt {
 	u32 reestablish_ms = 0, backoff_init_ms = 0;
 	unsigned long left = 0;
 	u32 backoffs = 0;
+	u32 credits = 0;	/* the latest grant the transport reported */
 };
+
+/* /proc/sys/sunrpc/rdma_max_version as the cases set it: 1 unless a
+ * Version Two case says 2, so the version 1 cases see what they test. */
+static unsigned int g_max_version = 1;
+static int g_vers_counted[2];	/* rpcrdmax_clnt_count_version() (no constructor: a global) */
+static int vers_counted(u32 vers) { return __atomic_load_n(&g_vers_counted[vers - 1], __ATOMIC_RELAXED); }
 
 } // namespace rpcrdmax::kunit_marshal
 
@@ -143,8 +150,9 @@ extern "C" void rpcrdmax_xprt_unpin(void *xprt, void *) noexcept
 	fake_of(xprt)->unpins.add_return(1);
 }
 
-extern "C" void rpcrdmax_xprt_set_credits(void *, unsigned int) noexcept
+extern "C" void rpcrdmax_xprt_set_credits(void *xprt, unsigned int credits) noexcept
 {
+	fake_of(xprt)->credits = credits;
 }
 
 extern "C" unsigned int rpcrdmax_xprt_max_reqs(void *xprt) noexcept
@@ -201,6 +209,18 @@ extern "C" unsigned int rpcrdmax_tunable_inline_write(void) noexcept
 	return rpcrdmax::kunit_marshal::kInline;
 }
 
+extern "C" unsigned int rpcrdmax_tunable_max_version(void) noexcept
+{
+	return rpcrdmax::kunit_marshal::g_max_version;
+}
+
+extern "C" void rpcrdmax_clnt_count_version(unsigned int vers) noexcept
+{
+	if (vers == 1 || vers == 2)
+		__atomic_fetch_add(&rpcrdmax::kunit_marshal::g_vers_counted[vers - 1], 1,
+				   __ATOMIC_RELAXED);
+}
+
 namespace rpcrdmax::kunit_marshal {
 
 /* A pattern that does not repeat every 256 octets. */
@@ -233,8 +253,11 @@ struct Responder {
 	WcWait recvs[kRecvs];
 	WcWait send, rdma;
 	u32 next_recv = 0;
-	core::V1Header call;	/* the last Call decoded */
+	core::V1Header call;	/* the last Call decoded (a version 2 one: its view) */
 	core::V1Header reply;	/* the Reply being built */
+	u32 want_vers = 1;	/* the version take_call() expects */
+	u32 call_dir = 0, call_inv = 0; /* a version 2 Call's direction, inv_handle */
+	u32 call_bytes = 0;	/* the last Call's whole message */
 	u8 msg[kData + kInline]; /* the last Call's RPC message, rebuilt */
 	u32 msg_len = 0;
 
@@ -312,10 +335,18 @@ struct Responder {
 			return false;
 		rmap.sync_for_cpu();
 		const u8 *buf = rbufs + i * kInline;
-		auto v = core::v1_decode_call(ConstBytes(buf, recvs[i].wc.byte_len),
-					      core::DecodeLimits(), &call);
-		bool ok = EXPECT(v == core::V1Verdict::Ok) && EXPECT(call.vers == 1) &&
-			  EXPECT(call.credits >= 1);
+		const ConstBytes got(buf, recvs[i].wc.byte_len);
+		bool ok;
+		call_bytes = recvs[i].wc.byte_len;
+		if (want_vers == core::kRpcRdmaVersion2) {
+			auto v = core::v2_decode_msg(got, core::DecodeLimits(), &call, &call_dir,
+						     &call_inv);
+			ok = EXPECT(v == core::V2Verdict::Ok);
+		} else {
+			auto v = core::v1_decode_call(got, core::DecodeLimits(), &call);
+			ok = EXPECT(v == core::V1Verdict::Ok);
+		}
+		ok = ok && EXPECT(call.vers == want_vers) && EXPECT(call.credits >= 1);
 		const u8 *in = buf + call.hdr_len;
 		msg_len = 0;
 		if (ok && call.proc == core::V1Proc::NoMsg) {
@@ -349,7 +380,7 @@ struct Responder {
 	{
 		mem_set(&reply, 0, sizeof(reply));
 		reply.xid = call.xid;
-		reply.vers = core::kRpcRdmaVersion1;
+		reply.vers = want_vers;
 		reply.credits = kCredits;
 		reply.proc = proc;
 		reply.chunks.clear();
@@ -392,7 +423,9 @@ struct Responder {
 	bool send_reply(Reporter check, const u8 *rpc, u32 len, rpcrdmax_send_wr *wrs,
 			unsigned int nw, u32 inv)
 	{
-		auto enc = core::v1_encode(reply, Bytes(sbuf, kInline));
+		auto enc = reply.vers == core::kRpcRdmaVersion2
+				   ? core::v2_encode_msg(reply, send_dir, 0, Bytes(sbuf, kInline))
+				   : core::v1_encode(reply, Bytes(sbuf, kInline));
 		if (!EXPECT_OK(enc) || !EXPECT(enc.value() + len <= kInline))
 			return false;
 		if (len)
@@ -428,7 +461,7 @@ struct Responder {
 		rpcrdmax_send_wr wr[1];
 		mem_set(&reply, 0, sizeof(reply));
 		reply.xid = xid;
-		reply.vers = core::kRpcRdmaVersion1;
+		reply.vers = want_vers;
 		reply.credits = credits;
 		reply.proc = core::V1Proc::Msg;
 		reply.chunks.clear();
@@ -439,8 +472,27 @@ struct Responder {
 		    !(EXPECT(reply.chunks.add_write_chunk() == core::ListError::None) &&
 		      EXPECT(reply.chunks.add_write_segment(seg) == core::ListError::None)))
 			return false;
-		return send_reply(check, rpc, len, wr, 0, 0);
+		send_dir = core::kMsgCall;
+		bool ok = send_reply(check, rpc, len, wr, 0, 0);
+		send_dir = core::kMsgReply;
+		return ok;
 	}
+	u32 send_dir = core::kMsgReply; /* a version 2 message's rdma_direction */
+
+	/* The next message, as received: its octets in *@msg, its length
+	 * returned (0 when none came). */
+	u32 take_raw(Reporter check, const u8 **msg)
+	{
+		u32 i = next_recv++ % kRecvs;
+		if (!EXPECT(recvs[i].completion.wait_ms(kWaitMs)) ||
+		    !EXPECT(recvs[i].wc.status == RPCRDMAX_IB_WC_SUCCESS))
+			return 0;
+		rmap.sync_for_cpu();
+		mem_copy(msg_raw, rbufs + i * kInline, recvs[i].wc.byte_len);
+		*msg = msg_raw;
+		return EXPECT_OK(post_recv(i)) ? recvs[i].wc.byte_len : 0;
+	}
+	u8 msg_raw[kInline];
 
 	/* @len octets of @msg as they are: a transport header made by hand. */
 	bool send_raw(Reporter check, const u8 *msg, u32 len)
@@ -491,11 +543,12 @@ struct Bench {
 	u32 rcv_len() const { return rcv.head_len + rcv.page_len + rcv.tail_len; }
 };
 
+static bool bench_connect(Reporter check, Bench *b, core::PrivData pd, unsigned short port);
+static constexpr core::PrivData kDefaultPd = { kInline, kInline, true };
+
 /* Listen with @pd, connect the client, and wait until the responder is up. */
 static bool bench_up(Reporter check, Bench *b, core::PrivData pd)
 {
-	SockAddr addr;
-
 	b->r = new (Gfp::Kernel) Responder;
 	b->x = new (Gfp::Kernel) FakeXprt;
 	b->sent = new (Gfp::Kernel) u8[kData + kInline];
@@ -509,16 +562,39 @@ static bool bench_up(Reporter check, Bench *b, core::PrivData pd)
 	b->ep = new (Gfp::Kernel) ClntEp(b->kx);
 	if (b->ep)
 		rpcrdmax_kunit_xprt_set_ep(b->kx, b->ep);
+	return EXPECT(b->ep != nullptr) && bench_connect(check, b, pd, kPort);
+}
+
+/* The responder listens on @port with @pd and the client connects to it. */
+static bool bench_connect(Reporter check, Bench *b, core::PrivData pd, unsigned short port)
+{
+	SockAddr addr;
 	Listener &l = b->r->listener;
 	l.conn = &b->r->end;
 	l.pd = pd;
 	l.ord = 4;
-	return EXPECT(b->ep != nullptr) && EXPECT_OK(addr.parse(kAddr, kPort)) &&
+	return EXPECT_OK(addr.parse(kAddr, port)) &&
 	       EXPECT_OK(l.id.create(&l, rpcrdmax_kunit_init_net())) && EXPECT_OK(l.id.bind(addr)) &&
 	       EXPECT_OK(l.id.listen(4)) &&
 	       EXPECT(b->ep->connect(addr.get(), sizeof(addr.raw.bytes)) == 0) &&
 	       EXPECT(l.requested.wait_ms(kWaitMs)) &&
 	       EXPECT(b->r->end.established.wait_ms(kWaitMs)) && b->r->ready(check);
+}
+
+/* The responder goes away with its connection (the client's is closed
+ * first), and the same client transport connects to a new one on @port. */
+static bool bench_reconnect(Reporter check, Bench *b, unsigned short port)
+{
+	b->ep->close();
+	if (b->r->end.id.get() && b->r->end.id.qp()) {
+		(void)b->r->end.disconnected.wait_ms(kWaitMs);
+		b->r->end.id.drain();
+	}
+	delete b->r;
+	/* the old connection's end told sunrpc (as a lost one does) */
+	b->x->disconnects.set(0);
+	b->r = new (Gfp::Kernel) Responder;
+	return EXPECT(b->r != nullptr) && bench_connect(check, b, kDefaultPd, port);
 }
 
 /*
@@ -594,6 +670,17 @@ static bool all_poison(const u8 *p, u32 n)
 	return true;
 }
 
+/* Release the last request, so that another one can be made. */
+static void bench_next(Bench *b)
+{
+	if (b->call)
+		rpcrdmax_clnt_buf_free(b->ep, b->call);
+	if (b->rqst)
+		rpcrdmax_kunit_rqst_free(b->rqst);
+	b->call = b->rqst = nullptr;
+	b->x->completions.set(0);
+}
+
 static void bench_down(Bench *b)
 {
 	if (b->call)
@@ -615,8 +702,6 @@ static void bench_down(Bench *b)
 	delete[] b->sent;
 	delete[] b->got;
 }
-
-static constexpr core::PrivData kDefaultPd = { kInline, kInline, true };
 
 /* ---- cases ---------------------------------------------------------- */
 
@@ -1389,6 +1474,426 @@ static void bc_no_service_case(Reporter check)
 	bench_down(&b);
 }
 
+/* ---- RPC-over-RDMA Version Two (xprtrdma/v2.cpp) -------------------- */
+
+/* Wait until the client has handled every message the responder sent
+ * before this: it sends a Reply for an XID no Call has, and the client's
+ * lookup counts it (Receives complete in order). */
+static bool v2_sync(Reporter check, Bench *b)
+{
+	u8 rpc[40];
+	rpcrdmax_send_wr wr[1];
+	const int before = b->x->bad_xids.read();
+
+	fill_reply(rpc, sizeof(rpc), 0x5555ffff, 3);
+	b->r->start_reply(core::V1Proc::Msg).xid = 0x5555ffff;
+	if (!b->r->send_reply(check, rpc, sizeof(rpc), wr, 0, 0))
+		return false;
+	for (u32 i = 0; i < kWaitMs / 10 && b->x->bad_xids.read() == before; i++)
+		rpcrdmax_msleep(10);
+	return EXPECT(b->x->bad_xids.read() == before + 1) &&
+	       (b->x->bad_xids.set(before), true);
+}
+
+/* Send @h as it is from the responder. */
+static bool v2_send(Reporter check, Responder *r, const core::V2Header &h)
+{
+	u8 buf[256];
+	auto enc = core::v2_encode(h, Bytes(buf, sizeof(buf)));
+	return EXPECT_OK(enc) && r->send_raw(check, buf, enc.value());
+}
+
+/* Our Call @xid, answered with RDMA2_ERROR @e. */
+static bool v2_send_error(Reporter check, Responder *r, u32 xid, const core::V2Error &e)
+{
+	u8 buf[64];
+	auto enc = core::v2_encode_error(xid, core::kRpcRdmaVersion2, kCredits, e,
+					 Bytes(buf, sizeof(buf)));
+	return EXPECT_OK(enc) && r->send_raw(check, buf, enc.value());
+}
+
+/*
+ * The first RPC on a connection that offers version 2: a version 2 Call
+ * of at most 1024 octets (draft Section 7), a version 2 Reply, and then
+ * the client's RDMA2_CONNPROP (Section 5.3.1): its Receive size and
+ * Backward Request Support, both unchanging.  @h: scratch.
+ */
+static bool v2_first_rpc(Reporter check, Bench *b, u32 xid, core::V2Header *h)
+{
+	Responder *r = b->r;
+	u8 rpc[100];
+	const u8 *m;
+	u32 rbsiz = 0;
+	core::BkReqSup brs = core::BkReqSup::None;
+
+	r->want_vers = core::kRpcRdmaVersion2;
+	b->snd = { 200, 0, 0, 0, false };
+	b->rcv = { 512, 0, 0, 0, false };
+	if (!EXPECT(b->x->credits == 1) || !bench_send(check, b, xid) || !r->take_call(check) ||
+	    !call_matches(check, b))
+		return false;
+	EXPECT(r->call_bytes <= 1024);
+	EXPECT(r->call_dir == core::kMsgCall);
+	EXPECT(r->call_inv == 0);
+	fill_reply(rpc, sizeof(rpc), xid, 51);
+	if (!r->send_inline(check, rpc, sizeof(rpc), 0) || !bench_done(check, b) ||
+	    !EXPECT(b->status == (int)sizeof(rpc)) || !EXPECT(mem_compare(b->got, rpc, sizeof(rpc)) == 0))
+		return false;
+	EXPECT(b->x->credits == kCredits);
+	const u32 n = r->take_raw(check, &m);
+	return EXPECT(core::v2_decode(ConstBytes(m, n), core::DecodeLimits(), h) ==
+		      core::V2Verdict::Ok) &&
+	       EXPECT(h->proc == core::V2Proc::ConnProp) &&
+	       EXPECT(core::v2_prop_rbsiz(h->props, &rbsiz) && rbsiz == kInline) &&
+	       EXPECT(core::v2_prop_brs(h->props, &brs) && brs == core::BkReqSup::Inline) &&
+	       EXPECT(h->subset_a.contains(0) && h->subset_a.contains(1));
+}
+
+/* Answer the Call the responder took with an inline Reply of @len; the
+ * RPC must complete with it. */
+static bool v2_answer(Reporter check, Bench *b, u32 len, u32 seed)
+{
+	u8 rpc[256];
+	fill_reply(rpc, len, b->xid, seed);
+	return b->r->send_inline(check, rpc, len, 0) && bench_done(check, b) &&
+	       EXPECT(b->status == (int)len) && EXPECT(mem_compare(b->got, rpc, len) == 0);
+}
+
+/*
+ * Version 2 accepted: the first RPC as above, counted once as a version 2
+ * connection; then a 3000-octet Call goes inline (the draft's 4096
+ * default, Section 2.3; version 1's 1024 would make it a Long Call); after
+ * the server's RDMA2_CONNPROP names 2048-octet Receives, the same Call is
+ * a Long Call (Section 5.2.1).
+ */
+static void v2_accepted_case(Reporter check)
+{
+	Bench b;
+	core::V2Header *h = new (Gfp::Kernel) core::V2Header;
+	const int counted = vers_counted(2);
+
+	g_max_version = 2;
+	if (EXPECT(h != nullptr) && bench_up(check, &b, kDefaultPd) &&
+	    v2_first_rpc(check, &b, 0x44440001, h)) {
+		Responder *r = b.r;
+		EXPECT(b.ep->stats.vers2_conns.read() == 1);
+		EXPECT(b.ep->stats.vers1_conns.read() == 0);
+		EXPECT(vers_counted(2) == counted + 1);
+		bench_next(&b);
+		b.snd = { 3000, 0, 0, 0, false };
+		if (bench_send(check, &b, 0x44440002) && r->take_call(check) &&
+		    call_matches(check, &b)) {
+			EXPECT(r->call.proc == core::V1Proc::Msg);
+			EXPECT(r->call.chunks.empty());
+			EXPECT(v2_answer(check, &b, 64, 52));
+		}
+		mem_set(h, 0, sizeof(*h));
+		h->vers = core::kRpcRdmaVersion2;
+		h->proc = core::V2Proc::ConnProp;
+		EXPECT(h->props.add_u32(core::kV2PropRbsiz, 2048));
+		EXPECT(v2_send(check, r, *h) && v2_sync(check, &b));
+		bench_next(&b);
+		b.snd = { 3000, 0, 0, 0, false };
+		if (bench_send(check, &b, 0x44440003) && r->take_call(check) &&
+		    call_matches(check, &b)) {
+			EXPECT(r->call.proc == core::V1Proc::NoMsg);
+			EXPECT(r->call.chunks.has_call_chunk());
+			EXPECT(v2_answer(check, &b, 64, 53));
+		}
+		EXPECT(b.ep->stats.bad_reply.read() == 0);
+	}
+	g_max_version = 1;
+	delete h;
+	bench_down(&b);
+}
+
+/*
+ * A version 1 server (Section 7.2): it answers the version 2 Call with
+ * ERR_VERS 1..1, echoing rdma_vers 2 as the stock server does.  The RPC
+ * completes with -EAGAIN (sunrpc then encodes and transmits it again),
+ * the grant stays at one, and the retransmission goes on the same
+ * connection - not reset - as a version 1 Call with the same XID, which
+ * completes.  After a reconnect the transport's first Call is version 1:
+ * it remembered.  Two connections, both counted as version 1.
+ */
+static void v2_fallback_case(Reporter check)
+{
+	Bench b;
+	u8 raw[28];
+	const u32 kX = 0x44440010;
+
+	g_max_version = 2;
+	b.snd = { 100, 0, 0, 0, false };
+	b.rcv = { 256, 0, 0, 0, false };
+	if (bench_up(check, &b, kDefaultPd) && bench_send(check, &b, kX)) {
+		Responder *r = b.r;
+		r->want_vers = core::kRpcRdmaVersion2;
+		const u32 w[] = { kX, 2, kCredits, 4, 1, 1, 1 };
+		for (u32 i = 0; i < 7; i++)
+			store_be32(raw + 4 * i, w[i]);
+		if (r->take_call(check) && call_matches(check, &b) &&
+		    r->send_raw(check, raw, sizeof(raw)) && bench_done(check, &b)) {
+			EXPECT(b.status == -err::EAGAIN);
+			EXPECT(b.x->credits == 1);
+			EXPECT(b.ep->stats.vers1_conns.read() == 1);
+			EXPECT(b.ep->stats.vers2_conns.read() == 0);
+			rpcrdmax_xmit x = {};
+			x.xid = kX;
+			x.len = b.snd_len();
+			x.connected = x.same_connection = x.reply_expected = true;
+			{
+				SpinLockBhGuard g(&b.x->lock);
+				b.x->rqst = b.rqst;
+			}
+			b.x->completions.set(0);
+			r->want_vers = core::kRpcRdmaVersion1;
+			EXPECT(b.ep->transmit(b.rqst, &x) == 0 && x.sent && !x.reset);
+			if (r->take_call(check) && call_matches(check, &b))
+				EXPECT(v2_answer(check, &b, 80, 61));
+			EXPECT(b.x->credits == kCredits);
+			/* a second retransmission on this connection is reset again */
+			x.sent = x.reset = false;
+			EXPECT(b.ep->transmit(b.rqst, &x) == -err::ENOTCONN && x.reset);
+		}
+		bench_next(&b);
+		if (bench_reconnect(check, &b, kPort + 1) && bench_send(check, &b, kX + 1) &&
+		    b.r->take_call(check) && call_matches(check, &b)) {
+			EXPECT(v2_answer(check, &b, 80, 62));
+			EXPECT(b.ep->stats.vers1_conns.read() == 2);
+		}
+	}
+	g_max_version = 1;
+	bench_down(&b);
+}
+
+/*
+ * The first version 2 Call is lost (Section 7.2): no answer, and the
+ * connection goes.  The transport assumes a version 1 server: the Call,
+ * retransmitted on the new connection, is version 1 with the same XID.
+ */
+static void v2_lost_first_case(Reporter check)
+{
+	Bench b;
+	const u32 kX = 0x44440020;
+
+	g_max_version = 2;
+	b.snd = { 100, 0, 0, 0, false };
+	b.rcv = { 256, 0, 0, 0, false };
+	if (bench_up(check, &b, kDefaultPd) && bench_send(check, &b, kX)) {
+		b.r->want_vers = core::kRpcRdmaVersion2;
+		if (b.r->take_call(check) && bench_reconnect(check, &b, kPort + 2)) {
+			rpcrdmax_xmit x = {};
+			x.xid = kX;
+			x.len = b.snd_len();
+			x.connected = x.reply_expected = true;
+			EXPECT(b.ep->transmit(b.rqst, &x) == 0 && x.sent);
+			if (b.r->take_call(check) && call_matches(check, &b))
+				EXPECT(v2_answer(check, &b, 80, 71));
+			EXPECT(b.ep->stats.vers1_conns.read() == 1);
+			EXPECT(b.ep->stats.vers2_conns.read() == 0);
+		}
+	}
+	g_max_version = 1;
+	bench_down(&b);
+}
+
+/*
+ * Each RDMA2_ERROR a server may send for a Call (Section 6.2.4) ends that
+ * RPC with -EIO, counted; none resets the connection or is taken for a
+ * malformed Reply.  ERR_VERS whose range leaves out version 1 too.
+ */
+static void v2_errors_case(Reporter check)
+{
+	Bench b;
+	core::V2Header *h = new (Gfp::Kernel) core::V2Header;
+	const core::V2ErrCode codes[] = {
+		core::V2ErrCode::BadXdr,	core::V2ErrCode::InvalidProc,
+		core::V2ErrCode::ReadChunks,	core::V2ErrCode::WriteChunks,
+		core::V2ErrCode::Segments,	core::V2ErrCode::WriteResource,
+		core::V2ErrCode::ReplyResource, core::V2ErrCode::InvalidOption,
+		core::V2ErrCode::System,
+	};
+
+	g_max_version = 2;
+	if (EXPECT(h != nullptr) && bench_up(check, &b, kDefaultPd) &&
+	    v2_first_rpc(check, &b, 0x44440030, h)) {
+		u32 xid = 0x44440031;
+		int n = 0;
+		for (core::V2ErrCode c : codes) {
+			core::V2Error e = {};
+			e.code = (u32)c;
+			e.max_chunks = e.max_segments = e.length_needed = 8;
+			bench_next(&b);
+			if (!bench_send(check, &b, xid) || !b.r->take_call(check) ||
+			    !v2_send_error(check, b.r, xid, e) || !bench_done(check, &b))
+				break;
+			EXPECT(b.status == -err::EIO);
+			EXPECT(all_poison(b.got, b.rcv_len()));
+			EXPECT(b.ep->stats.v2_errors.read() == ++n);
+			xid++;
+		}
+		EXPECT(n == (int)array_size(codes));
+		bench_next(&b);
+		u8 raw[28];
+		const u32 w[] = { xid, 2, kCredits, 4, 1, 3, 4 };
+		for (u32 i = 0; i < 7; i++)
+			store_be32(raw + 4 * i, w[i]);
+		if (bench_send(check, &b, xid) && b.r->take_call(check) &&
+		    b.r->send_raw(check, raw, sizeof(raw)) && bench_done(check, &b))
+			EXPECT(b.status == -err::EIO);
+		EXPECT(b.ep->stats.bad_reply.read() == 0);
+	}
+	g_max_version = 1;
+	delete h;
+	bench_down(&b);
+}
+
+/*
+ * Property operations from the server that the client does not take
+ * (REQPROP, RESPROP, UPDPROP) and an unknown RDMA2_OPTIONAL each get
+ * RDMA2_ERR_INVAL_OPTION with their XID (Section 5.3), counted; an
+ * RDMA2_CONNPROP whose value overruns the message is dropped as
+ * malformed, with no answer; RPCs carry on.
+ */
+static void v2_props_case(Reporter check)
+{
+	Bench b;
+	core::V2Header *h = new (Gfp::Kernel) core::V2Header;
+	const core::V2Proc procs[] = { core::V2Proc::ReqProp, core::V2Proc::ResProp,
+				       core::V2Proc::UpdProp, core::V2Proc::Optional };
+
+	g_max_version = 2;
+	if (EXPECT(h != nullptr) && bench_up(check, &b, kDefaultPd) &&
+	    v2_first_rpc(check, &b, 0x44440040, h)) {
+		Responder *r = b.r;
+		u32 xid = 0x66660001;
+		for (core::V2Proc p : procs) {
+			const u8 *m;
+			mem_set(h, 0, sizeof(*h));
+			h->xid = xid;
+			h->vers = core::kRpcRdmaVersion2;
+			h->credits = kCredits;
+			h->proc = p;
+			h->opttype = 77;
+			h->direction = core::kMsgCall;
+			EXPECT(h->props.add_u32(core::kV2PropRbsiz, 8192));
+			if (!v2_send(check, r, *h))
+				break;
+			const u32 n = r->take_raw(check, &m);
+			EXPECT(core::v2_decode(ConstBytes(m, n), core::DecodeLimits(), h) ==
+			       core::V2Verdict::Ok);
+			EXPECT(h->proc == core::V2Proc::Error && h->xid == xid &&
+			       h->error.code == (u32)core::V2ErrCode::InvalidOption);
+			xid++;
+		}
+		EXPECT(b.ep->stats.v2_refused.read() == (int)array_size(procs));
+		/* CONNPROP: one propval whose opaque claims 64 octets */
+		u8 bad[] = { 0, 0, 0, 9, 0, 0, 0, 2, 0, 0, 0, 32, 0, 0, 0, 6,
+			     0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 64, 0, 0, 0x10, 0 };
+		EXPECT(r->send_raw(check, bad, sizeof(bad)));
+		EXPECT(v2_sync(check, &b));
+		EXPECT(b.ep->stats.bad_reply.read() == 1);
+		bench_next(&b);
+		b.snd = { 100, 0, 0, 0, false };
+		if (bench_send(check, &b, 0x44440041) && r->take_call(check) &&
+		    call_matches(check, &b))
+			EXPECT(v2_answer(check, &b, 64, 81));
+	}
+	g_max_version = 1;
+	delete h;
+	bench_down(&b);
+}
+
+/*
+ * Remote invalidation (Section 6.2.3): a version 2 Call with a Read and a
+ * Write chunk names its Write chunk's handle in rdma_inv_handle.  A Reply
+ * that invalidates the Read chunk's rkey instead - this RPC's, which
+ * version 1 allows - is refused: the connection is reset.  One that
+ * invalidates the named handle completes, and only the other MR needs a
+ * LOCAL_INV.
+ */
+static void v2_inv_handle_case(Reporter check)
+{
+	for (int named = 0; named < 2; named++) {
+		Bench b;
+		core::V2Header *h = new (Gfp::Kernel) core::V2Header;
+		u8 rpc[128];
+
+		g_max_version = 2;
+		if (EXPECT(h != nullptr) && bench_up(check, &b, kDefaultPd) &&
+		    v2_first_rpc(check, &b, 0x44440050, h)) {
+			Responder *r = b.r;
+			const core::ChunkLists &cl = r->call.chunks;
+			bench_next(&b);
+			b.snd = { 120, 0, 4096, 4, true };
+			b.rcv = { 120, 512, 8192, 16, true };
+			if (bench_send(check, &b, 0x44440051) && r->take_call(check) &&
+			    call_matches(check, &b) && EXPECT(cl.nread == 1 && cl.nwrite == 1)) {
+				const u32 wh = cl.segment(cl.write[0], 0).handle;
+				const u32 rh = cl.segment(cl.read[0], 0).handle;
+				EXPECT(r->call_inv == wh);
+				fill(r->data, 100, 91);
+				fill_reply(rpc, sizeof(rpc), b.xid, 92);
+				const int lost = b.x->disconnects.read();
+				if (reply_write(check, &b, 100, 100, rpc, sizeof(rpc), named ? wh : rh)) {
+					if (named) {
+						EXPECT(bench_done(check, &b) && b.status > 0);
+						EXPECT(b.ep->stats.local_inv_needed.read() == 1);
+					} else {
+						for (u32 i = 0; i < kWaitMs / 10 &&
+								b.x->disconnects.read() == lost;
+						     i++)
+							rpcrdmax_msleep(10);
+						EXPECT(b.x->disconnects.read() == lost + 1);
+						EXPECT(b.x->completions.read() == 0);
+						EXPECT(b.ep->stats.bad_reply.read() == 1);
+					}
+				}
+			}
+		}
+		g_max_version = 1;
+		delete h;
+		bench_down(&b);
+	}
+}
+
+/*
+ * Backward direction on a version 2 connection: the server's backward
+ * Call is an RDMA2_MSG with rdma_direction CALL; the client takes it, and
+ * its Reply goes as version 2 with rdma_direction REPLY and our backward
+ * credits.  And with rdma_max_version 1 the first Call is version 1.
+ */
+static void v2_backward_case(Reporter check)
+{
+	Bench b;
+	core::V2Header *h = new (Gfp::Kernel) core::V2Header;
+	u8 call[180];
+	constexpr u32 kXid = 0x22220101;
+
+	g_max_version = 2;
+	b.bc_slots = xprtrdma::kBcSlots;
+	if (EXPECT(h != nullptr) && bench_up(check, &b, kDefaultPd) &&
+	    v2_first_rpc(check, &b, 0x44440060, h)) {
+		fill_call(call, sizeof(call), kXid, 101);
+		void *rq = b.r->send_backward(check, kXid, 1, call, sizeof(call))
+				   ? bc_take(check, &b, call, sizeof(call), kXid)
+				   : nullptr;
+		if (rq) {
+			EXPECT(bc_answer(check, &b, rq, kXid, 102));
+			EXPECT(b.r->call.vers == core::kRpcRdmaVersion2);
+			EXPECT(b.r->call_dir == core::kMsgReply);
+			rpcrdmax_kunit_bc_done(rq);
+		}
+	}
+	bench_down(&b);
+	Bench c;
+	g_max_version = 1;
+	if (bench_up(check, &c, kDefaultPd) && forward_rpc(check, &c, 0x44440061))
+		EXPECT(c.ep->stats.vers1_conns.read() == 1 && c.ep->stats.vers2_conns.read() == 0);
+	delete h;
+	bench_down(&c);
+}
+
 #undef EXPECT
 #undef EXPECT_OK
 
@@ -1415,3 +1920,10 @@ RPCRDMAX_KUNIT_MARSHAL_ENTRY(bc_call)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(bc_malformed)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(bc_over_credit)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(bc_no_service)
+RPCRDMAX_KUNIT_MARSHAL_ENTRY(v2_accepted)
+RPCRDMAX_KUNIT_MARSHAL_ENTRY(v2_fallback)
+RPCRDMAX_KUNIT_MARSHAL_ENTRY(v2_lost_first)
+RPCRDMAX_KUNIT_MARSHAL_ENTRY(v2_errors)
+RPCRDMAX_KUNIT_MARSHAL_ENTRY(v2_props)
+RPCRDMAX_KUNIT_MARSHAL_ENTRY(v2_inv_handle)
+RPCRDMAX_KUNIT_MARSHAL_ENTRY(v2_backward)

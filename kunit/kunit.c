@@ -208,6 +208,13 @@ RPCRDMAX_CXX_CASE(marshal_bc_call)
 RPCRDMAX_CXX_CASE(marshal_bc_malformed)
 RPCRDMAX_CXX_CASE(marshal_bc_over_credit)
 RPCRDMAX_CXX_CASE(marshal_bc_no_service)
+RPCRDMAX_CXX_CASE(marshal_v2_accepted)
+RPCRDMAX_CXX_CASE(marshal_v2_fallback)
+RPCRDMAX_CXX_CASE(marshal_v2_lost_first)
+RPCRDMAX_CXX_CASE(marshal_v2_errors)
+RPCRDMAX_CXX_CASE(marshal_v2_props)
+RPCRDMAX_CXX_CASE(marshal_v2_inv_handle)
+RPCRDMAX_CXX_CASE(marshal_v2_backward)
 
 static struct kunit_case rpcrdmax_xprt_marshal_cases[] = {
 	KUNIT_CASE(marshal_inline_case),
@@ -229,6 +236,13 @@ static struct kunit_case rpcrdmax_xprt_marshal_cases[] = {
 	KUNIT_CASE(marshal_bc_malformed_case),
 	KUNIT_CASE(marshal_bc_over_credit_case),
 	KUNIT_CASE(marshal_bc_no_service_case),
+	KUNIT_CASE(marshal_v2_accepted_case),
+	KUNIT_CASE(marshal_v2_fallback_case),
+	KUNIT_CASE(marshal_v2_lost_first_case),
+	KUNIT_CASE(marshal_v2_errors_case),
+	KUNIT_CASE(marshal_v2_props_case),
+	KUNIT_CASE(marshal_v2_inv_handle_case),
+	KUNIT_CASE(marshal_v2_backward_case),
 	{}
 };
 

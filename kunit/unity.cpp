@@ -13,6 +13,7 @@
 #include "../xprtrdma/endpoint.cpp"
 #include "../xprtrdma/frwr.cpp"
 #include "../xprtrdma/marshal.cpp"
+#include "../xprtrdma/v2.cpp"
 #include "../kunit/cxx_marshal_tests.cpp"
 #include "../svcrdma/transport.cpp"
 #include "../svcrdma/recvfrom.cpp"

@@ -20,6 +20,7 @@
 #include "../xprtrdma/endpoint.cpp"
 #include "../xprtrdma/frwr.cpp"
 #include "../xprtrdma/marshal.cpp"
+#include "../xprtrdma/v2.cpp"
 #include "../svcrdma/transport.cpp"
 #include "../svcrdma/recvfrom.cpp"
 #include "../svcrdma/rw.cpp"

@@ -32,6 +32,7 @@ Conn::~Conn()
 	if (id.get() && id.qp())
 		id.drain();
 	frwr_detach_all();
+	delete v2hdr_;
 	delete[] mrs_;
 	delete[] recvs_;
 	delete[] sends_;
@@ -175,7 +176,7 @@ Result<void> Conn::post_recv(RecvBuf *rb)
 	return r;
 }
 
-Result<void> Conn::setup(const void *addr, unsigned int addrlen)
+Result<void> Conn::setup(const void *addr, unsigned int addrlen, bool offer_v2)
 {
 	SockAddr sa;
 
@@ -200,7 +201,7 @@ Result<void> Conn::setup(const void *addr, unsigned int addrlen)
 	}
 	const u32 max_reqs = max_requests(ep_->xprt_, attrs);
 	const u32 nsends = send_bufs(max_reqs), nrecvs = max_reqs + kBcSlots;
-	const u32 nwrs = send_wrs(max_reqs);
+	const u32 nwrs = send_wrs(max_reqs) + 1; /* and the control Send (v2.cpp) */
 	if (max_reqs < kMinRequests)
 		return error(err::ENOMEM);
 	const QueueSizes qs = { nwrs, nrecvs, nwrs, nrecvs, 1, 1, 0 };
@@ -229,6 +230,15 @@ Result<void> Conn::setup(const void *addr, unsigned int addrlen)
 		RPCRDMAX_TRY(post_recv(&rb));
 	}
 	rpcrdmax_trace_post_recvs(ep_->xprt_, rcq_.get(), nrecvs, (int)nrecvs);
+	ctl_.conn = this;
+	RPCRDMAX_TRY(make_buf(ctl_, dev, kCtlSize, RPCRDMAX_DMA_TO_DEVICE, (int)nsends));
+	offer_v2_ = offer_v2;
+	if (offer_v2) {
+		v2hdr_ = new (Gfp::Kernel) core::V2Header;
+		if (!v2hdr_)
+			return error(err::ENOMEM);
+		calls_vers_.set((int)core::kRpcRdmaVersion2);
+	}
 
 	/* RFC 8797: our buffer sizes, and R set (every MR is FRWR). */
 	u8 pd[core::kPdSize];
@@ -240,9 +250,12 @@ Result<void> Conn::setup(const void *addr, unsigned int addrlen)
 	RPCRDMAX_TRY(wait_established(kConnectMs));
 	stage = "connected";
 
-	core::PrivData peer;
-	(void)core::pd_decode(ConstBytes(peer_pd_, peer_pd_len_), &peer); /* absent: v1 defaults */
+	core::PrivData peer; /* absent: v1 defaults */
+	if (core::pd_decode(ConstBytes(peer_pd_, peer_pd_len_), &peer) == core::PdVerdict::Found)
+		v2_peer_recv_ = peer.recv_size; /* else the draft's 4096 */
 	thresholds = core::pd_thresholds(ours, peer);
+	if (!offer_v2)
+		count_version(core::kRpcRdmaVersion1);
 	rpcrdmax_trace_inline_thresh(id.get(), thresholds.call, thresholds.reply,
 				     min(thresholds.call, send_size), min(thresholds.reply, recv_size));
 	core::credits_requester_init(&credits_, max_reqs);
@@ -397,8 +410,12 @@ Result<void> Conn::bc_send(void *rqst, u32 xid, u32 len)
 		ep_->stats.empty_sendctx.add_return(1);
 		return error(err::ENOBUFS);
 	}
-	/* rdma_credit: the backward Calls we take at once. */
-	auto enc = core::v1_encode_inline_msg(xid, kBcSlots, Bytes(sb->data, send_size));
+	/* rdma_credit: the backward Calls we take at once.  In the version
+	 * the server's backward Calls use (draft Section 7.3). */
+	auto enc = bc_vers_.read() == (int)core::kRpcRdmaVersion2
+			   ? core::v2_encode_inline_msg(xid, kBcSlots, core::kMsgReply,
+							Bytes(sb->data, send_size))
+			   : core::v1_encode_inline_msg(xid, kBcSlots, Bytes(sb->data, send_size));
 	if (enc.is_error() || rpcrdmax_xprt_rqst_snd_copy_range(rqst, 0, len, sb->data + enc.value(), send_size - enc.value()) < 0) {
 		untake_send(sb);
 		return error(err::EMSGSIZE);
@@ -458,7 +475,10 @@ int ClntEp::connect(const void *addr, unsigned int addrlen)
 
 	if (!c)
 		return -err::ENOMEM;
-	auto r = c->setup(addr, addrlen);
+	/* draft-cel-nfsv4-rpcrdma-version-two Section 7 (xprtrdma/v2.cpp) */
+	const bool offer_v2 = rpcrdmax_tunable_max_version() >= core::kRpcRdmaVersion2 &&
+			      !v1_only_.read();
+	auto r = c->setup(addr, addrlen, offer_v2);
 	rpcrdmax_trace_connect(xprt_, r.is_error() ? r.error().code() : 0);
 	if (r.is_error()) {
 		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "connect failed while %s: %d (%s)",
@@ -490,8 +510,10 @@ int ClntEp::transmit(void *rqst, rpcrdmax_xmit *x)
 		return -err::EBADSLT;
 	if (x->backward_reply)
 		rc = bc_send(rqst, x->xid, x->len);
+	else if (x->same_connection && !may_resend(rqst))
+		rc = -err::ENOTCONN;
 	else
-		rc = x->same_connection ? -err::ENOTCONN : send(rqst, x->xid);
+		rc = send(rqst, x->xid);
 	x->sent = !rc && !x->backward_reply;
 	x->reset = rc == -err::ENOTCONN || (x->sent && !x->reply_expected);
 	return x->reset ? -err::ENOTCONN : rc;
@@ -514,6 +536,22 @@ int ClntEp::bc_send(void *rqst, u32 xid, u32 len)
 	return r.is_ok() ? 0 : r.error().code();
 }
 
+/* A retransmission may go on the connection its Call went on only when
+ * ERR_VERS answered that Call there (xprtrdma/v2.cpp). */
+bool ClntEp::may_resend(void *rqst)
+{
+	Req *req = Req::from_call_buffer(rpcrdmax_xprt_rqst_buffer(rqst));
+	return exchange(req->resend_ok, false);
+}
+
+void ClntEp::remember_v1(const char *why)
+{
+	if (v1_only_.cmpxchg(0, 1) == 0)
+		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE,
+					 "server takes RPC-over-RDMA version 1 only (%s): "
+					 "version 1 from now on for this transport", why);
+}
+
 /*
  * The latest connection's limit (before the first: the RFC 8166 default
  * threshold's).  Lock-free: sunrpc asks under rcu_read_lock()
@@ -531,6 +569,8 @@ void ClntEp::close()
 
 	if (!c)
 		return;
+	if (c->v2_unanswered())
+		remember_v1("the first version 2 Call got no answer");
 	auto d = c->id.disconnect();
 	rpcrdmax_trace_disconnect(xprt_, d.is_error() ? d.error().code() : 0, c->established());
 	delete c; /* drains the QP, detaches MRs from their requests */
@@ -708,6 +748,10 @@ void ClntEp::print_counters(void *seq)
 		{ "bcall_dropped_count", s.bc_dropped.read() },
 		{ "send_error_count", s.send_errors.read() },
 		{ "req_block_alloc_count", s.req_blocks.read() },
+		{ "vers1_conn_count", s.vers1_conns.read() },
+		{ "vers2_conn_count", s.vers2_conns.read() },
+		{ "v2_error_count", s.v2_errors.read() },
+		{ "v2_refused_count", s.v2_refused.read() },
 	};
 	for (const auto &r : rows)
 		rpcrdmax_seq_printf(seq, "%s %lld\n", r.name, r.value);

@@ -89,7 +89,9 @@ Result<void> Conn::marshal(Req *req, void *rqst, u32 xid, SendBuf *sb, u32 *send
 	 * 8.2.2, "RPC-over-RDMA with RPCSEC_GSS Integrity or Privacy"): no
 	 * data item is DDP-eligible then; large messages go whole (Long Call,
 	 * Reply chunk). */
-	const core::PlanParams params = { thresholds.call, thresholds.reply, kMrsPerReq,
+	const bool v2 = call_vers() == core::kRpcRdmaVersion2;
+	const core::InlineThresholds thr = call_thresholds();
+	const core::PlanParams params = { thr.call, thr.reply, kMrsPerReq,
 					  pages_per_mr, RPCRDMAX_PAGE_SIZE,
 					  !rpcrdmax_xprt_rqst_data_touch(rqst) };
 	core::PlanError pe = core::plan_rpc(call, reply, params, &plan_);
@@ -103,7 +105,7 @@ Result<void> Conn::marshal(Req *req, void *rqst, u32 xid, SendBuf *sb, u32 *send
 	core::V1Header &h = send_hdr_;
 	mem_set(&h, 0, sizeof(h));
 	h.xid = xid;
-	h.vers = core::kRpcRdmaVersion1;
+	h.vers = v2 ? core::kRpcRdmaVersion2 : core::kRpcRdmaVersion1;
 	h.credits = core::credits_requester_request(credits_);
 	h.proc = plan_.proc;
 	h.chunks.clear();
@@ -158,11 +160,28 @@ Result<void> Conn::marshal(Req *req, void *rqst, u32 xid, SendBuf *sb, u32 *send
 				[&](const core::Segment &s) { return h.chunks.add_reply_segment(s); });
 	}
 
+	/* Version 2 (draft Section 6.2.3): the server may invalidate one
+	 * handle, the first of the Write chunk, else of the Reply chunk,
+	 * else of the Read chunks; the others we invalidate. */
+	req->inv_handle = 0;
+	if (r.is_ok() && v2 && n) {
+		const core::Segment *pick = nullptr;
+		if (h.chunks.nwrite)
+			pick = &h.chunks.segment(h.chunks.write[0], 0);
+		else if (h.chunks.has_reply && h.chunks.reply.nsegs)
+			pick = &h.chunks.segment(h.chunks.reply, 0);
+		else if (h.chunks.nread)
+			pick = &h.chunks.segment(h.chunks.read[0], 0);
+		req->inv_handle = pick ? pick->handle : 0;
+	}
+
 	/* The transport header, then whatever of the Call travels inline. */
-	u32 limit = min(thresholds.call, send_size);
+	u32 limit = min(thr.call, send_size);
 	u32 hl = 0;
 	if (r.is_ok()) {
-		auto enc = core::v1_encode(h, Bytes(sb->data, limit));
+		auto enc = v2 ? core::v2_encode_msg(h, core::kMsgCall, req->inv_handle,
+						    Bytes(sb->data, limit))
+			      : core::v1_encode(h, Bytes(sb->data, limit));
 		if (enc.is_error())
 			r = enc.error();
 		else
@@ -205,6 +224,9 @@ Result<void> Conn::marshal(Req *req, void *rqst, u32 xid, SendBuf *sb, u32 *send
 		st.empty_sendctx.add_return(1);
 		return r;
 	}
+	if (v2)
+		v2_sent_.set(1);
+	req->resend_ok = false;
 	req->write_offered = plan_.has_write ? plan_.write.length : 0;
 	req->reply_offered = plan_.has_reply ? plan_.reply_chunk.length : 0;
 	/* mountstats counts segments, and the octets they register. */
@@ -330,6 +352,20 @@ bool Conn::handle_reply(RecvBuf *rb, u32 len, const rpcrdmax_wc &wc)
 	const core::DecodeLimits limits;
 	Counters &st = ep_->stats;
 	const ConstBytes raw(rb->data, min(len, recv_size));
+
+	/* Version Two (v2.cpp): only where our first Call offered it. */
+	if (offer_v2_) {
+		u32 vers, xid, low, high;
+		core::V2Proc proc;
+		if (call_vers() == core::kRpcRdmaVersion2 &&
+		    core::v2_peek_err_vers(raw, &xid, &low, &high)) {
+			v2_err_vers(raw, xid, low, high);
+			return true;
+		}
+		if (core::v2_peek(raw, &vers, &proc) && vers == core::kRpcRdmaVersion2)
+			return v2_message(rb, raw, wc);
+	}
+
 	auto verdict = core::v1_decode_reply(raw, limits, &h);
 	auto action = core::v1_requester_action(verdict);
 
@@ -348,9 +384,43 @@ bool Conn::handle_reply(RecvBuf *rb, u32 len, const rpcrdmax_wc &wc)
 	    core::v1_msg_direction(h, ConstBytes(msg, h.payload_len)) == core::MsgDirection::Call) {
 		/* A backward Call: its rdma_credit is the server's backward
 		 * request, not a grant for our Calls. */
+		bc_vers_.set((int)core::kRpcRdmaVersion1);
 		backward_call(h, msg);
 		return true;
 	}
+	if (call_vers() == core::kRpcRdmaVersion2) {
+		/* Draft Section 7.3: a version 2 Call gets a version 2 Reply. */
+		st.bad_reply.add_return(1);
+		reply_err(RPCRDMAX_REPLY_ERR_VERS, raw);
+		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_WARNING,
+					 "dropped a version 1 Reply to a version 2 Call");
+		return true;
+	}
+	return forward_reply(rb, raw, wc, h);
+}
+
+/* Empty the Reply state of a request before a Reply is handled. */
+void Req::reset_reply()
+{
+	reply_status = 0;
+	reply_len = 0;
+	ddp_len = 0;
+	nomsg_len = 0;
+	held = nullptr;
+	resend_ok = false;
+}
+
+/*
+ * A Reply for one of our Calls, decoded into @h (version 1, or the
+ * version 1 view of a version 2 Reply): match its XID, check what it says
+ * against what the Call offered, and complete the RPC once its MRs are
+ * invalid.  True when @rb may be reposted now.
+ */
+bool Conn::forward_reply(RecvBuf *rb, ConstBytes raw, const rpcrdmax_wc &wc,
+			 const core::V1Header &h)
+{
+	Counters &st = ep_->stats;
+
 	rpcrdmax_xprt_set_credits(ep_->xprt_, core::credits_requester_update(&credits_, h.credits));
 	void *rqst = rpcrdmax_xprt_lookup_pin(ep_->xprt_, h.xid);
 	if (!rqst) {
@@ -360,24 +430,25 @@ bool Conn::handle_reply(RecvBuf *rb, u32 len, const rpcrdmax_wc &wc)
 	Req *req = Req::from_call_buffer(rpcrdmax_xprt_rqst_buffer(rqst));
 	rpcrdmax_trace_reply(rqst, h.credits);
 
-	/* RFC 8797 Section 4.1: only an rkey of this RPC may be invalidated. */
-	if (wc.with_invalidate && !frwr_remote_invalidated(req, wc.invalidated_rkey)) {
+	/* RFC 8797 Section 4.1: only an rkey of this RPC may be invalidated;
+	 * in version 2 only the one its rdma_inv_handle named (draft
+	 * Section 6.2.3). */
+	if (wc.with_invalidate &&
+	    ((h.vers == core::kRpcRdmaVersion2 && wc.invalidated_rkey != req->inv_handle) ||
+	     !frwr_remote_invalidated(req, wc.invalidated_rkey))) {
 		st.bad_reply.add_return(1);
 		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_WARNING,
-					 "XID %08x: server invalidated rkey %08x, not ours",
-					 h.xid, wc.invalidated_rkey);
+					 "XID %08x: server invalidated rkey %08x, not %s",
+					 h.xid, wc.invalidated_rkey,
+					 h.vers == core::kRpcRdmaVersion2 ? "the one named" : "ours");
 		rpcrdmax_xprt_unpin(ep_->xprt_, rqst);
 		lost();
 		return true;
 	}
 
-	req->reply_status = 0;
-	req->reply_len = 0;
-	req->ddp_len = 0;
-	req->nomsg_len = 0;
-	req->held = nullptr;
+	req->reset_reply();
 	trace_returned(h.chunks);
-	if (action == core::RequesterAction::FailRpc) {
+	if (h.proc == core::V1Proc::Error) {
 		req->reply_status = -err::EIO; /* ERR_VERS, ERR_CHUNK or another */
 		if (h.err == (u32)core::V1ErrCode::Vers)
 			rpcrdmax_trace_err_vers(rqst, h.vers_low, h.vers_high);
@@ -415,8 +486,16 @@ bool Conn::handle_reply(RecvBuf *rb, u32 len, const rpcrdmax_wc &wc)
 			req->nomsg_len = written;
 		}
 	}
+	return retire(req, rqst);
+}
 
-	/* Retire this RPC's MRs before touching its buffers. */
+/*
+ * Retire @req's MRs before touching its buffers, then complete @rqst
+ * (now, or from the LOCAL_INV's completion).  True when the Receive is
+ * not held for the Reply (it may be reposted).
+ */
+bool Conn::retire(Req *req, void *rqst)
+{
 	bool repost = req->held == nullptr;
 	req->rqst = rqst;
 	if (req->mrs.empty()) {

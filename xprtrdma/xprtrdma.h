@@ -11,7 +11,8 @@
  *   ClntMr   one FRWR registration from a Conn's pool.
  *
  * Files: endpoint.cpp (connection, Send/Receive), frwr.cpp (registration
- * and invalidation), marshal.cpp (planning a Call, placing a Reply).
+ * and invalidation), marshal.cpp (planning a Call, placing a Reply),
+ * v2.cpp (RPC-over-RDMA Version Two: negotiation, properties, errors).
  */
 #pragma once
 
@@ -19,6 +20,7 @@
 #include "rpcrdmax/core/planner.h"
 #include "rpcrdmax/core/privdata.h"
 #include "rpcrdmax/core/v1.h"
+#include "rpcrdmax/core/v2.h"
 #include "rpcrdmax/ktl/alloc.h"
 #include "rpcrdmax/ktl/list.h"
 #include "rpcrdmax/ktl/lock.h"
@@ -61,6 +63,7 @@ inline constexpr unsigned int kConnectMs = 15000;
  * attempt, up to the mount's maximum (stock's 5 s). */
 inline constexpr unsigned int kReconnectMs = 5000;
 inline constexpr unsigned int kInvalidateMs = 10000;
+inline constexpr u32 kCtlSize = 256;	/* a control message (xprtrdma/v2.cpp) */
 
 class ClntEp;
 class Conn;
@@ -72,6 +75,16 @@ struct SendBuf : MsgBuf {
 	static void done(Cqe *c, const rpcrdmax_wc &wc);
 	ListNode node;
 	Conn *conn = nullptr;
+};
+
+/* The Send buffer of a connection's control messages (RDMA2_CONNPROP, and
+ * RDMA2_ERROR for a property operation we do not take): one at a time,
+ * always signaled, apart from the RPCs' Send buffers. */
+struct CtlBuf : MsgBuf {
+	CtlBuf() : MsgBuf(&CtlBuf::done, RPCRDMAX_WC_EV_CLNT_SEND) {}
+	static void done(Cqe *c, const rpcrdmax_wc &wc);
+	Conn *conn = nullptr;
+	Atomic busy;
 };
 
 struct RecvBuf : MsgBuf {
@@ -108,6 +121,7 @@ struct Req {
 	Req() : inv_cqe(&Req::inv_done, RPCRDMAX_WC_EV_CLNT_LI_WAKE) {}
 	static void inv_done(Cqe *c, const rpcrdmax_wc &wc);
 	static Req *from_call_buffer(void *call);
+	void reset_reply();
 
 	Cqe inv_cqe;			/* the signaled LOCAL_INV of a chain */
 	List<ClntMr, &ClntMr::node> mrs;
@@ -119,7 +133,11 @@ struct Req {
 	u32 nomsg_len = 0;		/* RDMA_NOMSG: octets in the Reply chunk */
 	u32 write_offered = 0;		/* octets offered in the Write chunk */
 	u32 reply_offered = 0;		/* octets offered in the Reply chunk */
+	u32 inv_handle = 0;		/* version 2: the handle the server may invalidate */
 	int reply_status = 0;
+	/* Answered by ERR_VERS: it goes again, in version 1, on the same
+	 * connection (the server returned its credit). */
+	bool resend_ok = false;
 	RecvBuf *held = nullptr;	/* the Receive holding the inline Reply */
 	u32 msg_offset = 0;		/* where its RPC message starts */
 	Completion invalidated;		/* for buf_free's synchronous wait */
@@ -135,6 +153,10 @@ struct Counters {
 	Atomic failed_marshal, bad_reply, backchannel_calls, bc_replies, bc_dropped, send_errors;
 	Atomic mrs_allocated, mrs_recovered, local_inv_needed, empty_sendctx;
 	Atomic req_blocks; /* request blocks allocated (reused ones not counted) */
+	/* RPC-over-RDMA Version Two: connections by the version they
+	 * settled on, RDMA2_ERRORs received for our Calls, property
+	 * operations refused with RDMA2_ERR_INVAL_OPTION. */
+	Atomic vers1_conns, vers2_conns, v2_errors, v2_refused;
 };
 
 class Conn final : public CmEvents {
@@ -143,7 +165,7 @@ public:
 	~Conn();
 
 	int cm_event(CmId *, const rpcrdmax_cm_event_info &ev) override;
-	Result<void> setup(const void *addr, unsigned int addrlen);
+	Result<void> setup(const void *addr, unsigned int addrlen, bool offer_v2);
 	Result<void> send(void *rqst, u32 xid);
 	Result<void> bc_send(void *rqst, u32 xid, u32 len);
 	u32 bc_max_payload() const;
@@ -174,6 +196,24 @@ public:
 	void backward_call(const core::V1Header &h, const u8 *msg);
 	void reply_err(rpcrdmax_reply_err which, ConstBytes hdr);
 	void finish_reply(Req *req);
+	bool retire(Req *req, void *rqst);
+	bool forward_reply(RecvBuf *rb, ConstBytes raw, const rpcrdmax_wc &wc,
+			   const core::V1Header &h);
+
+	/* v2.cpp */
+	bool v2_message(RecvBuf *rb, ConstBytes raw, const rpcrdmax_wc &wc);
+	void v2_err_vers(ConstBytes raw, u32 xid, u32 low, u32 high);
+	void v2_error(ConstBytes raw);
+	void v2_control(ConstBytes raw);
+	void v2_confirm();
+	void note_connprop(const core::PropSet &props);
+	template <typename Encode> Result<void> post_control(Encode encode);
+	void ctl_done(const rpcrdmax_wc &wc);
+	void count_version(u32 vers);
+	u32 call_vers() const { return (u32)calls_vers_.read(); }
+	bool v2_confirmed() const { return v2_confirmed_.read() != 0; }
+	bool v2_unanswered() const;
+	core::InlineThresholds call_thresholds() const;
 
 	core::InlineThresholds thresholds = { core::kPdMinInline, core::kPdMinInline };
 	u32 send_size = 0;	/* our Send buffers: rdma_max_inline_write */
@@ -228,6 +268,17 @@ private:
 	u32 peer_pd_len_ = 0;
 	Atomic lost_;
 	Atomic connected_;	/* ESTABLISHED arrived */
+	/* RPC-over-RDMA Version Two (v2.cpp) */
+	bool offer_v2_ = false;		/* the first Call goes as version 2 */
+	Atomic calls_vers_{ 1 };	/* the version our Calls use now */
+	Atomic v2_sent_;		/* a version 2 Call went out */
+	Atomic v2_confirmed_;		/* a non-error version 2 Reply came */
+	Atomic peer_rbsiz_;		/* the server's RDMA2_CONNPROP RBSIZ; 0: none */
+	u32 v2_peer_recv_ = core::kV2DefaultRbsiz; /* its private data's, else 4096 */
+	Atomic bc_vers_{ 1 };		/* the latest backward Call's version */
+	Atomic vers_counted_;
+	CtlBuf ctl_;
+	core::V2Header *v2hdr_ = nullptr; /* receive side: RDMA2_ERROR, properties */
 	friend class ClntEp;
 
 public:
@@ -250,6 +301,10 @@ public:
 	void buf_free(Req *req);
 	void print_stats(void *seq);
 	void print_counters(void *seq);
+	/* Version 1 from now on for this server: it answered ERR_VERS, or
+	 * the first version 2 Call got no answer (draft Section 7.2). */
+	void remember_v1(const char *why);
+	bool may_resend(void *rqst);
 
 	void *xprt_;
 	Counters stats;
@@ -265,6 +320,7 @@ private:
 
 	Mutex mutex_;
 	Conn *conn_ = nullptr;
+	Atomic v1_only_;	/* remember_v1() */
 	Atomic bc_max_{ (int)(core::kPdMinInline - core::kMinChunkHeaderSize) };	/* bc_max_payload() */
 	/* Requests' memory for reuse: at most the slot table's worth, so
 	 * that in steady state an RPC allocates nothing. */

@@ -524,6 +524,21 @@ static void requester_side(Reporter &r)
 	ST_EQ(r, v2_decode(out.first(res2.value()), kLim, h), V2Verdict::Ok);
 	ST_CHECK(r, !v2_prop_brs(h->props, &brs));
 	ST_CHECK(r, v2_encode_connprop(7, 3, 4096, true, BkReqSup::Inline, out.first(44)).is_error());
+	/* a chunkless backward Reply header decodes as one */
+	V1Header *c = r.make<V1Header>();
+	ST_NEED(r, c);
+	u32 dir = 9, inv = 9;
+	auto res3 = v2_encode_inline_msg(0x99, 2, kMsgReply, out);
+	ST_CHECK(r, res3.is_ok() && res3.value() == 36u);
+	ktl::store_be32(out.data() + 36, 0x99);
+	ktl::store_be32(out.data() + 40, kMsgReply);
+	ST_EQ(r, v2_decode_msg(out.first(44), kLim, c, &dir, &inv), V2Verdict::Ok);
+	ST_EQ(r, dir, kMsgReply);
+	ST_EQ(r, inv, 0u);
+	ST_EQ(r, c->credits, 2u);
+	ST_EQ(r, c->hdr_len, 36u);
+	ST_CHECK(r, c->chunks.empty());
+	ST_CHECK(r, v2_encode_inline_msg(0x99, 2, 2, out).is_error());
 	ST_CHECK(r, ktl::mem_compare(v2_err_name(8), "RDMA2_ERR_REPLY_RESOURCE", 25) == 0);
 	ST_CHECK(r, ktl::mem_compare(v2_err_name(77), "unknown error", 14) == 0);
 }

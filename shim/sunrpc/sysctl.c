@@ -8,6 +8,10 @@
  * scripts and tuning guides apply.  The inline sizes are read at connect
  * time; the padding, strategy and pad-optimize knobs are accepted for
  * compatibility (FRWR is the only strategy, as in the stock module).
+ * rdma_max_version is ours (RPC-over-RDMA Version Two, Documentation/v2.rst):
+ * the highest version a new client connection offers, 1 or 2 (default 2).
+ * How many client connections settled on each version is in the
+ * read-only module parameters client_vers1_conns and client_vers2_conns.
  *
  * The server's tunables and counters live under /proc/sys/sunrpc/svc_rdma
  * with the stock names: max_requests, max_req_size and
@@ -39,6 +43,7 @@
 #include <linux/sunrpc/xprtrdma.h>
 #include <linux/atomic.h>
 #include <linux/kernel.h>
+#include <linux/moduleparam.h>
 #include <linux/sysctl.h>
 #include "../internal.h"
 
@@ -56,6 +61,9 @@ static unsigned int rpcrdmax_max_inline = RPCRDMA_MAX_INLINE;
 static unsigned int rpcrdmax_max_padding = PAGE_SIZE;
 static unsigned int rpcrdmax_min_memreg = RPCRDMA_BOUNCEBUFFERS;
 static unsigned int rpcrdmax_max_memreg = RPCRDMA_LAST - 1;
+static unsigned int rpcrdmax_max_version = 2;
+static unsigned int rpcrdmax_min_version_cap = 1;
+static unsigned int rpcrdmax_max_version_cap = 2;
 
 static struct ctl_table rpcrdmax_tunables[] = {
 	{
@@ -104,6 +112,15 @@ static struct ctl_table rpcrdmax_tunables[] = {
 		.extra2 = &rpcrdmax_max_memreg,
 	},
 	{
+		.procname = "rdma_max_version",
+		.data = &rpcrdmax_max_version,
+		.maxlen = sizeof(unsigned int),
+		.mode = 0644,
+		.proc_handler = proc_douintvec_minmax,
+		.extra1 = &rpcrdmax_min_version_cap,
+		.extra2 = &rpcrdmax_max_version_cap,
+	},
+	{
 		.procname = "rdma_pad_optimize",
 		.data = &rpcrdmax_pad_optimize,
 		.maxlen = sizeof(unsigned int),
@@ -144,6 +161,37 @@ unsigned int rpcrdmax_tunable_inline_read(void)
 unsigned int rpcrdmax_tunable_inline_write(void)
 {
 	return READ_ONCE(rpcrdmax_max_inline_write);
+}
+
+/** rpcrdmax_tunable_max_version - highest RPC-over-RDMA version a new client connection offers */
+unsigned int rpcrdmax_tunable_max_version(void)
+{
+	return READ_ONCE(rpcrdmax_max_version);
+}
+
+static atomic_t rpcrdmax_clnt_vers_conns[2];
+
+static int rpcrdmax_param_get_count(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%d\n", atomic_read((atomic_t *)kp->arg));
+}
+
+static const struct kernel_param_ops rpcrdmax_count_ops = {
+	.get = rpcrdmax_param_get_count,
+};
+module_param_cb(client_vers1_conns, &rpcrdmax_count_ops, &rpcrdmax_clnt_vers_conns[0], 0444);
+MODULE_PARM_DESC(client_vers1_conns, "client connections that use RPC-over-RDMA version 1");
+module_param_cb(client_vers2_conns, &rpcrdmax_count_ops, &rpcrdmax_clnt_vers_conns[1], 0444);
+MODULE_PARM_DESC(client_vers2_conns, "client connections that use RPC-over-RDMA version 2");
+
+/**
+ * rpcrdmax_clnt_count_version - count a client connection by its version
+ * @vers: 1 or 2
+ */
+void rpcrdmax_clnt_count_version(unsigned int vers)
+{
+	if (vers == 1 || vers == 2)
+		atomic_inc(&rpcrdmax_clnt_vers_conns[vers - 1]);
 }
 
 /* ---- /proc/sys/sunrpc/svc_rdma ---------------------------------------- */

@@ -231,6 +231,10 @@ bool v2_peek_err_vers(ktl::ConstBytes buf, u32 *xid, u32 *low, u32 *high);
 ktl::Result<u32> v2_encode_connprop(u32 xid, u32 credits, u32 rbsiz, bool with_brs,
 				    BkReqSup brs, ktl::Bytes out);
 
+/* A chunkless RDMA2_MSG header for an inline message of @direction
+ * (CALL or REPLY), rdma_inv_handle 0: what the backward direction sends. */
+ktl::Result<u32> v2_encode_inline_msg(u32 xid, u32 credits, u32 direction, ktl::Bytes out);
+
 /* The draft's name of rdma_err @code (Section 6.2.4), for log lines. */
 const char *v2_err_name(u32 code);
 
