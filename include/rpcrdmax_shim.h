@@ -371,6 +371,8 @@ enum {
 	RPCRDMAX_SVC_STAT_VERS1,	/* rdma_stat_vers1_conns: connections whose first Call was version 1 */
 	RPCRDMAX_SVC_STAT_VERS2,	/* rdma_stat_vers2_conns: ... version 2 */
 	RPCRDMAX_SVC_STAT_ERR_V2,	/* rdma_stat_err_v2: RDMA2_ERROR Replies other than ERR_VERS */
+	RPCRDMAX_SVC_STAT_CONNPROP_SENT, /* rdma_stat_connprop_sent: our RDMA2_CONNPROPs */
+	RPCRDMAX_SVC_STAT_CONNPROP_RECV, /* rdma_stat_connprop_recv: clients' RDMA2_CONNPROPs */
 	RPCRDMAX_SVC_STAT_COUNT
 };
 void rpcrdmax_svc_stat_add(unsigned int which, unsigned int n) RPCRDMAX_NOEXCEPT;

@@ -1037,14 +1037,28 @@ static u32 v2_other_msg(RawClient *c, const core::V2Header &hdr)
 }
 
 /* A version 2 Call sent, served as nfsd would with a Reply of @rlen
- * octets, and what the server sent back decoded into @hdr. */
-static bool v2_round(Reporter check, Pair *p, RawClient *c, u32 xid, u32 rlen, core::V2Header *hdr)
+ * octets, and what the server sent back decoded into @hdr.  With
+ * @connprop (the connection's first version 2 Call) the server's
+ * RDMA2_CONNPROP must come first: its Receive size (4096, max_req_size
+ * here), no other property, none to change. */
+static bool v2_round(Reporter check, Pair *p, RawClient *c, u32 xid, u32 rlen, core::V2Header *hdr,
+		     bool connprop = false)
 {
 	const core::DecodeLimits lim;
 	void *ctxt = nullptr;
 	const u32 n = v2_call_msg(c, xid, 40);
 	bool ok = EXPECT(n > 0) && raw_post_recv(check, c) && raw_send(check, c, n) &&
 		  EXPECT(raw_take(check, p, c, &ctxt) == 40);
+	u32 got, rbsiz = 0;
+
+	if (ok && connprop) {
+		got = raw_received(check, c);
+		ok = got &&
+		     EXPECT(core::v2_decode(ConstBytes(c->rbuf, got), lim, hdr) == core::V2Verdict::Ok) &&
+		     EXPECT(hdr->proc == core::V2Proc::ConnProp && hdr->props.count == 1) &&
+		     EXPECT(core::v2_prop_rbsiz(hdr->props, &rbsiz) && rbsiz == 4096) &&
+		     EXPECT(hdr->subset_a.contains(0)) && raw_post_recv(check, c);
+	}
 
 	if (ok) {
 		fill_reply(p->reply, rlen, xid, 83);
@@ -1053,7 +1067,7 @@ static bool v2_round(Reporter check, Pair *p, RawClient *c, u32 xid, u32 rlen, c
 	}
 	if (ctxt)
 		rpcrdmax_svcc_release(c->sx->cxx, ctxt);
-	const u32 got = ok ? raw_received(check, c) : 0;
+	got = ok ? raw_received(check, c) : 0;
 	return got && EXPECT(core::v2_decode(ConstBytes(c->rbuf, got), lim, hdr) == core::V2Verdict::Ok);
 }
 
@@ -1114,7 +1128,7 @@ static void v2_case(Reporter check)
 	auto *c = new (Gfp::Kernel) RawClient;
 	auto *h = new (Gfp::Kernel) core::V2Header;
 	constexpr u32 kXid = 0x55550021, kMid = 2000;
-	long long v1, v2, e2;
+	long long v1, v2, e2, cs, cr;
 
 	p.b.snd = { 100, 0, 0, 0, false };
 	p.b.rcv = { 256, 0, 0, 0, false };
@@ -1125,14 +1139,17 @@ static void v2_case(Reporter check)
 	v1 = p.stats[RPCRDMAX_SVC_STAT_VERS1];
 	v2 = p.stats[RPCRDMAX_SVC_STAT_VERS2];
 	e2 = p.stats[RPCRDMAX_SVC_STAT_ERR_V2];
+	cs = p.stats[RPCRDMAX_SVC_STAT_CONNPROP_SENT];
+	cr = p.stats[RPCRDMAX_SVC_STAT_CONNPROP_RECV];
 
 	/* Section 7.1: a version 2 Call is answered in version 2, inline
 	 * up to the default 4096 octets (Section 2.3): 2000 here, which
 	 * version 1's default of 1024 would not let through. */
-	if (!v2_round(check, &p, c, kXid, kMid, h))
+	if (!v2_round(check, &p, c, kXid, kMid, h, true))
 		goto out;
 	expect_v2_reply(check, p, c, *h, kXid, kMid);
 	EXPECT(p.stats[RPCRDMAX_SVC_STAT_VERS2] == v2 + 1);
+	EXPECT(p.stats[RPCRDMAX_SVC_STAT_CONNPROP_SENT] == cs + 1);
 	EXPECT(p.stats[RPCRDMAX_SVC_STAT_VERS1] == v1);
 
 	/* Section 5.3: REQPROP, which we do not support, and an unknown
@@ -1174,6 +1191,7 @@ static void v2_case(Reporter check)
 	       h->error.code == static_cast<u32>(core::V2ErrCode::ReplyResource) &&
 	       h->error.length_needed == kMid);
 	EXPECT(p.stats[RPCRDMAX_SVC_STAT_ERR_V2] == e2 + 3);
+	EXPECT(p.stats[RPCRDMAX_SVC_STAT_CONNPROP_RECV] == cr + 1);
 	/* and one that fits still goes inline */
 	if (v2_round(check, &p, c, kXid + 5, 600, h))
 		expect_v2_reply(check, p, c, *h, kXid + 5, 600);
@@ -1181,8 +1199,9 @@ static void v2_case(Reporter check)
 	 * 1, though the pooled contexts served version 2 Calls before */
 	for (u32 i = 0; i < 4; i++)
 		EXPECT(v1_round(check, &p, c, kXid + 6 + i));
-	/* one connection, counted once */
+	/* one connection, counted once; one RDMA2_CONNPROP sent */
 	EXPECT(p.stats[RPCRDMAX_SVC_STAT_VERS2] == v2 + 1);
+	EXPECT(p.stats[RPCRDMAX_SVC_STAT_CONNPROP_SENT] == cs + 1);
 	EXPECT(c->sx->closes.read() == 0);
 out:
 	raw_end(&p, c, nullptr);

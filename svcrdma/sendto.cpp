@@ -118,6 +118,14 @@ Result<void> SvcConn::post_reply(SendCtx *sc, u32 send_len, u32 inv_rkey)
 	return {};
 }
 
+/* The rdma_credit of a message that answers no Call (an error, our
+ * RDMA2_CONNPROP): the grant as it stands. */
+u32 SvcConn::control_grant()
+{
+	SpinLockBhGuard g(&lock_);
+	return core::credits_responder_grant(credits_, 1);
+}
+
 /*
  * Answer @xid with RDMA_ERROR: ERR_VERS when @vers, else ERR_CHUNK; or,
  * when @e is given, the RDMA2_ERROR it describes with rdma_vers @rvers
@@ -129,11 +137,7 @@ Result<void> SvcConn::send_error(u32 xid, bool vers, const core::V2Error *e, u32
 
 	if (!sc)
 		return error(err::ENOMEM);
-	u32 grant;
-	{
-		SpinLockBhGuard g(&lock_);
-		grant = core::credits_responder_grant(credits_, 1);
-	}
+	const u32 grant = control_grant();
 	const Bytes buf(sc->data, sc->size);
 	if (!e || e->code == static_cast<u32>(core::V2ErrCode::Vers))
 		rpcrdmax_trace_svc_err(xid, vers);

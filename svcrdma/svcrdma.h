@@ -343,6 +343,9 @@ private:
 	void v2_error(u32 xid, const core::V2Error &e, const char *why);
 	void note_connprop(const core::PropSet &props);
 	void count_version(u32 vers);
+	void send_connprop();
+	Result<void> connprop_post();
+	u32 control_grant();
 	u32 reply_thr(const CallCtx *cc) const;
 	bool chunk_error(const CallCtx *cc, core::V2ErrCode code, u32 length_needed);
 	Result<void> sq_reserve(u32 n);

@@ -24,6 +24,13 @@
  *  - that have no room answer RDMA2_ERR_REPLY_RESOURCE, and chunks that
  *    do not lay out RDMA2_ERR_BAD_XDR (Section 6.2.4).
  *
+ * Before its first version 2 Reply on a connection the server sends its own
+ * RDMA2_CONNPROP (Section 5.3.1): the size of its Receives (RBSIZ), which
+ * will not change.  (Backward Request Support describes a client, Section
+ * 5.2.2: not sent.)  It is counted in rdma_stat_connprop_sent, and one
+ * received in rdma_stat_connprop_recv, so that Calls and Replies still
+ * add up.
+ *
  * Messages that carry no Call (Sections 5.3, 6.2.4): RDMA2_CONNPROP (or
  * RDMA2_OPTIONAL opttype 1) is noted and not answered, the property
  * operations we do not support and unknown RDMA2_OPTIONAL types get
@@ -76,6 +83,7 @@ void SvcConn::v2_control(RecvBuf *rb)
 	}
 	switch (core::v2_responder_control(v2_, &e)) {
 	case core::V2Control::ConnProp:
+		rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_CONNPROP_RECV, 1);
 		note_connprop(v2_->props);
 		return;
 	case core::V2Control::Drop:
@@ -131,10 +139,40 @@ void SvcConn::note_connprop(const core::PropSet &props)
 
 void SvcConn::count_version(u32 vers)
 {
-	if (!vers_counted_.read() && vers_counted_.cmpxchg(0, 1) == 0)
-		rpcrdmax_svc_stat_add(vers == core::kRpcRdmaVersion2 ? RPCRDMAX_SVC_STAT_VERS2
-								     : RPCRDMAX_SVC_STAT_VERS1,
-				      1);
+	if (vers_counted_.read() || vers_counted_.cmpxchg(0, 1) != 0)
+		return;
+	rpcrdmax_svc_stat_add(vers == core::kRpcRdmaVersion2 ? RPCRDMAX_SVC_STAT_VERS2
+							     : RPCRDMAX_SVC_STAT_VERS1,
+			      1);
+	if (vers == core::kRpcRdmaVersion2)
+		send_connprop();
+}
+
+/* Our RDMA2_CONNPROP, ahead of the first version 2 Reply (Section 5.3.1). */
+void SvcConn::send_connprop()
+{
+	Result<void> r = connprop_post();
+
+	if (r.is_ok())
+		rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_CONNPROP_SENT, 1);
+	else
+		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "%pISc: RDMA2_CONNPROP not sent: %d",
+					 rpcrdmax_cm_peer_addr(id.get()), r.error().code());
+}
+
+Result<void> SvcConn::connprop_post()
+{
+	SendCtx *sc = get_send();
+
+	if (!sc)
+		return error(err::ENOMEM);
+	auto enc = core::v2_encode_connprop(0, control_grant(), lim_.recv_size, false, core::BkReqSup::None,
+					   Bytes(sc->data, sc->size));
+	if (enc.is_error()) {
+		put_send(sc);
+		return enc.error();
+	}
+	return post_reply(sc, enc.value(), 0);
 }
 
 /* The largest Reply @cc may have sent inline. */

@@ -301,6 +301,36 @@ fi
 krb5_client "rdma,port=20049,vers=4.2"
 # A delegation recalled over the backchannel (lib.sh), when asked for.
 deleg_client "rdma,port=20049,vers=4.2"
+# ---- RPC-over-RDMA Version Two (Documentation/v2.rst) ----------------------
+# Each connection's first Call offers Version Two.  rpcrdmax's server
+# (/share/v2.want: the both case) settles every one on it, and
+# rdma_max_version 1 makes a connection Version One; the stock server
+# answers ERR_VERS, and each connection went on in Version One with no
+# RPC failed (every step above passed with it).
+p=/sys/module/rpcrdmax/parameters
+v1c=$(cat $p/client_vers1_conns) v2c=$(cat $p/client_vers2_conns)
+if [ -e /share/v2.want ]; then
+	[ "$v2c" -gt 0 ] 2>/dev/null && [ "$v1c" = 0 ] &&
+		step_ok "v2: every connection settled on Version Two ($v2c)" ||
+		step_fail "v2: client_vers2_conns '$v2c', client_vers1_conns '$v1c'"
+	echo 1 >/proc/sys/sunrpc/rdma_max_version
+	if step "v2: rdma_max_version 1, mount vers=4.2" timeout 120 mount -t nfs -o rdma,port=20049,vers=4.2 192.0.2.1:/export /mnt/nfs; then
+		step "v2: capped, a file written and read back" timeout 120 sh -c \
+			"cp /tmp/src/f65537 /mnt/nfs/capped && umount /mnt/nfs && mount -t nfs -o rdma,port=20049,vers=4.2 192.0.2.1:/export /mnt/nfs && cmp /tmp/src/f65537 /mnt/nfs/capped"
+		step "v2: capped, umount" timeout 120 umount /mnt/nfs
+	fi
+	echo 2 >/proc/sys/sunrpc/rdma_max_version
+	n1=$(cat $p/client_vers1_conns) n2=$(cat $p/client_vers2_conns)
+	[ "$n1" -gt 0 ] 2>/dev/null && [ "$n2" = "$v2c" ] &&
+		step_ok "v2: rdma_max_version 1 made $n1 connection(s) Version One, none Version Two" ||
+		step_fail "v2: capped: client_vers1_conns '$n1', client_vers2_conns '$n2' (was $v2c)"
+	echo "$n1" >/share/v1-conns
+else
+	[ "$v1c" -gt 0 ] 2>/dev/null && [ "$v2c" = 0 ] &&
+		dmesg | grep -q 'version 1 only (it answered ERR_VERS)' &&
+		step_ok "v2: the stock server answered ERR_VERS; all $v1c connections went on in Version One" ||
+		step_fail "v2: client_vers1_conns '$v1c', client_vers2_conns '$v2c', or no ERR_VERS fallback logged"
+fi
 step "client: rmmod rpcrdmax after umount" rmmod rpcrdmax
 step "client: kernel log clean" kernel_log_clean
 exit $STEP_FAILS

@@ -51,15 +51,26 @@ for f in err_vers err_chunk dropped credit_overrun bc_dropped; do
 			step_fail "server: rdma_stat_$f is '$v' with a well-behaved client"
 	fi
 done
-# RPC-over-RDMA Version Two (Documentation/v2.rst): the stock client, and
-# ours for now, speak Version One, and the server answers in it.  The
-# hostile peer sends Version Two messages of its own.
+# RPC-over-RDMA Version Two (Documentation/v2.rst): the stock client
+# speaks Version One, and the server answers in it; rpcrdmax's client
+# (/share/v2.want) settles on Version Two, but for the connections it made
+# with rdma_max_version 1 (their count in /share/v1-conns).  The hostile
+# peer sends Version Two messages of its own.
 if [ ! -e /share/hostile.strict ]; then
 	v1c=$(cat /proc/sys/sunrpc/svc_rdma/rdma_stat_vers1_conns)
 	v2c=$(cat /proc/sys/sunrpc/svc_rdma/rdma_stat_vers2_conns)
-	[ "$v1c" -gt 0 ] 2>/dev/null && [ "$v2c" = 0 ] &&
-		step_ok "server: every connection stayed Version One ($v1c counted, none Version Two)" ||
-		step_fail "server: rdma_stat_vers1_conns '$v1c', rdma_stat_vers2_conns '$v2c'"
+	cps=$(cat /proc/sys/sunrpc/svc_rdma/rdma_stat_connprop_sent)
+	cpr=$(cat /proc/sys/sunrpc/svc_rdma/rdma_stat_connprop_recv)
+	if [ -e /share/v2.want ]; then
+		want1=$(cat /share/v1-conns 2>/dev/null)
+		[ "$v2c" -gt 0 ] 2>/dev/null && [ "$v1c" = "$want1" ] && [ "$cps" = "$v2c" ] && [ "$cpr" = "$v2c" ] &&
+			step_ok "server: $v2c connections Version Two, each with RDMA2_CONNPROP both ways; $v1c Version One (the client's capped ones)" ||
+			step_fail "server: rdma_stat_vers2_conns '$v2c', vers1 '$v1c' (want '$want1'), connprop sent '$cps' received '$cpr'"
+	else
+		[ "$v1c" -gt 0 ] 2>/dev/null && [ "$v2c" = 0 ] && [ "$cps" = 0 ] &&
+			step_ok "server: every connection stayed Version One ($v1c counted, none Version Two)" ||
+			step_fail "server: rdma_stat_vers1_conns '$v1c', rdma_stat_vers2_conns '$v2c', connprop sent '$cps'"
+	fi
 fi
 trace_events_off server
 trace_events_off server_err
@@ -154,8 +165,9 @@ spoll=$(cat /proc/sys/sunrpc/svc_rdma/rdma_stat_sq_poll)
 # wait out its time-out with 13 more messages received than sent.
 if [ ! -e /share/hostile.strict ]; then
 	svc=/proc/sys/sunrpc/svc_rdma
-	calls=$((recv - $(cat $svc/rdma_stat_bc_replies)))
-	replies=$((sprod - $(cat $svc/rdma_stat_bc_calls)))
+	# (RDMA2_CONNPROPs, either way, are neither Calls nor Replies.)
+	calls=$((recv - $(cat $svc/rdma_stat_bc_replies) - $(cat $svc/rdma_stat_connprop_recv)))
+	replies=$((sprod - $(cat $svc/rdma_stat_bc_calls) - $(cat $svc/rdma_stat_connprop_sent)))
 	dropped=$(cat $svc/rdma_stat_dropped)
 	if [ "$calls" = $((replies + dropped)) ]; then
 		step_ok "server: every Call answered ($calls Calls, $replies Replies, $dropped dropped)"

@@ -36,7 +36,9 @@
  * RPC-over-RDMA Version Two (Documentation/v2.rst) adds max_version (the
  * highest version a new connection may use: 1 or 2, default 2),
  * rdma_stat_vers1_conns and rdma_stat_vers2_conns (connections counted by
- * the version of their first Call) and rdma_stat_err_v2 (RDMA2_ERROR
+ * the version of their first Call), rdma_stat_connprop_sent and
+ * rdma_stat_connprop_recv (RDMA2_CONNPROPs sent and received: neither is a
+ * Call or a Reply) and rdma_stat_err_v2 (RDMA2_ERROR
  * Replies other than ERR_VERS).
  * They exist while the server transport is registered.
  */
@@ -276,6 +278,8 @@ static struct ctl_table rpcrdmax_svc_table[] = {
 	RPCRDMAX_SVC_STAT("rdma_stat_vers1_conns", RPCRDMAX_SVC_STAT_VERS1),
 	RPCRDMAX_SVC_STAT("rdma_stat_vers2_conns", RPCRDMAX_SVC_STAT_VERS2),
 	RPCRDMAX_SVC_STAT("rdma_stat_err_v2", RPCRDMAX_SVC_STAT_ERR_V2),
+	RPCRDMAX_SVC_STAT("rdma_stat_connprop_sent", RPCRDMAX_SVC_STAT_CONNPROP_SENT),
+	RPCRDMAX_SVC_STAT("rdma_stat_connprop_recv", RPCRDMAX_SVC_STAT_CONNPROP_RECV),
 	RPCRDMAX_CTL_TABLE_END
 };
 

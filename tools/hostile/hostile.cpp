@@ -378,6 +378,8 @@ struct Conn {
 		return ibv_post_recv(id->qp, &wr, &bad) == 0;
 	}
 
+	int connprops = 0; /* RDMA2_CONNPROPs the server sent */
+
 	void drain_cq()
 	{
 		ibv_wc wc[16];
@@ -396,7 +398,16 @@ struct Conn {
 					continue;
 				int idx = (int)wc[i].wr_id;
 				uint8_t *p = recv_buf + idx * kRecvSize;
-				rx.emplace_back(p, p + wc[i].byte_len);
+				/* A server's RDMA2_CONNPROP (draft Section 5.3.1)
+				 * answers nothing: noted, not an answer. */
+				if (wc[i].byte_len >= 16 &&
+				    ktl::load_be32(p + 4) == core::kRpcRdmaVersion2 &&
+				    ktl::load_be32(p + 12) == (uint32_t)core::V2Proc::ConnProp) {
+					connprops++;
+					debug("received the server's RDMA2_CONNPROP");
+				} else {
+					rx.emplace_back(p, p + wc[i].byte_len);
+				}
 				debug(fmt("received %u octets, xid 0x%08x", wc[i].byte_len,
 					  wc[i].byte_len >= 4 ? ktl::load_be32(p) : 0));
 				if (!closed && !post_recv(idx))
