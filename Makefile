@@ -21,6 +21,9 @@
 #   make check-battery   the e2e battery's "full" profile, rpcrdmax's client
 #                        and server each against stock (make check runs
 #                        its shorter "check" profile)
+#   make check-battery-v2  the battery's "check" profile with rpcrdmax on both
+#                        ends, which settle on RPC-over-RDMA Version Two
+#                        (make check's both case runs the client script so)
 #   make fuzz-server     the hostile peer's randomized corpus against rpcrdmax's
 #                        server (e2e hostile-server): SEED=N (default: the
 #                        time), COUNT=N (default 10000); make check runs seed
@@ -40,7 +43,7 @@ SHELL := /bin/bash
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 
 .PHONY: all modules setup deb build-6.12 check-6.12 check check-quick check-host check-build check-kunit \
-	check-e2e check-debug check-battery check-fresh fuzz-server demo bench clean \
+	check-e2e check-debug check-battery check-battery-v2 check-fresh fuzz-server demo bench clean \
 	install uninstall
 
 all: modules
@@ -107,6 +110,9 @@ check-debug:
 
 check-battery:
 	RPCRDMAX_BATTERY_PROFILE=full $(TOP)/scripts/e2e battery-client battery-server
+
+check-battery-v2:
+	RPCRDMAX_BATTERY_SERVER=rpcrdmax RPCRDMAX_BATTERY_CLIENT=rpcrdmax $(TOP)/scripts/e2e battery
 
 demo:
 	$(TOP)/scripts/demo

@@ -804,6 +804,7 @@ void rpcrdmax_kunit_cxx_svcsrv_credit_overrun(void *ctx, rpcrdmax_check_fn check
 void rpcrdmax_kunit_cxx_svcsrv_write_chunks(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svcsrv_v2(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svcsrv_v2_capped(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svcsrv_v2_peers(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 /* rpcrdmax_svcrdma (kunit/cxx_svc_tests.cpp) */
 void rpcrdmax_kunit_cxx_svc_accept(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svc_rw_read(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;

@@ -1882,6 +1882,7 @@ static void v2_backward_case(Reporter check)
 			EXPECT(bc_answer(check, &b, rq, kXid, 102));
 			EXPECT(b.r->call.vers == core::kRpcRdmaVersion2);
 			EXPECT(b.r->call_dir == core::kMsgReply);
+			EXPECT(b.ep->stats.bc_v2_calls.read() == 1);
 			rpcrdmax_kunit_bc_done(rq);
 		}
 	}

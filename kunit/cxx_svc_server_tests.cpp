@@ -1208,6 +1208,57 @@ out:
 	delete h;
 }
 
+/*
+ * rpcrdmax on both ends, rdma_max_version 2 on the client (draft Section
+ * 7.1): the first RPC settles Version Two; each end's RDMA2_CONNPROP
+ * reaches the other (nfsd's thread finds no Call in the client's); RPCs
+ * go on; a backward Call goes as an RDMA2_MSG in the Call direction
+ * (Sections 4.2, 6.2.2), and its Reply comes back and matches.
+ */
+static void v2_peers_case(Reporter check)
+{
+	Pair p;
+	BcRqst r;
+	u8 call[200], got[256], rep[88];
+	unsigned int got_xid = 0;
+	void *ctxt;
+	constexpr u32 kXid = 0x44440101;
+
+	kunit_marshal::g_max_version = 2;
+	p.b.snd = { 100, 0, 0, 0, false };
+	p.b.rcv = { 256, 0, 0, 0, false };
+	if (pair_up(check, &p) && forward_rpc(check, &p, 0x33330101)) {
+		EXPECT(p.stats[RPCRDMAX_SVC_STAT_VERS2] == 1 && p.stats[RPCRDMAX_SVC_STAT_VERS1] == 0);
+		EXPECT(p.stats[RPCRDMAX_SVC_STAT_CONNPROP_SENT] == 1);
+		EXPECT(p.b.ep->stats.vers2_conns.read() == 1);
+		EXPECT(svc_recv(check, &p, &ctxt) == 0 && ctxt == nullptr);
+		EXPECT(p.stats[RPCRDMAX_SVC_STAT_CONNPROP_RECV] == 1);
+		bench_again(&p.b);
+		EXPECT(forward_rpc(check, &p, 0x33330102));
+		fill_call(call, sizeof(call), kXid, 45);
+		EXPECT(bc_send(check, &p, &r, kXid, call, sizeof(call)) == 0);
+		void *rq = rpcrdmax_kunit_bc_wait(p.b.kx, kWaitMs);
+		if (EXPECT(rq != nullptr)) {
+			EXPECT(rpcrdmax_kunit_bc_call(rq, got, sizeof(got), &got_xid) ==
+			       (int)sizeof(call));
+			EXPECT(got_xid == kXid && mem_compare(got, call, sizeof(call)) == 0);
+			EXPECT(p.b.ep->stats.bc_v2_calls.read() == 1);
+			fill_reply(rep, sizeof(rep), kXid, 47);
+			EXPECT(rpcrdmax_kunit_bc_set_reply(rq, rep, sizeof(rep)) == 0);
+			EXPECT(p.b.ep->bc_send(rq, kXid, sizeof(rep)) == 0);
+			EXPECT(svc_recv(check, &p, &ctxt) == 0 && ctxt == nullptr);
+			rpcrdmax_kunit_bc_done(rq);
+		}
+		EXPECT(p.stats[RPCRDMAX_SVC_STAT_BC_REPLIES] == 1);
+		EXPECT(p.stats[RPCRDMAX_SVC_STAT_BC_DROPPED] == 0);
+		EXPECT(mem_compare(p.sx->bc.msg, rep, sizeof(rep)) == 0);
+		EXPECT(p.b.ep->stats.bad_reply.read() == 0);
+		EXPECT(p.stats[RPCRDMAX_SVC_STAT_DROPPED] == 0);
+	}
+	kunit_marshal::g_max_version = 1;
+	pair_down(&p);
+}
+
 /* svc_rdma/max_version 1: a version 2 Call gets ERR_VERS 1..1, what a
  * version 1 server sends (Section 7.2), and the client goes on in
  * version 1 on the same connection. */
@@ -1272,3 +1323,4 @@ RPCRDMAX_KUNIT_SVCSRV_ENTRY(credit_overrun)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(write_chunks)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(v2)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(v2_capped)
+RPCRDMAX_KUNIT_SVCSRV_ENTRY(v2_peers)

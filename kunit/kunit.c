@@ -270,6 +270,7 @@ RPCRDMAX_CXX_CASE(svcsrv_credit_overrun)
 RPCRDMAX_CXX_CASE(svcsrv_write_chunks)
 RPCRDMAX_CXX_CASE(svcsrv_v2)
 RPCRDMAX_CXX_CASE(svcsrv_v2_capped)
+RPCRDMAX_CXX_CASE(svcsrv_v2_peers)
 
 static struct kunit_case rpcrdmax_svc_server_cases[] = {
 	KUNIT_CASE(svcsrv_inline_case),
@@ -289,6 +290,7 @@ static struct kunit_case rpcrdmax_svc_server_cases[] = {
 	KUNIT_CASE(svcsrv_write_chunks_case),
 	KUNIT_CASE(svcsrv_v2_case),
 	KUNIT_CASE(svcsrv_v2_capped_case),
+	KUNIT_CASE(svcsrv_v2_peers_case),
 	{}
 };
 

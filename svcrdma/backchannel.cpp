@@ -24,19 +24,28 @@ u32 SvcConn::bc_max_payload() const
 
 int SvcConn::bc_send(void *rqst, u32 xid, u32 len)
 {
+	/* On a connection whose client chose Version Two, backward Calls go
+	 * in it too, with rdma_direction CALL (draft Sections 4.2, 6.2.2):
+	 * a header two words longer. */
+	const bool v2 = conn_vers_.read() == (int)core::kRpcRdmaVersion2;
+	const u32 max = bc_max_payload() -
+			(v2 ? core::kV2MinChunkHeaderSize - core::kMinChunkHeaderSize : 0);
+
 	if (lost_.read())
 		return -err::ENOTCONN;
-	if (len > bc_max_payload()) {
+	if (len > max) {
 		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE,
 					 "backward Call %08x of %u octets exceeds the inline threshold (%u)",
-					 xid, len, bc_max_payload());
+					 xid, len, max);
 		return -err::EMSGSIZE;
 	}
 	SendCtx *sc = get_send();
 	if (!sc)
 		return -err::ENOBUFS;
 	/* rdma_credit: the backward Calls we may have outstanding. */
-	auto enc = core::v1_encode_inline_msg(xid, kBcSlots, Bytes(sc->data, sc->size));
+	const Bytes out(sc->data, sc->size);
+	auto enc = v2 ? core::v2_encode_inline_msg(xid, kBcSlots, core::kMsgCall, out)
+		      : core::v1_encode_inline_msg(xid, kBcSlots, out);
 	if (enc.is_error() || rpcrdmax_xprt_rqst_snd_copy_range(rqst, 0, len, sc->data + enc.value(), sc->size - enc.value()) < 0) {
 		put_send(sc);
 		return -err::EMSGSIZE;

@@ -144,8 +144,10 @@ void SvcConn::count_version(u32 vers)
 	rpcrdmax_svc_stat_add(vers == core::kRpcRdmaVersion2 ? RPCRDMAX_SVC_STAT_VERS2
 							     : RPCRDMAX_SVC_STAT_VERS1,
 			      1);
-	if (vers == core::kRpcRdmaVersion2)
+	if (vers == core::kRpcRdmaVersion2) {
+		conn_vers_.set((int)vers);
 		send_connprop();
+	}
 }
 
 /* Our RDMA2_CONNPROP, ahead of the first version 2 Reply (Section 5.3.1). */

@@ -402,8 +402,9 @@ u32 Conn::bc_max_payload() const
 Result<void> Conn::bc_send(void *rqst, u32 xid, u32 len)
 {
 	bool signal;
+	const bool v2 = bc_vers_.read() == (int)core::kRpcRdmaVersion2;
 
-	if (len > bc_max_payload())
+	if (len > bc_max_payload() - (v2 ? core::kV2MinChunkHeaderSize - core::kMinChunkHeaderSize : 0))
 		return error(err::EMSGSIZE);
 	SendBuf *sb = take_send(&signal);
 	if (!sb) {
@@ -412,8 +413,7 @@ Result<void> Conn::bc_send(void *rqst, u32 xid, u32 len)
 	}
 	/* rdma_credit: the backward Calls we take at once.  In the version
 	 * the server's backward Calls use (draft Section 7.3). */
-	auto enc = bc_vers_.read() == (int)core::kRpcRdmaVersion2
-			   ? core::v2_encode_inline_msg(xid, kBcSlots, core::kMsgReply,
+	auto enc = v2 ? core::v2_encode_inline_msg(xid, kBcSlots, core::kMsgReply,
 							Bytes(sb->data, send_size))
 			   : core::v1_encode_inline_msg(xid, kBcSlots, Bytes(sb->data, send_size));
 	if (enc.is_error() || rpcrdmax_xprt_rqst_snd_copy_range(rqst, 0, len, sb->data + enc.value(), send_size - enc.value()) < 0) {
@@ -547,7 +547,7 @@ bool ClntEp::may_resend(void *rqst)
 void ClntEp::remember_v1(const char *why)
 {
 	if (v1_only_.cmpxchg(0, 1) == 0)
-		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE,
+		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_INFO,
 					 "server takes RPC-over-RDMA version 1 only (%s): "
 					 "version 1 from now on for this transport", why);
 }
@@ -752,6 +752,7 @@ void ClntEp::print_counters(void *seq)
 		{ "vers2_conn_count", s.vers2_conns.read() },
 		{ "v2_error_count", s.v2_errors.read() },
 		{ "v2_refused_count", s.v2_refused.read() },
+		{ "bcall_v2_count", s.bc_v2_calls.read() },
 	};
 	for (const auto &r : rows)
 		rpcrdmax_seq_printf(seq, "%s %lld\n", r.name, r.value);

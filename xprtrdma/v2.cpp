@@ -317,6 +317,7 @@ bool Conn::v2_message(RecvBuf *rb, ConstBytes raw, const rpcrdmax_wc &wc)
 	}
 	if (dir == core::kMsgCall) {
 		bc_vers_.set((int)core::kRpcRdmaVersion2);
+		st.bc_v2_calls.add_return(1);
 		backward_call(h, msg);
 		return true;
 	}

@@ -157,6 +157,7 @@ struct Counters {
 	 * settled on, RDMA2_ERRORs received for our Calls, property
 	 * operations refused with RDMA2_ERR_INVAL_OPTION. */
 	Atomic vers1_conns, vers2_conns, v2_errors, v2_refused;
+	Atomic bc_v2_calls;	/* backward Calls that came in version 2 */
 };
 
 class Conn final : public CmEvents {

@@ -520,6 +520,23 @@ MR0=$(rdma_res_count mr)
 for v in $BATTERY_VARIANTS; do run_variant "$v"; done
 [ "$BATTERY_STORM_SECS" -gt 0 ] && storm
 callbacks
+# RPC-over-RDMA Version Two (Documentation/v2.rst): rpcrdmax's client
+# settles every connection on it with rpcrdmax's server, and falls back to
+# Version One on each with the stock server (ERR_VERS), every step above
+# passing either way.
+if [ "$MOD" = rpcrdmax ]; then
+	p=/sys/module/rpcrdmax/parameters
+	v1c=$(cat $p/client_vers1_conns) v2c=$(cat $p/client_vers2_conns)
+	if [ "${BATTERY_SERVER_MODULE:-stock}" = rpcrdmax ]; then
+		[ "$v2c" -gt 0 ] 2>/dev/null && [ "$v1c" = 0 ] &&
+			step_ok "v2: every connection settled on Version Two ($v2c)" ||
+			step_fail "v2: client_vers2_conns '$v2c', client_vers1_conns '$v1c'"
+	else
+		[ "$v1c" -gt 0 ] 2>/dev/null && [ "$v2c" = 0 ] &&
+			step_ok "v2: the stock server answered ERR_VERS; all $v1c connections went on in Version One" ||
+			step_fail "v2: client_vers1_conns '$v1c', client_vers2_conns '$v2c'"
+	fi
+fi
 step "client: $KMOD unloads after umount" transport_unload "$MOD"
 step "client: kernel log clean" kernel_log_clean
 echo "TIME client-total $(($(now) - T_ALL))"

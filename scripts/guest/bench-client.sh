@@ -127,16 +127,19 @@ nfs_row() {
 	fi
 	cur_srv=$srv
 	if [ "$proto" = rdma ] && [ "$cli" != "$cur_cli" ]; then
-		if [ -n "$cur_cli" ] && ! out=$(transport_unload "$cur_cli" 2>&1); then
+		if [ -n "$cur_cli" ] && ! out=$(transport_unload "${cur_cli%-v1}" 2>&1); then
 			for j in $JOBS; do unavailable "$d" "$j" "client: unload $cur_cli: $out"; done
 			return
 		fi
 		cur_cli=
-		if ! out=$(transport_load client "$cli" 2>&1); then
+		if ! out=$(transport_load client "${cli%-v1}" 2>&1); then
 			for j in $JOBS; do unavailable "$d" "$j" "client: load $cli: $out"; done
-			transport_unload "$cli" >/dev/null 2>&1
+			transport_unload "${cli%-v1}" >/dev/null 2>&1
 			return
 		fi
+		# rpcrdmax-v1: rpcrdmax's client kept to RPC-over-RDMA Version
+		# One (Documentation/v2.rst); plain rpcrdmax offers Version Two
+		[ "$cli" = rpcrdmax-v1 ] && echo 1 >/proc/sys/sunrpc/rdma_max_version
 		cur_cli=$cli
 	fi
 	opts="vers=$BENCH_VERS"
@@ -208,7 +211,7 @@ for r in $(seq 1 "$BENCH_ROUNDS"); do
 		esac
 	done
 done
-[ -n "$cur_cli" ] && transport_unload "$cur_cli"
+[ -n "$cur_cli" ] && transport_unload "${cur_cli%-v1}"
 step "client: kernel log clean" kernel_log_clean
 touch $RAW/complete
 exit $STEP_FAILS

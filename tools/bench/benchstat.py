@@ -415,7 +415,9 @@ def report(run, out):
       " above 1 is better where higher is better, worse where lower is better")
     pairs = (("client", "stock:stock", "stock:rpcrdmax"),
              ("server", "stock:stock", "rpcrdmax:stock"),
-             ("both", "stock:stock", "rpcrdmax:rpcrdmax"))
+             ("both", "stock:stock", "rpcrdmax:rpcrdmax"),
+             # RPC-over-RDMA Version Two against One, rpcrdmax on both ends
+             ("v2", "rpcrdmax:rpcrdmax-v1", "rpcrdmax:rpcrdmax"))
     for what, base, new in pairs:
         if base not in run.combos or new not in run.combos:
             continue

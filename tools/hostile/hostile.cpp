@@ -873,6 +873,14 @@ void run_case(const Case &k)
 					step_fail(name, "NULL after the case: " + w2);
 					return;
 				}
+				/* draft-cel-nfsv4-rpcrdma-version-two Section 7.3:
+				 * a version 1 Call gets a version 1 Reply, whatever
+				 * came before it on the connection */
+				if (be32_at(r, 4) != core::kRpcRdmaVersion1) {
+					step_fail(name, fmt("NULL after the case: a version 1 Call got "
+							    "a Reply of rdma_vers %u", be32_at(r, 4)));
+					return;
+				}
 				alive = true;
 			} else if (!c.closed) {
 				step_fail(name, fmt("connection open but no NULL reply within %d ms "
