@@ -619,9 +619,10 @@ clnt_counter_delta() {
 # its recall and read what the server wrote.  rpcrdmax's client must
 # count the backward Calls it took and the Replies it sent, and drop none.
 deleg_client_round() {
-	local t=/share/$1 i=0 c r d
+	local t=/share/$1 i=0 c r d v
 	clnt_counters bcall_count >/tmp/$1.bc0
 	clnt_counters bcall_reply_count >/tmp/$1.br0
+	clnt_counters bcall_v2_count >/tmp/$1.bv0
 	# Opened until the server says nfsd granted a delegation: it grants
 	# none while in its grace period (up to 90 s after it started), nor
 	# until the callback path is up.
@@ -648,6 +649,13 @@ deleg_client_round() {
 	[ "$c" -gt 0 ] && [ "$r" -gt 0 ] &&
 		step_ok "$1: the client took backward Calls ($c) and sent their Replies ($r)" ||
 		step_fail "$1: the client's bcall_count grew by $c, bcall_reply_count by $r"
+	# Between rpcrdmax peers (/share/v2.want) the connection is Version
+	# Two, and so are the server's backward Calls (Documentation/v2.rst).
+	if [ -e /share/v2.want ]; then
+		v=$(clnt_counter_delta bcall_v2_count /tmp/$1.bv0)
+		[ "$v" = "$c" ] && step_ok "$1: the backward Calls came in Version Two ($v)" ||
+			step_fail "$1: $v of $c backward Calls came in Version Two"
+	fi
 	d=$(clnt_counters bcall_dropped_count | awk '{ n += $2 } END { print n + 0 }')
 	[ "$d" = 0 ] && step_ok "$1: the client dropped no backward Call" ||
 		step_fail "$1: the client's bcall_dropped_count is $d"
