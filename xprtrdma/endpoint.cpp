@@ -283,6 +283,13 @@ void Conn::send_done(SendBuf *sb, const rpcrdmax_wc &wc)
 				break;
 		}
 	}
+	send_status(wc);
+}
+
+/* A Send's completion status: an error (but a flush) is counted and
+ * logged, and any failure loses the connection. */
+void Conn::send_status(const rpcrdmax_wc &wc)
+{
 	if (wc.status != RPCRDMAX_IB_WC_SUCCESS) {
 		if (wc.status != RPCRDMAX_IB_WC_WR_FLUSH_ERR) {
 			ep_->stats.send_errors.add_return(1);

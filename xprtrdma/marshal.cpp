@@ -354,16 +354,16 @@ bool Conn::handle_reply(RecvBuf *rb, u32 len, const rpcrdmax_wc &wc)
 	const ConstBytes raw(rb->data, min(len, recv_size));
 
 	/* Version Two (v2.cpp): only where our first Call offered it. */
-	if (offer_v2_) {
-		u32 vers, xid, low, high;
-		core::V2Proc proc;
-		if (call_vers() == core::kRpcRdmaVersion2 &&
+	u32 vers, xid, low, high;
+	core::V2Proc proc;
+	if (offer_v2_ && core::v2_peek(raw, &vers, &proc)) {
+		if (proc == core::V2Proc::Error && call_vers() == core::kRpcRdmaVersion2 &&
 		    core::v2_peek_err_vers(raw, &xid, &low, &high)) {
 			v2_err_vers(raw, xid, low, high);
 			return true;
 		}
-		if (core::v2_peek(raw, &vers, &proc) && vers == core::kRpcRdmaVersion2)
-			return v2_message(rb, raw, wc);
+		if (vers == core::kRpcRdmaVersion2)
+			return v2_message(rb, raw, wc, proc);
 	}
 
 	auto verdict = core::v1_decode_reply(raw, limits, &h);

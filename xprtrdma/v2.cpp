@@ -53,15 +53,7 @@ void CtlBuf::done(Cqe *c, const rpcrdmax_wc &wc)
 void Conn::ctl_done(const rpcrdmax_wc &wc)
 {
 	ctl_.busy.set(0);
-	if (wc.status != RPCRDMAX_IB_WC_SUCCESS) {
-		if (wc.status != RPCRDMAX_IB_WC_WR_FLUSH_ERR) {
-			ep_->stats.send_errors.add_return(1);
-			rpcrdmax_log_ratelimited(RPCRDMAX_LOG_WARNING, "Send failed: %s (vendor %u)",
-						 rpcrdmax_ib_wc_status_msg(wc.status),
-						 wc.vendor_err);
-		}
-		lost();
-	}
+	send_status(wc);
 }
 
 /*
@@ -273,17 +265,14 @@ void Conn::v2_control(ConstBytes raw)
 }
 
 /*
- * A version 2 message on a connection whose first Call offered version 2
- * (ERR_VERS is handled before, whatever its rdma_vers).  True when @rb
- * may be reposted now.
+ * A version 2 message with rdma_proc @proc on a connection whose first
+ * Call offered version 2 (ERR_VERS is handled before, whatever its
+ * rdma_vers).  True when @rb may be reposted now.
  */
-bool Conn::v2_message(RecvBuf *rb, ConstBytes raw, const rpcrdmax_wc &wc)
+bool Conn::v2_message(RecvBuf *rb, ConstBytes raw, const rpcrdmax_wc &wc, core::V2Proc proc)
 {
 	Counters &st = ep_->stats;
-	u32 vers;
-	core::V2Proc proc;
 
-	(void)core::v2_peek(raw, &vers, &proc);
 	if (call_vers() != core::kRpcRdmaVersion2) {
 		/* We went back to version 1 (ERR_VERS): the server must too. */
 		st.bad_reply.add_return(1);

@@ -172,6 +172,7 @@ public:
 	u32 bc_max_payload() const;
 	void recv_done(RecvBuf *rb, const rpcrdmax_wc &wc);
 	void send_done(SendBuf *sb, const rpcrdmax_wc &wc);
+	void send_status(const rpcrdmax_wc &wc);
 	void lost();
 	void fail(int event);
 	void fence_invalidate(Req *req);
@@ -202,7 +203,7 @@ public:
 			   const core::V1Header &h);
 
 	/* v2.cpp */
-	bool v2_message(RecvBuf *rb, ConstBytes raw, const rpcrdmax_wc &wc);
+	bool v2_message(RecvBuf *rb, ConstBytes raw, const rpcrdmax_wc &wc, core::V2Proc proc);
 	void v2_err_vers(ConstBytes raw, u32 xid, u32 low, u32 high);
 	void v2_error(ConstBytes raw);
 	void v2_control(ConstBytes raw);
