@@ -27,9 +27,8 @@ int SvcConn::bc_send(void *rqst, u32 xid, u32 len)
 	/* On a connection whose client chose Version Two, backward Calls go
 	 * in it too, with rdma_direction CALL (draft Sections 4.2, 6.2.2):
 	 * a header two words longer. */
-	const bool v2 = conn_vers_.read() == (int)core::kRpcRdmaVersion2;
-	const u32 max = bc_max_payload() -
-			(v2 ? core::kV2MinChunkHeaderSize - core::kMinChunkHeaderSize : 0);
+	const bool v2 = first_vers_.read() == (int)core::kRpcRdmaVersion2;
+	const u32 max = bc_max_payload() - (v2 ? core::kV2ExtraHeaderSize : 0);
 
 	if (lost_.read())
 		return -err::ENOTCONN;

@@ -395,8 +395,7 @@ private:
 	 * whether this connection's version was counted; recvfrom's
 	 * scratch for messages that carry no Call, made at the first. */
 	Atomic v2_rbsiz_;
-	Atomic vers_counted_;
-	Atomic conn_vers_{ 1 };	/* the version of the connection's first Call */
+	Atomic first_vers_;	/* the version of the connection's first Call; 0: none yet */
 	core::V2Header *v2_ = nullptr;
 	Atomic lost_;
 	Atomic send_ids_;		/* the next Send context's cid */

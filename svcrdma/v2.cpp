@@ -139,15 +139,13 @@ void SvcConn::note_connprop(const core::PropSet &props)
 
 void SvcConn::count_version(u32 vers)
 {
-	if (vers_counted_.read() || vers_counted_.cmpxchg(0, 1) != 0)
+	if (first_vers_.read() || first_vers_.cmpxchg(0, (int)vers) != 0)
 		return;
 	rpcrdmax_svc_stat_add(vers == core::kRpcRdmaVersion2 ? RPCRDMAX_SVC_STAT_VERS2
 							     : RPCRDMAX_SVC_STAT_VERS1,
 			      1);
-	if (vers == core::kRpcRdmaVersion2) {
-		conn_vers_.set((int)vers);
+	if (vers == core::kRpcRdmaVersion2)
 		send_connprop();
-	}
 }
 
 /* Our RDMA2_CONNPROP, ahead of the first version 2 Reply (Section 5.3.1). */

@@ -411,7 +411,7 @@ Result<void> Conn::bc_send(void *rqst, u32 xid, u32 len)
 	bool signal;
 	const bool v2 = bc_vers_.read() == (int)core::kRpcRdmaVersion2;
 
-	if (len > bc_max_payload() - (v2 ? core::kV2MinChunkHeaderSize - core::kMinChunkHeaderSize : 0))
+	if (len > bc_max_payload() - (v2 ? core::kV2ExtraHeaderSize : 0))
 		return error(err::EMSGSIZE);
 	SendBuf *sb = take_send(&signal);
 	if (!sb) {

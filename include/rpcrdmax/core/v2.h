@@ -36,9 +36,9 @@ inline constexpr u32 kRpcRdmaVersion2 = 2;
 /* Range reported in RDMA2_ERR_VERS: a version 2 endpoint also speaks 1. */
 inline constexpr u32 kV2VersLow = 1;
 inline constexpr u32 kV2VersHigh = 2;
-/* A chunkless RDMA2_MSG header: version 1's and rdma_direction and
- * rdma_inv_handle (Section 6.2). */
-inline constexpr u32 kV2MinChunkHeaderSize = kMinChunkHeaderSize + 2 * kXdrWord;
+/* A chunkless RDMA2_MSG header is version 1's and two words more:
+ * rdma_direction and rdma_inv_handle (Section 6.2). */
+inline constexpr u32 kV2ExtraHeaderSize = 2 * kXdrWord;
 
 enum class V2Proc : u32 {
 	Msg = 0,
