@@ -407,6 +407,7 @@ netns_listener() {
 # and around the second the server reads rdma_stat_ctxt_alloc and
 # rdma_stat_recv.  steady_server_check then requires the allocation
 # counter not to move while the Receives counter did.
+STEADY_TMP=${STEADY_TMP:-/tmp}	# the counters' snapshots (a host test sets it)
 STEADY_JOB="--directory=/mnt/nfs/steady --size=8m --direct=1 --ioengine=libaio --time_based --runtime=8 --group_reporting"
 
 steady_server_watch() {
@@ -414,22 +415,22 @@ steady_server_watch() {
 	touch /share/steady.want
 	(
 		wait_for /share/steady.start 1800 || exit 0
-		echo "$(cat $svc/rdma_stat_ctxt_alloc) $(cat $svc/rdma_stat_recv)" >/tmp/steady.before
+		echo "$(cat $svc/rdma_stat_ctxt_alloc) $(cat $svc/rdma_stat_recv)" >$STEADY_TMP/steady.before
 		touch /share/steady.start.ok
 		wait_for /share/steady.stop 600 || exit 0
-		echo "$(cat $svc/rdma_stat_ctxt_alloc) $(cat $svc/rdma_stat_recv)" >/tmp/steady.after
+		echo "$(cat $svc/rdma_stat_ctxt_alloc) $(cat $svc/rdma_stat_recv)" >$STEADY_TMP/steady.after
 		touch /share/steady.stop.ok
 	) &
 }
 
 steady_server_check() {
 	local a0 r0 a1 r1
-	if [ ! -s /tmp/steady.before ] || [ ! -s /tmp/steady.after ]; then
+	if [ ! -s $STEADY_TMP/steady.before ] || [ ! -s $STEADY_TMP/steady.after ]; then
 		step_fail "steady: the client's steady-state run never happened"
 		return
 	fi
-	read -r a0 r0 </tmp/steady.before
-	read -r a1 r1 </tmp/steady.after
+	read -r a0 r0 <$STEADY_TMP/steady.before
+	read -r a1 r1 <$STEADY_TMP/steady.after
 	echo "steady: rdma_stat_ctxt_alloc $a0 -> $a1, rdma_stat_recv $r0 -> $r1"
 	[ "$a0" -gt 0 ] 2>/dev/null && step_ok "steady: contexts were made at connection set-up ($a0)" ||
 		step_fail "steady: rdma_stat_ctxt_alloc is '$a0' with a connection up"
@@ -437,18 +438,19 @@ steady_server_check() {
 		step_fail "steady: rdma_stat_recv did not move ($r0 -> $r1)"
 	# Zero is the aim, and what our client gets.  The stock client may
 	# split a chunk into more segments than a pooled context has room
-	# for, and such a context then grows (Documentation/svcrdma.rst).
-	# That growth is bounded by the pool, not by the Calls: at most one
-	# per pooled context (16 receive + 64 send), whatever the run's
-	# length.  A per-RPC allocation instead grows with the Calls, one per
-	# Call or more, so the run must also see ten Calls per allocation.
+	# for, and such a context then grows (Documentation/svcrdma.rst); with
+	# 1 MiB I/O (the battery's server) not every pooled context met its
+	# largest chunk in the warm-up.  That growth is bounded by the pool,
+	# not by the Calls: at most one per pooled context (16 receive + 64
+	# send).  A per-RPC allocation grows with the Calls instead, so in a
+	# run of more Calls than the pool holds it goes past that bound.
 	local grew=$((a1 - a0)) calls=$((r1 - r0)) pool=80
 	if [ "$grew" = 0 ]; then
 		step_ok "steady: no context allocated during the run"
-	elif [ "$grew" -le "$pool" ] && [ $((grew * 10)) -lt "$calls" ] 2>/dev/null; then
+	elif [ "$grew" -le "$pool" ] && [ "$calls" -gt "$pool" ] 2>/dev/null; then
 		step_ok "steady: $grew contexts grew during $calls Calls (at most one per pooled context)"
 	else
-		step_fail "steady: $grew contexts allocated during $calls Calls (more than the pool of $pool, or one per 10 Calls)"
+		step_fail "steady: $grew contexts allocated during $calls Calls (more than one per pooled context, $pool, or too few Calls to tell)"
 	fi
 }
 
