@@ -20,10 +20,11 @@
 #                        runs KUnit there)
 #   make check-battery   the e2e battery's "full" profile, rpcrdmax's client
 #                        and server each against stock (make check runs
-#                        its shorter "check" profile)
-#   make check-battery-v2  the battery's "check" profile with rpcrdmax on both
-#                        ends, which settle on RPC-over-RDMA Version Two
-#                        (make check's both case runs the client script so)
+#                        its shorter "check" profile inside e2e's client,
+#                        server and both cases)
+#   make check-battery-v2  the battery alone, "check" profile, with rpcrdmax
+#                        on both ends, which settle on RPC-over-RDMA Version
+#                        Two (make check runs it inside both, but its storm)
 #   make fuzz-server     the hostile peer's randomized corpus against rpcrdmax's
 #                        server (e2e hostile-server): SEED=N (default: the
 #                        time), COUNT=N (default 10000); make check runs seed

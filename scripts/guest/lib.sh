@@ -93,6 +93,8 @@ trace_expect() {
 
 rxe_up() {
 	modprobe rdma_rxe || return 1
+	# already up: a second client script in the same boot (with-battery.sh)
+	rdma link show rxe0/1 2>/dev/null | grep -q 'state ACTIVE' && return 0
 	rxe_readd
 }
 
@@ -276,12 +278,22 @@ rdma_res_count() {
 	rdma res show 2>/dev/null | awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) n += $(i + 1) } END { print n + 0 }'
 }
 
+# battery_after: the case runs the battery (battery-client.sh) in the
+# same boot, after its own client script (scripts/e2e puts battery.after
+# on the share; with-battery.sh runs the two).  The server then serves
+# what battery-server.sh serves as well: room for the 64 MiB file, 1 MiB
+# I/O, short v4 lease and grace periods, 8 threads, and the battery's two
+# delegation rounds.
+battery_after() { [ -e /share/battery.after ]; }
+
 # nfs_server_start: export a tmpfs on /export to the test networks and
 # start nfsd with one rdma listener on 20049 (written once per nfsd start:
 # a second write of the same listener panics the stock 6.1 kernel).
 nfs_server_start() {
+	local size=1g threads=4
+	battery_after && size=1536m threads=8
 	mkdir -p /export /proc/fs/nfsd /var/lib/nfs/rpc_pipefs
-	mount -t tmpfs -o size=1g tmpfs /export
+	mount -t tmpfs -o size=$size tmpfs /export
 	mount -t nfsd nfsd /proc/fs/nfsd
 	mount -t rpc_pipefs rpc_pipefs /var/lib/nfs/rpc_pipefs 2>/dev/null
 	echo '/export 192.0.2.0/24(rw,no_root_squash,insecure,no_subtree_check,fsid=1) 2001:db8::/64(rw,no_root_squash,insecure,no_subtree_check,fsid=1)' >/etc/exports
@@ -289,24 +301,39 @@ nfs_server_start() {
 	rpcbind -w 2>/dev/null || rpcbind
 	step "server: exportfs" exportfs -ra
 	rpc.mountd
-	nfsd_up
+	# before any nfsd thread exists (battery-server.sh does the same)
+	if battery_after; then
+		step "server: max_block_size 1 MiB" sh -c 'echo 1048576 >/proc/fs/nfsd/max_block_size && [ "$(cat /proc/fs/nfsd/max_block_size)" = 1048576 ]'
+		echo 10 >/proc/fs/nfsd/nfsv4leasetime 2>/dev/null
+		echo 10 >/proc/fs/nfsd/nfsv4gracetime 2>/dev/null
+	fi
+	nfsd_up $threads
 }
 
-# nfsd_up: start nfsd's threads and its rdma listener.
+# nfsd_up [THREADS]: start nfsd's threads (default 4) and its rdma listener.
 nfsd_up() {
-	step "server: rpc.nfsd" rpc.nfsd 4
+	step "server: rpc.nfsd" rpc.nfsd "${1:-4}"
 	step "server: rdma listener" sh -c 'echo "rdma 20049" >/proc/fs/nfsd/portlist'
 	grep -q rdma /proc/fs/nfsd/portlist && step_ok "server: portlist has rdma" ||
 		step_fail "server: portlist has no rdma"
 }
 
 # nfs_server_serve: nfs_server_start, tell the client it may start, and
-# wait until it is done.
+# wait until it is done (with the battery after: its delegation rounds
+# as well, checked once the client is done).
 nfs_server_serve() {
 	nfs_server_start
+	if battery_after; then
+		deleg_server_round cb1 cb/f1
+		deleg_server_round cb2 cb/f2
+	fi
 	touch /share/server.ready
-	wait_for /share/client.done 1800 || step_fail "server: client never finished"
+	wait_for /share/client.done 3600 || step_fail "server: client never finished"
 	[ ! -e /share/krb5.want ] || cp /tmp/kdc.log /tmp/svcgssd.log /share/
+	if battery_after; then
+		deleg_server_round_check cb1
+		deleg_server_round_check cb2
+	fi
 }
 
 # rdma_res_settle KIND N SECONDS: wait until the RDMA core tracks N of KIND.
@@ -836,6 +863,11 @@ krb5_client() {
 	done
 	echo "krb5: the round took $(($(date +%s) - t0)) s"
 	cp /tmp/gssd.log /share/client-gssd.log
+	# The client leaves Kerberos as it found it: with rpc.gssd and a
+	# keytab left behind, a later sec=sys NFSv4.0 mount (the battery's,
+	# in the same boot) tried the machine's credential and failed.
+	pkill -x rpc.gssd
+	rm -f /etc/krb5.keytab /tmp/krb5cc*
 }
 
 # ---- the debug kernel (scripts/e2e --debug, scripts/kunit --debug) ---------
