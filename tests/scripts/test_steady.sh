@@ -9,31 +9,25 @@
 . "$(dirname "$0")/harness.sh"
 STEADY_TMP=$tmp
 
-# verdict A0 R0 A1 R1: the last STEP line of the check on those snapshots.
-verdict() {
-	echo "$1 $2" >"$tmp/steady.before"
-	echo "$3 $4" >"$tmp/steady.after"
+# expect OUTCOME NAME A0 R0 A1 R1: the check on those snapshots ends in a
+# STEP line that starts "STEP OUTCOME" (ok or FAIL).
+expect() {
+	local want=$1 name=$2 v
+	echo "$3 $4" >"$tmp/steady.before"
+	echo "$5 $6" >"$tmp/steady.after"
 	STEP_FAILS=0
-	steady_server_check | grep '^STEP' | tail -n 1
+	v=$(steady_server_check | grep '^STEP' | tail -n 1)
+	case $v in "STEP $want "*) true ;; *) false ;; esac
+	check "steady: $name ($v)" $?
 }
 
-v=$(verdict 6742 3675 6742 4537)
-case $v in "STEP ok steady: no context"*) true ;; *) false ;; esac
-check "steady: no growth passes ($v)" $?
+expect ok "no growth passes" 6742 3675 6742 4537
 # 6.12's stock client, seen in CI's fresh run: 9 in 862 Calls
-v=$(verdict 6742 3675 6751 4537)
-case $v in "STEP ok "*) true ;; *) false ;; esac
-check "steady: 9 contexts in 862 Calls pass ($v)" $?
+expect ok "9 contexts in 862 Calls pass" 6742 3675 6751 4537
 # the battery's server (1 MiB I/O): 70 in 398 Calls
-v=$(verdict 5000 1000 5070 1398)
-case $v in "STEP ok "*) true ;; *) false ;; esac
-check "steady: 70 contexts in 398 Calls pass ($v)" $?
+expect ok "70 contexts in 398 Calls pass" 5000 1000 5070 1398
 # one allocation per Call: past the pool
-v=$(verdict 5000 1000 5398 1398)
-case $v in "STEP FAIL "*) true ;; *) false ;; esac
-check "steady: one allocation per Call fails ($v)" $?
+expect FAIL "one allocation per Call fails" 5000 1000 5398 1398
 # a run of fewer Calls than the pool cannot tell
-v=$(verdict 5000 1000 5040 1040)
-case $v in "STEP FAIL "*) true ;; *) false ;; esac
-check "steady: 40 allocations in 40 Calls fail ($v)" $?
+expect FAIL "40 allocations in 40 Calls fail" 5000 1000 5040 1040
 finish
