@@ -5,14 +5,84 @@
 
 STEP_FAILS=0
 
+# stall_due LOG: whether LOG has had no line added for STALL_SECS (240 s
+# by default; no step here is meant to take that long).
+STALL_SECS=${STALL_SECS:-240}
+stall_due() {
+	local m
+	m=$(stat -c %Y "$1" 2>/dev/null) || return 1
+	[ $(($(date +%s) - m)) -ge "$STALL_SECS" ]
+}
+
+# stall_report LOG: where a guest whose script's LOG has gone silent is:
+# its last step, the newest commands still running (the step under way is
+# among them), each task in uninterruptible sleep with its kernel stack,
+# and the blocked-task dump (sysrq w, to the console).  Its first line is
+# what scripts/e2e quotes.
+stall_report() {
+	local p st
+	echo "stuck: no output for $(($(date +%s) - $(stat -c %Y "$1"))) s after \"$(grep '^STEP' "$1" 2>/dev/null | tail -n1 | cut -c6-80)\"; running: $(stall_newest)"
+	echo "--- $(date -u +%T) newest commands:"
+	ps -eo pid,ppid,stat,etimes,wchan:24,args --sort=etimes 2>/dev/null | head -n 15
+	for p in /proc/[0-9]*; do
+		st=$(awk '{ print $3 }' "$p/stat" 2>/dev/null)
+		[ "$st" = D ] || continue
+		echo "--- D: ${p#/proc/} $(cat "$p/comm" 2>/dev/null)"
+		cat "$p/stack" 2>/dev/null
+	done
+	[ ! -w /proc/sysrq-trigger ] || echo w >/proc/sysrq-trigger
+}
+
+# stall_newest: the command line of the newest process that is not this
+# shell's own (its ancestors, the subshells and pipelines it runs to ask),
+# a sleep of a polling loop, or a kernel thread.
+stall_newest() {
+	local me anc= p
+	read -r me _ </proc/self/stat
+	p=$me
+	while [ "${p:-0}" -gt 1 ]; do
+		anc="$anc $p"
+		p=$(awk '{ print $4 }' "/proc/$p/stat" 2>/dev/null)
+	done
+	ps -eo pid=,ppid=,etimes=,args= 2>/dev/null | awk -v me="$me" -v anc="$anc " '
+		{ P[NR] = $1; Q[NR] = $2; E[NR] = $3 + 0
+		  sub(/^ *[0-9]+ +[0-9]+ +[0-9]+ /, ""); A[NR] = $0
+		  if ($2 == me) kid[P[NR]] = 1 }
+		END {
+			for (i = 1; i <= NR; i++) {
+				if (index(anc, " " P[i] " ") || Q[i] == me || (Q[i] in kid) ||
+				    A[i] ~ /^(\[|sleep )/)
+					continue
+				if (!b || E[i] < E[b] || (E[i] == E[b] && P[i] + 0 > P[b] + 0))
+					b = i
+			}
+			if (b) print substr(A[b], 1, 100)
+		}'
+}
+
 # A heartbeat for scripts/vm: it tells a NIC stall (QEMU stops moving
 # this guest's packets) from a hung guest kernel by whether this file
 # keeps being touched.  Once per guest, detached from the script's output
 # and not the script's child (a bare `wait` in a script would wait for it).
+# The same loop watches the guest's log (stall_due): once per stall it
+# says where the script is stuck (stall_report, to NAME.stuck and the
+# console), since a guest that scripts/vm's time-out then kills leaves no
+# dmesg behind.  Not on a pair's server, whose script waits silently for
+# its client.
 if [ -n "${RPCRDMAX_name:-}" ] && [ -z "${RPCRDMAX_HEARTBEAT:-}" ]; then
 	RPCRDMAX_HEARTBEAT=1
 	export RPCRDMAX_HEARTBEAT
-	( (cd / && while :; do : >"/share/$RPCRDMAX_name.alive"; sleep 5; done) </dev/null >/dev/null 2>&1 & )
+	( (cd / && log=/share/$RPCRDMAX_name.log reported=; while :; do
+		: >"/share/$RPCRDMAX_name.alive"
+		if [ "$RPCRDMAX_name" = server ] || ! stall_due "$log"; then
+			reported=
+		elif [ -z "$reported" ]; then
+			reported=1
+			stall_report "$log" >>"/share/$RPCRDMAX_name.stuck" 2>&1
+			cat "/share/$RPCRDMAX_name.stuck" >/dev/console 2>/dev/null
+		fi
+		sleep 5
+	done) </dev/null >/dev/null 2>&1 & )
 fi
 
 step_ok() { echo "STEP ok $*"; }

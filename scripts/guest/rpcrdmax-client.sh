@@ -162,7 +162,7 @@ for v in $CLIENT_VERSIONS; do
 	grep "xprt:	rdma" /proc/self/mountstats | head -n1
 	echo "mount options: $(grep ' /mnt/nfs ' /proc/mounts)"
 	# nfs-common's mountstats parses the transport line by its field count.
-	step "v$v: mountstats(8) parses the rdma line" sh -c "mountstats --xprt /mnt/nfs | grep -q 'Transport protocol: rdma'"
+	step "v$v: mountstats(8) parses the rdma line" timeout 120 sh -c "mountstats --xprt /mnt/nfs | grep -q 'Transport protocol: rdma'"
 	d=/mnt/nfs/x$v
 	step "v$v: write files" timeout 300 sh -c "mkdir -p $d && cp /tmp/src/f* $d/ && sync"
 	# Small WRITEs go inline with their data: field 18 counts the pull-up.
@@ -172,7 +172,7 @@ for v in $CLIENT_VERSIONS; do
 	step "v$v: umount" timeout 120 umount /mnt/nfs
 	step "v$v: remount" timeout 120 mount -t nfs -o "$opts" 192.0.2.1:/export /mnt/nfs
 	step "v$v: sha256 after remount" timeout 300 sh -c "cd $d && sha256sum -c --quiet /tmp/src.sha256"
-	step "v$v: directory listing" sh -c "ls $d | wc -l | grep -qx $(echo $SIZES | wc -w)"
+	step "v$v: directory listing" timeout 120 sh -c "ls $d | wc -l | grep -qx $(echo $SIZES | wc -w)"
 	step "v$v: O_DIRECT write 4 MiB" timeout 300 dd if=/tmp/src/f8388608 of=$d/direct bs=1M count=4 oflag=direct status=none
 	step "v$v: O_DIRECT read back" timeout 300 bash -c "cmp <(dd if=$d/direct bs=1M iflag=direct status=none) <(head -c 4194304 /tmp/src/f8388608)"
 	step "v$v: 300-entry directory" timeout 300 sh -c "mkdir -p $d/dir && cd $d/dir && for i in \$(seq 1 300); do : >entry-with-a-rather-long-name-\$i; done && test \$(ls | wc -l) = 300"
@@ -216,7 +216,7 @@ d=/mnt/nfs/inline1024
 if timeout 120 mount -t nfs -o "$opts" 192.0.2.1:/export /mnt/nfs; then
 	step_ok "inline1024: mount"
 	step "inline1024: write files" timeout 300 sh -c "mkdir -p $d && cp /tmp/src/f* $d/ && sync"
-	step "inline1024: 4000-byte symlink (a Long Call)" sh -c "ln -s \$(head -c 4000 /dev/zero | tr '\\0' y) $d/longlink"
+	step "inline1024: 4000-byte symlink (a Long Call)" timeout 120 sh -c "ln -s \$(head -c 4000 /dev/zero | tr '\\0' y) $d/longlink"
 	# $1 "xprt:", $2 "rdma", 10 generic fields, then Read, Write, Reply chunks
 	set -- $(grep "xprt:	rdma" /proc/self/mountstats | head -n1)
 	[ "${13:-0}" -gt 0 ] && step_ok "inline1024: Read chunks used (${13})" ||
@@ -224,8 +224,8 @@ if timeout 120 mount -t nfs -o "$opts" 192.0.2.1:/export /mnt/nfs; then
 	step "inline1024: umount" timeout 120 umount /mnt/nfs
 	step "inline1024: remount" timeout 120 mount -t nfs -o "$opts" 192.0.2.1:/export /mnt/nfs
 	step "inline1024: sha256 after remount" timeout 300 sh -c "cd $d && sha256sum -c --quiet /tmp/src.sha256"
-	step "inline1024: 300-entry directory" sh -c "test \$(ls /mnt/nfs/x3/dir | wc -l) = 300"
-	step "inline1024: read the symlink back" sh -c "test \$(readlink $d/longlink | wc -c) = 4001"
+	step "inline1024: 300-entry directory" timeout 120 sh -c "test \$(ls /mnt/nfs/x3/dir | wc -l) = 300"
+	step "inline1024: read the symlink back" timeout 120 sh -c "test \$(readlink $d/longlink | wc -c) = 4001"
 	set -- $(grep "xprt:	rdma" /proc/self/mountstats | head -n1)
 	[ "${15:-0}" -gt 0 ] && step_ok "inline1024: Reply chunks used (${15})" ||
 		step_fail "inline1024: no Reply chunk used: $*"

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Host test of the guests' stall report (scripts/guest/lib.sh: stall_due,
+# stall_report): a log silent for STALL_SECS is due, a fresh one is not,
+# and the report's first line (which scripts/e2e quotes when a guest
+# times out) names the last step and the command still running.
+# Prints "ok NAME" or "FAIL NAME" per case; exits non-zero on a failure.
+. "$(dirname "$0")/harness.sh"
+log=$tmp/client.log
+printf 'STEP ok v3: mount\nSTEP ok inline1024: remount\n' >"$log"
+
+! stall_due "$log"
+check "stall_due: a log written just now is not due" $?
+touch -d "@$(($(date +%s) - STALL_SECS - 5))" "$log"
+stall_due "$log"
+check "stall_due: a log silent for $STALL_SECS s is due" $?
+! stall_due "$tmp/none"
+check "stall_due: no log yet is not due" $?
+
+# The step under way: the newest command that is not the report's own.
+tail -f /dev/null --pid=$$ -s 30 &
+pid=$!
+sleep 1
+stall_report "$log" >"$tmp/report"
+kill $pid
+read -r first <"$tmp/report"
+echo "$first"
+[[ $first == 'stuck: no output for '*' s after "ok inline1024: remount"; running: tail -f /dev/null --pid='* ]]
+check "stall_report: the last step and the running command" $?
+
+finish
