@@ -18,6 +18,9 @@
 #                        kernel (KASAN, lockdep, kmemleak, UBSAN, DEBUG_OBJECTS)
 #                        and faults injected into rpcrdmax's shims (make check
 #                        runs KUnit there)
+#   make check-debug-smoke  the lean smoke case (rpcrdmax on both ends) on the
+#                        debug kernel: about 21 minutes, against over an hour
+#                        for check-debug
 #   make check-battery   the e2e battery's "full" profile, rpcrdmax's client
 #                        and server each against stock (make check runs
 #                        its shorter "check" profile inside e2e's client,
@@ -44,7 +47,7 @@ SHELL := /bin/bash
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 
 .PHONY: all modules setup deb build-6.12 check-6.12 check check-quick check-host check-build check-kunit \
-	check-e2e check-debug check-battery check-battery-v2 check-fresh fuzz-server demo bench clean \
+	check-e2e check-debug check-debug-smoke check-battery check-battery-v2 check-fresh fuzz-server demo bench clean \
 	install uninstall
 
 all: modules
@@ -108,6 +111,9 @@ fuzz-server:
 
 check-debug:
 	$(TOP)/scripts/e2e --debug
+
+check-debug-smoke:
+	$(TOP)/scripts/e2e --debug smoke
 
 check-battery:
 	RPCRDMAX_BATTERY_PROFILE=full $(TOP)/scripts/e2e battery-client battery-server

@@ -10,11 +10,14 @@
 #   CLIENT_VERSIONS   NFS versions of the per-version loop (default all four)
 #   CLIENT_IPV6       1: the IPv6 mount (default)
 #   CLIENT_NCONNECT   1: the nconnect=4 mount (default)
+#   CLIENT_LEAN       1: without the swap file, the isolated namespace's
+#                     mount and the tracepoint window (scripts/e2e's smoke
+#                     case: make check-debug-smoke); default 0
 . /share/lib.sh
 set -u
-CLIENT_VERSIONS="3 4.0 4.1 4.2" CLIENT_IPV6=1 CLIENT_NCONNECT=1
+CLIENT_VERSIONS="3 4.0 4.1 4.2" CLIENT_IPV6=1 CLIENT_NCONNECT=1 CLIENT_LEAN=0
 [ -r /share/client.env ] && . /share/client.env
-echo "client: versions '$CLIENT_VERSIONS' ipv6=$CLIENT_IPV6 nconnect=$CLIENT_NCONNECT"
+echo "client: versions '$CLIENT_VERSIONS' ipv6=$CLIENT_IPV6 nconnect=$CLIENT_NCONNECT lean=$CLIENT_LEAN"
 SIZES="0 1 1023 1024 1025 4095 4096 4097 65535 65536 65537 1048577 8388608"
 step "client: rxe up" rxe_up
 step "client: install rpcrdmax.ko" install_rpcrdmax
@@ -34,113 +37,117 @@ else
 	step_ok "client: unload refused while in use"
 fi
 step "client: umount" timeout 120 umount /mnt/nfs
-# Swap on a file of the mount: swapon has sunrpc enable swap on the
-# transport (an op it calls without a NULL check).
-if step "swap: mount -o rdma,vers=4.2" timeout 120 mount -t nfs -o rdma,port=20049,vers=4.2 192.0.2.1:/export /mnt/nfs; then
-	step "swap: a 16 MiB swap file on the mount" timeout 120 sh -c \
-		'dd if=/dev/zero of=/mnt/nfs/swapfile bs=1M count=16 status=none && chmod 600 /mnt/nfs/swapfile && mkswap /mnt/nfs/swapfile'
-	if step "swap: swapon" timeout 120 swapon /mnt/nfs/swapfile; then
-		grep -q '^/mnt/nfs/swapfile ' /proc/swaps && step_ok "swap: /proc/swaps lists the NFS/RDMA file" ||
-			step_fail "swap: /proc/swaps: $(tr '\n' ' ' </proc/swaps)"
-		step "swap: swapoff" timeout 120 swapoff /mnt/nfs/swapfile
+# Swap, a mount from an isolated namespace and the tracepoint window:
+# not in the lean run (CLIENT_LEAN=1).
+if [ "$CLIENT_LEAN" != 1 ]; then
+	# Swap on a file of the mount: swapon has sunrpc enable swap on the
+	# transport (an op it calls without a NULL check).
+	if step "swap: mount -o rdma,vers=4.2" timeout 120 mount -t nfs -o rdma,port=20049,vers=4.2 192.0.2.1:/export /mnt/nfs; then
+		step "swap: a 16 MiB swap file on the mount" timeout 120 sh -c \
+			'dd if=/dev/zero of=/mnt/nfs/swapfile bs=1M count=16 status=none && chmod 600 /mnt/nfs/swapfile && mkswap /mnt/nfs/swapfile'
+		if step "swap: swapon" timeout 120 swapon /mnt/nfs/swapfile; then
+			grep -q '^/mnt/nfs/swapfile ' /proc/swaps && step_ok "swap: /proc/swaps lists the NFS/RDMA file" ||
+				step_fail "swap: /proc/swaps: $(tr '\n' ' ' </proc/swaps)"
+			step "swap: swapoff" timeout 120 swapoff /mnt/nfs/swapfile
+		fi
+		step "swap: remove the file, umount" timeout 120 sh -c 'rm -f /mnt/nfs/swapfile && umount /mnt/nfs'
 	fi
-	step "swap: remove the file, umount" timeout 120 sh -c 'rm -f /mnt/nfs/swapfile && umount /mnt/nfs'
-fi
-# A mount from a network namespace with no route to the server (lib.sh).
-netns_mount_isolated rdma,port=20049,vers=4.2
+	# A mount from a network namespace with no route to the server (lib.sh).
+	netns_mount_isolated rdma,port=20049,vers=4.2
 
-# ---- tracepoints: the stock module's names (trace system rpcrdma) -----
-# A mount, a 64 KiB file written (a Read list) and read back with
-# O_DIRECT (a Write list), the directory listed (a Reply chunk): the
-# client's connect, marshal, chunk and reply events fire with their
-# fields filled in, and a Reply matches a Call.
-if step "trace: rpcrdma:xprtrdma_connect, _op_connect, _inline_thresh, _createmrs, _marshal, _chunk_*, _decode_seg, _reply, _wc_receive, _wc_send, _mr_*, _post_* enabled" \
-	trace_events_on client xprtrdma_connect xprtrdma_op_connect xprtrdma_inline_thresh \
-	xprtrdma_createmrs xprtrdma_decode_seg xprtrdma_marshal xprtrdma_reply \
-	xprtrdma_chunk_read xprtrdma_chunk_write xprtrdma_chunk_reply \
-	xprtrdma_wc_receive xprtrdma_wc_send xprtrdma_mr_map xprtrdma_mr_fastreg \
-	xprtrdma_mr_reminv xprtrdma_mr_localinv xprtrdma_mr_unmap \
-	xprtrdma_post_send xprtrdma_post_recv xprtrdma_post_recvs; then
-	head -c 65536 /dev/urandom >/tmp/trace.src
-	step "trace: mount, write and read 64 KiB, list the directory" timeout 300 sh -c "mount -t nfs -o rdma,port=20049,vers=3,nolock 192.0.2.1:/export /mnt/nfs && cp /tmp/trace.src /mnt/nfs/trace.f && dd if=/mnt/nfs/trace.f of=/tmp/trace.back bs=64k iflag=direct status=none && ls -l /mnt/nfs >/dev/null && umount /mnt/nfs && cmp /tmp/trace.src /tmp/trace.back"
-	trace_events_off client
-	trace_expect client xprtrdma_connect 'peer=\[192\.0\.2\.1\]:20049 rc=0 connection status=1$' \
-		"trace: xprtrdma_connect names the server, rc=0, status 1"
-	trace_expect client xprtrdma_op_connect 'peer=\[192\.0\.2\.1\]:20049 delay=0$' \
-		"trace: xprtrdma_op_connect: sunrpc's first connect, no delay"
-	trace_expect client xprtrdma_inline_thresh \
-		'192\.0\.2\.2:[0-9]+ -> 192\.0\.2\.1:20049 neg send/recv=[1-9][0-9]*/[1-9][0-9]*, calc send/recv=[1-9][0-9]*/[1-9][0-9]*$' \
-		"trace: xprtrdma_inline_thresh shows the connection's inline sizes"
-	trace_expect client xprtrdma_createmrs 'peer=\[192\.0\.2\.1\]:20049 created [1-9][0-9]* MRs$' \
-		"trace: xprtrdma_createmrs shows the connection's MRs"
-	call='task:[0-9]+@[0-9]+ xid=0x[0-9a-f]{8} hdr=[1-9][0-9]* xdr=[0-9]+/[0-9]+/[0-9]+'
-	trace_expect client xprtrdma_marshal "$call read list/inline\$" \
-		"trace: xprtrdma_marshal shows the WRITE's Read list"
-	trace_expect client xprtrdma_marshal "$call inline/write list\$" \
-		"trace: xprtrdma_marshal shows the READ's Write list"
-	# trace-cmd and perf decode the chunk types from the format file:
-	# numbers there, not our enum's names.
-	fmt=$TRACEFS/events/rpcrdma/xprtrdma_marshal/format
-	grep -q '{ 3, "read list" }' $fmt && ! grep -q RPCRDMAX_CH_ $fmt &&
-		step_ok "trace: xprtrdma_marshal's format gives the chunk types' numbers" ||
-		step_fail "trace: xprtrdma_marshal's format: $(grep 'print fmt' $fmt | cut -c1-200)"
-	trace_expect client xprtrdma_wc_receive \
-		'cq.id=[0-9]+ cid=[0-9]+ status=SUCCESS \(0/0x0\) received=[1-9][0-9]*$' \
-		"trace: xprtrdma_wc_receive fired with its fields"
-	trace_expect client xprtrdma_wc_send 'cq.id=[0-9]+ cid=[0-9]+ status=SUCCESS \(0/0x0\)$' \
-		"trace: xprtrdma_wc_send fired with its fields"
-	# Each chunk's MRs as its header advertises them, the last "(last)":
-	# the WRITE's data at a Read position past the NFS header, the READ's
-	# Write chunk, READDIRPLUS's Reply chunk.
-	seg='[1-9][0-9]*@0x[0-9a-f]{16}:0x[0-9a-f]{8} \(last\)$'
-	trace_expect client xprtrdma_chunk_read "task:[0-9]+@[0-9]+ pos=[1-9][0-9]* $seg" \
-		"trace: xprtrdma_chunk_read shows the WRITE's Read chunk"
-	trace_expect client xprtrdma_chunk_write "task:[0-9]+@[0-9]+ $seg" \
-		"trace: xprtrdma_chunk_write shows the READ's Write chunk"
-	# A Reply returns its Write chunk's segment with the octets written:
-	# the READ's data (dd's last READ, at end of file, gets 0 octets).
-	n=0
-	for w in $(trace_lines client xprtrdma_chunk_write | grep -Eo '@0x[0-9a-f]{16}:0x[0-9a-f]{8}'); do
-		trace_lines client xprtrdma_decode_seg |
-			grep -Eq " xprtrdma_decode_seg: [1-9][0-9]*$w\$" && n=$((n + 1))
-	done
-	[ "$n" -gt 0 ] && step_ok "trace: xprtrdma_decode_seg: a READ's Reply returns its Write chunk with the data's length ($n)" ||
-		step_fail "trace: no xprtrdma_decode_seg with data in an offered Write chunk; the last: '$(trace_lines client xprtrdma_decode_seg | tail -n 1)'"
-	trace_expect client xprtrdma_chunk_reply "task:[0-9]+@[0-9]+ $seg" \
-		"trace: xprtrdma_chunk_reply shows READDIRPLUS's Reply chunk"
-	# The WRITE's pages are registered for the server to read (TO_DEVICE),
-	# the READ's for it to write (FROM_DEVICE); each MR is invalidated
-	# (by the server's Send With Invalidate or our LOCAL_INV) and unmapped.
-	mr='mr.id=[0-9]+ nents=[1-9][0-9]* [1-9][0-9]*@0x[0-9a-f]{16}:0x[0-9a-f]{8}'
-	trace_expect client xprtrdma_mr_map "task:[0-9]+@[0-9]+ $mr \\(TO_DEVICE\\)\$" \
-		"trace: xprtrdma_mr_map shows the WRITE's pages"
-	trace_expect client xprtrdma_mr_map "task:[0-9]+@[0-9]+ $mr \\(FROM_DEVICE\\)\$" \
-		"trace: xprtrdma_mr_map shows the READ's pages"
-	trace_expect client xprtrdma_mr_fastreg "task:[0-9]+@[0-9]+ $mr \\((TO|FROM)_DEVICE\\)\$" \
-		"trace: xprtrdma_mr_fastreg fired with its fields"
-	trace_expect client xprtrdma_mr_unmap "$mr \\((TO|FROM)_DEVICE\\)\$" \
-		"trace: xprtrdma_mr_unmap fired with its fields"
-	n=$( (trace_lines client xprtrdma_mr_reminv; trace_lines client xprtrdma_mr_localinv) |
-		grep -Ec "$mr \\((TO|FROM)_DEVICE\\)\$")
-	[ "$n" -gt 0 ] && step_ok "trace: xprtrdma_mr_reminv and _localinv: $n invalidations" ||
-		step_fail "trace: no xprtrdma_mr_reminv or _localinv line"
-	# Work posted: the connection's first Receives as one batch, each
-	# Receive, each Call's Send (signaled or not: Sends are signaled
-	# selectively, and a signaled one's cid completes in xprtrdma_wc_send).
-	trace_expect client xprtrdma_post_recvs \
-		'peer=\[192\.0\.2\.1\]:20049 cq.id=[0-9]+ ([1-9][0-9]*) new recvs, \1 active$' \
-		"trace: xprtrdma_post_recvs shows the connection's first Receives"
-	trace_expect client xprtrdma_post_recv 'cq.id=[0-9]+ cid=[0-9]+$' \
-		"trace: xprtrdma_post_recv fired with its fields"
-	trace_expect client xprtrdma_post_send 'task:[0-9]+@[0-9]+ cq.id=[0-9]+ cid=[0-9]+ \(1 SGE\) $' \
-		"trace: xprtrdma_post_send shows an unsignaled Send"
-	sig=$(trace_lines client xprtrdma_post_send | grep -E ' cid=[0-9]+ \(1 SGE\) signaled$' |
-		tail -n 1 | grep -Eo 'cid=[0-9]+')
-	trace_expect client xprtrdma_wc_send "cq.id=[0-9]+ ${sig:-no-signaled-send} status=SUCCESS" \
-		"trace: xprtrdma_post_send's last signaled Send ($sig) completes in xprtrdma_wc_send"
-	xid=$(trace_lines client xprtrdma_marshal | tail -n 1 | grep -Eo 'xid=0x[0-9a-f]{8}')
-	trace_expect client xprtrdma_reply "task:[0-9]+@[0-9]+ $xid credits=[1-9][0-9]*\$" \
-		"trace: xprtrdma_reply matches the last Call ($xid) with credits"
+	# ---- tracepoints: the stock module's names (trace system rpcrdma) -----
+	# A mount, a 64 KiB file written (a Read list) and read back with
+	# O_DIRECT (a Write list), the directory listed (a Reply chunk): the
+	# client's connect, marshal, chunk and reply events fire with their
+	# fields filled in, and a Reply matches a Call.
+	if step "trace: rpcrdma:xprtrdma_connect, _op_connect, _inline_thresh, _createmrs, _marshal, _chunk_*, _decode_seg, _reply, _wc_receive, _wc_send, _mr_*, _post_* enabled" \
+		trace_events_on client xprtrdma_connect xprtrdma_op_connect xprtrdma_inline_thresh \
+		xprtrdma_createmrs xprtrdma_decode_seg xprtrdma_marshal xprtrdma_reply \
+		xprtrdma_chunk_read xprtrdma_chunk_write xprtrdma_chunk_reply \
+		xprtrdma_wc_receive xprtrdma_wc_send xprtrdma_mr_map xprtrdma_mr_fastreg \
+		xprtrdma_mr_reminv xprtrdma_mr_localinv xprtrdma_mr_unmap \
+		xprtrdma_post_send xprtrdma_post_recv xprtrdma_post_recvs; then
+		head -c 65536 /dev/urandom >/tmp/trace.src
+		step "trace: mount, write and read 64 KiB, list the directory" timeout 300 sh -c "mount -t nfs -o rdma,port=20049,vers=3,nolock 192.0.2.1:/export /mnt/nfs && cp /tmp/trace.src /mnt/nfs/trace.f && dd if=/mnt/nfs/trace.f of=/tmp/trace.back bs=64k iflag=direct status=none && ls -l /mnt/nfs >/dev/null && umount /mnt/nfs && cmp /tmp/trace.src /tmp/trace.back"
+		trace_events_off client
+		trace_expect client xprtrdma_connect 'peer=\[192\.0\.2\.1\]:20049 rc=0 connection status=1$' \
+			"trace: xprtrdma_connect names the server, rc=0, status 1"
+		trace_expect client xprtrdma_op_connect 'peer=\[192\.0\.2\.1\]:20049 delay=0$' \
+			"trace: xprtrdma_op_connect: sunrpc's first connect, no delay"
+		trace_expect client xprtrdma_inline_thresh \
+			'192\.0\.2\.2:[0-9]+ -> 192\.0\.2\.1:20049 neg send/recv=[1-9][0-9]*/[1-9][0-9]*, calc send/recv=[1-9][0-9]*/[1-9][0-9]*$' \
+			"trace: xprtrdma_inline_thresh shows the connection's inline sizes"
+		trace_expect client xprtrdma_createmrs 'peer=\[192\.0\.2\.1\]:20049 created [1-9][0-9]* MRs$' \
+			"trace: xprtrdma_createmrs shows the connection's MRs"
+		call='task:[0-9]+@[0-9]+ xid=0x[0-9a-f]{8} hdr=[1-9][0-9]* xdr=[0-9]+/[0-9]+/[0-9]+'
+		trace_expect client xprtrdma_marshal "$call read list/inline\$" \
+			"trace: xprtrdma_marshal shows the WRITE's Read list"
+		trace_expect client xprtrdma_marshal "$call inline/write list\$" \
+			"trace: xprtrdma_marshal shows the READ's Write list"
+		# trace-cmd and perf decode the chunk types from the format file:
+		# numbers there, not our enum's names.
+		fmt=$TRACEFS/events/rpcrdma/xprtrdma_marshal/format
+		grep -q '{ 3, "read list" }' $fmt && ! grep -q RPCRDMAX_CH_ $fmt &&
+			step_ok "trace: xprtrdma_marshal's format gives the chunk types' numbers" ||
+			step_fail "trace: xprtrdma_marshal's format: $(grep 'print fmt' $fmt | cut -c1-200)"
+		trace_expect client xprtrdma_wc_receive \
+			'cq.id=[0-9]+ cid=[0-9]+ status=SUCCESS \(0/0x0\) received=[1-9][0-9]*$' \
+			"trace: xprtrdma_wc_receive fired with its fields"
+		trace_expect client xprtrdma_wc_send 'cq.id=[0-9]+ cid=[0-9]+ status=SUCCESS \(0/0x0\)$' \
+			"trace: xprtrdma_wc_send fired with its fields"
+		# Each chunk's MRs as its header advertises them, the last "(last)":
+		# the WRITE's data at a Read position past the NFS header, the READ's
+		# Write chunk, READDIRPLUS's Reply chunk.
+		seg='[1-9][0-9]*@0x[0-9a-f]{16}:0x[0-9a-f]{8} \(last\)$'
+		trace_expect client xprtrdma_chunk_read "task:[0-9]+@[0-9]+ pos=[1-9][0-9]* $seg" \
+			"trace: xprtrdma_chunk_read shows the WRITE's Read chunk"
+		trace_expect client xprtrdma_chunk_write "task:[0-9]+@[0-9]+ $seg" \
+			"trace: xprtrdma_chunk_write shows the READ's Write chunk"
+		# A Reply returns its Write chunk's segment with the octets written:
+		# the READ's data (dd's last READ, at end of file, gets 0 octets).
+		n=0
+		for w in $(trace_lines client xprtrdma_chunk_write | grep -Eo '@0x[0-9a-f]{16}:0x[0-9a-f]{8}'); do
+			trace_lines client xprtrdma_decode_seg |
+				grep -Eq " xprtrdma_decode_seg: [1-9][0-9]*$w\$" && n=$((n + 1))
+		done
+		[ "$n" -gt 0 ] && step_ok "trace: xprtrdma_decode_seg: a READ's Reply returns its Write chunk with the data's length ($n)" ||
+			step_fail "trace: no xprtrdma_decode_seg with data in an offered Write chunk; the last: '$(trace_lines client xprtrdma_decode_seg | tail -n 1)'"
+		trace_expect client xprtrdma_chunk_reply "task:[0-9]+@[0-9]+ $seg" \
+			"trace: xprtrdma_chunk_reply shows READDIRPLUS's Reply chunk"
+		# The WRITE's pages are registered for the server to read (TO_DEVICE),
+		# the READ's for it to write (FROM_DEVICE); each MR is invalidated
+		# (by the server's Send With Invalidate or our LOCAL_INV) and unmapped.
+		mr='mr.id=[0-9]+ nents=[1-9][0-9]* [1-9][0-9]*@0x[0-9a-f]{16}:0x[0-9a-f]{8}'
+		trace_expect client xprtrdma_mr_map "task:[0-9]+@[0-9]+ $mr \\(TO_DEVICE\\)\$" \
+			"trace: xprtrdma_mr_map shows the WRITE's pages"
+		trace_expect client xprtrdma_mr_map "task:[0-9]+@[0-9]+ $mr \\(FROM_DEVICE\\)\$" \
+			"trace: xprtrdma_mr_map shows the READ's pages"
+		trace_expect client xprtrdma_mr_fastreg "task:[0-9]+@[0-9]+ $mr \\((TO|FROM)_DEVICE\\)\$" \
+			"trace: xprtrdma_mr_fastreg fired with its fields"
+		trace_expect client xprtrdma_mr_unmap "$mr \\((TO|FROM)_DEVICE\\)\$" \
+			"trace: xprtrdma_mr_unmap fired with its fields"
+		n=$( (trace_lines client xprtrdma_mr_reminv; trace_lines client xprtrdma_mr_localinv) |
+			grep -Ec "$mr \\((TO|FROM)_DEVICE\\)\$")
+		[ "$n" -gt 0 ] && step_ok "trace: xprtrdma_mr_reminv and _localinv: $n invalidations" ||
+			step_fail "trace: no xprtrdma_mr_reminv or _localinv line"
+		# Work posted: the connection's first Receives as one batch, each
+		# Receive, each Call's Send (signaled or not: Sends are signaled
+		# selectively, and a signaled one's cid completes in xprtrdma_wc_send).
+		trace_expect client xprtrdma_post_recvs \
+			'peer=\[192\.0\.2\.1\]:20049 cq.id=[0-9]+ ([1-9][0-9]*) new recvs, \1 active$' \
+			"trace: xprtrdma_post_recvs shows the connection's first Receives"
+		trace_expect client xprtrdma_post_recv 'cq.id=[0-9]+ cid=[0-9]+$' \
+			"trace: xprtrdma_post_recv fired with its fields"
+		trace_expect client xprtrdma_post_send 'task:[0-9]+@[0-9]+ cq.id=[0-9]+ cid=[0-9]+ \(1 SGE\) $' \
+			"trace: xprtrdma_post_send shows an unsignaled Send"
+		sig=$(trace_lines client xprtrdma_post_send | grep -E ' cid=[0-9]+ \(1 SGE\) signaled$' |
+			tail -n 1 | grep -Eo 'cid=[0-9]+')
+		trace_expect client xprtrdma_wc_send "cq.id=[0-9]+ ${sig:-no-signaled-send} status=SUCCESS" \
+			"trace: xprtrdma_post_send's last signaled Send ($sig) completes in xprtrdma_wc_send"
+		xid=$(trace_lines client xprtrdma_marshal | tail -n 1 | grep -Eo 'xid=0x[0-9a-f]{8}')
+		trace_expect client xprtrdma_reply "task:[0-9]+@[0-9]+ $xid credits=[1-9][0-9]*\$" \
+			"trace: xprtrdma_reply matches the last Call ($xid) with credits"
+	fi
 fi
 
 mkdir -p /mnt/nfs /tmp/src
