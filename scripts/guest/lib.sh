@@ -14,28 +14,32 @@ stall_due() {
 	[ $(($(date +%s) - m)) -ge "$STALL_SECS" ]
 }
 
-# stall_report LOG: where a guest whose script's LOG has gone silent is:
+# stall_report LOG ROOT: where a guest whose script (ROOT, a PID) has left
+# its LOG silent is:
 # its last step, the newest commands still running (the step under way is
 # among them), each task in uninterruptible sleep with its kernel stack,
-# and the blocked-task dump (sysrq w, to the console).  Its first line is
-# what scripts/e2e quotes.
+# and the blocked-task dump (sysrq w, to the console).  Its first line,
+# which scripts/e2e quotes, ends with the first such task's innermost
+# frames.
 stall_report() {
-	local p st
-	echo "stuck: no output for $(($(date +%s) - $(stat -c %Y "$1"))) s after \"$(grep '^STEP' "$1" 2>/dev/null | tail -n1 | cut -c6-80)\"; running: $(stall_newest)"
+	local p d= top=
+	for p in $(ps -eo pid=,stat= 2>/dev/null | awk '$2 ~ /^D/ { print "/proc/" $1 }'); do
+		d="$d--- D: ${p#/proc/} $(cat "$p/comm" 2>/dev/null)
+$(cat "$p/stack" 2>/dev/null)
+"
+		# the first such task's four innermost frames, for the summary
+		[ -n "$top" ] || top="$(cat "$p/comm" 2>/dev/null) in $(sed 's/^\[<[^>]*>\] //; s/+0x.*//' "$p/stack" 2>/dev/null | head -n 4 | paste -sd '<')"
+	done
+	echo "stuck: no output for $(($(date +%s) - $(stat -c %Y "$1"))) s after \"$(grep '^STEP' "$1" 2>/dev/null | tail -n1 | cut -c6-80)\"; running: $(stall_newest "$2")${top:+; D: $top}"
 	echo "--- $(date -u +%T) newest commands:"
 	ps -eo pid,ppid,stat,etimes,wchan:24,args --sort=etimes 2>/dev/null | head -n 15
-	for p in /proc/[0-9]*; do
-		st=$(awk '{ print $3 }' "$p/stat" 2>/dev/null)
-		[ "$st" = D ] || continue
-		echo "--- D: ${p#/proc/} $(cat "$p/comm" 2>/dev/null)"
-		cat "$p/stack" 2>/dev/null
-	done
+	printf '%s' "$d"
 	[ ! -w /proc/sysrq-trigger ] || echo w >/proc/sysrq-trigger
 }
 
-# stall_newest: the command line of the newest process that is not this
-# shell's own (its ancestors, the subshells and pipelines it runs to ask),
-# a sleep of a polling loop, or a kernel thread.
+# stall_newest ROOT: the command line of ROOT's newest descendant that is
+# not this shell's own (its ancestors, the subshells and pipelines it runs
+# to ask) nor a sleep of a polling loop.
 stall_newest() {
 	local me anc= p
 	read -r me _ </proc/self/stat
@@ -44,14 +48,20 @@ stall_newest() {
 		anc="$anc $p"
 		p=$(awk '{ print $4 }' "/proc/$p/stat" 2>/dev/null)
 	done
-	ps -eo pid=,ppid=,etimes=,args= 2>/dev/null | awk -v me="$me" -v anc="$anc " '
+	ps -eo pid=,ppid=,etimes=,args= 2>/dev/null | awk -v root="$1" -v me="$me" -v anc="$anc " '
 		{ P[NR] = $1; Q[NR] = $2; E[NR] = $3 + 0
 		  sub(/^ *[0-9]+ +[0-9]+ +[0-9]+ /, ""); A[NR] = $0
 		  if ($2 == me) kid[P[NR]] = 1 }
 		END {
+			in_root[root] = 1
+			do {
+				grew = 0
+				for (i = 1; i <= NR; i++)
+					if ((Q[i] in in_root) && !(P[i] in in_root)) { in_root[P[i]] = 1; grew = 1 }
+			} while (grew)
 			for (i = 1; i <= NR; i++) {
-				if (index(anc, " " P[i] " ") || Q[i] == me || (Q[i] in kid) ||
-				    A[i] ~ /^(\[|sleep )/)
+				if (!(Q[i] in in_root) || index(anc, " " P[i] " ") || Q[i] == me ||
+				    (Q[i] in kid) || A[i] ~ /^sleep /)
 					continue
 				if (!b || E[i] < E[b] || (E[i] == E[b] && P[i] + 0 > P[b] + 0))
 					b = i
@@ -72,13 +82,13 @@ stall_newest() {
 if [ -n "${RPCRDMAX_name:-}" ] && [ -z "${RPCRDMAX_HEARTBEAT:-}" ]; then
 	RPCRDMAX_HEARTBEAT=1
 	export RPCRDMAX_HEARTBEAT
-	( (cd / && log=/share/$RPCRDMAX_name.log reported=; while :; do
+	( (cd / && log=/share/$RPCRDMAX_name.log script=$$ reported=; while :; do
 		: >"/share/$RPCRDMAX_name.alive"
 		if [ "$RPCRDMAX_name" = server ] || ! stall_due "$log"; then
 			reported=
 		elif [ -z "$reported" ]; then
 			reported=1
-			stall_report "$log" >>"/share/$RPCRDMAX_name.stuck" 2>&1
+			stall_report "$log" "$script" >>"/share/$RPCRDMAX_name.stuck" 2>&1
 			cat "/share/$RPCRDMAX_name.stuck" >/dev/console 2>/dev/null
 		fi
 		sleep 5

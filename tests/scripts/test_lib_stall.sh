@@ -22,11 +22,31 @@ check "stall_due: no log yet is not due" $?
 tail -f /dev/null --pid=$$ -s 30 &
 pid=$!
 sleep 1
-stall_report "$log" >"$tmp/report"
+stall_report "$log" $$ >"$tmp/report"
 kill $pid
 read -r first <"$tmp/report"
 echo "$first"
 [[ $first == 'stuck: no output for '*' s after "ok inline1024: remount"; running: tail -f /dev/null --pid='* ]]
 check "stall_report: the last step and the running command" $?
+
+# A task in uninterruptible sleep: a vfork()ing parent waits so until its
+# child exits.  The report lists it with its kernel stack, and the first
+# line names the first such task's frames.
+printf '#include <unistd.h>\nint main(void) { if (vfork() == 0) { sleep(10); _exit(0); } return 0; }\n' >"$tmp/vf.c"
+if cc -o "$tmp/vfork-wait" "$tmp/vf.c" 2>/dev/null; then
+	"$tmp/vfork-wait" &
+	pid=$!
+	sleep 1
+	stall_report "$log" $$ >"$tmp/report"
+	{ kill -9 $pid && wait $pid; } 2>/dev/null
+	head -n 1 "$tmp/report"
+	grep -A3 "^--- D: $pid vfork-wait\$" "$tmp/report" | grep -q '^\[<[0-9a-f]*>\] .*clone'
+	check "stall_report: a D-state task with its kernel stack" $?
+	head -n 1 "$tmp/report" | grep -q '; D: [^ ]* in [a-z_]'
+	check "stall_report: the first line names a D-state task's frames" $?
+else
+	echo "FAIL stall_report: no C compiler for the D-state case"
+	fails=$((fails + 1))
+fi
 
 finish
