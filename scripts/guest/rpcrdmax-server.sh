@@ -50,7 +50,7 @@ call_counts() {
 }
 if battery_after; then
 	( wait_for /share/part1.done 3600 && trace_events_off server && trace_events_off server_post &&
-		call_counts >/tmp/part1.counts ) &
+		call_counts >/tmp/part1.counts && cp $SVC/rdma_stat_dropped /tmp/part1.dropped ) &
 fi
 nfs_server_serve
 [ -e /share/hostile.strict ] || [ -e /share/steady.skip ] || steady_server_check
@@ -61,14 +61,22 @@ netns_listener
 # credits granted as overruns, and backward Replies no backward Call
 # waits for (RFC 8167) as bc_dropped: under the hostile peer
 # every kind must have happened, with well-behaved clients none.
+# With the battery after the first client script, dropped is read when
+# that script ended: the battery's device removal can drop a Call whose
+# Read chunk the lost connection no longer lets the server pull ("cannot
+# assemble Call: -5"; the client retransmits it), as a fresh make check
+# showed once (server case, during the battery's callbacks variant).
 for f in err_vers err_chunk dropped credit_overrun bc_dropped; do
-	v=$(cat /proc/sys/sunrpc/svc_rdma/rdma_stat_$f)
+	v=$(cat /proc/sys/sunrpc/svc_rdma/rdma_stat_$f) when=
+	if [ "$f" = dropped ] && battery_after; then
+		v=$(cat /tmp/part1.dropped 2>/dev/null) when=" (by the first client script)"
+	fi
 	if [ -e /share/hostile.strict ]; then
 		[ "$v" -gt 0 ] 2>/dev/null && step_ok "server: rdma_stat_$f counted the hostile peer ($v)" ||
 			step_fail "server: rdma_stat_$f is '$v' after the hostile peer"
 	else
-		[ "$v" = 0 ] && step_ok "server: rdma_stat_$f is 0 with a well-behaved client" ||
-			step_fail "server: rdma_stat_$f is '$v' with a well-behaved client"
+		[ "$v" = 0 ] && step_ok "server: rdma_stat_$f is 0 with a well-behaved client$when" ||
+			step_fail "server: rdma_stat_$f is '$v' with a well-behaved client$when"
 	fi
 done
 # RPC-over-RDMA Version Two (Documentation/v2.rst): the stock client
