@@ -29,13 +29,14 @@ stall_due() {
 # "Call Trace:" lines in the kernel log would fail a later "kernel log
 # clean" step of a step that was only slow.)
 stall_report() {
-	local p d= top=
-	for p in $(ps -eo pid=,stat= 2>/dev/null | awk '$2 ~ /^D/ { print "/proc/" $1 }'); do
-		d="$d--- D: ${p#/proc/} $(cat "$p/comm" 2>/dev/null)
-$(cat "$p/stack" 2>/dev/null)
+	local p comm stack d= top=
+	for p in $(ps -eo pid=,stat= 2>/dev/null | awk '$2 ~ /^D/ { print $1 }'); do
+		comm=$(cat "/proc/$p/comm" 2>/dev/null) stack=$(cat "/proc/$p/stack" 2>/dev/null)
+		d="$d--- D: $p $comm
+$stack
 "
 		# the first such task's four innermost frames, for the summary
-		[ -n "$top" ] || top="$(cat "$p/comm" 2>/dev/null) in $(sed 's/^\[<[^>]*>\] //; s/+0x.*//' "$p/stack" 2>/dev/null | head -n 4 | paste -sd '<')"
+		[ -n "$top" ] || top="$comm in $(printf '%s\n' "$stack" | sed 's/^\[<[^>]*>\] //; s/+0x.*//' | head -n 4 | paste -sd '<')"
 	done
 	echo "stuck: no output for $(($(date +%s) - $(stat -c %Y "$1"))) s after \"$(grep '^STEP' "$1" 2>/dev/null | tail -n1 | cut -c6-80)\"; running: $(stall_newest "$2")${top:+; D: $top}"
 	echo "--- $(date -u +%T) newest commands:"
