@@ -18,19 +18,8 @@ if ! out=$(transport_load server "$MOD" 2>&1); then
 fi
 step_ok "server: load transport $MOD"
 step "server: load nfsd" modprobe nfsd
-mkdir -p /export /proc/fs/nfsd /var/lib/nfs/rpc_pipefs /var/lib/nfs/v4recovery
-mount -t tmpfs -o size=1536m tmpfs /export
-mount -t nfsd nfsd /proc/fs/nfsd
-mount -t rpc_pipefs rpc_pipefs /var/lib/nfs/rpc_pipefs 2>/dev/null
-echo '/export 192.0.2.0/24(rw,no_root_squash,insecure,no_subtree_check,fsid=1) 2001:db8::/64(rw,no_root_squash,insecure,no_subtree_check,fsid=1)' >/etc/exports
-rpcbind -w 2>/dev/null || rpcbind
-step "server: exportfs" exportfs -ra
-rpc.mountd
-# before any nfsd thread exists: 1 MiB I/O, and short v4 lease and grace
-# periods so that v4 mounts made right after start-up are not held back
-step "server: max_block_size 1 MiB" sh -c 'echo 1048576 >/proc/fs/nfsd/max_block_size && [ "$(cat /proc/fs/nfsd/max_block_size)" = 1048576 ]'
-echo 10 >/proc/fs/nfsd/nfsv4leasetime 2>/dev/null
-echo 10 >/proc/fs/nfsd/nfsv4gracetime 2>/dev/null
+nfs_export 1536m
+battery_nfsd_tunables
 step "server: rpc.nfsd" rpc.nfsd 8
 if ! out=$(sh -c 'echo "rdma 20049" >/proc/fs/nfsd/portlist' 2>&1); then
 	step_fail "server: rdma listener ($MOD): $out"

@@ -374,14 +374,12 @@ rdma_res_count() {
 # delegation rounds.
 battery_after() { [ -e /share/battery.after ]; }
 
-# nfs_server_start: export a tmpfs on /export to the test networks and
-# start nfsd with one rdma listener on 20049 (written once per nfsd start:
-# a second write of the same listener panics the stock 6.1 kernel).
-nfs_server_start() {
-	local size=1g threads=4
-	battery_after && size=1536m threads=8
-	mkdir -p /export /proc/fs/nfsd /var/lib/nfs/rpc_pipefs
-	mount -t tmpfs -o size=$size tmpfs /export
+# nfs_export SIZE: a tmpfs of SIZE on /export, exported to the test
+# networks (and /krb5, when krb5.want asks for it), rpcbind and rpc.mountd
+# up; no nfsd thread yet.
+nfs_export() {
+	mkdir -p /export /proc/fs/nfsd /var/lib/nfs/rpc_pipefs /var/lib/nfs/v4recovery
+	mount -t tmpfs -o size=$1 tmpfs /export
 	mount -t nfsd nfsd /proc/fs/nfsd
 	mount -t rpc_pipefs rpc_pipefs /var/lib/nfs/rpc_pipefs 2>/dev/null
 	echo '/export 192.0.2.0/24(rw,no_root_squash,insecure,no_subtree_check,fsid=1) 2001:db8::/64(rw,no_root_squash,insecure,no_subtree_check,fsid=1)' >/etc/exports
@@ -389,13 +387,30 @@ nfs_server_start() {
 	rpcbind -w 2>/dev/null || rpcbind
 	step "server: exportfs" exportfs -ra
 	rpc.mountd
-	# before any nfsd thread exists (battery-server.sh does the same)
+}
+
+# battery_nfsd_tunables: what the battery's server needs before any nfsd
+# thread exists: 1 MiB I/O, and 10 s v4 lease and grace periods, so that
+# v4 mounts made right after start-up are not held back.
+battery_nfsd_tunables() {
+	step "server: max_block_size 1 MiB" sh -c 'echo 1048576 >/proc/fs/nfsd/max_block_size && [ "$(cat /proc/fs/nfsd/max_block_size)" = 1048576 ]'
+	echo 10 >/proc/fs/nfsd/nfsv4leasetime 2>/dev/null
+	echo 10 >/proc/fs/nfsd/nfsv4gracetime 2>/dev/null
+}
+
+# nfs_server_start: nfs_export, then nfsd with one rdma listener on 20049
+# (written once per nfsd start: a second write of the same listener
+# panics the stock 6.1 kernel); with the battery after, its server's
+# room (1.5 GiB for the 64 MiB file), tunables and 8 threads.
+nfs_server_start() {
 	if battery_after; then
-		step "server: max_block_size 1 MiB" sh -c 'echo 1048576 >/proc/fs/nfsd/max_block_size && [ "$(cat /proc/fs/nfsd/max_block_size)" = 1048576 ]'
-		echo 10 >/proc/fs/nfsd/nfsv4leasetime 2>/dev/null
-		echo 10 >/proc/fs/nfsd/nfsv4gracetime 2>/dev/null
+		nfs_export 1536m
+		battery_nfsd_tunables
+		nfsd_up 8
+	else
+		nfs_export 1g
+		nfsd_up 4
 	fi
-	nfsd_up $threads
 }
 
 # nfsd_up [THREADS]: start nfsd's threads (default 4) and its rdma listener.
