@@ -246,11 +246,18 @@ kernel_log_no_oom() {
 }
 
 # Install /share/rpcrdmax.ko as a user would (extra/ + depmod), so that
-# modprobe pulls in ib_core and rdma_cm.
+# modprobe pulls in ib_core and rdma_cm.  depmod's output comes from the
+# share when scripts/e2e made it for this kernel (scripts/lib/modindex.sh:
+# the same depmod, run on the host; a guest's takes about 20 s under TCG).
 install_rpcrdmax() {
-	mkdir -p "/lib/modules/$(uname -r)/extra" &&
-		cp /share/rpcrdmax.ko "/lib/modules/$(uname -r)/extra/" &&
+	local d=/lib/modules/$(uname -r)
+	mkdir -p "$d/extra" && cp /share/rpcrdmax.ko "$d/extra/" || return 1
+	if [ "$(cat /share/modindex/abi 2>/dev/null)" = "$(uname -r)" ] &&
+		grep -q '^extra/rpcrdmax\.ko:' /share/modindex/modules.dep 2>/dev/null; then
+		cp /share/modindex/modules.* "$d/"
+	else
 		depmod -a
+	fi
 }
 
 # rpcrdmax_server_up: soft-RoCE, rpcrdmax installed and loaded by a plain
