@@ -6,7 +6,11 @@
 #   BATTERY_PROFILE         full | check | quick (defaults for the knobs below;
 #                           make check runs "check", make check-battery "full")
 #   BATTERY_VARIANTS        mount variants to run, in order
-#   BATTERY_BIG_VARIANTS    variants that also move the 64 MiB file
+#   BATTERY_SKIP_VARIANTS   variants left out of BATTERY_VARIANTS (scripts/e2e:
+#                           those a case's own client script already ran)
+#   BATTERY_BIG_VARIANTS    variants that also move the big file
+#   BATTERY_BIG_SIZE        the big file's size in bytes (full: 64 MiB,
+#                           check and quick: 16 MiB)
 #   BATTERY_DIR_VARIANTS    variants that build the 2000-entry directory
 #   BATTERY_FIO_SECS        fio verify run time bound per variant
 #   BATTERY_FIO_SIZE        fio file size per job
@@ -22,10 +26,11 @@ BATTERY_PROFILE=full
 [ -r /share/battery.env ] && . /share/battery.env
 case $BATTERY_PROFILE in
 check)	# make check: every variant, the big file and the directory on some
-	# (about 6 min a battery: make check's budget; the full profile moves
-	# the big file on every variant; inline1k's directory is NFSv3's)
+	# (about 5 min a battery: make check's budget; the full profile moves
+	# a 64 MiB file on every variant; inline1k's directory is NFSv3's)
 	: "${BATTERY_VARIANTS:=v3 v4.0 v4.1 v4.2 rw1m nconnect4 ipv6 inline1k}"
 	: "${BATTERY_BIG_VARIANTS:=v4.2}"
+	: "${BATTERY_BIG_SIZE:=16777216}"
 	: "${BATTERY_DIR_VARIANTS:=v4.2 inline1k}"
 	: "${BATTERY_FIO_SECS:=4}"
 	: "${BATTERY_FIO_SIZE:=8m}"
@@ -35,6 +40,7 @@ quick)	# a look while working: the directory on v3 only, short runs
 	: "${BATTERY_VARIANTS:=v3 v4.0 v4.1 v4.2 rw1m nconnect4 ipv6 inline1k}"
 	: "${BATTERY_BIG_VARIANTS:=v4.2}"
 	: "${BATTERY_DIR_VARIANTS:=v3}"
+	: "${BATTERY_BIG_SIZE:=16777216}"
 	: "${BATTERY_FIO_SECS:=4}"
 	: "${BATTERY_FIO_SIZE:=8m}"
 	: "${BATTERY_STORM_SECS:=8}"
@@ -43,6 +49,7 @@ quick)	# a look while working: the directory on v3 only, short runs
 	: "${BATTERY_VARIANTS:=v3 v4.0 v4.1 v4.2 rw1m nconnect4 ipv6 inline1k}"
 	: "${BATTERY_BIG_VARIANTS:=$BATTERY_VARIANTS}"
 	: "${BATTERY_DIR_VARIANTS:=$BATTERY_VARIANTS}"
+	: "${BATTERY_BIG_SIZE:=67108864}"
 	: "${BATTERY_FIO_SECS:=20}"
 	: "${BATTERY_FIO_SIZE:=16m}"
 	: "${BATTERY_STORM_SECS:=30}"
@@ -51,14 +58,19 @@ esac
 MOD=$BATTERY_CLIENT_MODULE
 KMOD=$(transport_kmod "$MOD") || KMOD=$MOD
 SIZES="0 1 1023 1024 1025 4095 4096 4097 65535 65536 65537 1048577"
-BIG=67108864
+in_list() { case " $2 " in *" $1 "*) return 0 ;; esac; return 1; }
+case $BATTERY_BIG_SIZE in '' | *[!0-9]*) step_fail "battery: BATTERY_BIG_SIZE '$BATTERY_BIG_SIZE' is not a byte count"; exit 1 ;; esac
+BIG=$BATTERY_BIG_SIZE
+# the variants a case's own client script already ran
+keep=
+for x in $BATTERY_VARIANTS; do in_list "$x" "${BATTERY_SKIP_VARIANTS:-}" || keep="$keep${keep:+ }$x"; done
+BATTERY_VARIANTS=$keep
 NDIR=2000
 M=/mnt/nfs
-echo "battery: client=$MOD profile=$BATTERY_PROFILE variants='$BATTERY_VARIANTS' big='$BATTERY_BIG_VARIANTS' dir='$BATTERY_DIR_VARIANTS' fio=${BATTERY_FIO_SECS}s/$BATTERY_FIO_SIZE storm=${BATTERY_STORM_SECS}s"
+echo "battery: client=$MOD profile=$BATTERY_PROFILE variants='$BATTERY_VARIANTS'${BATTERY_SKIP_VARIANTS:+ (not '$BATTERY_SKIP_VARIANTS')} big='$BATTERY_BIG_VARIANTS' ($BIG bytes) dir='$BATTERY_DIR_VARIANTS' fio=${BATTERY_FIO_SECS}s/$BATTERY_FIO_SIZE storm=${BATTERY_STORM_SECS}s"
 
 now() { date +%s; }
 T_ALL=$(now)
-in_list() { case " $2 " in *" $1 "*) return 0 ;; esac; return 1; }
 
 step "client: rxe up" rxe_up
 if ! out=$(transport_load client "$MOD" 2>&1); then
