@@ -9,7 +9,7 @@
 #   make build-6.12      build rpcrdmax.ko for Debian 13's current kernel
 #                        (6.12) in the trixie build root
 #   make check-6.12      the end-to-end cases on 6.12 guests: make check's
-#                        (modload, client, server) and both
+#                        (client, server), modload and both
 #   make check-fresh     make check (and demo) in a new minimal Debian 12 root,
 #                        as a new user would: tests the set-up itself
 #   make check-quick     host tests without fuzzing, strict module build,
@@ -74,8 +74,9 @@ uninstall:
 build-6.12:
 	@out=$$($(TOP)/scripts/build-module --trixie | tail -n1) && echo "built $$out/rpcrdmax.ko"
 
-# The e2e cases on Debian 13 guests with 6.12: make check's three and
-# both (rpcrdmax on both ends), which make check leaves out for time.
+# The e2e cases on Debian 13 guests with 6.12: make check's two, and
+# modload and both (rpcrdmax on both ends), which make check leaves out
+# for time.
 check-6.12:
 	$(TOP)/scripts/e2e --trixie modload client server both
 
