@@ -11,7 +11,9 @@
 #   BATTERY_BIG_VARIANTS    variants that also move the big file
 #   BATTERY_BIG_SIZE        the big file's size in bytes (full: 64 MiB,
 #                           check and quick: 16 MiB)
-#   BATTERY_DIR_VARIANTS    variants that build the 2000-entry directory
+#   BATTERY_DIR_VARIANTS    variants that build the directory
+#   BATTERY_DIR_ENTRIES     its entries, of 200-byte names (full: 2000,
+#                           check and quick: 500)
 #   BATTERY_FIO_SECS        fio verify run time bound per variant
 #   BATTERY_FIO_SIZE        fio file size per job
 #   BATTERY_STORM_SECS      length of the kill -9 storm (0: no storm)
@@ -32,6 +34,7 @@ check)	# make check: every variant, the big file and the directory on some
 	: "${BATTERY_BIG_VARIANTS:=v4.2}"
 	: "${BATTERY_BIG_SIZE:=16777216}"
 	: "${BATTERY_DIR_VARIANTS:=v4.2 inline1k}"
+	: "${BATTERY_DIR_ENTRIES:=500}"
 	: "${BATTERY_FIO_SECS:=4}"
 	: "${BATTERY_FIO_SIZE:=8m}"
 	: "${BATTERY_STORM_SECS:=12}"
@@ -40,6 +43,7 @@ quick)	# a look while working: the directory on v3 only, short runs
 	: "${BATTERY_VARIANTS:=v3 v4.0 v4.1 v4.2 rw1m nconnect4 ipv6 inline1k}"
 	: "${BATTERY_BIG_VARIANTS:=v4.2}"
 	: "${BATTERY_DIR_VARIANTS:=v3}"
+	: "${BATTERY_DIR_ENTRIES:=500}"
 	: "${BATTERY_BIG_SIZE:=16777216}"
 	: "${BATTERY_FIO_SECS:=4}"
 	: "${BATTERY_FIO_SIZE:=8m}"
@@ -50,6 +54,7 @@ quick)	# a look while working: the directory on v3 only, short runs
 	: "${BATTERY_BIG_VARIANTS:=$BATTERY_VARIANTS}"
 	: "${BATTERY_DIR_VARIANTS:=$BATTERY_VARIANTS}"
 	: "${BATTERY_BIG_SIZE:=67108864}"
+	: "${BATTERY_DIR_ENTRIES:=2000}"
 	: "${BATTERY_FIO_SECS:=20}"
 	: "${BATTERY_FIO_SIZE:=16m}"
 	: "${BATTERY_STORM_SECS:=30}"
@@ -60,14 +65,15 @@ KMOD=$(transport_kmod "$MOD") || KMOD=$MOD
 SIZES="0 1 1023 1024 1025 4095 4096 4097 65535 65536 65537 1048577"
 in_list() { case " $2 " in *" $1 "*) return 0 ;; esac; return 1; }
 case $BATTERY_BIG_SIZE in '' | *[!0-9]*) step_fail "battery: BATTERY_BIG_SIZE '$BATTERY_BIG_SIZE' is not a byte count"; exit 1 ;; esac
+case $BATTERY_DIR_ENTRIES in '' | 0 | *[!0-9]*) step_fail "battery: BATTERY_DIR_ENTRIES '$BATTERY_DIR_ENTRIES' is not a count of entries"; exit 1 ;; esac
 BIG=$BATTERY_BIG_SIZE
 # the variants a case's own client script already ran
 keep=
 for x in $BATTERY_VARIANTS; do in_list "$x" "${BATTERY_SKIP_VARIANTS:-}" || keep="$keep${keep:+ }$x"; done
 BATTERY_VARIANTS=$keep
-NDIR=2000
+NDIR=$BATTERY_DIR_ENTRIES
 M=/mnt/nfs
-echo "battery: client=$MOD profile=$BATTERY_PROFILE variants='$BATTERY_VARIANTS'${BATTERY_SKIP_VARIANTS:+ (not '$BATTERY_SKIP_VARIANTS')} big='$BATTERY_BIG_VARIANTS' ($BIG bytes) dir='$BATTERY_DIR_VARIANTS' fio=${BATTERY_FIO_SECS}s/$BATTERY_FIO_SIZE storm=${BATTERY_STORM_SECS}s"
+echo "battery: client=$MOD profile=$BATTERY_PROFILE variants='$BATTERY_VARIANTS'${BATTERY_SKIP_VARIANTS:+ (not '$BATTERY_SKIP_VARIANTS')} big='$BATTERY_BIG_VARIANTS' ($BIG bytes) dir='$BATTERY_DIR_VARIANTS' ($NDIR entries) fio=${BATTERY_FIO_SECS}s/$BATTERY_FIO_SIZE storm=${BATTERY_STORM_SECS}s"
 
 now() { date +%s; }
 T_ALL=$(now)
@@ -91,7 +97,7 @@ mkdir -p $M /tmp/src /tmp/exp
 for s in $SIZES $BIG; do head -c "$s" /dev/urandom >"/tmp/src/f$s"; done
 (cd /tmp/src && sha256sum f*) >/tmp/exp/all.sha256
 grep -v " f$BIG\$" /tmp/exp/all.sha256 >/tmp/exp/small.sha256
-# 2000 names of 200 bytes, in C collation order
+# NDIR names of 200 bytes, in C collation order
 pad=$(printf '%0193d' 0 | tr 0 x)
 i=0
 while [ $i -lt $NDIR ]; do printf 'e%05d-%s\n' $i "$pad"; i=$((i + 1)); done | LC_ALL=C sort >/tmp/exp/names
