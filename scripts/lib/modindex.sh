@@ -10,28 +10,29 @@
 # with KO as extra/rpcrdmax.ko, into OUT (with OUT/abi, the kernel's
 # release).  The modules are those of the guests' root image (Debian's
 # kernel) or, with MODROOT, of that modules_install tree (the debug
-# kernel, whose guests copy it in at boot).  Fails, leaving no OUT, when
-# it cannot be made; the guests then run depmod themselves.
+# kernel, whose guests copy it in at boot).  Fails, leaving no OUT (not
+# even an earlier one), when it cannot be made; the guests then run
+# depmod themselves.
 modindex_build() {
-	local ko=$1 out=$2 modroot=${3:-} tmp abi
-	tmp=$(mktemp -d) || return 1
+	local ko=$1 out=$2 modroot=${3:-} scratch abi
+	rm -rf "$out"
+	scratch=$(mktemp -d) || return 1
 	if [ -n "$modroot" ]; then
 		abi=$(ls "$modroot/lib/modules" 2>/dev/null | head -n1)
-		[ -n "$abi" ] && mkdir -p "$tmp/lib/modules" &&
-			cp -a "$modroot/lib/modules/$abi" "$tmp/lib/modules/" || { rm -rf "$tmp"; return 1; }
+		[ -n "$abi" ] && mkdir -p "$scratch/lib/modules" &&
+			cp -a "$modroot/lib/modules/$abi" "$scratch/lib/modules/" || { rm -rf "$scratch"; return 1; }
 	else
 		abi=$RPCRDMAX_ABI
-		mkdir -p "$tmp/lib/modules" &&
-			debugfs -R "rdump /lib/modules/$abi $tmp/lib/modules" \
+		mkdir -p "$scratch/lib/modules" &&
+			debugfs -R "rdump /lib/modules/$abi $scratch/lib/modules" \
 				"$(rootfs_image_dir)/rootfs.img" >/dev/null 2>&1 &&
-			[ -s "$tmp/lib/modules/$abi/modules.dep" ] || { rm -rf "$tmp"; return 1; }
+			[ -s "$scratch/lib/modules/$abi/modules.dep" ] || { rm -rf "$scratch"; return 1; }
 	fi
-	rm -rf "$out"
-	mkdir -p "$tmp/lib/modules/$abi/extra" "$out" &&
-		cp "$ko" "$tmp/lib/modules/$abi/extra/rpcrdmax.ko" &&
-		depmod -b "$tmp" "$abi" &&
-		grep -q '^extra/rpcrdmax\.ko:' "$tmp/lib/modules/$abi/modules.dep" &&
-		cp "$tmp/lib/modules/$abi"/modules.* "$out/" &&
-		echo "$abi" >"$out/abi" || { rm -rf "$tmp" "$out"; return 1; }
-	rm -rf "$tmp"
+	mkdir -p "$scratch/lib/modules/$abi/extra" "$out" &&
+		cp "$ko" "$scratch/lib/modules/$abi/extra/rpcrdmax.ko" &&
+		depmod -b "$scratch" "$abi" &&
+		grep -q '^extra/rpcrdmax\.ko:' "$scratch/lib/modules/$abi/modules.dep" &&
+		cp "$scratch/lib/modules/$abi"/modules.* "$out/" &&
+		echo "$abi" >"$out/abi" || { rm -rf "$scratch" "$out"; return 1; }
+	rm -rf "$scratch"
 }
