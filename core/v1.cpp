@@ -141,7 +141,9 @@ V1Verdict v1_decode_call(ktl::ConstBytes buf, const DecodeLimits &lim, V1Header 
 	V1Verdict v;
 
 	v1_impl::reset(hdr);
-	if (!v1_impl::get_fixed(xdr, hdr))
+	/* RFC 8166 Section 4.5: shorter than the minimal header, the XID
+	 * cannot be trusted; silently discarded before any parsing. */
+	if (buf.size() < kV1MinHeaderLen || !v1_impl::get_fixed(xdr, hdr))
 		return V1Verdict::TooShort;
 	if (hdr->vers != kRpcRdmaVersion1)
 		return V1Verdict::VersionMismatch;
@@ -227,6 +229,9 @@ ResponderAction v1_responder_action(V1Verdict v)
 	case V1Verdict::TooShort:
 	case V1Verdict::UnexpectedError:
 	case V1Verdict::ErrorReply:
+	/* RFC 8166 Section 4.6.2: receivers MUST silently discard
+	 * RDMA_DONE (RDMA_MSGP gets ERR_CHUNK: Section 4.6.1's SHOULD) */
+	case V1Verdict::ObsoleteDone:
 		return ResponderAction::Drop;
 	default:
 		return ResponderAction::ReplyErrChunk;
@@ -316,12 +321,13 @@ ktl::Result<u32> v1_encode(const V1Header &hdr, ktl::Bytes out)
 
 namespace v1_impl {
 
-static ktl::Result<u32> encode_error(u32 xid, u32 credits, V1ErrCode code, ktl::Bytes out)
+static ktl::Result<u32> encode_error(u32 xid, u32 vers, u32 credits, V1ErrCode code,
+				      ktl::Bytes out)
 {
 	ktl::XdrWriter xdr(out);
 	bool ok;
 
-	ok = xdr.put_u32(xid) && xdr.put_u32(kRpcRdmaVersion1) &&
+	ok = xdr.put_u32(xid) && xdr.put_u32(vers) &&
 	     xdr.put_u32(credits) &&
 	     xdr.put_u32(static_cast<u32>(V1Proc::Error)) &&
 	     xdr.put_u32(static_cast<u32>(code));
@@ -334,14 +340,15 @@ static ktl::Result<u32> encode_error(u32 xid, u32 credits, V1ErrCode code, ktl::
 
 } // namespace v1_impl
 
-ktl::Result<u32> v1_encode_err_vers(u32 xid, u32 credits, ktl::Bytes out)
+ktl::Result<u32> v1_encode_err_vers(u32 xid, u32 vers, u32 credits, ktl::Bytes out)
 {
-	return v1_impl::encode_error(xid, credits, V1ErrCode::Vers, out);
+	return v1_impl::encode_error(xid, vers, credits, V1ErrCode::Vers, out);
 }
 
+/* ERR_CHUNK answers only a version 1 Call: its rdma_vers is the Call's. */
 ktl::Result<u32> v1_encode_err_chunk(u32 xid, u32 credits, ktl::Bytes out)
 {
-	return v1_impl::encode_error(xid, credits, V1ErrCode::Chunk, out);
+	return v1_impl::encode_error(xid, kRpcRdmaVersion1, credits, V1ErrCode::Chunk, out);
 }
 
 ktl::Result<u32> v1_encode_inline_msg(u32 xid, u32 credits, ktl::Bytes out)

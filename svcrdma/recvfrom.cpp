@@ -288,15 +288,18 @@ bool SvcConn::decode_v1(RecvBuf *rb, CallCtx *cc, bool *reply)
 	bool vers = act == core::ResponderAction::ReplyErrVers;
 	if (act != core::ResponderAction::Drop &&
 	    core::v1_peek_xid(ConstBytes(rb->data, rb->len), &xid)) {
-		/* ERR_VERS names the versions we accept (1, or 1 to 2).
-		 * Its rdma_vers is 1, which every requester reads (RFC
-		 * 5666 Section 4.2: a value valid at the receiver), not
-		 * the Call's as the draft's Section 6.2.4 has it. */
+		/* ERR_VERS names the versions we accept (1, or 1 to 2),
+		 * and its rdma_vers is the failing Call's (RFC 8166
+		 * Section 4.5; the draft's Section 6.2.4 too), as stock's
+		 * is: the version the requester sent, which it reads.
+		 * (RFC 5666 Section 4.2 had a value valid at the
+		 * receiver; RFC 8166 replaced it.)  ERR_VERS implies the
+		 * fixed words were decoded, rdma_vers among them. */
 		core::V2Error e = {};
 		e.code = static_cast<u32>(core::V2ErrCode::Vers);
 		e.vers_low = core::kRpcRdmaVersion1;
 		e.vers_high = lim_.max_vers;
-		(void)send_error(xid, vers, vers ? &e : nullptr, core::kRpcRdmaVersion1);
+		(void)send_error(xid, vers, vers ? &e : nullptr, vers ? h.vers : core::kRpcRdmaVersion1);
 		rpcrdmax_svc_stat_add(vers ? RPCRDMAX_SVC_STAT_ERR_VERS : RPCRDMAX_SVC_STAT_ERR_CHUNK,
 				      1);
 	} else {

@@ -154,9 +154,13 @@ static void truncation_every_byte(Reporter &r)
 		ST_EQ(r, v1_decode_call(b, kLim, h), V1Verdict::Ok);
 		ST_EQ(r, h->hdr_len, c.hdr_len);
 		ST_EQ(r, h->payload_len, c.payload_len);
+		/* a Call: under the 28-octet minimal header, discarded
+		 * unparsed (RFC 8166 Section 4.5) */
 		for (u32 len = 0; len < c.hdr_len; len++) {
 			V1Verdict v = v1_decode_call(b.first(len), kLim, h);
-			ST_EQ(r, v, len < 16 ? V1Verdict::TooShort : V1Verdict::Truncated);
+			ST_EQ(r, v, len < kV1MinHeaderLen ? V1Verdict::TooShort : V1Verdict::Truncated);
+			if (len < kV1MinHeaderLen)
+				ST_EQ(r, v1_responder_action(v), ResponderAction::Drop);
 		}
 	}
 	for (const CallVec &c : kReplies) {
@@ -180,8 +184,11 @@ static void obsolete_procs(Reporter &r)
 
 	ST_EQ(r, v1_decode_call(r.words(kV1Msgp), kLim, h), V1Verdict::ObsoleteMsgp);
 	ST_EQ(r, v1_responder_action(V1Verdict::ObsoleteMsgp), ResponderAction::ReplyErrChunk);
-	ST_EQ(r, v1_decode_call(r.words(kV1Done), kLim, h), V1Verdict::ObsoleteDone);
-	ST_EQ(r, v1_responder_action(V1Verdict::ObsoleteDone), ResponderAction::ReplyErrChunk);
+	/* RFC 5666's RDMA_DONE is 16 octets: under the minimal header */
+	ST_EQ(r, v1_decode_call(r.words(kV1Done), kLim, h), V1Verdict::TooShort);
+	ST_EQ(r, v1_decode_call(r.words(kV1DoneLong), kLim, h), V1Verdict::ObsoleteDone);
+	/* RFC 8166 Section 4.6.2: MUST silently discard */
+	ST_EQ(r, v1_responder_action(V1Verdict::ObsoleteDone), ResponderAction::Drop);
 	/* never parsed as something else: the XID is still known */
 	ST_EQ(r, h->xid, kXid);
 	ST_EQ(r, v1_decode_reply(r.words(kV1Msgp), kLim, h), V1Verdict::ObsoleteMsgp);
@@ -197,16 +204,18 @@ static void version_mismatch(Reporter &r)
 	V1Header *h = r.make<V1Header>();
 	ST_NEED(r, h);
 	ktl::Bytes out = r.bytes(64);
-	ktl::ConstBytes want = r.words(kV1ErrVers);
+	ktl::ConstBytes want = r.words(kV1ErrVersTo2);
 
 	ST_EQ(r, v1_decode_call(r.words(kV1Vers2), kLim, h), V1Verdict::VersionMismatch);
 	ST_EQ(r, h->xid, kXid);
+	ST_EQ(r, h->vers, 2u);
 	ST_EQ(r, v1_responder_action(V1Verdict::VersionMismatch), ResponderAction::ReplyErrVers);
-	auto res = v1_encode_err_vers(h->xid, 16, out);
+	/* rdma_vers is the failing Call's (RFC 8166 Section 4.5) */
+	auto res = v1_encode_err_vers(h->xid, h->vers, 16, out);
 	ST_CHECK(r, res.is_ok() && res.value() == want.size());
 	ST_EQ(r, ktl::mem_compare(out.data(), want.data(), want.size()), 0);
 	/* no room: refused, never a partial write past the end */
-	ST_CHECK(r, v1_encode_err_vers(kXid, 16, out.first(27)).is_error());
+	ST_CHECK(r, v1_encode_err_vers(kXid, 2, 16, out.first(27)).is_error());
 }
 
 static void err_chunk_encode(Reporter &r)

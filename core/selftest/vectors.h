@@ -64,6 +64,9 @@ inline constexpr u32 kV1MsgWriteReply[] = {
 
 /* RDMA_ERROR / ERR_VERS, versions 1..1.  28 octets. */
 inline constexpr u32 kV1ErrVers[] = {kXid, 1, 16, 4 /* RDMA_ERROR */, 1 /* ERR_VERS */, 1, 1};
+/* RDMA_ERROR / ERR_VERS answering a version 2 Call: its rdma_vers is the
+ * Call's (RFC 8166 Section 4.5).  28 octets. */
+inline constexpr u32 kV1ErrVersTo2[] = {kXid, 2, 16, 4, 1, 1, 1};
 /* RDMA_ERROR / ERR_CHUNK.  20 octets. */
 inline constexpr u32 kV1ErrChunk[] = {kXid, 1, 16, 4, 2 /* ERR_CHUNK */};
 
@@ -74,6 +77,8 @@ inline constexpr u32 kV1Msgp[] = {
 };
 /* RDMA_DONE (RFC 5666): no body. */
 inline constexpr u32 kV1Done[] = {kXid, 1, 32, 3 /* RDMA_DONE */};
+/* RDMA_DONE with three more words: as long as a minimal header. */
+inline constexpr u32 kV1DoneLong[] = {kXid, 1, 32, 3, 0, 0, 0};
 /* A version 2 message arriving at a version 1 responder. */
 inline constexpr u32 kV1Vers2[] = {kXid, 2, 32, 0, 0, 0, 0, RPCRDMAX_VEC_RPC_CALL};
 

@@ -153,8 +153,9 @@ TEST(CorpusGenerator, CoversEveryMutationAndVerdict)
 	EXPECT_GE(pds.size(), 7u);
 }
 
-/* The core's responder verdict (what rpcrdmax's server does first with a
- * received message) against the oracle, message by message. */
+/* The core's version 1 responder verdict (what rpcrdmax's server does
+ * first with a received message not of version 2) against the oracle,
+ * message by message. */
 TEST(CorpusOracle, CoreResponderVerdictIsAlwaysAllowed)
 {
 	static core::V1Header h;
@@ -165,6 +166,10 @@ TEST(CorpusOracle, CoreResponderVerdictIsAlwaysAllowed)
 		for (uint64_t i = 0; i < 5000; i++) {
 			Mutant m = corpus_message(seed, i, kXid + (uint32_t)i, f.peer());
 			if (m.j.allowed == kAny)
+				continue;
+			/* rdma_vers 2 goes to the version 2 decoder
+			 * (recvfrom.cpp), judged by the e2e corpus run */
+			if (m.msg.size() >= 8 && ktl::load_be32(m.msg.data() + 4) == 2)
 				continue;
 			core::V1Verdict v = core::v1_decode_call(
 				ktl::ConstBytes(m.msg.data(), m.msg.size()), lim, &h);

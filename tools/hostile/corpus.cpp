@@ -266,20 +266,26 @@ Judgement judge(const Bytes &m, const Peer &p)
 				     "connection (RFC 5666 Section 6); any answer, so long as it serves on");
 	if (n < 4)
 		return verdict(O_DROP, "no XID: nothing can be answered");
+	static const char kShort[] = "shorter than the 28-octet minimal header: the XID cannot "
+				     "be trusted, silently discarded (RFC 8166 Section 4.5)";
 	if (n < 16)
-		return verdict(O_ERRCHUNK | O_DROP | (n >= 8 && be(4) != 1 ? (unsigned)O_ERRVERS : 0u),
-			       "the fixed header words are incomplete: ERR_CHUNK or a drop");
+		return verdict(O_DROP, kShort);
 	if (be(4) == 2)
 		return judge_v2(m);
+	if (n < 28)
+		return verdict(O_DROP, kShort);
 	if (be(4) != 1)
 		return verdict(O_ERRVERS, "rdma_vers is not 1: ERR_VERS (RFC 8166 Section 4.5.1, "
 					  "RFC 5666 Section 4.2)");
 	const uint32_t proc = be(12);
 	if (proc == kError)
 		return verdict(O_DROP, "RDMA_ERROR flows only to Requesters and is never answered");
-	if (proc == kMsgp || proc == kDone)
-		return verdict(O_ERRCHUNK | O_DROP, "RDMA_MSGP and RDMA_DONE are retired "
-						    "(RFC 8166 Section 4.6): ERR_CHUNK (SHOULD)");
+	if (proc == kMsgp)
+		return verdict(O_ERRCHUNK | O_DROP, "RDMA_MSGP is retired "
+						    "(RFC 8166 Section 4.6.1): ERR_CHUNK (SHOULD)");
+	if (proc == kDone)
+		return verdict(O_DROP, "RDMA_DONE is retired: receivers MUST silently discard it "
+				       "(RFC 8166 Section 4.6.2)");
 	if (proc > kError)
 		return verdict(O_ERRCHUNK, "unknown rdma_proc: an XDR error in the header, "
 					   "ERR_CHUNK (RFC 8166 Section 4.5)");

@@ -940,17 +940,13 @@ void run_case(const Case &k)
 		if (s.low <= sent && sent <= s.high)
 			problems.push_back(fmt("ERR_VERS range %u..%u includes the version we sent (%u)",
 					       s.low, s.high, sent));
-		/* RFC 5666 4.2: "The version number in this reply MUST be any
-		 * value otherwise valid at the receiver". */
-		if (!(s.low <= s.vers && s.vers <= s.high)) {
-			if (s.vers == sent)
-				devs.push_back(fmt("ERR_VERS carries rdma_vers %u (echoes the Call's) "
-						   "instead of a version in %u..%u",
-						   s.vers, s.low, s.high));
-			else
-				problems.push_back(fmt("ERR_VERS carries rdma_vers %u outside %u..%u",
-						       s.vers, s.low, s.high));
-		}
+		/* RFC 8166 4.5: the RDMA_ERROR's rdma_vers "MUST contain the
+		 * same version that was in the rdma_vers field in the failing
+		 * request" (RFC 5666 4.2, which it obsoletes, wanted a value
+		 * valid at the receiver instead). */
+		if (s.vers != sent)
+			problems.push_back(fmt("ERR_VERS carries rdma_vers %u, not the Call's %u",
+					       s.vers, sent));
 	}
 	if (got && out == O_ERRCHUNK && s.vers != 1)
 		problems.push_back(fmt("ERR_CHUNK with rdma_vers %u", s.vers));
@@ -1393,8 +1389,9 @@ struct CorpusRun {
 	void check_content(uint64_t idx, const Mutant &mu, const Bytes &ans, const Seen &s)
 	{
 		uint32_t sent = be32_at(mu.msg, 4);
-		if (s.kind == O_ERRVERS && !(s.low <= 1 && 1 <= s.high && s.low <= s.vers &&
-					     s.vers <= s.high && !(s.low <= sent && sent <= s.high)))
+		/* RFC 8166 4.5 (rdma_vers the Call's) and 4.5.1 (the range) */
+		if (s.kind == O_ERRVERS && !(s.low <= 1 && 1 <= s.high && s.vers == sent &&
+					     !(s.low <= sent && sent <= s.high)))
 			fail(idx, mu, fmt("bad ERR_VERS to rdma_vers %u: ", sent) + s.detail);
 		if (s.kind == O_ERRCHUNK && s.vers != 1)
 			fail(idx, mu, "ERR_CHUNK with rdma_vers " + std::to_string(s.vers));

@@ -32,6 +32,10 @@
 namespace rpcrdmax::core {
 
 inline constexpr u32 kRpcRdmaVersion1 = 1;
+/* The minimal header: rdma_xid, rdma_vers, rdma_credit, rdma_proc and
+ * three empty chunk lists.  A Call shorter than this is discarded
+ * unparsed: its XID cannot be trusted (RFC 8166 Section 4.5). */
+inline constexpr u32 kV1MinHeaderLen = 28;
 /* The range we report in ERR_VERS (RFC 8166 Section 4.5.1). */
 inline constexpr u32 kV1VersLow = 1;
 inline constexpr u32 kV1VersHigh = 1;
@@ -58,7 +62,8 @@ enum class V1ErrCode : u32 {
 enum class V1Verdict : u8 {
 	Ok,		   /* RDMA_MSG or RDMA_NOMSG parsed */
 	ErrorReply,	   /* requester: an RDMA_ERROR was parsed (see err) */
-	TooShort,	   /* fewer than the 16 fixed octets: cannot answer */
+	TooShort,	   /* a Call under kV1MinHeaderLen, a Reply under the
+			    * 16 fixed octets: discarded unanswered */
 	VersionMismatch,   /* rdma_vers is not 1 */
 	UnknownProc,	   /* rdma_proc beyond RDMA_ERROR */
 	ObsoleteMsgp,	   /* RDMA_MSGP (RFC 8166 Section 4.6.1) */
@@ -142,8 +147,9 @@ u32 v1_encoded_size(const V1Header &hdr);
  */
 ktl::Result<u32> v1_encode(const V1Header &hdr, ktl::Bytes out);
 
-/* RDMA_ERROR / ERR_VERS answering @xid, advertising kV1VersLow..High. */
-ktl::Result<u32> v1_encode_err_vers(u32 xid, u32 credits, ktl::Bytes out);
+/* RDMA_ERROR / ERR_VERS answering @xid, advertising kV1VersLow..High,
+ * with rdma_vers @vers: the failing Call's (RFC 8166 Section 4.5). */
+ktl::Result<u32> v1_encode_err_vers(u32 xid, u32 vers, u32 credits, ktl::Bytes out);
 /* RDMA_ERROR / ERR_CHUNK answering @xid. */
 ktl::Result<u32> v1_encode_err_chunk(u32 xid, u32 credits, ktl::Bytes out);
 
