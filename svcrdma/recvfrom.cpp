@@ -299,7 +299,7 @@ bool SvcConn::decode_v1(RecvBuf *rb, CallCtx *cc, bool *reply)
 		e.code = static_cast<u32>(core::V2ErrCode::Vers);
 		e.vers_low = core::kRpcRdmaVersion1;
 		e.vers_high = lim_.max_vers;
-		(void)send_error(xid, vers, vers ? &e : nullptr, vers ? h.vers : core::kRpcRdmaVersion1);
+		(void)send_error(xid, vers, vers ? &e : nullptr, h.vers);
 		rpcrdmax_svc_stat_add(vers ? RPCRDMAX_SVC_STAT_ERR_VERS : RPCRDMAX_SVC_STAT_ERR_CHUNK,
 				      1);
 	} else {

@@ -127,10 +127,11 @@ u32 SvcConn::control_grant()
 }
 
 /*
- * Answer @xid with RDMA_ERROR: ERR_VERS when @vers, else ERR_CHUNK; or,
- * when @e is given, the RDMA2_ERROR it describes.  An ERR_VERS or
- * RDMA2_ERROR carries rdma_vers @rvers: the Call's (RFC 8166 Section
- * 4.5; draft Section 6.2.4).
+ * Answer @xid with RDMA_ERROR: the RDMA2_ERROR @e describes, or, without
+ * @e, version 1's ERR_CHUNK.  ERR_VERS (@vers: traced as such) is sent
+ * through @e, in the layout every version shares.  An @e carries
+ * rdma_vers @rvers: the Call's (RFC 8166 Section 4.5; draft Section
+ * 6.2.4).
  */
 Result<void> SvcConn::send_error(u32 xid, bool vers, const core::V2Error *e, u32 rvers)
 {
@@ -142,9 +143,8 @@ Result<void> SvcConn::send_error(u32 xid, bool vers, const core::V2Error *e, u32
 	const Bytes buf(sc->data, sc->size);
 	if (!e || e->code == static_cast<u32>(core::V2ErrCode::Vers))
 		rpcrdmax_trace_svc_err(xid, vers);
-	auto enc = e	  ? core::v2_encode_error(xid, rvers, grant, *e, buf)
-		   : vers ? core::v1_encode_err_vers(xid, rvers, grant, buf)
-			  : core::v1_encode_err_chunk(xid, grant, buf);
+	auto enc = e ? core::v2_encode_error(xid, rvers, grant, *e, buf)
+		     : core::v1_encode_err_chunk(xid, grant, buf);
 	if (enc.is_error()) {
 		put_send(sc);
 		return enc.error();

@@ -250,9 +250,10 @@ kernel_log_no_oom() {
 # share when scripts/e2e made it for this kernel (scripts/lib/modindex.sh:
 # the same depmod, run on the host; a guest's takes about 20 s under TCG).
 install_rpcrdmax() {
-	local d=/lib/modules/$(uname -r)
+	local r=$(uname -r)
+	local d=/lib/modules/$r
 	mkdir -p "$d/extra" && cp /share/rpcrdmax.ko "$d/extra/" || return 1
-	if [ "$(cat /share/modindex/abi 2>/dev/null)" = "$(uname -r)" ] &&
+	if [ "$(cat /share/modindex/abi 2>/dev/null)" = "$r" ] &&
 		grep -q '^extra/rpcrdmax\.ko:' /share/modindex/modules.dep 2>/dev/null; then
 		cp /share/modindex/modules.* "$d/"
 	else

@@ -14,25 +14,33 @@
 # even an earlier one), when it cannot be made; the guests then run
 # depmod themselves.
 modindex_build() {
-	local ko=$1 out=$2 modroot=${3:-} scratch abi
-	rm -rf "$out"
+	local scratch rc
+	rm -rf "$2"
 	scratch=$(mktemp -d) || return 1
+	modindex_make "$1" "$2" "${3:-}" "$scratch"
+	rc=$?
+	rm -rf "$scratch"
+	[ $rc -eq 0 ] || rm -rf "$2"
+	return $rc
+}
+
+# modindex_make KO OUT MODROOT SCRATCH: modindex_build's work, in SCRATCH.
+modindex_make() {
+	local ko=$1 out=$2 modroot=$3 scratch=$4 abi
+	mkdir -p "$scratch/lib/modules" || return 1
 	if [ -n "$modroot" ]; then
 		abi=$(ls "$modroot/lib/modules" 2>/dev/null | head -n1)
-		[ -n "$abi" ] && mkdir -p "$scratch/lib/modules" &&
-			cp -a "$modroot/lib/modules/$abi" "$scratch/lib/modules/" || { rm -rf "$scratch"; return 1; }
+		[ -n "$abi" ] && cp -a "$modroot/lib/modules/$abi" "$scratch/lib/modules/" || return 1
 	else
 		abi=$RPCRDMAX_ABI
-		mkdir -p "$scratch/lib/modules" &&
-			debugfs -R "rdump /lib/modules/$abi $scratch/lib/modules" \
-				"$(rootfs_image_dir)/rootfs.img" >/dev/null 2>&1 &&
-			[ -s "$scratch/lib/modules/$abi/modules.dep" ] || { rm -rf "$scratch"; return 1; }
+		debugfs -R "rdump /lib/modules/$abi $scratch/lib/modules" \
+			"$(rootfs_image_dir)/rootfs.img" >/dev/null 2>&1 &&
+			[ -s "$scratch/lib/modules/$abi/modules.dep" ] || return 1
 	fi
 	mkdir -p "$scratch/lib/modules/$abi/extra" "$out" &&
 		cp "$ko" "$scratch/lib/modules/$abi/extra/rpcrdmax.ko" &&
 		depmod -b "$scratch" "$abi" &&
 		grep -q '^extra/rpcrdmax\.ko:' "$scratch/lib/modules/$abi/modules.dep" &&
 		cp "$scratch/lib/modules/$abi"/modules.* "$out/" &&
-		echo "$abi" >"$out/abi" || { rm -rf "$scratch" "$out"; return 1; }
-	rm -rf "$scratch"
+		echo "$abi" >"$out/abi"
 }
