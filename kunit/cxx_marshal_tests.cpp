@@ -47,6 +47,12 @@
  *                  8 KiB Write chunk, Send with Invalidate of its rkey;
  *                  the data lands in the pages, the pad and the rest of
  *                  the inline Reply in the tail, the length counts 5001;
+ *   foreign_rkey   a Send With Invalidate of another RPC's rkey (RFC 8797
+ *                  Section 4.1): a bad reply, the connection reset;
+ *   inv_fence      an RPC freed with its Write chunk's MR live, whose
+ *                  LOCAL_INV cannot complete (stuck behind a Send the
+ *                  responder never acknowledges): the client disconnects
+ *                  and waits for the flush before the pages go back;
  *   reply_chunk    reply threshold 1 KiB: RDMA_NOMSG Reply written into
  *                  the Reply chunk across head, pages and tail;
  *   rdma_error     RDMA_ERROR/ERR_CHUNK fails the RPC with -EIO after
@@ -451,9 +457,10 @@ struct Responder {
 	 * A backward-direction Call (RFC 8167): an RDMA_MSG with XID @xid
 	 * and rdma_credit @credits carrying @rpc inline; with @chunk, a chunk
 	 * too (which the client does not take: it supports backward
-	 * messages inline only).
+	 * messages inline only): a Read chunk at the message's end, a Write
+	 * chunk, or a Position Zero Read chunk, which no RDMA_MSG may carry.
 	 */
-	enum class Chunk { None, Read, Write };
+	enum class Chunk { None, Read, Write, PositionZero };
 	bool send_backward(Reporter check, u32 xid, u32 credits, const u8 *rpc, u32 len,
 			   Chunk chunk = Chunk::None)
 	{
@@ -465,8 +472,9 @@ struct Responder {
 		reply.credits = credits;
 		reply.proc = core::V1Proc::Msg;
 		reply.chunks.clear();
-		if (chunk == Chunk::Read &&
-		    !EXPECT(reply.chunks.add_read_segment(0, seg) == core::ListError::None))
+		if ((chunk == Chunk::Read || chunk == Chunk::PositionZero) &&
+		    !EXPECT(reply.chunks.add_read_segment(chunk == Chunk::Read ? len & ~3u : 0,
+							  seg) == core::ListError::None))
 			return false;
 		if (chunk == Chunk::Write &&
 		    !(EXPECT(reply.chunks.add_write_chunk() == core::ListError::None) &&
@@ -1096,6 +1104,84 @@ static void write_chunk_case(Reporter check)
 	bench_down(&b);
 }
 
+/*
+ * RFC 8797 Section 4.1: a Reply's Send With Invalidate may retire only
+ * an rkey of its own RPC.  The first RPC's Reply invalidates its Write
+ * chunk's rkey and completes; that MR goes back to the pool still
+ * holding the rkey (its next registration changes it).  The second RPC
+ * gets another MR (the pool is first in, first out), and a Reply that
+ * invalidates the first RPC's rkey - a valid rkey of this client, but
+ * not this RPC's - is refused: a bad reply, the connection reset, the
+ * RPC not completed.
+ */
+static void foreign_rkey_case(Reporter check)
+{
+	Bench b;
+	constexpr u32 kLen = 100;
+	u8 rpc[128];
+
+	read_style(&b);
+	if (!bench_call(check, &b, kDefaultPd, 0x11110030) || !offered_write(check, &b)) {
+		bench_down(&b);
+		return;
+	}
+	const core::ChunkLists &cl = b.r->call.chunks;
+	const u32 first = cl.segment(cl.write[0], 0).handle;
+	fill(b.r->data, kLen, 41);
+	fill_reply(rpc, sizeof(rpc), b.xid, 42);
+	if (reply_write(check, &b, kLen, kLen, rpc, sizeof(rpc), first) && bench_done(check, &b)) {
+		bench_next(&b);
+		if (bench_send(check, &b, 0x11110031) && b.r->take_call(check) &&
+		    call_matches(check, &b) && offered_write(check, &b) &&
+		    EXPECT(cl.segment(cl.write[0], 0).handle != first)) {
+			fill_reply(rpc, sizeof(rpc), b.xid, 43);
+			const int lost = b.x->disconnects.read();
+			if (reply_write(check, &b, kLen, kLen, rpc, sizeof(rpc), first)) {
+				for (u32 i = 0; i < kWaitMs / 10 && b.x->disconnects.read() == lost; i++)
+					rpcrdmax_msleep(10);
+				EXPECT(b.x->disconnects.read() == lost + 1);
+				EXPECT(b.x->completions.read() == 0);
+				EXPECT(b.ep->stats.bad_reply.read() == 1);
+			}
+		}
+	}
+	bench_down(&b);
+}
+
+/*
+ * RFC 8166 Sections 4.5.4 and 8.1.3: an RPC that ends with its Write
+ * chunk's MR still registered (no Reply came: a signal, a soft timeout)
+ * has it invalidated in buf_free before its pages go back.  When that
+ * LOCAL_INV cannot complete in time - here it waits behind a Send that
+ * the responder, its QP put in the error state without a word to the
+ * client, never acknowledges - the client disconnects, which flushes
+ * both, and buf_free returns only once the flushed LOCAL_INV completed.
+ */
+static void inv_fence_case(Reporter check)
+{
+	Bench b;
+
+	read_style(&b);
+	if (!bench_call(check, &b, kDefaultPd, 0x11110040) || !offered_write(check, &b)) {
+		bench_down(&b);
+		return;
+	}
+	void *call = b.call, *rqst = b.rqst;
+	b.call = b.rqst = nullptr;
+	b.r->end.id.drain();
+	b.snd = { 100, 0, 0, 0, false };
+	b.rcv = { 256, 0, 0, 0, false };
+	const int lost = b.x->disconnects.read();
+	EXPECT(bench_send(check, &b, 0x11110041));
+	b.ep->invalidate_ms = 100;
+	rpcrdmax_clnt_buf_free(b.ep, call);
+	EXPECT(b.ep->stats.local_inv_needed.read() == 1);
+	EXPECT(b.ep->stats.inv_fenced.read() == 1);
+	EXPECT(b.x->disconnects.read() == lost + 1);
+	rpcrdmax_kunit_rqst_free(rqst);
+	bench_down(&b);
+}
+
 static void reply_chunk_case(Reporter check)
 {
 	Bench b;
@@ -1368,7 +1454,38 @@ static void bc_call_case(Reporter check)
 }
 
 /*
- * A backward Call with chunks is dropped and counted; the next,
+ * The client's answer to a backward Call with chunks (RFC 8167 Section
+ * 5.3): an RDMA_ERROR / ERR_CHUNK with the Call's XID and rdma_vers and
+ * our backward credits; in version 2 an RDMA2_ERROR with
+ * RDMA2_ERR_BAD_XDR, the same code (the draft's Section 6.2.4).
+ */
+static bool bc_err_chunk(Reporter check, Responder *r, u32 xid, u32 vers)
+{
+	const u8 *m;
+	const u32 n = r->take_raw(check, &m);
+
+	if (vers == core::kRpcRdmaVersion2) {
+		core::V2Header *h = new (Gfp::Kernel) core::V2Header;
+		const bool ok = EXPECT(h != nullptr) &&
+				EXPECT(core::v2_decode(ConstBytes(m, n), core::DecodeLimits(), h) ==
+				       core::V2Verdict::Ok) &&
+				EXPECT(h->proc == core::V2Proc::Error && h->xid == xid &&
+				       h->vers == vers && h->credits == xprtrdma::kBcSlots &&
+				       h->error.code == (u32)core::V2ErrCode::BadXdr);
+		delete h;
+		return ok;
+	}
+	/* xid, vers, credit, RDMA_ERROR (4), ERR_CHUNK (2) */
+	return EXPECT(n == 20) && EXPECT(load_be32(m) == xid) && EXPECT(load_be32(m + 4) == vers) &&
+	       EXPECT(load_be32(m + 8) == xprtrdma::kBcSlots) && EXPECT(load_be32(m + 12) == 4) &&
+	       EXPECT(load_be32(m + 16) == 2);
+}
+
+/*
+ * A backward Call with chunks (a Write list, a Read list) is answered
+ * with ERR_CHUNK (RFC 8167 Section 5.3) and counted as dropped; one whose
+ * header is malformed even as a Call (a Position Zero Read chunk in an
+ * RDMA_MSG) is dropped as a bad message, unanswered; the next,
  * well-formed one is taken; a backward Reply longer than the inline
  * limit fails with -EMSGSIZE and sends nothing.
  */
@@ -1384,19 +1501,24 @@ static void bc_malformed_case(Reporter check)
 	if (EXPECT(big != nullptr) && bench_up(check, &b, kDefaultPd)) {
 		fill_call(call, sizeof(call), kXid, 29);
 		/* Backward messages are taken inline only.  A Write chunk
-		 * reaches the backward path and is dropped there; a Read list is
-		 * already malformed as a message to a requester. */
+		 * reaches the backward path; a Read list fails the message as a
+		 * Reply first (Responders send none), and it is then read as
+		 * the backward Call it is.  Each gets its ERR_CHUNK. */
 		EXPECT(b.r->send_backward(check, kXid - 2, 1, call, sizeof(call),
-					  Responder::Chunk::Write));
+					  Responder::Chunk::Write) &&
+		       bc_err_chunk(check, b.r, kXid - 2, core::kRpcRdmaVersion1));
 		EXPECT(b.r->send_backward(check, kXid - 1, 1, call, sizeof(call),
-					  Responder::Chunk::Read));
-		/* Receives complete in order: the good Call proves the bad ones were seen. */
+					  Responder::Chunk::Read) &&
+		       bc_err_chunk(check, b.r, kXid - 1, core::kRpcRdmaVersion1));
+		EXPECT(b.r->send_backward(check, kXid - 3, 1, call, sizeof(call),
+					  Responder::Chunk::PositionZero));
+		/* Receives complete in order: the good Call proves the bad one was seen. */
 		void *rq = b.r->send_backward(check, kXid, 1, call, sizeof(call))
 				   ? bc_take(check, &b, call, sizeof(call), kXid)
 				   : nullptr;
 		if (rq) {
-			EXPECT(b.ep->stats.backchannel_calls.read() == 2);
-			EXPECT(b.ep->stats.bc_dropped.read() == 1);
+			EXPECT(b.ep->stats.backchannel_calls.read() == 3);
+			EXPECT(b.ep->stats.bc_dropped.read() == 2);
 			EXPECT(b.ep->stats.bad_reply.read() == 1);
 			EXPECT(rpcrdmax_kunit_bc_wait(b.kx, 0) == nullptr);
 			fill_reply(big, kBig, kXid, 31);
@@ -1409,7 +1531,7 @@ static void bc_malformed_case(Reporter check)
 			rpcrdmax_kunit_bc_done(rq);
 		}
 		EXPECT(forward_rpc(check, &b, 0x11110012));
-		EXPECT(b.ep->stats.bc_dropped.read() == 1);
+		EXPECT(b.ep->stats.bc_dropped.read() == 2);
 	}
 	bench_down(&b);
 	delete[] big;
@@ -1861,7 +1983,9 @@ static void v2_inv_handle_case(Reporter check)
  * Backward direction on a version 2 connection: the server's backward
  * Call is an RDMA2_MSG with rdma_direction CALL; the client takes it, and
  * its Reply goes as version 2 with rdma_direction REPLY and our backward
- * credits.  And with rdma_max_version 1 the first Call is version 1.
+ * credits.  One with a chunk is answered with RDMA2_ERR_BAD_XDR (the
+ * code of ERR_CHUNK).  And with rdma_max_version 1 the first Call is
+ * version 1.
  */
 static void v2_backward_case(Reporter check)
 {
@@ -1874,6 +1998,11 @@ static void v2_backward_case(Reporter check)
 	b.bc_slots = xprtrdma::kBcSlots;
 	if (EXPECT(h != nullptr) && bench_up(check, &b, kDefaultPd) &&
 	    v2_first_rpc(check, &b, 0x44440060, h)) {
+		/* with a chunk: RDMA2_ERR_BAD_XDR (RFC 8167 Section 5.3) */
+		fill_call(call, sizeof(call), kXid - 1, 100);
+		EXPECT(b.r->send_backward(check, kXid - 1, 1, call, sizeof(call),
+					  Responder::Chunk::Write) &&
+		       bc_err_chunk(check, b.r, kXid - 1, core::kRpcRdmaVersion2));
 		fill_call(call, sizeof(call), kXid, 101);
 		void *rq = b.r->send_backward(check, kXid, 1, call, sizeof(call))
 				   ? bc_take(check, &b, call, sizeof(call), kXid)
@@ -1882,7 +2011,8 @@ static void v2_backward_case(Reporter check)
 			EXPECT(bc_answer(check, &b, rq, kXid, 102));
 			EXPECT(b.r->call.vers == core::kRpcRdmaVersion2);
 			EXPECT(b.r->call_dir == core::kMsgReply);
-			EXPECT(b.ep->stats.bc_v2_calls.read() == 1);
+			EXPECT(b.ep->stats.bc_v2_calls.read() == 2);
+			EXPECT(b.ep->stats.bc_dropped.read() == 1);
 			rpcrdmax_kunit_bc_done(rq);
 		}
 	}
@@ -1912,6 +2042,8 @@ RPCRDMAX_KUNIT_MARSHAL_ENTRY(transmit)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(connect_fails)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(connect_delay)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(write_chunk)
+RPCRDMAX_KUNIT_MARSHAL_ENTRY(foreign_rkey)
+RPCRDMAX_KUNIT_MARSHAL_ENTRY(inv_fence)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(reply_chunk)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(rdma_error)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(rdma_error_unknown)

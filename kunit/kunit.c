@@ -199,6 +199,8 @@ RPCRDMAX_CXX_CASE(marshal_transmit)
 RPCRDMAX_CXX_CASE(marshal_connect_fails)
 RPCRDMAX_CXX_CASE(marshal_connect_delay)
 RPCRDMAX_CXX_CASE(marshal_write_chunk)
+RPCRDMAX_CXX_CASE(marshal_foreign_rkey)
+RPCRDMAX_CXX_CASE(marshal_inv_fence)
 RPCRDMAX_CXX_CASE(marshal_reply_chunk)
 RPCRDMAX_CXX_CASE(marshal_rdma_error)
 RPCRDMAX_CXX_CASE(marshal_rdma_error_unknown)
@@ -227,6 +229,8 @@ static struct kunit_case rpcrdmax_xprt_marshal_cases[] = {
 	KUNIT_CASE(marshal_connect_fails_case),
 	KUNIT_CASE(marshal_connect_delay_case),
 	KUNIT_CASE(marshal_write_chunk_case),
+	KUNIT_CASE(marshal_foreign_rkey_case),
+	KUNIT_CASE(marshal_inv_fence_case),
 	KUNIT_CASE(marshal_reply_chunk_case),
 	KUNIT_CASE(marshal_rdma_error_case),
 	KUNIT_CASE(marshal_rdma_error_unknown_case),

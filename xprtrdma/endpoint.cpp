@@ -670,7 +670,7 @@ void ClntEp::buf_free(Req *req)
 		if (!req->mrs.empty() && c && req->conn == c) {
 			req->sync_wait = true;
 			if (c->frwr_invalidate(req, true).is_ok() &&
-			    !req->invalidated.wait_ms(kInvalidateMs))
+			    !req->invalidated.wait_ms(invalidate_ms))
 				c->fence_invalidate(req);
 			c->frwr_release(req);
 		}
@@ -692,9 +692,10 @@ void ClntEp::buf_free(Req *req)
  */
 void Conn::fence_invalidate(Req *req)
 {
+	ep_->stats.inv_fenced.add_return(1);
 	rpcrdmax_log_ratelimited(RPCRDMAX_LOG_WARNING,
 				 "LOCAL_INV not done in %u ms: disconnecting to fence the MRs",
-				 kInvalidateMs);
+				 ep_->invalidate_ms);
 	lost();
 	(void)id.disconnect();
 	while (!req->invalidated.wait_ms(kInvalidateMs))
@@ -760,6 +761,7 @@ void ClntEp::print_counters(void *seq)
 		{ "v2_error_count", s.v2_errors.read() },
 		{ "v2_refused_count", s.v2_refused.read() },
 		{ "bcall_v2_count", s.bc_v2_calls.read() },
+		{ "local_inv_fenced_count", s.inv_fenced.read() },
 	};
 	for (const auto &r : rows)
 		rpcrdmax_seq_printf(seq, "%s %lld\n", r.name, r.value);

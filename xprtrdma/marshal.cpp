@@ -271,21 +271,21 @@ static bool marshal_written(const core::ChunkLists &cl, const core::ChunkRef &c,
  * A backward-direction Call (RFC 8167) for the NFSv4.1+ callback
  * service: copied out of the Receive (which is reposted at once) into
  * one of the transport's backward slots and queued to the service, whose
- * Reply goes back through bc_send().  RFC 8167 does not forbid chunks
- * in the backward direction (the Version Two draft, Section 3.1, notes
- * that), but no upper layer uses them; like the stock client we take
- * backward messages inline only (what that draft calls
- * RDMA2_BKREQSUP_INLINE).  One with chunks, or with no free slot or
- * callback service, is dropped, counted and logged: the server
- * retransmits or gives up on it.
+ * Reply goes back through bc_send().  Like the stock client we take
+ * backward messages inline only (what the Version Two draft calls
+ * RDMA2_BKREQSUP_INLINE): no upper layer uses chunks in this direction.
+ * One with chunks is answered with ERR_CHUNK (refuse_backward_chunks).
+ * One with no free slot or callback service is dropped, counted and
+ * logged: the server retransmits or gives up on it.
  */
 void Conn::backward_call(const core::V1Header &h, const u8 *msg)
 {
-	int rc = -err::EINVAL;
-
 	ep_->stats.backchannel_calls.add_return(1);
-	if (!core::v1_has_chunks(h))
-		rc = rpcrdmax_xprt_bc_call(ep_->xprt_, msg, h.payload_len);
+	if (core::v1_has_chunks(h)) {
+		refuse_backward_chunks(h.xid, (u32)bc_vers_.read());
+		return;
+	}
+	const int rc = rpcrdmax_xprt_bc_call(ep_->xprt_, msg, h.payload_len);
 	if (!rc) {
 		rpcrdmax_trace_cb(ep_->xprt_, load_be32(msg), false);
 		return;
@@ -293,10 +293,32 @@ void Conn::backward_call(const core::V1Header &h, const u8 *msg)
 	ep_->stats.bc_dropped.add_return(1);
 	rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "dropped a backward Call (XID %08x): %s",
 				 load_be32(msg),
-				 rc == -err::EINVAL   ? "chunks in a backward message"
-				 : rc == -err::ENOBUFS ? "every backward slot is busy"
+				 rc == -err::ENOBUFS   ? "every backward slot is busy"
 				 : rc == -err::EMSGSIZE ? "longer than a backward slot"
 							: "no callback service on this transport");
+}
+
+/*
+ * A version 1 message that failed as a Reply because it has a Read list.
+ * Responders leave the Read list empty in every Reply (RFC 8166 Section
+ * 4.3.1), so one that decodes as a Call, and is an RDMA_NOMSG or carries
+ * an RPC Call, is a backward Call with chunks: it gets its ERR_CHUNK.
+ * False when it is not one (a malformed Reply, dropped as such).
+ */
+bool Conn::backward_read_list(ConstBytes raw)
+{
+	core::V1Header &h = recv_hdr_;
+
+	if (core::v1_decode_call(raw, core::DecodeLimits(), &h) != core::V1Verdict::Ok)
+		return false;
+	if (h.proc == core::V1Proc::Msg &&
+	    core::v1_msg_direction(h, ConstBytes(raw.data() + h.hdr_len, h.payload_len)) !=
+		    core::MsgDirection::Call)
+		return false;
+	bc_vers_.set((int)core::kRpcRdmaVersion1);
+	ep_->stats.backchannel_calls.add_return(1);
+	refuse_backward_chunks(h.xid, core::kRpcRdmaVersion1);
+	return true;
 }
 
 /* stock's xprtrdma_reply_*_err: @hdr's xid, vers and proc words as received */
@@ -368,6 +390,9 @@ bool Conn::handle_reply(RecvBuf *rb, u32 len, const rpcrdmax_wc &wc)
 
 	auto verdict = core::v1_decode_reply(raw, limits, &h);
 	auto action = core::v1_requester_action(verdict);
+
+	if (verdict == core::V1Verdict::ReadListInReply && backward_read_list(raw))
+		return true;
 
 	if (action == core::RequesterAction::Drop) {
 		st.bad_reply.add_return(1);

@@ -87,6 +87,39 @@ template <typename Encode> Result<void> Conn::post_control(Encode encode)
 	return r;
 }
 
+/*
+ * RFC 8167 Section 5.3: a backward Call with a non-empty chunk list, to
+ * a responder that does not take chunks (we take backward messages
+ * inline only: Conn::backward_call), MUST get an RDMA_ERROR with
+ * ERR_CHUNK.  In version 2 that is RDMA2_ERR_BAD_XDR, the same code
+ * (draft Section 6.2.4, where error handling "works the same way").
+ * rdma_vers is the Call's, rdma_credit our backward credits.  The Call
+ * reaches no service: it counts as dropped.  While another control
+ * message is in flight the answer is not sent, and the log says so.
+ */
+void Conn::refuse_backward_chunks(u32 xid, u32 vers)
+{
+	ep_->stats.bc_dropped.add_return(1);
+	auto r = post_control([&](Bytes out) -> Result<u32> {
+		if (vers == core::kRpcRdmaVersion2) {
+			core::V2Error e = {};
+			e.code = (u32)core::V2ErrCode::BadXdr;
+			return core::v2_encode_error(xid, vers, kBcSlots, e, out);
+		}
+		return core::v1_encode_err_chunk(xid, kBcSlots, out);
+	});
+	if (r.is_error())
+		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE,
+					 "dropped a backward Call (XID %08x): chunks, and no "
+					 "ERR_CHUNK could be sent (%d)",
+					 xid, r.error().code());
+	else
+		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE,
+					 "answered a backward Call (XID %08x) with ERR_CHUNK: "
+					 "chunks in a backward message",
+					 xid);
+}
+
 /* The inline thresholds for the next Call in the version it goes in. */
 core::InlineThresholds Conn::call_thresholds() const
 {

@@ -63,7 +63,7 @@ inline constexpr unsigned int kConnectMs = 15000;
  * attempt, up to the mount's maximum (stock's 5 s). */
 inline constexpr unsigned int kReconnectMs = 5000;
 inline constexpr unsigned int kInvalidateMs = 10000;
-inline constexpr u32 kCtlSize = 256;	/* a control message (xprtrdma/v2.cpp) */
+inline constexpr u32 kCtlSize = 256;	/* a control message (Conn::post_control) */
 
 class ClntEp;
 class Conn;
@@ -77,8 +77,9 @@ struct SendBuf : MsgBuf {
 	Conn *conn = nullptr;
 };
 
-/* The Send buffer of a connection's control messages (RDMA2_CONNPROP, and
- * RDMA2_ERROR for a property operation we do not take): one at a time,
+/* The Send buffer of a connection's control messages (RDMA2_CONNPROP,
+ * RDMA2_ERROR for a property operation we do not take, and the ERR_CHUNK
+ * that refuses a backward Call with chunks): one at a time,
  * always signaled, apart from the RPCs' Send buffers. */
 struct CtlBuf : MsgBuf {
 	CtlBuf() : MsgBuf(&CtlBuf::done, RPCRDMAX_WC_EV_CLNT_SEND) {}
@@ -158,6 +159,7 @@ struct Counters {
 	 * operations refused with RDMA2_ERR_INVAL_OPTION. */
 	Atomic vers1_conns, vers2_conns, v2_errors, v2_refused;
 	Atomic bc_v2_calls;	/* backward Calls that came in version 2 */
+	Atomic inv_fenced;	/* LOCAL_INVs not done in time: fence_invalidate */
 };
 
 class Conn final : public CmEvents {
@@ -196,6 +198,7 @@ public:
 	/* True when @rb may be reposted now (false: a Req holds it). */
 	bool handle_reply(RecvBuf *rb, u32 len, const rpcrdmax_wc &wc);
 	void backward_call(const core::V1Header &h, const u8 *msg);
+	bool backward_read_list(ConstBytes raw);
 	void reply_err(rpcrdmax_reply_err which, ConstBytes hdr);
 	void finish_reply(Req *req);
 	bool retire(Req *req, void *rqst);
@@ -210,6 +213,7 @@ public:
 	void v2_confirm();
 	void note_connprop(const core::PropSet &props);
 	template <typename Encode> Result<void> post_control(Encode encode);
+	void refuse_backward_chunks(u32 xid, u32 vers);
 	void ctl_done(const rpcrdmax_wc &wc);
 	void count_version(u32 vers);
 	u32 call_vers() const { return (u32)calls_vers_.read(); }
@@ -310,6 +314,9 @@ public:
 
 	void *xprt_;
 	Counters stats;
+	/* How long buf_free waits for a LOCAL_INV before it fences the MRs
+	 * (Conn::fence_invalidate); KUnit's fence case shortens it. */
+	unsigned int invalidate_ms = kInvalidateMs;
 
 private:
 	/* A freed request's memory, kept for the next RPC. */
