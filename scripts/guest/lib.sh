@@ -489,7 +489,7 @@ rdma_res_back() {
 # what can be seen is that each id lives where its transport does.
 
 # netns_kernel: whether this kernel has network namespaces; if not (the
-# debug kernel: tinyconfig, no CONFIG_NET_NS), a SKIP line, not counted.
+# kernel built without CONFIG_NET_NS), a SKIP line, not counted.
 netns_kernel() {
 	[ -e /proc/self/ns/net ] && return 0
 	echo "SKIP netns: not counted: this kernel ($(uname -r)) has no network namespaces"
