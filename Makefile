@@ -9,7 +9,8 @@
 #   make build-6.12      build rpcrdmax.ko for Debian 13's current kernel
 #                        (6.12) in the trixie build root
 #   make check-6.12      the end-to-end cases on 6.12 guests: make check's
-#                        (client, server), modload and both
+#                        (both), modload, and client and server against
+#                        6.12's stock rpcrdma
 #   make check-fresh     make check (and demo) in a new minimal Debian 12 root,
 #                        as a new user would: tests the set-up itself
 #   make check-quick     host tests without fuzzing, strict module build,
@@ -23,8 +24,8 @@
 #                        for check-debug
 #   make check-battery   the e2e battery's "full" profile, rpcrdmax's client
 #                        and server each against stock (make check runs
-#                        its shorter "check" profile inside e2e's client,
-#                        server and both cases)
+#                        its shorter "check" profile inside e2e's both
+#                        case only, rpcrdmax on both ends)
 #   make check-battery-v2  the battery alone, "check" profile, with rpcrdmax
 #                        on both ends, which settle on RPC-over-RDMA Version
 #                        Two (make check runs it inside both, but its storm)
@@ -74,9 +75,9 @@ uninstall:
 build-6.12:
 	@out=$$($(TOP)/scripts/build-module --trixie | tail -n1) && echo "built $$out/rpcrdmax.ko"
 
-# The e2e cases on Debian 13 guests with 6.12: make check's two, and
-# modload and both (rpcrdmax on both ends), which make check leaves out
-# for time.
+# The e2e cases on Debian 13 guests with 6.12: make check's one (both,
+# rpcrdmax on both ends), and modload, client and server (rpcrdmax
+# against 6.12's stock rpcrdma), which make check leaves out for time.
 check-6.12:
 	$(TOP)/scripts/e2e --trixie modload client server both
 
