@@ -997,8 +997,8 @@ krb5_client() {
 # ---- the debug kernel (scripts/e2e --debug, scripts/kunit --debug) ---------
 # Booted on the debug kernel (kunit/debug.config), a guest finds no modules
 # of its own in the root filesystem: they come from the read-only share
-# "modroot" (the kernel's modules_install, scripts/vm --kernel debug),
-# before anything runs modprobe.
+# "modroot" (the kernel's modules_install as one tar file, scripts/vm
+# --kernel debug), before anything runs modprobe.
 KMEMLEAK=/sys/kernel/debug/kmemleak
 
 # kmemleak_scan: with kmemleak, report the objects leaked since the
@@ -1013,9 +1013,11 @@ kmemleak_scan() {
 	return 0
 }
 
+# The tar holds modules_install's tree, depmod's index included (made on
+# the host at native speed; a guest's own depmod -a would take seconds).
 if [ ! -d "/lib/modules/$(uname -r)" ] && mkdir -p /tmp/modroot &&
-	mount -t 9p -o trans=virtio,version=9p2000.L,ro modroot /tmp/modroot 2>/dev/null; then
-	cp -a "/tmp/modroot/lib/modules/$(uname -r)" /lib/modules/ && depmod -a
+	mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,ro modroot /tmp/modroot 2>/dev/null; then
+	mkdir -p /lib/modules && tar -C /lib/modules -xf /tmp/modroot/modules.tar
 	umount /tmp/modroot
 	# What leaked while the kernel booted is not the test's: scan, forget
 	# (objects younger than 5 s are not reported yet: wait them out).
