@@ -18,10 +18,11 @@ TOTALS = re.compile(r'^\s+# (\S+): pass:(\d+) fail:(\d+) skip:(\d+) total:(\d+)'
 # The suite's own totals, every case and parameter counted.
 SUITE_TOTALS = re.compile(r'^# Totals: pass:(\d+) fail:(\d+) skip:(\d+) total:(\d+)')
 # (the debug kernel's checkers included: KASAN, UBSAN, DEBUG_OBJECTS,
-# DEBUG_LIST, kmemleak after the guest's scan; lockdep reports as WARNING:)
+# DEBUG_LIST, kmemleak after the guest's scan (lib.sh kmemleak_scan: what
+# leaked since the test began); lockdep reports as WARNING:)
 BAD_LOG = re.compile(r'WARNING:|BUG:|Oops|general protection fault|Kernel panic|'
                      r'Call Trace:|UBSAN:|KASAN:|ODEBUG:|list_(add|del) corruption|'
-                     r'kmemleak: \d+ new suspected|refcount_t:')
+                     r'kmemleak: \d+ suspected memory leaks since|refcount_t:')
 
 
 def parse_suite(path):
