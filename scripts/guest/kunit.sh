@@ -11,20 +11,18 @@ echo "kunit guest: $(uname -r)"
 # what the KUnit module needs; the KUnit kernel has them built in.
 mods=
 [ -d "/lib/modules/$(uname -r)" ] && mods=y
+# On the debug kernel, soft-RoCE and what the KUnit module depends on
+# (modinfo reads the file), then the module itself from the share: no
+# copy into /lib/modules and no depmod -a, which took seconds there
+# under TCG.
 if [ -n "$mods" ]; then
-	modprobe rdma_rxe || { echo "modprobe rdma_rxe failed"; exit 1; }
+	deps=$(modinfo -F depends /share/rpcrdmax_kunit.ko) || { echo "modinfo rpcrdmax_kunit.ko failed"; exit 1; }
+	modprobe -a rdma_rxe $(echo "$deps" | tr , ' ') ||
+		{ echo "cannot load rdma_rxe and what rpcrdmax_kunit.ko depends on ($deps)"; exit 1; }
 fi
 rdma link add rxe0 type rxe netdev eth0 || { echo "cannot create rxe0"; exit 1; }
 rdma link show
 mkdir -p /share/ktap
-# On the debug kernel, what the module depends on first (modinfo reads
-# the file), then the module itself: no copy into /lib/modules and no
-# depmod -a, which took seconds there under TCG.
-if [ -n "$mods" ]; then
-	deps=$(modinfo -F depends /share/rpcrdmax_kunit.ko) || { echo "modinfo rpcrdmax_kunit.ko failed"; exit 1; }
-	[ -z "$deps" ] || modprobe -a $(echo "$deps" | tr , ' ') ||
-		{ echo "cannot load what rpcrdmax_kunit.ko depends on ($deps)"; exit 1; }
-fi
 insmod /share/rpcrdmax_kunit.ko || { echo "insmod rpcrdmax_kunit.ko failed"; exit 1; }
 for d in /sys/kernel/debug/kunit/*/; do
 	s=$(basename "$d")

@@ -1018,6 +1018,14 @@ kmemleak_new() {
 		END { print n + 0 }' "$1"
 }
 
+# kmemleak_scan_twice WAIT: wait WAIT seconds (kmemleak reports nothing
+# younger than 5 s), then scan twice (see kmemleak_scan).
+kmemleak_scan_twice() {
+	sleep "$1"
+	echo scan >$KMEMLEAK
+	echo scan >$KMEMLEAK
+}
+
 # kmemleak_scan: with kmemleak, scan twice (leaks are only reported once
 # at least 5 s old, and not by the first scan that finds them: it only
 # records their checksum, and the next one reports them if unchanged;
@@ -1029,9 +1037,7 @@ kmemleak_new() {
 kmemleak_scan() {
 	[ -w $KMEMLEAK ] || return 0
 	local f=/share/${RPCRDMAX_name:-guest}.kmemleak n
-	sleep 6
-	echo scan >$KMEMLEAK
-	echo scan >$KMEMLEAK
+	kmemleak_scan_twice 6
 	cat $KMEMLEAK >"$f" 2>/dev/null
 	[ -s "$f" ] || { rm -f "$f"; return 0; }
 	n=$(kmemleak_new "$f" "$(cat $KMEMLEAK_SINCE 2>/dev/null || echo 0)")
@@ -1055,9 +1061,7 @@ if [ ! -d "/lib/modules/$(uname -r)" ] && mkdir -p /tmp/modroot &&
 			>$KMEMLEAK_SINCE 2>/dev/null
 		if [ ! -s $KMEMLEAK_SINCE ]; then
 			echo 0 >$KMEMLEAK_SINCE
-			sleep 5
-			echo scan >$KMEMLEAK
-			echo scan >$KMEMLEAK
+			kmemleak_scan_twice 5
 			echo clear >$KMEMLEAK
 		fi
 	fi
