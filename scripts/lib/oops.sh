@@ -1,0 +1,42 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# oops_digest CONSOLE: the first kernel crash report on a guest's serial
+# console, in at most three lines, for a failure's line in the output
+# (CI keeps only the output's tail, never the console file):
+#   the report's first line (BUG:, Oops:, general protection fault,
+#   kernel BUG, WARNING:, UBSAN:, Kernel panic ...), without its time;
+#   "RIP: ..." the function it stopped in, when the report has one;
+#   "trace: f1 < f2 < ..." the first six frames of its call trace that
+#   the unwinder is sure of (not the "? ..." guesses, nor <IRQ>, <TASK>).
+# Prints nothing for a console without one.  Sourced by scripts/e2e;
+# host test tests/scripts/test_oops.sh.
+oops_digest() {
+	[ -r "$1" ] || return 0
+	tr -d '\r' <"$1" | sed -E 's/^\[ *[0-9]+\.[0-9]+\] //' | awk '
+	function flush() {
+		if (cause == "") return
+		print substr(cause, 1, 160)
+		if (rip != "") print substr(rip, 1, 160)
+		if (trace != "") print "trace: " substr(trace, 1, 300)
+		done = 1
+	}
+	done { next }
+	cause == "" {
+		if ($0 ~ /^(BUG:|Oops:|general protection fault|kernel BUG|WARNING:|UBSAN:|Kernel panic|watchdog: BUG)/)
+			cause = $0
+		next
+	}
+	/^RIP: / && rip == "" { rip = $0; next }
+	/^Call Trace:/ && !intrace && frames == 0 { intrace = 1; next }
+	intrace {
+		line = $0
+		sub(/^ +/, "", line)
+		if (line ~ /^</ || line ~ /^\? /) next
+		if (line !~ /^[A-Za-z_.][A-Za-z0-9_.]*\+0x/) { intrace = 0; if (frames) flush(); next }
+		trace = trace (frames ? " < " : "") line
+		if (++frames == 6) { intrace = 0; flush() }
+		next
+	}
+	/^(---\[ end|Kernel panic)/ { flush() }
+	END { if (!done) flush() }'
+}
