@@ -73,4 +73,29 @@ expect "a panic alone: its line" "$tmp/panic.console" "Kernel panic - not syncin
 printf '%s\n' '[    5.0] rpcrdmax: loaded' '[    6.0] rpcrdmax-test: STEP ok' >"$tmp/clean.console"
 expect "a clean console: nothing" "$tmp/clean.console" ""
 expect "no console file: nothing" "$tmp/missing.console" ""
+
+# emulator_fault: the EFLAGS of the two 6.12 guests that QEMU 7.2 ran into
+# states no CPU can hold (servers of scripts/vm pairs with the stock
+# rpcrdma, and with rpcrdmax and -cpu Nehalem); none in a real report.
+D=$(dirname "$0")/data
+# fault NAME FILE WANT: emulator_fault FILE prints WANT (or fails, for "")
+fault() {
+	local got rc=0
+	got=$(emulator_fault "$2") || rc=$?
+	local want_rc=0
+	[ -n "$3" ] || want_rc=1
+	if [ "$got" = "$3" ] && [ $((rc != 0)) = $want_rc ]; then
+		check "$1" 0
+	else
+		check "$1: got '$got' (exit $rc)" 1
+	fi
+}
+fault "emulator fault: TF and reserved bits on in the kernel (#DB, stock rpcrdma)" "$D/qemu-eflags-db.console" 7e401002
+fault "emulator fault: a double fault with reserved bits on" "$D/qemu-eflags-df.console" 04e60202
+printf '%s\n' '[ 1.0] RSP: 0018:ffffa3c0c00f8c48 EFLAGS: 00010246' '[ 1.1] RSP: 0018:ffffa3c0c00f8c48 EFLAGS: 00000282' >"$tmp/real.console"
+fault "no emulator fault: the EFLAGS of real reports" "$tmp/real.console" ""
+printf '%s\n' '[ 1.0] RSP: 0018:ffffa3c0c00f8c48 EFLAGS: 00000244' >"$tmp/bit1.console"
+fault "emulator fault: bit 1 clear" "$tmp/bit1.console" 00000244
+fault "no emulator fault: the page fault above" "$tmp/irq.console" ""
+fault "no emulator fault: no console" "$tmp/missing.console" ""
 finish
