@@ -874,8 +874,13 @@ static bool raw_ready_reply(Reporter check, RawClient *c)
 
 static void raw_down(RawClient *c)
 {
+	/* The server's end disconnects too, as svc's close would on the
+	 * DREQ: without its DREP the client's disconnect ends only when
+	 * the wait below gives up (10 s a case). */
 	if (c->end.id.qp()) {
 		(void)c->end.id.disconnect();
+		if (c->sx)
+			rpcrdmax_svcc_detach(c->sx->cxx);
 		(void)c->end.disconnected.wait_ms(kWaitMs);
 		c->end.id.drain();
 	}
@@ -885,7 +890,7 @@ static void raw_down(RawClient *c)
 	if (c->page)
 		rpcrdmax_free_page(c->page);
 	if (c->sx) {
-		rpcrdmax_svcc_detach(c->sx->cxx);
+		rpcrdmax_svcc_detach(c->sx->cxx); /* again: a no-op */
 		rpcrdmax_svcc_destroy(c->sx->cxx);
 		delete c->sx;
 	}
