@@ -48,6 +48,21 @@ cache_ready() { [ -e "$1/.complete" ]; }
 cache_mark() { touch "$1/.complete"; }
 
 # The mirror the host's own apt uses (no host name is written in the tree).
+# The guests' QEMU: at least this major version (scripts/setup installs it
+# from bookworm-backports).
+QEMU_MIN_MAJOR=10
+
+# qemu_current: true when the installed qemu-system-x86 is at least
+# QEMU_MIN_MAJOR.
+qemu_current() {
+	local v
+	v=$(dpkg-query -W -f='${Status} ${Version}' qemu-system-x86 2>/dev/null) || return 1
+	case $v in "install ok installed "*) ;; *) return 1 ;; esac
+	v=${v##* } v=${v#*:} v=${v%%.*}
+	case $v in '' | *[!0-9]*) return 1 ;; esac
+	[ "$v" -ge "$QEMU_MIN_MAJOR" ]
+}
+
 apt_mirror() {
 	local m
 	m=$(grep -hE '^(URIs:|deb )' /etc/apt/sources.list.d/*.sources /etc/apt/sources.list 2>/dev/null |
