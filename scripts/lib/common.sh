@@ -87,11 +87,14 @@ debootstrap_tree() {
 
 # copy_apt_config ROOT: this box's apt sources (with updates and security,
 # which debootstrap leaves out) and how it reaches them (Acquire::
-# settings: proxies), into a Debian root made by debootstrap.
+# settings: proxies), into a Debian root made by debootstrap.  Not the
+# sources scripts/setup added (rpcrdmax-*: bookworm-backports), which a
+# new Debian 12 box has not.
 copy_apt_config() {
 	local root=$1 f
 	rm -f "$root/etc/apt/sources.list"
 	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
+		case ${f##*/} in rpcrdmax-*) continue ;; esac
 		[ -f "$f" ] && cp "$f" "$root$f"
 	done
 	for f in /etc/apt/apt.conf.d/*; do
