@@ -47,7 +47,6 @@ hash_of() {
 cache_ready() { [ -e "$1/.complete" ]; }
 cache_mark() { touch "$1/.complete"; }
 
-# The mirror the host's own apt uses (no host name is written in the tree).
 # The guests' QEMU: at least this major version (scripts/setup installs it
 # from bookworm-backports).
 QEMU_MIN_MAJOR=10
@@ -63,6 +62,7 @@ qemu_current() {
 	[ "$v" -ge "$QEMU_MIN_MAJOR" ]
 }
 
+# The mirror the host's own apt uses (no host name is written in the tree).
 apt_mirror() {
 	local m
 	m=$(grep -hE '^(URIs:|deb )' /etc/apt/sources.list.d/*.sources /etc/apt/sources.list 2>/dev/null |
