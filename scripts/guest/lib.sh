@@ -42,6 +42,34 @@ $stack
 	echo "--- $(date -u +%T) newest commands:"
 	ps -eo pid,ppid,stat,etimes,wchan:24,args --sort=etimes 2>/dev/null | head -n 15
 	printf '%s' "$d"
+	conn_trace_report
+}
+
+# conn_trace_report: the last connection events (trace_conn_on), when they
+# are being recorded: whether the transport saw its peer go, and tried to
+# connect again.  (Spelled out: the heartbeat below runs it in a subshell
+# forked before trace_conn_dump is defined.)
+conn_trace_report() {
+	local l
+	l=$(grep -v '^#' /sys/kernel/tracing/trace 2>/dev/null | tail -n 60)
+	[ -n "$l" ] || return 0
+	echo "--- $(date -u +%T) connection trace:"
+	printf '%s\n' "$l"
+}
+
+# peer_stall_report: the server's side of its client's stall (the client
+# wrote /share/client.stuck): its own tasks in uninterruptible sleep, its
+# connection trace and its kernel log's tail.
+peer_stall_report() {
+	local p
+	echo "server: the client is stuck; the server at $(date -u +%T):"
+	for p in $(ps -eo pid=,stat= 2>/dev/null | awk '$2 ~ /^D/ { print $1 }'); do
+		echo "--- D: $p $(cat "/proc/$p/comm" 2>/dev/null)"
+		cat "/proc/$p/stack" 2>/dev/null
+	done
+	conn_trace_report
+	echo "--- kernel log, last 30 lines:"
+	dmesg 2>/dev/null | tail -n 30
 }
 
 # stall_newest ROOT: the command line of ROOT's newest descendant that is
@@ -85,13 +113,20 @@ stall_newest() {
 # says where the script is stuck (stall_report, to NAME.stuck and the
 # console), since a guest that scripts/vm's time-out then kills leaves no
 # dmesg behind.  Not on a pair's server, whose script waits silently for
-# its client.
+# its client: it reports once its client has (peer_stall_report).
 if [ -n "${RPCRDMAX_name:-}" ] && [ -z "${RPCRDMAX_HEARTBEAT:-}" ]; then
 	RPCRDMAX_HEARTBEAT=1
 	export RPCRDMAX_HEARTBEAT
 	( (cd / && log=/share/$RPCRDMAX_name.log script=$$ reported=; while :; do
 		: >"/share/$RPCRDMAX_name.alive"
-		if [ "$RPCRDMAX_name" = server ] || ! stall_due "$log"; then
+		if [ "$RPCRDMAX_name" = server ]; then
+			if [ -z "$reported" ] && [ -e /share/client.stuck ]; then
+				reported=1
+				peer_stall_report >/tmp/stall.report 2>&1
+				cat /tmp/stall.report >>/share/server.stuck
+				cat /tmp/stall.report >/dev/console 2>/dev/null
+			fi
+		elif ! stall_due "$log"; then
 			reported=
 		elif [ -z "$reported" ]; then
 			reported=1
@@ -147,7 +182,9 @@ trace_conn_on() {
 	for e in rdma_cma ib_cma sunrpc/xprt_connect sunrpc/xprt_disconnect_auto \
 		sunrpc/xprt_disconnect_force sunrpc/xprt_disconnect_done sunrpc/xprt_timer \
 		rpcrdma/xprtrdma_connect rpcrdma/xprtrdma_disconnect rpcrdma/xprtrdma_op_connect \
-		rpcrdma/xprtrdma_op_inject_dsc rpcrdma/xprtrdma_qp_event; do
+		rpcrdma/xprtrdma_op_inject_dsc rpcrdma/xprtrdma_qp_event sunrpc/svc_xprt_accept \
+		sunrpc/svc_xprt_close sunrpc/svc_xprt_detach sunrpc/svc_xprt_free \
+		rpcrdma/svcrdma_accept_err rpcrdma/svcrdma_qp_err rpcrdma/svcrdma_pd_err; do
 		[ -e $TRACEFS/events/$e/enable ] && echo 1 >$TRACEFS/events/$e/enable
 	done
 	echo 1 >$TRACEFS/tracing_on

@@ -276,6 +276,8 @@ steady_client_io "rdma,port=20049,vers=4.2"
 opts="rdma,port=20049,vers=3,nolock"
 if timeout 120 mount -t nfs -o "$opts" 192.0.2.1:/export /mnt/nfs; then
 	step_ok "faults: mount v3"
+	# Connection events, for the report if a step below stalls (lib.sh).
+	trace_conn_on || echo "client: no tracefs: no connection trace"
 	mrs() { rdma res show mr 2>/dev/null | wc -l; }
 	mr_before=$(mrs)
 	# ---- kill -9 storm against writers and readers in flight -----------

@@ -6,6 +6,8 @@
 . /share/lib.sh
 set -u
 rpcrdmax_server_up
+# Connection events, for the report if the client stalls (lib.sh).
+trace_conn_on || echo "server: no tracefs: no connection trace"
 # Tracepoints (the stock module's names, trace system rpcrdma): each
 # Call's transport header and the completions of Receives, Sends and
 # RDMA Reads; the headers that cannot be served and the error Replies in
