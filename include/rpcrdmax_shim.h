@@ -672,6 +672,11 @@ void *rpcrdmax_clnt_create(void *xprt) RPCRDMAX_NOEXCEPT;
 unsigned int rpcrdmax_clnt_max_payload(void *ep) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_clnt_connect(void *ep, const void *addr, unsigned int addrlen) RPCRDMAX_NOEXCEPT;
 unsigned long rpcrdmax_clnt_connect_delay(void *ep) RPCRDMAX_NOEXCEPT;
+/* The major timeout (jiffies) a Call sent at @now waits for its Reply
+ * with, given its own @major, its retransmit timeout @timeout, and
+ * whether it is soft. */
+unsigned long rpcrdmax_clnt_reply_major(void *ep, unsigned long now, unsigned long major,
+					unsigned long timeout, bool soft) RPCRDMAX_NOEXCEPT;
 /*
  * send_request: what sunrpc knows of one message to transmit (a Call, or
  * the Reply to a backward Call), and what the endpoint decided: whether
@@ -769,6 +774,7 @@ void rpcrdmax_kunit_cxx_marshal_gss_no_ddp(void *ctx, rpcrdmax_check_fn check) R
 void rpcrdmax_kunit_cxx_marshal_transmit(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_connect_fails(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_connect_delay(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_reply_major(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_write_chunk(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_foreign_rkey(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_inv_fence(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;

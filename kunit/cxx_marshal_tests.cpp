@@ -40,6 +40,11 @@
  *   connect_delay  sunrpc's ->connect: the first attempt at once (the
  *                  reconnect wait set to 5 s), later ones after what is
  *                  left of that wait, which then backs off from 5 s;
+ *   reply_major    sunrpc's wait for a Reply: a hard Call gets one
+ *                  whole retransmit timeout on the wire, its major
+ *                  timeout moved to then when sooner (counted when it
+ *                  had run out already), across a jiffies wrap; a soft
+ *                  Call keeps its own;
  *   gss_no_ddp     the RPC's auth covers its data (krb5i/krb5p): no
  *                  Read or Write chunk for data items; a Long Call and a
  *                  Reply chunk instead (RFC 8166 Section 8.2.2);
@@ -1020,6 +1025,47 @@ static void connect_delay_case(Reporter check)
 		b.x->left = 0;
 		EXPECT(b.ep->connect_delay() == 0);
 		EXPECT(b.x->backoffs == 2);
+	}
+	delete b.ep;
+	b.ep = nullptr;
+	bench_down(&b);
+}
+
+/*
+ * A hard Call waits for its Reply at least one retransmit timeout from
+ * its transmission (ClntEp::reply_major); a soft one with its own major
+ * timeout.  late_call_count counts the Calls sent after theirs ran out.
+ */
+static void reply_major_case(Reporter check)
+{
+	Bench b;
+
+	if (!bare_ep(check, &b))
+		return;
+	if (EXPECT(b.ep != nullptr)) {
+		const unsigned long now = 100000, to = 15000;
+		xprtrdma::Counters &s = b.ep->stats;
+
+		/* a major timeout beyond one retransmit timeout stays */
+		EXPECT(b.ep->reply_major(now, now + 3 * to, to, false) == now + 3 * to);
+		EXPECT(b.ep->reply_major(now, now + to, to, false) == now + to);
+		EXPECT(s.late_calls.read() == 0);
+		/* sooner: moved to one retransmit timeout from now */
+		EXPECT(b.ep->reply_major(now, now + 5, to, false) == now + to);
+		EXPECT(s.late_calls.read() == 0);
+		/* run out while the Call waited to be sent: moved, counted */
+		EXPECT(b.ep->reply_major(now, now - 4 * to, to, false) == now + to);
+		EXPECT(b.ep->reply_major(now, now, to, false) == now + to);
+		EXPECT(s.late_calls.read() == 2);
+		/* soft: its own, even run out */
+		EXPECT(b.ep->reply_major(now, now - 4 * to, to, true) == now - 4 * to);
+		EXPECT(b.ep->reply_major(now, now + 5, to, true) == now + 5);
+		EXPECT(s.late_calls.read() == 2);
+		/* across the jiffies wrap */
+		const unsigned long near = (unsigned long)-100;
+		EXPECT(b.ep->reply_major(near, near + 3 * to, to, false) == near + 3 * to);
+		EXPECT(b.ep->reply_major(near, near - 50, to, false) == near + to);
+		EXPECT(s.late_calls.read() == 3);
 	}
 	delete b.ep;
 	b.ep = nullptr;
@@ -2041,6 +2087,7 @@ RPCRDMAX_KUNIT_MARSHAL_ENTRY(gss_no_ddp)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(transmit)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(connect_fails)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(connect_delay)
+RPCRDMAX_KUNIT_MARSHAL_ENTRY(reply_major)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(write_chunk)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(foreign_rkey)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(inv_fence)

@@ -198,6 +198,7 @@ RPCRDMAX_CXX_CASE(marshal_gss_no_ddp)
 RPCRDMAX_CXX_CASE(marshal_transmit)
 RPCRDMAX_CXX_CASE(marshal_connect_fails)
 RPCRDMAX_CXX_CASE(marshal_connect_delay)
+RPCRDMAX_CXX_CASE(marshal_reply_major)
 RPCRDMAX_CXX_CASE(marshal_write_chunk)
 RPCRDMAX_CXX_CASE(marshal_foreign_rkey)
 RPCRDMAX_CXX_CASE(marshal_inv_fence)
@@ -228,6 +229,7 @@ static struct kunit_case rpcrdmax_xprt_marshal_cases[] = {
 	KUNIT_CASE(marshal_transmit_case),
 	KUNIT_CASE(marshal_connect_fails_case),
 	KUNIT_CASE(marshal_connect_delay_case),
+	KUNIT_CASE(marshal_reply_major_case),
 	KUNIT_CASE(marshal_write_chunk_case),
 	KUNIT_CASE(marshal_foreign_rkey_case),
 	KUNIT_CASE(marshal_inv_fence_case),

@@ -475,6 +475,35 @@ unsigned long ClntEp::connect_delay()
 	return delay;
 }
 
+/*
+ * The major timeout a Call just sent waits for its Reply with.  sunrpc
+ * arms the Reply's timer at the sooner of one retransmit timeout from
+ * now and the Call's major timeout, and our ->timer resets the
+ * connection when it fires, as stock's does (RDMA has no keepalive).
+ * But a hard Call waits for the transport's write lock with no timer
+ * (xprt_reserve_xprt_cong): while a reconnect outlasts its major
+ * timeout, that runs out unseen, and the Call's first transmission on
+ * the new connection would time out at once and reset it.  With many
+ * such Calls queued behind a slow reconnect (a kill storm on the debug
+ * kernel), every new connection went that way and the mount never
+ * recovered.  So a hard Call always gets one whole retransmit timeout
+ * on the wire: its major timeout moves to then if it is sooner, and the
+ * Reply timer's firing again means the connection failed to answer it.
+ * A soft Call keeps its own: it waited with a timer, and running out of
+ * time is its caller's error to get.
+ */
+unsigned long ClntEp::reply_major(unsigned long now, unsigned long major, unsigned long timeout,
+				  bool soft)
+{
+	const unsigned long full = now + timeout;
+
+	if (soft || (long)(major - full) >= 0)
+		return major;
+	if ((long)(major - now) <= 0)
+		stats.late_calls.add_return(1);
+	return full;
+}
+
 int ClntEp::connect(const void *addr, unsigned int addrlen)
 {
 	MutexGuard g(&mutex_);
@@ -762,6 +791,7 @@ void ClntEp::print_counters(void *seq)
 		{ "v2_refused_count", s.v2_refused.read() },
 		{ "bcall_v2_count", s.bc_v2_calls.read() },
 		{ "local_inv_fenced_count", s.inv_fenced.read() },
+		{ "late_call_count", s.late_calls.read() },
 	};
 	for (const auto &r : rows)
 		rpcrdmax_seq_printf(seq, "%s %lld\n", r.name, r.value);
@@ -798,6 +828,23 @@ extern "C" unsigned int rpcrdmax_clnt_max_payload(void *) noexcept
 extern "C" unsigned long rpcrdmax_clnt_connect_delay(void *ep) noexcept
 {
 	return static_cast<ClntEp *>(ep)->connect_delay();
+}
+
+/**
+ * rpcrdmax_clnt_reply_major - the major timeout a Call waits for its Reply with
+ * @ep: the client transport
+ * @now: jiffies, the Call just sent
+ * @major: its major timeout (jiffies)
+ * @timeout: its retransmit timeout (jiffies)
+ * @soft: whether it is a soft RPC
+ *
+ * Returns the major timeout to wait with (ClntEp::reply_major).
+ */
+extern "C" unsigned long rpcrdmax_clnt_reply_major(void *ep, unsigned long now,
+						   unsigned long major, unsigned long timeout,
+						   bool soft) noexcept
+{
+	return static_cast<ClntEp *>(ep)->reply_major(now, major, timeout, soft);
 }
 
 /**

@@ -160,6 +160,7 @@ struct Counters {
 	Atomic vers1_conns, vers2_conns, v2_errors, v2_refused;
 	Atomic bc_v2_calls;	/* backward Calls that came in version 2 */
 	Atomic inv_fenced;	/* LOCAL_INVs not done in time: fence_invalidate */
+	Atomic late_calls;	/* sent after their major timeout: reply_major */
 };
 
 class Conn final : public CmEvents {
@@ -298,6 +299,8 @@ public:
 	~ClntEp();
 	int connect(const void *addr, unsigned int addrlen);
 	unsigned long connect_delay();
+	unsigned long reply_major(unsigned long now, unsigned long major, unsigned long timeout,
+				  bool soft);
 	int transmit(void *rqst, rpcrdmax_xmit *x);
 	int send(void *rqst, u32 xid);
 	int bc_send(void *rqst, u32 xid, u32 len);

@@ -306,6 +306,67 @@ if timeout 120 mount -t nfs -o "$opts" 192.0.2.1:/export /mnt/nfs; then
 else
 	step_fail "faults: mount v3"
 fi
+
+# ---- Calls whose major timeout runs out while the transport reconnects ----
+# (ClntEp::reply_major) timeo=50,retrans=1: a major timeout of 10 s.
+# Readers and writers with O_DIRECT, each in a loop, keep Calls in
+# flight; with the device away for 25 s, those queued to be sent again
+# wait out their major timeouts with no timer.  Each such Call used to
+# time out at its first transmission on the new connection and reset
+# it; every new connection went that way and the I/O never finished.
+late_pids=
+late_io() {
+	local i
+	rm -f /tmp/late.stop /tmp/late.r*
+	mkdir -p /mnt/nfs/late || return 1
+	for i in 1 2 3 4 5 6; do
+		(while [ ! -e /tmp/late.stop ]; do
+			dd if=/mnt/nfs/x3/f1048577 bs=64k iflag=direct status=none | sha256sum >>/tmp/late.r$i
+		done) &
+		late_pids="$late_pids $!"
+	done
+	for i in 1 2; do
+		(while [ ! -e /tmp/late.stop ]; do
+			dd if=/tmp/src/f1048577 of=/mnt/nfs/late/w$i bs=64k oflag=direct status=none
+		done) &
+		late_pids="$late_pids $!"
+	done
+}
+late_running() {
+	local p
+	for p in $late_pids; do kill -0 "$p" 2>/dev/null && return 0; done
+	return 1
+}
+opts="rdma,port=20049,vers=3,nolock,timeo=50,retrans=1"
+if step "late: mount v3 timeo=50,retrans=1" timeout 120 mount -t nfs -o "$opts" 192.0.2.1:/export /mnt/nfs; then
+	clnt_counters late_call_count >/tmp/late.c0
+	late_io
+	sleep 2
+	step "late: rdma link delete rxe0" rdma link delete rxe0
+	sleep 25
+	step "late: rxe0 back" rxe_readd
+	: >/tmp/late.stop
+	end=$(deadline 400)
+	while late_running && before $end; do sleep 1; done
+	if ! late_running; then
+		step_ok "late: the I/O finished after the device came back"
+		want=$(sha256sum </tmp/src/f1048577)
+		bad=$(for f in /tmp/late.r?; do grep -qvx -- "$want" "$f" && echo "$f"; done)
+		[ -z "$bad" ] && step_ok "late: every read of the file ($(cat /tmp/late.r? | wc -l)) intact" ||
+			step_fail "late: sha256 differs in $(echo $bad)"
+		step "late: the writers' files intact" sh -c "cmp /tmp/src/f1048577 /mnt/nfs/late/w1 && cmp /tmp/src/f1048577 /mnt/nfs/late/w2"
+		n=$(clnt_counter_delta late_call_count /tmp/late.c0)
+		[ "$n" -gt 0 ] 2>/dev/null && step_ok "late: $n Calls went out after their major timeout" ||
+			step_fail "late: late_call_count grew by '$n': no Call outlived its major timeout"
+	else
+		step_fail "late: I/O still running 400 s after the device came back; last connection events: $(trace_conn_dump 4 | tr -s ' ' | tr '\n' '|')"
+		kill -9 $late_pids 2>/dev/null
+		pkill -9 -x dd
+		sleep 5
+	fi
+	step "late: umount" timeout 120 umount /mnt/nfs || timeout 60 umount -f -l /mnt/nfs
+fi
+
 # sec=krb5, krb5i, krb5p (lib.sh), when asked for.
 krb5_client "rdma,port=20049,vers=4.2"
 # A delegation recalled over the backchannel (lib.sh), when asked for.

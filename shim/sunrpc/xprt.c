@@ -169,6 +169,18 @@ static void rpcrdmax_xprt_set_port(struct rpc_xprt *xprt, u16 port)
 	xprt->address_strings[RPC_DISPLAY_HEX_PORT] = kstrdup(buf, GFP_KERNEL);
 }
 
+/* sunrpc's wait for the Reply, with the major timeout the C++ side
+ * gives a Call just sent (ClntEp::reply_major). */
+static void rpcrdmax_xprt_wait_for_reply(struct rpc_task *task)
+{
+	struct rpc_rqst *req = task->tk_rqstp;
+
+	req->rq_majortimeo = rpcrdmax_clnt_reply_major(rpcrdmax_x(req->rq_xprt)->ep, jiffies,
+						       req->rq_majortimeo, req->rq_timeout,
+						       RPC_IS_SOFT(task));
+	xprt_wait_for_reply_request_def(task);
+}
+
 static void rpcrdmax_xprt_timer(struct rpc_xprt *xprt, struct rpc_task *task)
 {
 	/* A timed-out RPC on a reliable transport: reset the connection. */
@@ -267,7 +279,7 @@ static const struct rpc_xprt_ops rpcrdmax_xprt_ops = {
 	.alloc_slot = xprt_alloc_slot,
 	.free_slot = xprt_free_slot,
 	.release_request = xprt_release_rqst_cong,
-	.wait_for_reply_request = xprt_wait_for_reply_request_def,
+	.wait_for_reply_request = rpcrdmax_xprt_wait_for_reply,
 	.timer = rpcrdmax_xprt_timer,
 	.rpcbind = rpcb_getport_async,
 	.set_port = rpcrdmax_xprt_set_port,
