@@ -29,20 +29,28 @@ stall_due() {
 # "Call Trace:" lines in the kernel log would fail a later "kernel log
 # clean" step of a step that was only slow.)
 stall_report() {
-	local p comm stack d= top=
-	for p in $(ps -eo pid=,stat= 2>/dev/null | awk '$2 ~ /^D/ { print $1 }'); do
-		comm=$(cat "/proc/$p/comm" 2>/dev/null) stack=$(cat "/proc/$p/stack" 2>/dev/null)
-		d="$d--- D: $p $comm
-$stack
-"
-		# the first such task's four innermost frames, for the summary
-		[ -n "$top" ] || top="$comm in $(printf '%s\n' "$stack" | sed 's/^\[<[^>]*>\] //; s/+0x.*//' | head -n 4 | paste -sd '<')"
-	done
+	local d top
+	d=$(d_tasks)
+	# the first such task's four innermost frames, for the summary
+	top=$(printf '%s\n' "$d" | awk '
+		/^--- D: / { if (n++) exit; c = $0; sub(/^--- D: [0-9]+ /, "", c); next }
+		f < 4 { sub(/^\[<[^>]*>\] /, ""); sub(/\+0x.*/, ""); s = s (f++ ? "<" : "") $0 }
+		END { if (n) print c " in " s }')
 	echo "stuck: no output for $(($(date +%s) - $(stat -c %Y "$1"))) s after \"$(grep '^STEP' "$1" 2>/dev/null | tail -n1 | cut -c6-80)\"; running: $(stall_newest "$2")${top:+; D: $top}"
 	echo "--- $(date -u +%T) newest commands:"
 	ps -eo pid,ppid,stat,etimes,wchan:24,args --sort=etimes 2>/dev/null | head -n 15
-	printf '%s' "$d"
+	[ -z "$d" ] || printf '%s\n' "$d"
 	conn_trace_report
+}
+
+# d_tasks: each task in uninterruptible sleep, kernel threads too, as
+# "--- D: PID COMM" and its kernel stack.
+d_tasks() {
+	local p
+	for p in $(ps -eo pid=,stat= 2>/dev/null | awk '$2 ~ /^D/ { print $1 }'); do
+		echo "--- D: $p $(cat "/proc/$p/comm" 2>/dev/null)"
+		cat "/proc/$p/stack" 2>/dev/null
+	done
 }
 
 # conn_trace_report: the last connection events (trace_conn_on), when they
@@ -57,16 +65,19 @@ conn_trace_report() {
 	printf '%s\n' "$l"
 }
 
+# stuck_report CMD...: CMD's report to /share/NAME.stuck and the console.
+stuck_report() {
+	"$@" >/tmp/stall.report 2>&1
+	cat /tmp/stall.report >>"/share/$RPCRDMAX_name.stuck"
+	cat /tmp/stall.report >/dev/console 2>/dev/null
+}
+
 # peer_stall_report: the server's side of its client's stall (the client
 # wrote /share/client.stuck): its own tasks in uninterruptible sleep, its
 # connection trace and its kernel log's tail.
 peer_stall_report() {
-	local p
 	echo "server: the client is stuck; the server at $(date -u +%T):"
-	for p in $(ps -eo pid=,stat= 2>/dev/null | awk '$2 ~ /^D/ { print $1 }'); do
-		echo "--- D: $p $(cat "/proc/$p/comm" 2>/dev/null)"
-		cat "/proc/$p/stack" 2>/dev/null
-	done
+	d_tasks
 	conn_trace_report
 	echo "--- kernel log, last 30 lines:"
 	dmesg 2>/dev/null | tail -n 30
@@ -120,19 +131,13 @@ if [ -n "${RPCRDMAX_name:-}" ] && [ -z "${RPCRDMAX_HEARTBEAT:-}" ]; then
 	( (cd / && log=/share/$RPCRDMAX_name.log script=$$ reported=; while :; do
 		: >"/share/$RPCRDMAX_name.alive"
 		if [ "$RPCRDMAX_name" = server ]; then
-			if [ -z "$reported" ] && [ -e /share/client.stuck ]; then
-				reported=1
-				peer_stall_report >/tmp/stall.report 2>&1
-				cat /tmp/stall.report >>/share/server.stuck
-				cat /tmp/stall.report >/dev/console 2>/dev/null
-			fi
+			[ -n "$reported" ] || [ ! -e /share/client.stuck ] ||
+				{ reported=1; stuck_report peer_stall_report; }
 		elif ! stall_due "$log"; then
 			reported=
 		elif [ -z "$reported" ]; then
 			reported=1
-			stall_report "$log" "$script" >/tmp/stall.report 2>&1
-			cat /tmp/stall.report >>"/share/$RPCRDMAX_name.stuck"
-			cat /tmp/stall.report >/dev/console 2>/dev/null
+			stuck_report stall_report "$log" "$script"
 		fi
 		sleep 5
 	done) </dev/null >/dev/null 2>&1 & )
