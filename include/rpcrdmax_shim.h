@@ -392,6 +392,9 @@ void rpcrdmax_xprt_unpin(void *xprt, void *rqst) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_xprt_set_credits(void *xprt, unsigned int credits) RPCRDMAX_NOEXCEPT;
 /* The transport's slot table size (rdma_slot_table_entries when it was made). */
 unsigned int rpcrdmax_xprt_max_reqs(void *xprt) RPCRDMAX_NOEXCEPT;
+/* A new connection: its credits start at one, none taken (RFC 5666
+ * Section 3.3: the requester stays within the grant of the connection). */
+void rpcrdmax_xprt_reset_cong(void *xprt) RPCRDMAX_NOEXCEPT;
 bool rpcrdmax_xprt_get_cong(void *xprt, void *rqst) RPCRDMAX_NOEXCEPT;
 /*
  * Backward-direction RPC (shim/sunrpc/xprt_bc.c): queue a backward Call (its

@@ -24,6 +24,8 @@
  * (lookup by XID, completion, credits, disconnect): the request has no
  * rpc_xprt or rpc_task, and xprt_complete_rqst() would need both.
  *
+ *   credits        the rdma_credit a Call asks for: the slot table, at
+ *                  least 4, at most what the device's queues hold;
  *   inline         small Call (with a small DDP item, pulled up: the
  *                  pull-up count) and Reply, both inline, no MR;
  *   read_chunk     WRITE-style Call: page data in a Read chunk (position,
@@ -112,6 +114,7 @@ struct FakeXprt {
 	unsigned long left = 0;
 	u32 backoffs = 0;
 	u32 credits = 0;	/* the latest grant the transport reported */
+	u32 cong_resets = 0;	/* connections that started the window again */
 };
 
 /* /proc/sys/sunrpc/rdma_max_version as the cases set it: 1 unless a
@@ -164,6 +167,12 @@ extern "C" void rpcrdmax_xprt_unpin(void *xprt, void *) noexcept
 extern "C" void rpcrdmax_xprt_set_credits(void *xprt, unsigned int credits) noexcept
 {
 	fake_of(xprt)->credits = credits;
+}
+
+extern "C" void rpcrdmax_xprt_reset_cong(void *xprt) noexcept
+{
+	fake_of(xprt)->credits = 1;
+	fake_of(xprt)->cong_resets++;
 }
 
 extern "C" unsigned int rpcrdmax_xprt_max_reqs(void *xprt) noexcept
@@ -578,11 +587,14 @@ static bool bench_up(Reporter check, Bench *b, core::PrivData pd)
 	return EXPECT(b->ep != nullptr) && bench_connect(check, b, pd, kPort);
 }
 
-/* The responder listens on @port with @pd and the client connects to it. */
+/* The responder listens on @port with @pd and the client connects to it:
+ * each connection starts sunrpc's congestion window again (no slot taken,
+ * a grant of one), the slots of the last one given up. */
 static bool bench_connect(Reporter check, Bench *b, core::PrivData pd, unsigned short port)
 {
 	SockAddr addr;
 	Listener &l = b->r->listener;
+	const u32 resets = b->x->cong_resets;
 	l.conn = &b->r->end;
 	l.pd = pd;
 	l.ord = 4;
@@ -590,6 +602,7 @@ static bool bench_connect(Reporter check, Bench *b, core::PrivData pd, unsigned 
 	       EXPECT_OK(l.id.create(&l, rpcrdmax_kunit_init_net())) && EXPECT_OK(l.id.bind(addr)) &&
 	       EXPECT_OK(l.id.listen(4)) &&
 	       EXPECT(b->ep->connect(addr.get(), sizeof(addr.raw.bytes)) == 0) &&
+	       EXPECT(b->x->cong_resets == resets + 1) && EXPECT(b->x->credits == 1) &&
 	       EXPECT(l.requested.wait_ms(kWaitMs)) &&
 	       EXPECT(b->r->end.established.wait_ms(kWaitMs)) && b->r->ready(check);
 }

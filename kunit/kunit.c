@@ -23,6 +23,8 @@
  *   Read/Write/Send With Invalidate over soft-RoCE, an inline Reply sent
  *   from its pages or pulled up, Send Queue waits
  *   (kunit/cxx_svc_tests.cpp).
+ * rpcrdmax_xprt_cong: sunrpc's congestion window as one connection's
+ *   credits (shim/sunrpc/xprt_cong.c), on an rpc_xprt built here.
  * rpcrdmax_core: every protocol-core self-test case (core/selftest/, the
  *   same cases the host runs under GoogleTest), one KUnit parameter each.
  */
@@ -39,6 +41,8 @@
 #include <linux/dma-direction.h>
 #include <linux/scatterlist.h>
 #include <linux/socket.h>
+#include <linux/sunrpc/sched.h>
+#include <linux/sunrpc/xprt.h>
 #include <rdma/ib_verbs.h>
 #include "../shim/internal.h"
 
@@ -331,6 +335,93 @@ static struct kunit_suite rpcrdmax_svcrdma_suite = {
 	.test_cases = rpcrdmax_svcrdma_cases,
 };
 
+/* ---- rpcrdmax_xprt_cong -------------------------------------------- */
+
+static void rpcrdmax_cong_release_locked(struct rpc_xprt *x, struct rpc_task *t, int tag)
+{
+	spin_lock(&x->transport_lock);
+	rpcrdmax_cong_release(t, tag);
+	spin_unlock(&x->transport_lock);
+}
+
+/*
+ * Four Calls go on a connection granted four and are unanswered when it
+ * is lost.  On the next, granted one until its first Reply, only one of
+ * them may go (sunrpc's own xprt_request_get_cong lets every request
+ * that holds a slot go: what the transport did before); one that ends
+ * holding the lost connection's slot leaves the new count alone; after
+ * the Reply (a grant of four) the others go, one slot each.
+ */
+static void rpcrdmax_cong_reconnect(struct kunit *test)
+{
+	struct rpc_xprt *x = kunit_kzalloc(test, sizeof(*x), GFP_KERNEL);
+	struct rpc_rqst *r = kunit_kcalloc(test, 5, sizeof(*r), GFP_KERNEL);
+	struct rpc_task *t = kunit_kcalloc(test, 5, sizeof(*t), GFP_KERNEL);
+	int tag = 0, i;
+
+	KUNIT_ASSERT_NOT_NULL(test, x);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	spin_lock_init(&x->transport_lock);
+	INIT_LIST_HEAD(&x->xmit_queue);
+	/* the transmitting task's write lock: a slot given back wakes no one */
+	set_bit(XPRT_LOCKED, &x->state);
+	for (i = 0; i < 5; i++) {
+		r[i].rq_xprt = x;
+		r[i].rq_task = &t[i];
+		t[i].tk_rqstp = &r[i];
+	}
+
+	rpcrdmax_cong_reset(x, &tag);
+	KUNIT_EXPECT_EQ(test, x->cwnd, (unsigned long)RPC_CWNDSCALE);
+	x->cwnd = 4 * RPC_CWNDSCALE;
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_TRUE(test, rpcrdmax_cong_get(x, &r[i], tag));
+	KUNIT_EXPECT_FALSE(test, rpcrdmax_cong_get(x, &r[4], tag));
+	KUNIT_EXPECT_EQ(test, x->cong, 4UL * RPC_CWNDSCALE);
+
+	/* The connection is lost; the next one starts at one credit. */
+	rpcrdmax_cong_reset(x, &tag);
+	KUNIT_EXPECT_EQ(test, x->cong, 0UL);
+	KUNIT_EXPECT_EQ(test, x->cwnd, (unsigned long)RPC_CWNDSCALE);
+	KUNIT_EXPECT_FALSE(test, test_bit(XPRT_CWND_WAIT, &x->state));
+	KUNIT_EXPECT_TRUE(test, rpcrdmax_cong_get(x, &r[0], tag));
+	KUNIT_EXPECT_FALSE(test, rpcrdmax_cong_get(x, &r[1], tag));
+	KUNIT_EXPECT_EQ(test, x->cong, (unsigned long)RPC_CWNDSCALE);
+	KUNIT_EXPECT_TRUE(test, xprt_request_get_cong(x, &r[3]));	/* sunrpc's own */
+	/* r[2] ends (a signal) with the lost connection's slot. */
+	rpcrdmax_cong_release_locked(x, &t[2], tag);
+	KUNIT_EXPECT_EQ(test, x->cong, (unsigned long)RPC_CWNDSCALE);
+	KUNIT_EXPECT_EQ(test, r[2].rq_cong, 0);
+
+	/* r[0]'s Reply grants four: it ends, and the others go. */
+	x->cwnd = 4 * RPC_CWNDSCALE;
+	rpcrdmax_cong_release_locked(x, &t[0], tag);
+	KUNIT_EXPECT_EQ(test, x->cong, 0UL);
+	KUNIT_EXPECT_TRUE(test, rpcrdmax_cong_get(x, &r[1], tag));
+	KUNIT_EXPECT_TRUE(test, rpcrdmax_cong_get(x, &r[3], tag));
+	KUNIT_EXPECT_TRUE(test, rpcrdmax_cong_get(x, &r[1], tag));	/* already its */
+	KUNIT_EXPECT_EQ(test, x->cong, 2UL * RPC_CWNDSCALE);
+	rpcrdmax_cong_release_locked(x, &t[1], tag);
+	rpcrdmax_cong_release_locked(x, &t[3], tag);
+	KUNIT_EXPECT_EQ(test, x->cong, 0UL);
+
+	/* The tag wraps past INT_MAX to 1, never 0 (no slot). */
+	tag = INT_MAX;
+	rpcrdmax_cong_reset(x, &tag);
+	KUNIT_EXPECT_EQ(test, tag, 1);
+}
+
+static struct kunit_case rpcrdmax_xprt_cong_cases[] = {
+	KUNIT_CASE(rpcrdmax_cong_reconnect),
+	{}
+};
+
+static struct kunit_suite rpcrdmax_xprt_cong_suite = {
+	.name = "rpcrdmax_xprt_cong",
+	.test_cases = rpcrdmax_xprt_cong_cases,
+};
+
 /* ---- rpcrdmax_core ------------------------------------------------- */
 
 static void rpcrdmax_core_report(void *ctx, const char *what, const char *file,
@@ -380,7 +471,7 @@ static struct kunit_suite rpcrdmax_core_suite = {
 
 kunit_test_suites(&rpcrdmax_consts_suite, &rpcrdmax_cxx_runtime_suite,
 		  &rpcrdmax_rdma_suite, &rpcrdmax_xprt_marshal_suite, &rpcrdmax_svcrdma_suite,
-		  &rpcrdmax_svc_server_suite,
+		  &rpcrdmax_svc_server_suite, &rpcrdmax_xprt_cong_suite,
 		  &rpcrdmax_core_suite);
 
 MODULE_DESCRIPTION("KUnit tests for rpcrdmax");

@@ -23,6 +23,7 @@
 #include "../shim/kernel/rw.c"
 #include "../shim/sunrpc/xprt_rqst.c"
 #include "../shim/sunrpc/xprt_bc.c"
+#include "../shim/sunrpc/xprt_cong.c"
 #include "../shim/sunrpc/svc_rqst.c"
 #include "../shim/kernel/trace.c"
 

@@ -59,6 +59,11 @@ void rpcrdmax_xprt_free_addresses(struct rpc_xprt *xprt);
 void *rpcrdmax_svc_conn_of(struct svc_xprt *xprt);
 /* shim/sunrpc/xprt.c: the C++ endpoint of one of our client transports. */
 void *rpcrdmax_xprt_ep(struct rpc_xprt *xprt);
+/* shim/sunrpc/xprt_cong.c: sunrpc's congestion window as one connection's credits. */
+struct rpc_task;
+void rpcrdmax_cong_reset(struct rpc_xprt *xprt, int *tag);
+bool rpcrdmax_cong_get(struct rpc_xprt *xprt, struct rpc_rqst *rqst, int tag);
+void rpcrdmax_cong_release(struct rpc_task *task, int tag);
 /* A backchannel slot of our client transport (shim/sunrpc/xprt_bc.c). */
 struct rpcrdmax_bc_slot {
 	struct rpc_rqst rqst;

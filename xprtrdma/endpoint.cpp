@@ -258,8 +258,12 @@ Result<void> Conn::setup(const void *addr, unsigned int addrlen, bool offer_v2)
 		count_version(core::kRpcRdmaVersion1);
 	rpcrdmax_trace_inline_thresh(id.get(), thresholds.call, thresholds.reply,
 				     min(thresholds.call, send_size), min(thresholds.reply, recv_size));
+	/* Credits are the connection's (RFC 5666 Section 3.3; RFC 8166
+	 * Section 3.3.1): a Call still waiting for its Reply from the last
+	 * one takes a new slot, within this one's grant of one until the
+	 * first Reply, as any other Call does. */
 	core::credits_requester_init(&credits_, max_reqs);
-	rpcrdmax_xprt_set_credits(ep_->xprt_, 1);
+	rpcrdmax_xprt_reset_cong(ep_->xprt_);
 	return {};
 }
 

@@ -446,14 +446,17 @@ bool Conn::forward_reply(RecvBuf *rb, ConstBytes raw, const rpcrdmax_wc &wc,
 {
 	Counters &st = ep_->stats;
 
-	rpcrdmax_xprt_set_credits(ep_->xprt_, core::credits_requester_update(&credits_, h.credits));
 	void *rqst = rpcrdmax_xprt_lookup_pin(ep_->xprt_, h.xid);
+	/* Traced before its grant can let another Call go, so that the
+	 * trace shows every Call within the grant it went under. */
+	if (rqst)
+		rpcrdmax_trace_reply(rqst, h.credits);
+	rpcrdmax_xprt_set_credits(ep_->xprt_, core::credits_requester_update(&credits_, h.credits));
 	if (!rqst) {
 		reply_err(RPCRDMAX_REPLY_ERR_RQST, raw);
 		return true; /* sunrpc's lookup counted it in bad_xids */
 	}
 	Req *req = Req::from_call_buffer(rpcrdmax_xprt_rqst_buffer(rqst));
-	rpcrdmax_trace_reply(rqst, h.credits);
 
 	/* RFC 8797 Section 4.1: only an rkey of this RPC may be invalidated;
 	 * in version 2 only the one its rdma_inv_handle named (draft

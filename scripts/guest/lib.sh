@@ -221,6 +221,80 @@ trace_expect() {
 	fi
 }
 
+# window_begin NAME, window_end NAME (client): a stretch of a client
+# script whose traffic a server that watches for it (window_watch) leaves
+# out of its counts.  Each waits for the server's acknowledgement, so that
+# no Call before or after falls inside.  SHARE: the shared directory.
+SHARE=${SHARE:-/share}
+window_begin() { window_mark "$1" begin; }
+window_end() { window_mark "$1" end; }
+window_mark() {
+	[ -e "$SHARE/$1.watch" ] || return 0
+	touch "$SHARE/$1.$2"
+	wait_for "$SHARE/$1.$2.ack" 120 || echo "client: the server did not acknowledge $1.$2"
+}
+# window_watch NAME CMD... (server): in the background, CMD's counts when
+# the client's window NAME begins and when it ends, in $WINDOWS/NAME.begin
+# and NAME.end, each acknowledged.  less_window NAME N...: the numbers N
+# less what the window added to each; as they are when it did not end.
+WINDOWS=${WINDOWS:-/tmp}
+window_watch() {
+	local n=$1
+	shift
+	touch "$SHARE/$n.watch"
+	( wait_for "$SHARE/$n.begin" 3600 && "$@" >"$WINDOWS/$n.begin" && touch "$SHARE/$n.begin.ack" &&
+		wait_for "$SHARE/$n.end" 3600 && "$@" >"$WINDOWS/$n.end" && touch "$SHARE/$n.end.ack" ) &
+}
+less_window() {
+	local n=$1
+	shift
+	if [ -s "$WINDOWS/$n.begin" ] && [ -s "$WINDOWS/$n.end" ]; then
+		echo "$# $* $(cat "$WINDOWS/$n.begin") $(cat "$WINDOWS/$n.end")" | awk '{
+			n = $1
+			if (NF != 1 + 3 * n) { print "window counts do not match: " $0; exit 1 }
+			for (i = 1; i <= n; i++) printf "%d%s", $(1 + i) - ($(1 + 2 * n + i) - $(1 + n + i)), i < n ? " " : "\n"
+		}'
+	else
+		echo "$*"
+	fi
+}
+
+# credits_trace_on: record, in the tracefs instance "credits", each of
+# rpcrdmax's client connections (xprtrdma_connect), Calls (xprtrdma_marshal)
+# and Replies (xprtrdma_reply, with the grant; an RDMA_ERROR ends a Call
+# too), on one clock across CPUs.  credits_trace_check then reads them:
+# RFC 5666 Section 3.3 (RFC 8166 Section 3.3.1) lets a requester have no
+# more Calls unanswered than the grant, one on a new connection until the
+# first Reply.  It prints "CONNECTIONS CALLS EXCESS FIRST", EXCESS the
+# Calls sent beyond it, FIRST the first such line.  Only what follows a
+# connection's start counts: a Call or Reply of an earlier one is not
+# known to it.  Overwritten events ("entries-in-buffer/entries-written"
+# apart) print "lost".
+credits_trace_on() {
+	local i=$TRACEFS/instances/credits
+	trace_events_on credits xprtrdma_connect xprtrdma_marshal xprtrdma_reply \
+		xprtrdma_err_vers xprtrdma_err_chunk xprtrdma_err_unrecognized || return 1
+	echo global >"$i/trace_clock" && echo 8192 >"$i/buffer_size_kb"
+}
+credits_trace_check() {
+	local t=$TRACEFS/instances/credits/trace
+	sed -n 's/^# entries-in-buffer\/entries-written: \([0-9]*\)\/\([0-9]*\) .*/\1 \2/p' "$t" |
+		awk '$1 != $2 { print "lost"; exit 1 }' || return 0
+	grep -v '^#' "$t" | awk '
+	/ xprtrdma_connect: / { on = / rc=0 / ? 1 : 0; if (on) { conns++; out = 0; grant = 1 } next }
+	!on { next }
+	/ xprtrdma_marshal: / {
+		calls++
+		if (++out > grant) { excess++; if (first == "") first = $0 " (" out " out, grant " grant ")" }
+		next
+	}
+	/ xprtrdma_reply: | xprtrdma_err_(vers|chunk|unrecognized): / {
+		if (out > 0) out--
+		if (match($0, / credits=[0-9]+/)) { grant = substr($0, RSTART + 9, RLENGTH - 9) + 0; if (grant < 1) grant = 1 }
+	}
+	END { print conns + 0, calls + 0, excess + 0, first }'
+}
+
 rxe_up() {
 	modprobe rdma_rxe || return 1
 	# already up: a second client script in the same boot (with-battery.sh)

@@ -29,6 +29,7 @@ struct rpcrdmax_xprt {
 	void *ep;			/* the C++ endpoint */
 	struct delayed_work connect_worker;
 	bool debugfs_done;		/* shim/sunrpc/debugfs.c's file made */
+	int cong_tag;			/* under transport_lock (xprt_cong.c) */
 };
 
 
@@ -181,6 +182,12 @@ static void rpcrdmax_xprt_wait_for_reply(struct rpc_task *task)
 	xprt_wait_for_reply_request_def(task);
 }
 
+/* sunrpc's ->release_request, called under the transport lock. */
+static void rpcrdmax_xprt_release_rqst(struct rpc_task *task)
+{
+	rpcrdmax_cong_release(task, rpcrdmax_x(task->tk_rqstp->rq_xprt)->cong_tag);
+}
+
 static void rpcrdmax_xprt_timer(struct rpc_xprt *xprt, struct rpc_task *task)
 {
 	/* A timed-out RPC on a reliable transport: reset the connection. */
@@ -268,17 +275,13 @@ static void rpcrdmax_xprt_print_stats(struct rpc_xprt *xprt, struct seq_file *se
 	rpcrdmax_clnt_print_stats(rpcrdmax_x(xprt)->ep, seq);
 }
 
-/*
- * Backchannel: not supported yet.  NFSv4.1+ needs these ops to exist to
- * mount at all; Calls the server sends on the connection are dropped and
- * counted by the receive path, so the server sees its callback path down.
- */
+/* The backward direction's ops are in shim/sunrpc/xprt_bc.c. */
 static const struct rpc_xprt_ops rpcrdmax_xprt_ops = {
 	.reserve_xprt = xprt_reserve_xprt_cong,
 	.release_xprt = xprt_release_xprt_cong,
 	.alloc_slot = xprt_alloc_slot,
 	.free_slot = xprt_free_slot,
-	.release_request = xprt_release_rqst_cong,
+	.release_request = rpcrdmax_xprt_release_rqst,
 	.wait_for_reply_request = rpcrdmax_xprt_wait_for_reply,
 	.timer = rpcrdmax_xprt_timer,
 	.rpcbind = rpcb_getport_async,
@@ -460,8 +463,14 @@ unsigned int rpcrdmax_xprt_max_reqs(void *xprt)
 	return ((struct rpc_xprt *)xprt)->max_reqs;
 }
 
+/** rpcrdmax_xprt_reset_cong - a new connection's window (shim/sunrpc/xprt_cong.c) */
+void rpcrdmax_xprt_reset_cong(void *xprt)
+{
+	rpcrdmax_cong_reset(xprt, &rpcrdmax_x(xprt)->cong_tag);
+}
+
 /**
- * rpcrdmax_xprt_get_cong - take a congestion slot for a request
+ * rpcrdmax_xprt_get_cong - take a congestion slot of the current connection
  * @xprt: the transport
  * @rqst: the request
  *
@@ -469,7 +478,7 @@ unsigned int rpcrdmax_xprt_max_reqs(void *xprt)
  */
 bool rpcrdmax_xprt_get_cong(void *xprt, void *rqst)
 {
-	return xprt_request_get_cong(xprt, rqst);
+	return rpcrdmax_cong_get(xprt, rqst, rpcrdmax_x(xprt)->cong_tag);
 }
 
 /** rpcrdmax_xprt_reestablish_set - whether @xprt has a reconnect wait (it connected before) */
