@@ -25,7 +25,9 @@
  * rpc_xprt or rpc_task, and xprt_complete_rqst() would need both.
  *
  *   credits        the rdma_credit a Call asks for: the slot table, at
- *                  least 4, at most what the device's queues hold;
+ *                  least 4, at most what the device's queues hold; the
+ *                  first Reply on a connection starts sunrpc's reconnect
+ *                  wait over (as stock's reply handler does);
  *   inline         small Call (with a small DDP item, pulled up: the
  *                  pull-up count) and Reply, both inline, no MR;
  *   read_chunk     WRITE-style Call: page data in a Read chunk (position,
@@ -775,13 +777,17 @@ static void credits_case(Reporter check)
 		b.rcv = { 256, 0, 0, 0, false };
 		if (bench_call(check, &b, kDefaultPd, 0x11110100 + n)) {
 			const u32 got = b.r->call.credits;
+			b.x->reestablish_ms = 40000; /* backed off by failed connects */
 			if (n == 16384) /* rxe: 32768 CQEs a CQ; 34 Send WRs a credit */
 				EXPECT(got >= 256 && got <= 32768 / 34);
 			else
 				EXPECT(got == max(n, 4u));
 			fill_reply(rpc, sizeof(rpc), b.xid, 11);
-			if (b.r->send_inline(check, rpc, sizeof(rpc), 0) && bench_done(check, &b))
+			if (b.r->send_inline(check, rpc, sizeof(rpc), 0) && bench_done(check, &b)) {
 				EXPECT(b.status == (int)sizeof(rpc));
+				/* a Reply: the next reconnect waits from the start */
+				EXPECT(b.x->reestablish_ms == 0);
+			}
 		}
 		bench_down(&b);
 	}

@@ -452,6 +452,13 @@ bool Conn::forward_reply(RecvBuf *rb, ConstBytes raw, const rpcrdmax_wc &wc,
 	if (rqst)
 		rpcrdmax_trace_reply(rqst, h.credits);
 	rpcrdmax_xprt_set_credits(ep_->xprt_, core::credits_requester_update(&credits_, h.credits));
+	/* The server answers on this connection: after it, the next
+	 * reconnect goes at once and backs off from the start again
+	 * (ClntEp::connect_delay), as stock's reply handler has it. */
+	if (!answered_) {
+		answered_ = true;
+		rpcrdmax_xprt_set_reestablish(ep_->xprt_, 0);
+	}
 	if (!rqst) {
 		reply_err(RPCRDMAX_REPLY_ERR_RQST, raw);
 		return true; /* sunrpc's lookup counted it in bad_xids */

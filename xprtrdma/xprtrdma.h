@@ -270,6 +270,7 @@ private:
 	rpcrdmax_send_wr wrs_[kMaxRegsPerCall + 1];
 	core::V1Header recv_hdr_;	/* one receive CQ: completions are serial */
 	core::RequesterCredits credits_;
+	bool answered_ = false;	/* a Reply came: the reconnect wait starts over */
 	Completion resolved_, established_;	/* or failed: fail() */
 	u8 peer_pd_[64];
 	u32 peer_pd_len_ = 0;
