@@ -363,7 +363,7 @@ if step "late: mount v3 timeo=50,retrans=1" timeout 120 mount -t nfs -o "$opts" 
 		elif [ "${1:-0}" -gt 0 ] && [ "${2:-0}" -gt 0 ] && [ "${3:-}" = 0 ]; then
 			step_ok "late: every Call within its connection's grant ($2 Calls on $1 connections)"
 		else
-			step_fail "late: ${3:-?} Calls beyond the grant ($2 Calls on ${1:-0} connections): $(shift 3 2>/dev/null; echo "$*")"
+			step_fail "late: ${3:-?} Calls beyond the grant (${2:-0} Calls on ${1:-0} connections): $(shift 3 2>/dev/null; echo "$*")"
 		fi
 		want=$(sha256sum </tmp/src/f1048577)
 		bad=$(for f in /tmp/late.r?; do grep -qvx -- "$want" "$f" && echo "$f"; done)
