@@ -76,14 +76,19 @@ netns_listener
 # Read chunk the lost connection no longer lets the server pull ("cannot
 # assemble Call: -5"; the client retransmits it), as a fresh make check
 # showed once (server case, during the battery's callbacks variant).
+# call_counts as the checks of dropped Calls and of every Call answered
+# read them: by the first client script when the battery follows, the
+# late: window apart.
+if battery_after; then
+	counts=$(cat /tmp/part1.counts 2>/dev/null) by=" (by the first client script)" what=" by the first client script"
+else
+	counts=$(call_counts) by= what=
+fi
+counts=$(less_window late $counts)
+[ -s "$WINDOWS/late.end" ] && by="$by (the late: window apart)" what="$what, the late: window apart"
 for f in err_vers err_chunk dropped credit_overrun bc_dropped; do
 	v=$(cat /proc/sys/sunrpc/svc_rdma/rdma_stat_$f) when=
-	if [ "$f" = dropped ] && battery_after; then
-		v=$(less_window late $(cat /tmp/part1.counts 2>/dev/null) | awk '{ print $7 }') when=" (by the first client script)"
-	elif [ "$f" = dropped ]; then
-		v=$(less_window late $(call_counts) | awk '{ print $7 }')
-	fi
-	[ "$f" = dropped ] && [ -s /tmp/late.end ] && when="$when (the late: window apart)"
+	[ "$f" = dropped ] && v=$(echo "$counts" | awk '{ print $7 }') when=$by
 	if [ -e /share/hostile.strict ]; then
 		[ "$v" -gt 0 ] 2>/dev/null && step_ok "server: rdma_stat_$f counted the hostile peer ($v)" ||
 			step_fail "server: rdma_stat_$f is '$v' after the hostile peer"
@@ -206,12 +211,6 @@ spoll=$(cat /proc/sys/sunrpc/svc_rdma/rdma_stat_sq_poll)
 # wait out its time-out with 13 more messages received than sent.
 if [ ! -e /share/hostile.strict ]; then
 	# (RDMA2_CONNPROPs, either way, are neither Calls nor Replies.)
-	if battery_after; then
-		counts=$(less_window late $(cat /tmp/part1.counts 2>/dev/null)) what=" by the first client script"
-	else
-		counts=$(less_window late $(call_counts)) what=
-	fi
-	[ -s /tmp/late.end ] && what="$what, the late: window apart"
 	# rdma_stat_recv, _bc_replies, _connprop_recv, _sq_prod, _bc_calls,
 	# _connprop_sent, _dropped
 	set -- $counts 0 0 0 0 0 0 0

@@ -54,14 +54,16 @@ bool rpcrdmax_cong_get(struct rpc_xprt *xprt, struct rpc_rqst *rqst, int tag)
 {
 	if (rqst->rq_cong == tag)
 		return true;
-	spin_lock(&xprt->transport_lock);
-	rqst->rq_cong = 0;	/* an earlier connection's, if any */
-	spin_unlock(&xprt->transport_lock);
+	if (rqst->rq_cong) {	/* an earlier connection's */
+		spin_lock(&xprt->transport_lock);
+		rqst->rq_cong = 0;
+		spin_unlock(&xprt->transport_lock);
+	}
 	if (!xprt_request_get_cong(xprt, rqst))
 		return false;
-	spin_lock(&xprt->transport_lock);
-	rqst->rq_cong = tag;
-	spin_unlock(&xprt->transport_lock);
+	/* Only this task gives the slot back; others read rq_cong as true
+	 * or false, which 1 and the tag both are. */
+	WRITE_ONCE(rqst->rq_cong, tag);
 	return true;
 }
 
