@@ -54,15 +54,15 @@ if battery_after; then
 	( wait_for /share/part1.done 3600 && trace_events_off server && trace_events_off server_post &&
 		call_counts >/tmp/part1.counts ) &
 fi
-# rpcrdmax-client.sh's late: steps remove the client's device under I/O:
-# the Calls lost with that connection get no Reply, and one whose Read
-# chunk can no longer be pulled is dropped.  The counts below leave out
-# what that window saw (lib.sh, window_watch); credit overruns and
-# malformed Calls are counted in it too.
-window_watch late call_counts
-late_watch=$!
+# rpcrdmax-client.sh's kill storm, device removal and late: steps lose
+# Calls with their connections: such a Call gets no Reply, and one whose
+# Read chunk can no longer be pulled is dropped.  The counts below leave
+# out what that window ("faults") saw (lib.sh, window_watch); credit
+# overruns and malformed Calls are counted in it too.
+window_watch faults call_counts
+faults_watch=$!
 nfs_server_serve
-kill $late_watch 2>/dev/null	# (a client that never opened the window)
+kill $faults_watch 2>/dev/null	# (a client that never opened the window)
 [ -e /share/hostile.strict ] || [ -e /share/steady.skip ] || steady_server_check
 deleg_server_check
 # The listener of an nfsd in another network namespace (lib.sh).
@@ -78,14 +78,14 @@ netns_listener
 # showed once (server case, during the battery's callbacks variant).
 # call_counts as the checks of dropped Calls and of every Call answered
 # read them: by the first client script when the battery follows, the
-# late: window apart.
+# faults window apart.
 if battery_after; then
 	counts=$(cat /tmp/part1.counts 2>/dev/null) by=" (by the first client script)" what=" by the first client script"
 else
 	counts=$(call_counts) by= what=
 fi
-counts=$(less_window late $counts)
-[ -s "$WINDOWS/late.end" ] && by="$by (the late: window apart)" what="$what, the late: window apart"
+counts=$(less_window faults $counts)
+[ -s "$WINDOWS/faults.end" ] && by="$by (the faults window apart)" what="$what, the faults window apart"
 for f in err_vers err_chunk dropped credit_overrun bc_dropped; do
 	v=$(cat /proc/sys/sunrpc/svc_rdma/rdma_stat_$f) when=
 	[ "$f" = dropped ] && v=$(echo "$counts" | awk '{ print $7 }') when=$by

@@ -16,24 +16,24 @@ mkdir -p "$SHARE" "$WINDOWS"
 # The server's counts, as its counters move.
 counts() { cat "$tmp/state"; }
 echo "10 5 5" >"$tmp/state"
-window_begin late
+window_begin faults
 check "window_begin: nothing to wait for without a watching server" $?
-window_watch late counts
+window_watch faults counts
 watcher=$!
-[ -e "$SHARE/late.watch" ]
+[ -e "$SHARE/faults.watch" ]
 check "window_watch: the server says it watches" $?
 echo "14 5 7" >"$tmp/state"
-window_begin late
-[ -e "$SHARE/late.begin.ack" ] && [ "$(cat "$WINDOWS/late.begin")" = "14 5 7" ]
+window_begin faults
+[ -e "$SHARE/faults.begin.ack" ] && [ "$(cat "$WINDOWS/faults.begin")" = "14 5 7" ]
 check "window_begin: acknowledged after the server's counts were taken" $?
 echo "30 5 15" >"$tmp/state"
-window_end late
-[ -e "$SHARE/late.end.ack" ] && [ "$(cat "$WINDOWS/late.end")" = "30 5 15" ]
+window_end faults
+[ -e "$SHARE/faults.end.ack" ] && [ "$(cat "$WINDOWS/faults.end")" = "30 5 15" ]
 check "window_end: acknowledged after the server's counts were taken" $?
 wait $watcher
-[ "$(less_window late 40 6 20)" = "24 6 12" ]
+[ "$(less_window faults 40 6 20)" = "24 6 12" ]
 check "less_window: the window's counts taken out" $?
-! less_window late 40 6 >/dev/null
+! less_window faults 40 6 >/dev/null
 check "less_window: counts of another shape are an error" $?
 [ "$(less_window other 40 6 20)" = "40 6 20" ]
 check "less_window: a window that never was leaves the counts as they are" $?
