@@ -20,7 +20,7 @@
 #                        and faults injected into rpcrdmax's shims (make check
 #                        runs KUnit there)
 #   make check-debug-smoke  the lean smoke case (rpcrdmax on both ends) on the
-#                        debug kernel: about 21 minutes, against over an hour
+#                        debug kernel: about 23 minutes, against over an hour
 #                        for check-debug
 #   make check-battery   the e2e battery's "full" profile, rpcrdmax's client
 #                        and server each against stock (make check runs
