@@ -632,25 +632,24 @@ netns_mount_isolated() {
 	esac
 }
 
+# listen_ids: how many CM ids rdma res shows listening.
+listen_ids() { rdma res show cm_id 2>/dev/null | grep -c 'state LISTEN'; }
+
 # netns_listener: with nfsd's rdma listener on 20049 in the initial
 # namespace, an nfsd of another namespace (its own nfsd filesystem) gets
 # its own rdma listener on 20049: the two ids bind in two port spaces.
 # Its shutdown must take the listener away: the listening CM ids are as
-# before.  It is shut down as rpc.nfsd 0 does, by writing 0 threads, and
-# then its nfsd filesystem is unmounted.  Unmounting alone would leak
-# nfsd's svc_serv and its pools (kmemleak, 2 objects from __svc_create,
-# with stock's rpcrdma and with tcp alike): in Linux 6.1 a listener added
-# to a server without threads takes a reference (keep_active,
-# fs/nfsd/nfsctl.c __write_ports_addxprt) that only a write to threads
-# drops (fs/nfsd/nfssvc.c nfsd_svc), and nfsd_umount's
-# nfsd_shutdown_threads does not.  NFSv2 and v3 are off in that nfsd so
-# that the write starts no lockd there: lockd would register with
-# rpcbind, which the namespace does not reach (the write then fails with
-# EIO) or, through its socket file, is the initial namespace's.
+# before.  It is shut down as rpc.nfsd 0 does (0 threads), then its nfsd
+# filesystem is unmounted: unmounting alone leaks nfsd 6.1's svc_serv,
+# whose reference for a listener added without threads (keep_active,
+# fs/nfsd/nfsctl.c) only a write to threads drops (Documentation/
+# testing.rst, "What it has found").  NFSv2 and v3 are off there so that
+# the write starts no lockd, which would register with rpcbind (with no
+# rpcbind reachable the write fails with EIO).
 netns_listener() {
-	local listening out rc
+	local listening out rc why=
 	netns_kernel || return 0
-	listening=$(rdma res show cm_id 2>/dev/null | grep -c 'state LISTEN')
+	listening=$(listen_ids)
 	ip netns add rpcrdmax-srv && ip -n rpcrdmax-srv link set lo up ||
 		{ step_fail "netns: cannot make a namespace"; return 1; }
 	out=$(timeout 120 ip netns exec rpcrdmax-srv sh -c 'mkdir -p /run/nfsd-ns &&
@@ -662,23 +661,22 @@ netns_listener() {
 		umount /run/nfsd-ns; exit $rc' 2>&1)
 	rc=$?
 	ip netns del rpcrdmax-srv
-	local why=
 	case $rc in
 	0) printf '%s\n' "$out" | grep -qx 'rdma 20049' || why="its portlist does not list it" ;;
 	91) why="cannot turn its NFSv2 and v3 off" ;;
 	92) why="writing 0 threads (its shutdown) failed" ;;
 	*) why="exit $rc" ;;
 	esac
-	if [ -z "${why:-}" ]; then
+	if [ -z "$why" ]; then
 		step_ok "netns: an nfsd in another namespace listens on rdma 20049 beside init_net's"
 	else
 		step_fail "netns: rdma 20049 in another namespace: $why: $(printf '%s' "$out" | tail -n 2 | tr '\n' ' ')"
 	fi
 	local end=$(deadline 10)
-	while [ "$(rdma res show cm_id 2>/dev/null | grep -c 'state LISTEN')" != "$listening" ] && before $end; do sleep 0.2; done
-	[ "$(rdma res show cm_id 2>/dev/null | grep -c 'state LISTEN')" = "$listening" ] &&
+	while [ "$(listen_ids)" != "$listening" ] && before $end; do sleep 0.2; done
+	[ "$(listen_ids)" = "$listening" ] &&
 		step_ok "netns: its nfsd's shutdown took the listener away ($listening listening ids, as before)" ||
-		step_fail "netns: listening CM ids: $(rdma res show cm_id 2>/dev/null | grep -c 'state LISTEN'), $listening before"
+		step_fail "netns: listening CM ids: $(listen_ids), $listening before"
 	grep -q 'rdma 20049' /proc/fs/nfsd/portlist && step_ok "netns: init_net's nfsd still lists rdma 20049" ||
 		step_fail "netns: init_net's portlist lost rdma 20049: $(cat /proc/fs/nfsd/portlist | tr '\n' ' ')"
 }
