@@ -5,12 +5,17 @@
 #   make                 build rpcrdmax.ko for Debian's current kernel
 #   make KDIR=<tree>     build against any prepared kernel tree
 #   make check           every test tier (host, build, KUnit, end to end on
-#                        Debian 12's kernel and on Debian 13's 6.12)
+#                        Debian 12's kernel, Debian 13's 6.12 and
+#                        trixie-backports' 7.x)
 #   make build-6.12      build rpcrdmax.ko for Debian 13's current kernel
 #                        (6.12) in the trixie build root
 #   make check-6.12      the end-to-end cases on 6.12 guests: make check's
 #                        (both), modload, and client and server against
 #                        6.12's stock rpcrdma
+#   make build-7         build rpcrdmax.ko for the newest kernel of Debian 13's
+#                        trixie-backports (7.x) in the trixie build root
+#   make check-7         the same four cases on 7.x guests with 7.x's stock
+#                        rpcrdma (make check runs both)
 #   make check-fresh     make check (and demo) in a new minimal Debian 12 root,
 #                        as a new user would: tests the set-up itself
 #   make check-quick     host tests without fuzzing, strict module build,
@@ -47,7 +52,7 @@
 SHELL := /bin/bash
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 
-.PHONY: all modules setup deb build-6.12 check-6.12 check check-quick check-host check-build check-kunit \
+.PHONY: all modules setup deb build-6.12 check-6.12 build-7 check-7 check check-quick check-host check-build check-kunit \
 	check-e2e check-debug check-debug-smoke check-battery check-battery-v2 check-fresh fuzz-server demo bench clean \
 	install uninstall
 
@@ -80,6 +85,16 @@ build-6.12:
 # against 6.12's stock rpcrdma), which make check leaves out for time.
 check-6.12:
 	$(TOP)/scripts/e2e --trixie modload client server both
+
+# rpcrdmax.ko for trixie-backports' newest kernel (7.x), in the trixie
+# build root (scripts/build-module --backports).
+build-7:
+	@out=$$($(TOP)/scripts/build-module --backports | tail -n1) && echo "built $$out/rpcrdmax.ko"
+
+# The e2e cases on Debian 13 guests with that 7.x kernel: make check's
+# one (both), and modload, client and server against 7.x's stock rpcrdma.
+check-7:
+	$(TOP)/scripts/e2e --backports modload client server both
 
 # The rpcrdmax-dkms Debian package, in build/deb/ (scripts/deb).
 deb:

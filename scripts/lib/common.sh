@@ -37,6 +37,12 @@ resolve_kver() {
 	printf '%s\n' "$v"
 }
 
+# kernel_source_tarball KVER: where scripts/setup keeps the tarball of
+# linux-source-6.1=KVER (the KUnit and debug kernels' source).
+kernel_source_tarball() {
+	echo "$RPCRDMAX_CACHE/source/linux-source-6.1-$1.tar.xz"
+}
+
 # hash_of FILE...: a short content hash used in cache keys.
 hash_of() {
 	cat "$@" | sha256sum | cut -c1-16

@@ -12,8 +12,8 @@ build_kunit_kernel() {
 	local dir=$1 frags=("$RPCRDMAX_TOP/kunit/kunit.config") tarball what=KUnit
 	[ -z "${2:-}" ] || { frags+=("$2"); what=debug; }
 	cache_ready "$dir" && return 0
-	tarball=/usr/src/linux-source-6.1.tar.xz
-	[ -r "$tarball" ] || die "$tarball missing (package linux-source-6.1=$RPCRDMAX_KVER)"
+	tarball=$(kernel_source_tarball "$RPCRDMAX_KVER")
+	[ -r "$tarball" ] || die "$tarball missing (scripts/setup headers fetches it)"
 	need_space "$RPCRDMAX_CACHE" 6
 	rm -rf "$dir"
 	mkdir -p "$dir"

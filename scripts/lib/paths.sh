@@ -5,25 +5,37 @@
 #
 # RPCRDMAX_SUITE picks the Debian release of the guests and their kernel:
 # bookworm (the default: Debian 12's current kernel, resolved from the
-# host's apt lists) or trixie (Debian 13's current kernel, 6.12, resolved
+# host's apt lists), trixie (Debian 13's current kernel, 6.12, resolved
 # from the trixie build root's apt lists: scripts/lib/trixie-root.sh; that
-# root must exist, scripts/setup trixie-root).  RPCRDMAX_ABI and
-# RPCRDMAX_KVER are the kernel's ABI and its package version.
+# root must exist, scripts/setup trixie-root) or trixie-backports (Debian
+# 13 with the newest kernel of trixie-backports, 7.x, whose headers that
+# root holds).  RPCRDMAX_ABI and RPCRDMAX_KVER are the kernel's ABI and
+# its package version; RPCRDMAX_DIST is the guests' Debian release.
 
 : "${RPCRDMAX_SUITE:=bookworm}"
 case $RPCRDMAX_SUITE in
 bookworm)
+	RPCRDMAX_DIST=bookworm
 	: "${RPCRDMAX_ABI:=$(resolve_abi)}"
 	: "${RPCRDMAX_KVER:=$(resolve_kver "$RPCRDMAX_ABI")}"
 	;;
 trixie)
+	RPCRDMAX_DIST=trixie
 	. "$RPCRDMAX_TOP/scripts/lib/trixie-root.sh"
 	cache_ready "$(trixie_root_dir)" || die "no trixie build root yet (scripts/setup trixie-root)"
 	: "${RPCRDMAX_ABI:=$(trixie_abi "$(trixie_root_dir)")}"
 	[ -n "$RPCRDMAX_ABI" ] || die "no kernel headers in the trixie build root"
 	: "${RPCRDMAX_KVER:=$(trixie_kver "$(trixie_root_dir)" "$RPCRDMAX_ABI")}"
 	;;
-*) die "RPCRDMAX_SUITE='$RPCRDMAX_SUITE': bookworm or trixie" ;;
+trixie-backports)
+	RPCRDMAX_DIST=trixie
+	. "$RPCRDMAX_TOP/scripts/lib/trixie-root.sh"
+	cache_ready "$(trixie_root_dir)" || die "no trixie build root yet (scripts/setup trixie-root)"
+	: "${RPCRDMAX_ABI:=$(bpo_abi "$(trixie_root_dir)")}"
+	[ -n "$RPCRDMAX_ABI" ] || die "no trixie-backports kernel headers in the trixie build root (scripts/setup trixie-root)"
+	: "${RPCRDMAX_KVER:=$(bpo_kver "$(trixie_root_dir)" "$RPCRDMAX_ABI")}"
+	;;
+*) die "RPCRDMAX_SUITE='$RPCRDMAX_SUITE': bookworm, trixie or trixie-backports" ;;
 esac
 
 # Packages the guest root filesystem is bootstrapped with.
@@ -36,7 +48,7 @@ GUEST_PACKAGES="kmod,iproute2,rdma-core,ibverbs-utils,ibverbs-providers,rdmacm-u
 guest_kernel_dir() { echo "$RPCRDMAX_CACHE/guest-kernel/$RPCRDMAX_ABI-$RPCRDMAX_KVER"; }
 
 rootfs_base_dir() {
-	echo "$RPCRDMAX_CACHE/rootfs-base/$RPCRDMAX_SUITE-$(printf '%s' "$GUEST_PACKAGES" | sha256sum | cut -c1-12)"
+	echo "$RPCRDMAX_CACHE/rootfs-base/$RPCRDMAX_DIST-$(printf '%s' "$GUEST_PACKAGES" | sha256sum | cut -c1-12)"
 }
 
 # rootfs_key: the guest images' key: kernel, packages, how they are made.

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # The guest root filesystem, in two cached layers:
 #  - base: `debootstrap --variant=minbase` of the guests' Debian release
-#    (RPCRDMAX_SUITE: bookworm, or trixie for 6.12) with the guest packages
+#    (RPCRDMAX_DIST: bookworm, or trixie for 6.12 and 7.x) with the guest packages
 #    (slow; keyed by the release and the package list);
 #  - image: base + the guest kernel's modules (depmod'ed) + our init, as an
 #    ext4 image, plus a small busybox initramfs that loads the storage
@@ -16,7 +16,7 @@ build_rootfs_base() {
 	cache_ready "$dir" && return 0
 	need_space "$RPCRDMAX_CACHE" 4
 	tmp=$(mktemp -d "$RPCRDMAX_CACHE/.rootfs-base.XXXXXX")
-	debootstrap_tree "$RPCRDMAX_SUITE" "$GUEST_PACKAGES" "$tmp"
+	debootstrap_tree "$RPCRDMAX_DIST" "$GUEST_PACKAGES" "$tmp"
 	# The guests never fetch packages; keep the image small.
 	rm -rf "$tmp"/tree/var/cache/apt/archives/*.deb "$tmp"/tree/var/lib/apt/lists/*
 	cache_mark "$tmp"
