@@ -438,6 +438,12 @@ void rpcrdmax_seq_printf(void *seq, const char *fmt, ...) RPCRDMAX_NOEXCEPT
 	RPCRDMAX_PRINTF(2, 3);
 
 /* ---- sunrpc server transport (shim/sunrpc/svc.c) ---------------------- */
+/*
+ * The largest RPC payload (an NFS READ or WRITE) the server transport
+ * moves, and offers nfsd as xcl_max_payload (the lesser of it and the
+ * kernel's RPCSVC_MAXPAYLOAD: 1 MiB to 6.12, 4 MiB on 7.x).
+ */
+#define RPCRDMAX_SVC_MAX_PAYLOAD (1u << 20)
 int rpcrdmax_svc_register(void) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_svc_unregister(void) RPCRDMAX_NOEXCEPT;
 /*
@@ -463,7 +469,8 @@ void rpcrdmax_svc_arg_set(void *rqstp, unsigned int len) RPCRDMAX_NOEXCEPT;
 /* ... or an inline Call left where it was received (no copy). */
 void rpcrdmax_svc_arg_set_buf(void *rqstp, void *buf, unsigned int len) RPCRDMAX_NOEXCEPT;
 /* The Reply's pages: rq_respages at rq_pages[@first], @used of them in
- * use (recvfrom's to set: none before a Call, those after it with one). */
+ * use (recvfrom's to set: none before a Call, those after it with one);
+ * where they are an array of their own (7.x), only @used counts. */
 void rpcrdmax_svc_set_respages(void *rqstp, unsigned int first, unsigned int used) RPCRDMAX_NOEXCEPT;
 /* The Reply (rq_res): its shape, and @len octets from @offset into @dst. */
 void rpcrdmax_svc_res_shape(void *rqstp, struct rpcrdmax_xdr_shape *out) RPCRDMAX_NOEXCEPT;

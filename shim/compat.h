@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * shim/compat.h - the kernel interfaces that differ between the kernels
- * rpcrdmax builds for: Debian 12's 6.1 and Debian 13's 6.12.  Each guard
- * names the release that changed the interface (Documentation/
- * port-6.12-study.md has the evidence); releases between the two are not
- * targets.  Only C shims include this; the C++ never sees a version.
+ * rpcrdmax builds for: Debian 12's 6.1, Debian 13's 6.12 and
+ * trixie-backports' 7.x.  A change that left a name to test is tested by
+ * capability: Kbuild searches the target kernel's header for the name
+ * (RPCRDMAX_PROBE_*, 1 or 0); the others name the release that made them
+ * (Documentation/kernel-seams.rst lists every seam, with the evidence in
+ * port-6.12-study.md).  Releases between the targets are not targets.
+ * Only C shims include this; the C++ never sees a version.
  */
 #ifndef RPCRDMAX_SHIM_COMPAT_H
 #define RPCRDMAX_SHIM_COMPAT_H
@@ -34,5 +37,23 @@
 /* 6.7: the callback service queues backward Calls on an lwq, and its
  * threads are woken through the pool (no sv_cb_lock, sv_cb_waitq). */
 #define RPCRDMAX_HAVE_BC_LWQ (LINUX_VERSION_CODE >= KERNEL_VERSION(6, 7, 0))
+
+/* 7.x: an svc_rqst's Reply pages are an array of their own (rq_respages
+ * no longer points into rq_pages); svc_alloc_arg() refills only the
+ * rq_pages_nfree first Call pages and the Reply pages below rq_next_page. */
+#define RPCRDMAX_HAVE_SPLIT_RESPAGES RPCRDMAX_PROBE_SPLIT_RESPAGES
+
+/* 7.x: a backward Call is queued through xprt_enqueue_bc_request(), which
+ * reads bc_serv under bc_pa_lock, where the callback service's shutdown
+ * clears it (xprt_svc_shutdown_bc). */
+#define RPCRDMAX_HAVE_BC_ENQUEUE RPCRDMAX_PROBE_BC_ENQUEUE
+
+/* system_wq is being renamed system_percpu_wq (7.x warns once when work
+ * is queued on the old name; Debian's 6.12 has both). */
+#if RPCRDMAX_PROBE_PERCPU_WQ
+#define RPCRDMAX_SYSTEM_WQ system_percpu_wq
+#else
+#define RPCRDMAX_SYSTEM_WQ system_wq
+#endif
 
 #endif /* RPCRDMAX_SHIM_COMPAT_H */

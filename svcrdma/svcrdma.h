@@ -121,7 +121,9 @@ inline AcceptPlan plan_accept(ConstBytes peer_pd, const rpcrdmax_dev_attrs &attr
 	return p;
 }
 
-inline constexpr u32 kMaxChunk = (1u << 20) + 65536; /* largest chunk payload we move */
+/* largest chunk payload we move: the payload nfsd is offered, and room
+ * for the NFS header around it */
+inline constexpr u32 kMaxChunk = RPCRDMAX_SVC_MAX_PAYLOAD + 65536;
 /* Pieces (page fragments) a chunk of kMaxChunk octets can span in rq_pages. */
 inline constexpr u32 kMaxChunkPieces = kMaxChunk / RPCRDMAX_PAGE_SIZE + 4;
 inline constexpr u32 kMaxReplyPages = kMaxChunk / RPCRDMAX_PAGE_SIZE + 8;

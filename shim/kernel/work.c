@@ -64,7 +64,7 @@ bool rpcrdmax_work_queue(void *wq, void *work)
 {
 	struct rpcrdmax_work *w = work;
 
-	return queue_work(wq ? wq : system_wq, &w->work);
+	return queue_work(wq ? wq : RPCRDMAX_SYSTEM_WQ, &w->work);
 }
 
 /**

@@ -193,7 +193,9 @@ static struct svc_xprt_class rpcrdmax_svc_class = {
 	.xcl_name = "rdma",
 	.xcl_owner = THIS_MODULE,
 	.xcl_ops = &rpcrdmax_svc_ops,
-	.xcl_max_payload = RPCSVC_MAXPAYLOAD,	/* as svc_rdma.h defines RPCSVC_MAXPAYLOAD_RDMA */
+	/* what the transport moves: not 7.x's 4 MiB RPCSVC_MAXPAYLOAD */
+	.xcl_max_payload = RPCSVC_MAXPAYLOAD < RPCRDMAX_SVC_MAX_PAYLOAD ?
+			   RPCSVC_MAXPAYLOAD : RPCRDMAX_SVC_MAX_PAYLOAD,
 	.xcl_ident = XPRT_TRANSPORT_RDMA,
 };
 

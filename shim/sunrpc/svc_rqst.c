@@ -13,6 +13,21 @@
 #include <linux/sunrpc/xdr.h>
 #include "../internal.h"
 
+/*
+ * rpcrdmax_svc_call_room - octets of rq_pages a Call may fill.  Where the
+ * Reply's pages follow the Call's in rq_pages (to 6.12), the last page
+ * stays for the Reply; where they are an array of their own (7.x), the
+ * Call may take every page of rq_pages.
+ */
+static u64 rpcrdmax_svc_call_room(const struct svc_rqst *r)
+{
+#if RPCRDMAX_HAVE_SPLIT_RESPAGES
+	return (u64)r->rq_maxpages * PAGE_SIZE;
+#else
+	return (u64)(r->rq_page_end - r->rq_pages - 1) * PAGE_SIZE;
+#endif
+}
+
 /**
  * rpcrdmax_svc_arg_copy - copy part of a Call into an svc_rqst's pages
  * @rqstp: the svc_rqst
@@ -20,15 +35,14 @@
  * @src: the octets, or NULL for zeros
  * @len: how many
  *
- * Returns 0, or -EMSGSIZE if the Call would not fit the pages.
+ * Returns 0, or -EMSGSIZE if the Call would not fit the pages
+ * (rpcrdmax_svc_call_room).
  */
 int rpcrdmax_svc_arg_copy(void *rqstp, unsigned int offset, const void *src, unsigned int len)
 {
 	struct svc_rqst *r = rqstp;
-	u64 room = (u64)(r->rq_page_end - r->rq_pages) * PAGE_SIZE;
 
-	/* The last page stays for the Reply. */
-	if ((u64)offset + len + PAGE_SIZE > room)
+	if ((u64)offset + len > rpcrdmax_svc_call_room(r))
 		return -EMSGSIZE;
 	while (len) {
 		unsigned int in = offset & ~PAGE_MASK;
@@ -100,12 +114,17 @@ void rpcrdmax_svc_arg_set_buf(void *rqstp, void *buf, unsigned int len)
  * @rqstp: the svc_rqst
  * @first: rq_respages is rq_pages[@first]
  * @used: of them, the ones in use already (rq_next_page after them)
+ *
+ * Where the Reply's pages are an array of their own (7.x), @first has no
+ * meaning: only rq_next_page moves.
  */
 void rpcrdmax_svc_set_respages(void *rqstp, unsigned int first, unsigned int used)
 {
 	struct svc_rqst *r = rqstp;
 
+#if !RPCRDMAX_HAVE_SPLIT_RESPAGES
 	r->rq_respages = &r->rq_pages[first];
+#endif
 	r->rq_next_page = r->rq_respages + used;
 }
 
@@ -171,18 +190,17 @@ static int rpcrdmax_svc_add_pieces(struct page **pages, unsigned long offset, un
  * @segs: filled with the pieces, in order
  * @max: room in @segs
  *
- * Returns the number of pieces, -EMSGSIZE if the range would not leave
- * the last page for the Reply (as rpcrdmax_svc_arg_copy()), or -ENOBUFS.
+ * Returns the number of pieces, -EMSGSIZE if the range does not fit the
+ * Call's pages (as rpcrdmax_svc_arg_copy()), or -ENOBUFS.
  */
 int rpcrdmax_svc_arg_pages(void *rqstp, unsigned int offset, unsigned int len,
 			   struct rpcrdmax_page_seg *segs, unsigned int max)
 {
 	struct svc_rqst *r = rqstp;
-	u64 room = (u64)(r->rq_page_end - r->rq_pages) * PAGE_SIZE;
 	unsigned int n = 0;
 	int rc;
 
-	if ((u64)offset + len + PAGE_SIZE > room)
+	if ((u64)offset + len > rpcrdmax_svc_call_room(r))
 		return -EMSGSIZE;
 	rc = rpcrdmax_svc_add_pieces(r->rq_pages, offset, len, segs, &n, max);
 	return rc ? rc : n;
@@ -229,6 +247,12 @@ int rpcrdmax_svc_res_pages(void *rqstp, unsigned int offset, unsigned int len,
  * the pages move to the caller (their slots become NULL, so svc fetches
  * new ones) until rpcrdmax_put_pages().  Returns how many moved, or
  * -ENOBUFS (nothing moved).
+ *
+ * To 6.12 svc_alloc_arg() refills every NULL slot and the release of the
+ * svc_rqst puts the pages below rq_next_page, NULL or not: rq_next_page
+ * goes back to rq_respages.  On 7.x svc_alloc_arg() refills only the
+ * Reply's slots below rq_next_page (and the release skips NULL ones):
+ * rq_next_page stays, as the bound of the slots to refill.
  */
 int rpcrdmax_svc_res_take_pages(void *rqstp, void **pages, unsigned int max)
 {
@@ -241,6 +265,8 @@ int rpcrdmax_svc_res_take_pages(void *rqstp, void **pages, unsigned int max)
 		pages[i] = r->rq_respages[i];
 		r->rq_respages[i] = NULL;
 	}
+#if !RPCRDMAX_HAVE_SPLIT_RESPAGES
 	r->rq_next_page = r->rq_respages;
+#endif
 	return n;
 }

@@ -16,6 +16,7 @@
 #include <linux/sunrpc/xprt.h>
 #include <linux/sunrpc/xdr.h>
 #include <linux/sunrpc/auth.h>
+#include <linux/sunrpc/bc_xprt.h>
 #include "../internal.h"
 
 /**
@@ -273,11 +274,16 @@ int rpcrdmax_xprt_bc_call(void *xprt, const void *msg, unsigned int len)
 	r->rq_rcv_buf.head[0].iov_len = len;
 	r->rq_rcv_buf.len = len;
 
+#if RPCRDMAX_HAVE_BC_ENQUEUE
+	/* takes the xprt reference rpcrdmax_xprt_bc_free_rqst() puts; with
+	 * the service gone meanwhile, frees the slot through it */
+	xprt_enqueue_bc_request(r);
+#elif RPCRDMAX_HAVE_BC_LWQ
 	xprt_get(x);	/* put by rpcrdmax_xprt_bc_free_rqst() */
-#if RPCRDMAX_HAVE_BC_LWQ
 	lwq_enqueue(&r->rq_bc_list, &serv->sv_cb_list);
 	svc_pool_wake_idle_thread(&serv->sv_pools[0]);
 #else
+	xprt_get(x);
 	spin_lock(&serv->sv_cb_lock);
 	list_add(&r->rq_bc_list, &serv->sv_cb_list);
 	spin_unlock(&serv->sv_cb_lock);
