@@ -115,14 +115,15 @@ trixie_kver() {
 # trixie_package_check DEB: install DEB (the rpcrdmax-dkms package) with
 # apt into a copy of the trixie build root, as a Debian 13 administrator
 # would: apt brings in its dependencies (dkms, the release's g++) and
-# DKMS builds the module for the kernel headers there.  Prints that
-# kernel's ABI and returns 0 when DKMS installed a module of its
-# vermagic; else prints what failed.
+# DKMS builds the module for the kernel headers there, Debian 13's 6.12
+# and trixie-backports' 7.x among them.  Prints those two kernels' ABIs
+# and returns 0 when DKMS installed a module of each one's vermagic;
+# else prints what failed.
 trixie_package_check() {
-	local deb=$1 root tmp abi st vm rc=0
+	local deb=$1 root tmp abi abis st vm rc=0
 	root=$(trixie_root_dir)
 	cache_ready "$root" || { echo "no trixie build root (scripts/setup trixie-root)"; return 1; }
-	abi=$(trixie_abi "$root")
+	abis="$(trixie_abi "$root") $(bpo_abi "$root")"
 	tmp=$(mktemp -d "$RPCRDMAX_CACHE/.trixie-pkg.XXXXXX")
 	cp -a "$root/tree" "$tmp/tree"
 	cp "$deb" "$tmp/tree/tmp/"
@@ -136,14 +137,16 @@ trixie_package_check() {
 		rc=1
 	fi
 	st=$(in_chroot "$tmp/tree" dkms status rpcrdmax 2>&1)
-	case $st in
-	*", $abi, x86_64: installed"*) ;;
-	*) echo "dkms status: '$st', not installed for $abi"; rc=1 ;;
-	esac
-	vm=$(modinfo -F vermagic "$tmp/tree/lib/modules/$abi/updates/dkms/"rpcrdmax.ko* 2>/dev/null |
-		cut -d' ' -f1)
-	[ "$vm" = "$abi" ] || { echo "no rpcrdmax.ko for $abi under updates/dkms (vermagic '$vm')"; rc=1; }
+	for abi in $abis; do
+		case $st in
+		*", $abi, x86_64: installed"*) ;;
+		*) echo "dkms status: '$st', not installed for $abi"; rc=1 ;;
+		esac
+		vm=$(modinfo -F vermagic "$tmp/tree/lib/modules/$abi/updates/dkms/"rpcrdmax.ko* 2>/dev/null |
+			cut -d' ' -f1)
+		[ "$vm" = "$abi" ] || { echo "no rpcrdmax.ko for $abi under updates/dkms (vermagic '$vm')"; rc=1; }
+	done
 	rm -rf "$tmp"
-	[ $rc -ne 0 ] || echo "$abi"
+	[ $rc -ne 0 ] || echo "$abis"
 	return $rc
 }
