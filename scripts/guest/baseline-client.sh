@@ -43,6 +43,8 @@ for v in 3 4.2; do
 		grep -h 'xprt:' /proc/self/mountstats
 	step "v$v: final umount" $T 120 umount /mnt/nfs
 done
+# On 7.x: a mount from a namespace with its own rxe device (lib.sh).
+netns_mount_rdma rdma,port=20049,vers=4.2
 # rpcrdmax's server: no context allocated while I/O runs (lib.sh).
 steady_client_io "rdma,port=20049,vers=4.2"
 # A delegation recalled over the backchannel (lib.sh), when asked for.

@@ -632,6 +632,154 @@ netns_mount_isolated() {
 	esac
 }
 
+# netns_rxe_kernel: whether soft-RoCE carries RoCE inside a network
+# namespace here: 7.x keeps its UDP tunnel sockets per namespace
+# (drivers/infiniband/sw/rxe/rxe_ns.c, whose rxe_namespace_init the
+# module then has); 6.1's and 6.12's live in the initial one.  If not, a
+# SKIP line, not counted.
+netns_rxe_kernel() {
+	netns_kernel || return 1
+	grep -qw rxe_namespace_init /proc/kallsyms && return 0
+	echo "SKIP netns: not counted: this kernel's rxe ($(uname -r)) carries RoCE in the initial namespace only"
+	return 1
+}
+
+# netns_ns_rxe NS IF ADDR: a container's namespace NS, reached as a
+# routed host would reach it: a veth pair (IF-h here, IF-c in NS), ADDR/32
+# on IF-c with its default route through it, and here a route to ADDR
+# through IF-h, forwarding, and proxy ARP on eth0 and IF-h, so that the
+# other guest reaches ADDR through this one; an rxe device, rxe-IF, is
+# made on IF-c inside NS.  Not a macvlan of eth0: an upper device's
+# addresses are GIDs of rxe0 as well, so rdma_cm took rxe0 for the
+# namespace's connections, whose packets then came back to the
+# namespace's rxe socket: every QP timed out (seen on 7.3.4).
+# netns_ns_rxe_del NS IF undoes it (forwarding and proxy ARP stay on
+# until netns_routing_off).
+netns_ns_rxe() {
+	ip netns add "$1" && ip link add "$2-h" type veth peer name "$2-c" &&
+		ip link set "$2-c" netns "$1" && ip -n "$1" link set lo up &&
+		ip -n "$1" addr add "$3/32" dev "$2-c" && ip -n "$1" link set "$2-c" up &&
+		ip -n "$1" route add default dev "$2-c" && ip link set "$2-h" up &&
+		ip route add "$3/32" dev "$2-h" &&
+		sysctl -qw net.ipv4.ip_forward=1 net.ipv4.conf.eth0.proxy_arp=1 "net.ipv4.conf.$2-h.proxy_arp=1" &&
+		ip netns exec "$1" rdma link add "rxe-$2" type rxe netdev "$2-c"
+}
+netns_ns_rxe_del() {
+	ip netns exec "$1" rdma link delete "rxe-$2" 2>/dev/null
+	ip netns del "$1" 2>/dev/null
+	ip link del "$2-h" 2>/dev/null
+}
+netns_routing_off() {
+	sysctl -qw net.ipv4.ip_forward=0 net.ipv4.conf.eth0.proxy_arp=0
+}
+
+# netns_mount_rdma OPTS: on 7.x, a mount from a container's namespace
+# (netns_ns_rxe: 192.0.2.12, its own rxe device) with OPTS writes a file
+# of 1 MiB + 1 (Read chunks), reads it back after a remount (Write
+# chunks) and compares.  /proc/mounts must say proto=rdma and, for
+# NFSv4, clientaddr=192.0.2.12: the connection left from the namespace.
+netns_mount_rdma() {
+	local ns=rpcrdmax-ct out rc v4=
+	netns_rxe_kernel || return 0
+	head -c 1048577 /dev/urandom >/tmp/ct.src
+	if ! netns_ns_rxe $ns ct 192.0.2.12; then
+		step_fail "netns: cannot make a namespace with a routed veth and an rxe device of its own"
+		netns_ns_rxe_del $ns ct
+		netns_routing_off
+		return 1
+	fi
+	# (ip netns exec gives the shell a mount namespace of its own too)
+	out=$(timeout 300 ip netns exec $ns sh -c "mkdir -p /mnt/ct &&
+		mount -t nfs -o $1 192.0.2.1:/export /mnt/ct || exit 90
+		grep ' /mnt/ct ' /proc/mounts
+		cp /tmp/ct.src /mnt/ct/ct-file && umount /mnt/ct &&
+		mount -t nfs -o $1 192.0.2.1:/export /mnt/ct &&
+		dd if=/mnt/ct/ct-file bs=1M iflag=direct status=none | cmp - /tmp/ct.src || exit 91
+		rm -f /mnt/ct/ct-file; umount /mnt/ct" 2>&1)
+	rc=$?
+	netns_ns_rxe_del $ns ct
+	netns_routing_off
+	rm -f /tmp/ct.src
+	case $1 in *vers=4*) v4=1 ;; esac
+	case $rc in
+	0)
+		if ! printf '%s\n' "$out" | grep -q 'proto=rdma'; then
+			step_fail "netns: the namespace's mount is not over RDMA: $(printf '%s' "$out" | head -n 1)"
+		elif [ -n "$v4" ] && ! printf '%s\n' "$out" | grep -q 'clientaddr=192.0.2.12'; then
+			step_fail "netns: the namespace's mount did not leave from 192.0.2.12: $(printf '%s' "$out" | head -n 1)"
+		else
+			step_ok "netns: a mount -o $1 from a namespace with its own rxe device wrote and read back 1 MiB + 1"
+		fi
+		;;
+	90) step_fail "netns: mount -o $1 from a namespace with its own rxe device: $(printf '%s' "$out" | tail -n 2 | tr '\n' ' ')" ;;
+	91) step_fail "netns: the file written from the namespace differs or cannot be read: $(printf '%s' "$out" | tail -n 2 | tr '\n' ' ')" ;;
+	124) step_fail "netns: the namespace's mount and I/O did not end in 300 s" ;;
+	*) step_fail "netns: the namespace's mount and I/O: exit $rc: $(printf '%s' "$out" | tail -n 2 | tr '\n' ' ')" ;;
+	esac
+}
+
+# netns_serve_rdma: on 7.x (netns_rxe_kernel), an nfsd of a container's
+# namespace serves over RDMA: namespace rpcrdmax-sv (netns_ns_rxe:
+# 192.0.2.11, its own rxe device) gets its own nfsd
+# (NFSv4 only, 10 s grace, rdma 20049, 2 threads) and an rpc.mountd of
+# its own for the export cache's upcalls (with NFSv2 and v3 off it
+# registers nothing with rpcbind); namespace rpcrdmax-cl (192.0.2.13)
+# mounts 192.0.2.11:/export with NFSv4.2 over RDMA, writes 1 MiB + 1,
+# reads it back after a remount and compares.  This guest's modules serve
+# and mount: rpcrdmax's in rpcrdmax-server.sh, stock's in
+# baseline-server.sh.  Then that nfsd is shut down (0 threads) and its
+# mountd ended.  Elsewhere a SKIP line, not counted.
+netns_serve_rdma() {
+	local out rc why=
+	netns_rxe_kernel || return 0
+	if ! netns_ns_rxe rpcrdmax-sv sv 192.0.2.11 || ! netns_ns_rxe rpcrdmax-cl cl 192.0.2.13; then
+		step_fail "netns: cannot make two namespaces with a routed veth and an rxe device each"
+		netns_ns_rxe_del rpcrdmax-sv sv
+		netns_ns_rxe_del rpcrdmax-cl cl
+		netns_routing_off
+		return 1
+	fi
+	out=$(timeout 120 ip netns exec rpcrdmax-sv sh -c 'mkdir -p /run/nfsd-sv &&
+		mount -t nfsd nfsd /run/nfsd-sv || exit 90
+		echo -2 -3 +4 >/run/nfsd-sv/versions &&
+		echo 10 >/run/nfsd-sv/nfsv4leasetime && echo 10 >/run/nfsd-sv/nfsv4gracetime &&
+		echo "rdma 20049" >/run/nfsd-sv/portlist && echo 2 >/run/nfsd-sv/threads || exit 91
+		rpc.mountd -N 2 -N 3 </dev/null >/dev/null 2>&1 || exit 92' 2>&1)
+	rc=$?
+	if [ $rc -eq 0 ]; then
+		head -c 1048577 /dev/urandom >/tmp/sv.src
+		out=$(timeout 300 ip netns exec rpcrdmax-cl sh -c 'mkdir -p /mnt/sv &&
+			mount -t nfs -o rdma,port=20049,vers=4.2 192.0.2.11:/export /mnt/sv || exit 93
+			grep " /mnt/sv " /proc/mounts
+			cp /tmp/sv.src /mnt/sv/sv-file && umount /mnt/sv &&
+			mount -t nfs -o rdma,port=20049,vers=4.2 192.0.2.11:/export /mnt/sv &&
+			dd if=/mnt/sv/sv-file bs=1M iflag=direct status=none | cmp - /tmp/sv.src || exit 94
+			rm -f /mnt/sv/sv-file; umount /mnt/sv' 2>&1)
+		rc=$?
+		rm -f /tmp/sv.src
+	fi
+	case $rc in
+	0) printf '%s\n' "$out" | grep -q 'proto=rdma.*clientaddr=192.0.2.13\|clientaddr=192.0.2.13.*proto=rdma' ||
+		why="the mount is not over RDMA from 192.0.2.13: $(printf '%s' "$out" | head -n 1)" ;;
+	90 | 91) why="cannot start its nfsd (exit $rc)" ;;
+	92) why="cannot start its rpc.mountd" ;;
+	93) why="the mount from rpcrdmax-cl failed" ;;
+	94) why="the file read back differs or cannot be read" ;;
+	124) why="did not end in time" ;;
+	*) why="exit $rc" ;;
+	esac
+	[ -z "$why" ] && step_ok "netns: an nfsd in a namespace with its own rxe device served a mount from another namespace over RDMA (1 MiB + 1 written, read back)" ||
+		step_fail "netns: an nfsd in a namespace over RDMA: $why: $(printf '%s' "$out" | tail -n 2 | tr '\n' ' ')"
+	# its shutdown: 0 threads, its mountd ended, the namespaces gone
+	timeout 60 ip netns exec rpcrdmax-sv sh -c 'mount -t nfsd nfsd /run/nfsd-sv 2>/dev/null
+		echo 0 >/run/nfsd-sv/threads' ||
+		step_fail "netns: writing 0 threads to the namespace's nfsd failed"
+	for p in $(ip netns pids rpcrdmax-sv); do kill "$p" 2>/dev/null; done
+	netns_ns_rxe_del rpcrdmax-cl cl
+	netns_ns_rxe_del rpcrdmax-sv sv
+	netns_routing_off
+}
+
 # listen_ids: how many CM ids rdma res shows listening.
 listen_ids() { rdma res show cm_id 2>/dev/null | grep -c 'state LISTEN'; }
 

@@ -55,8 +55,10 @@ if [ "$CLIENT_LEAN" != 1 ]; then
 		fi
 		step "swap: remove the file, umount" timeout 120 sh -c 'rm -f /mnt/nfs/swapfile && umount /mnt/nfs'
 	fi
-	# A mount from a network namespace with no route to the server (lib.sh).
+	# A mount from a network namespace with no route to the server, and
+	# on 7.x one from a namespace with its own rxe device (lib.sh).
 	netns_mount_isolated rdma,port=20049,vers=4.2
+	netns_mount_rdma rdma,port=20049,vers=4.2
 
 	# ---- tracepoints: the stock module's names (trace system rpcrdma) -----
 	# A mount, a 64 KiB file written (a Read list) and read back with
