@@ -1239,6 +1239,15 @@ krb5_client() {
 	mkdir -p /mnt/krb5
 	krb5_over_tcp krb5 || echo "krb5: the warm-up mount over TCP failed (not counted)"
 	head -c 2097155 /dev/urandom >/tmp/krb5.src
+	# RPCSEC_GSS's failures on this end, for a failed read's report (a
+	# krb5i read from rpcrdmax's 7.3 server once ended in EIO with every
+	# Call answered): a reply's sequence number, unwrap, MIC.
+	local gss=$TRACEFS/instances/gss e
+	if tracefs_up && mkdir -p "$gss" && : >"$gss/trace"; then
+		for e in rpcgss_bad_seqno rpcgss_unwrap_failed rpcgss_verify_mic rpcgss_unwrap; do
+			echo 1 >"$gss/events/rpcgss/$e/enable" 2>/dev/null
+		done
+	fi
 	for f in krb5 krb5i krb5p; do
 		# krb5 and krb5i must work; krb5p only where it works over TCP.
 		if [ $f = krb5p ] && ! krb5_over_tcp $f; then
@@ -1254,7 +1263,11 @@ krb5_client() {
 		step "$f: umount" timeout 120 umount /mnt/krb5
 		step "$f: remount" $m || continue
 		step "$f: O_DIRECT read, sha256 equal" timeout 300 sh -c \
-			"test \"\$(dd if=/mnt/krb5/$f.f bs=1M iflag=direct status=none | sha256sum)\" = \"\$(sha256sum </tmp/krb5.src)\""
+			"test \"\$(dd if=/mnt/krb5/$f.f bs=1M iflag=direct status=none | sha256sum)\" = \"\$(sha256sum </tmp/krb5.src)\"" || {
+			echo "$f: the last rpcgss events:"
+			grep -v '^#' "$gss/trace" 2>/dev/null | tail -n 8
+			grep -h 'xprt:' /proc/self/mountstats
+		}
 		chunks=$(xprt_chunks /mnt/krb5)
 		set -- $chunks
 		if [ "$f" = krb5 ]; then
@@ -1267,6 +1280,7 @@ krb5_client() {
 		fi
 		step "$f: umount" timeout 120 umount /mnt/krb5
 	done
+	echo 0 >"$gss/events/enable" 2>/dev/null
 	echo "krb5: the round took $(($(date +%s) - t0)) s"
 	cp /tmp/gssd.log /share/client-gssd.log
 	# The client leaves Kerberos as it found it: with rpc.gssd and a
