@@ -823,6 +823,7 @@ void rpcrdmax_kunit_cxx_svcsrv_write_chunks(void *ctx, rpcrdmax_check_fn check) 
 void rpcrdmax_kunit_cxx_svcsrv_v2(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svcsrv_v2_capped(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svcsrv_v2_peers(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svcsrv_res_beyond_next(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 /* rpcrdmax_svcrdma (kunit/cxx_svc_tests.cpp) */
 void rpcrdmax_kunit_cxx_svc_accept(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svc_rw_read(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
@@ -882,6 +883,8 @@ int rpcrdmax_kunit_svc_rqst_arg(void *rqstp, void *dst, unsigned int max) RPCRDM
 bool rpcrdmax_kunit_svc_rqst_arg_in_pages(void *rqstp) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_kunit_svc_rqst_reply(void *rqstp, const void *src, unsigned int head,
 				  unsigned int page_len, unsigned int tail) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_svc_rqst_next_back(void *rqstp, unsigned int n) RPCRDMAX_NOEXCEPT;
+void *rpcrdmax_kunit_svc_rqst_slot(void *rqstp, unsigned int i) RPCRDMAX_NOEXCEPT;
 
 /*
  * Protocol-core self-tests (core/selftest/): the same cases run under

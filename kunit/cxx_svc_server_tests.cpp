@@ -1309,6 +1309,39 @@ out:
 	raw_end(&p, c, ctxt);
 }
 
+/*
+ * A Reply whose page list reaches a slot past rq_next_page, as one with
+ * RPCSEC_GSS integrity's checksum can (svc_authorise() appends it after
+ * nfsd moved rq_next_page for its last operation; seen on 7.3, where the
+ * page so left behind was reused by the thread's next RPC while the
+ * Reply chunk's Writes still read it: the client's MIC check failed).
+ * sendto keeps every page the Reply reaches.
+ */
+static void res_beyond_next_case(Reporter check)
+{
+	static u8 src[100 + 2 * RPCRDMAX_PAGE_SIZE + 8];
+	void *pages[8] = {};
+	void *r = rpcrdmax_kunit_svc_rqst_new(8);
+	unsigned int i;
+	int n;
+
+	if (!EXPECT(r))
+		return;
+	rpcrdmax_svc_set_respages(r, 1, 1);	/* as recvfrom leaves them */
+	/* the head, then 3 slots of page list */
+	if (EXPECT(rpcrdmax_kunit_svc_rqst_reply(r, src, 100, 2 * RPCRDMAX_PAGE_SIZE + 8, 0) == 0)) {
+		rpcrdmax_kunit_svc_rqst_next_back(r, 1);
+		n = rpcrdmax_svc_res_take_pages(r, pages, 8);
+		EXPECT(n == 4);
+		for (i = 0; i < 4; i++) {
+			EXPECT(pages[i]);
+			EXPECT(!rpcrdmax_kunit_svc_rqst_slot(r, i));
+		}
+		rpcrdmax_put_pages(pages, n > 0 ? n : 0);
+	}
+	rpcrdmax_kunit_svc_rqst_free(r);
+}
+
 #undef EXPECT
 
 } // namespace rpcrdmax::kunit_svcsrv
@@ -1333,3 +1366,4 @@ RPCRDMAX_KUNIT_SVCSRV_ENTRY(write_chunks)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(v2)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(v2_capped)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(v2_peers)
+RPCRDMAX_KUNIT_SVCSRV_ENTRY(res_beyond_next)

@@ -281,6 +281,7 @@ RPCRDMAX_CXX_CASE(svcsrv_write_chunks)
 RPCRDMAX_CXX_CASE(svcsrv_v2)
 RPCRDMAX_CXX_CASE(svcsrv_v2_capped)
 RPCRDMAX_CXX_CASE(svcsrv_v2_peers)
+RPCRDMAX_CXX_CASE(svcsrv_res_beyond_next)
 
 static struct kunit_case rpcrdmax_svc_server_cases[] = {
 	KUNIT_CASE(svcsrv_inline_case),
@@ -301,6 +302,7 @@ static struct kunit_case rpcrdmax_svc_server_cases[] = {
 	KUNIT_CASE(svcsrv_v2_case),
 	KUNIT_CASE(svcsrv_v2_capped_case),
 	KUNIT_CASE(svcsrv_v2_peers_case),
+	KUNIT_CASE(svcsrv_res_beyond_next_case),
 	{}
 };
 

@@ -506,6 +506,28 @@ int rpcrdmax_kunit_svc_rqst_reply(void *rqstp, const void *src, unsigned int hea
 	return 0;
 }
 
+/**
+ * rpcrdmax_kunit_svc_rqst_next_back - move rq_next_page @n slots back
+ * @rqstp: the svc_rqst, after rpcrdmax_kunit_svc_rqst_reply()
+ * @n: slots
+ *
+ * As a Reply stands after svc_authorise() appended RPCSEC_GSS
+ * integrity's checksum in a page of its own: rq_res reaches slots that
+ * rq_next_page (moved by nfsd after its last operation) does not cover.
+ */
+void rpcrdmax_kunit_svc_rqst_next_back(void *rqstp, unsigned int n)
+{
+	struct svc_rqst *r = rqstp;
+
+	r->rq_next_page -= min_t(unsigned int, n, r->rq_next_page - r->rq_respages);
+}
+
+/** rpcrdmax_kunit_svc_rqst_slot - rq_respages[@i] (NULL once taken) */
+void *rpcrdmax_kunit_svc_rqst_slot(void *rqstp, unsigned int i)
+{
+	return ((struct svc_rqst *)rqstp)->rq_respages[i];
+}
+
 /*
  * The client's xprtrdma_reply_*_err events, counted: a probe on each of
  * the four tracepoints (the KUnit module defines its own copies, from
