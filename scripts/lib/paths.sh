@@ -19,21 +19,17 @@ bookworm)
 	: "${RPCRDMAX_ABI:=$(resolve_abi)}"
 	: "${RPCRDMAX_KVER:=$(resolve_kver "$RPCRDMAX_ABI")}"
 	;;
-trixie)
+trixie | trixie-backports)
+	# 6.12 is the root's linux-headers-amd64; 7.x the backports headers
+	# installed beside it
 	RPCRDMAX_DIST=trixie
 	. "$RPCRDMAX_TOP/scripts/lib/trixie-root.sh"
 	cache_ready "$(trixie_root_dir)" || die "no trixie build root yet (scripts/setup trixie-root)"
-	: "${RPCRDMAX_ABI:=$(trixie_abi "$(trixie_root_dir)")}"
-	[ -n "$RPCRDMAX_ABI" ] || die "no kernel headers in the trixie build root"
-	: "${RPCRDMAX_KVER:=$(trixie_kver "$(trixie_root_dir)" "$RPCRDMAX_ABI")}"
-	;;
-trixie-backports)
-	RPCRDMAX_DIST=trixie
-	. "$RPCRDMAX_TOP/scripts/lib/trixie-root.sh"
-	cache_ready "$(trixie_root_dir)" || die "no trixie build root yet (scripts/setup trixie-root)"
-	: "${RPCRDMAX_ABI:=$(bpo_abi "$(trixie_root_dir)")}"
-	[ -n "$RPCRDMAX_ABI" ] || die "no trixie-backports kernel headers in the trixie build root (scripts/setup trixie-root)"
-	: "${RPCRDMAX_KVER:=$(bpo_kver "$(trixie_root_dir)" "$RPCRDMAX_ABI")}"
+	rpcrdmax_abi_of=trixie_abi rpcrdmax_kver_of=trixie_kver rpcrdmax_which=
+	[ "$RPCRDMAX_SUITE" = trixie ] || rpcrdmax_abi_of=bpo_abi rpcrdmax_kver_of=bpo_kver rpcrdmax_which="trixie-backports "
+	: "${RPCRDMAX_ABI:=$($rpcrdmax_abi_of "$(trixie_root_dir)")}"
+	[ -n "$RPCRDMAX_ABI" ] || die "no ${rpcrdmax_which}kernel headers in the trixie build root (scripts/setup trixie-root)"
+	: "${RPCRDMAX_KVER:=$($rpcrdmax_kver_of "$(trixie_root_dir)" "$RPCRDMAX_ABI")}"
 	;;
 *) die "RPCRDMAX_SUITE='$RPCRDMAX_SUITE': bookworm, trixie or trixie-backports" ;;
 esac
