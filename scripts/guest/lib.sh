@@ -673,6 +673,27 @@ netns_routing_off() {
 	sysctl -qw net.ipv4.ip_forward=0 net.ipv4.conf.eth0.proxy_arp=0
 }
 
+# netns_rw NS SERVER OPTS: from namespace NS, mount SERVER:/export with
+# OPTS, write 1 MiB + 1 octets (Read chunks), read them back with
+# O_DIRECT after a remount (Write chunks) and compare; prints the mount's
+# /proc/mounts line.  Exit 90: the mount failed; 91: the file differs or
+# cannot be read; 124: not done in 300 s.  (ip netns exec gives the
+# shell a mount namespace of its own too.)
+netns_rw() {
+	local rc
+	head -c 1048577 /dev/urandom >/tmp/netns.src
+	timeout 300 ip netns exec "$1" sh -c "mkdir -p /mnt/netns &&
+		mount -t nfs -o $3 $2:/export /mnt/netns || exit 90
+		grep ' /mnt/netns ' /proc/mounts
+		cp /tmp/netns.src /mnt/netns/netns-file && umount /mnt/netns &&
+		mount -t nfs -o $3 $2:/export /mnt/netns &&
+		dd if=/mnt/netns/netns-file bs=1M iflag=direct status=none | cmp - /tmp/netns.src || exit 91
+		rm -f /mnt/netns/netns-file; umount /mnt/netns" 2>&1
+	rc=$?
+	rm -f /tmp/netns.src
+	return $rc
+}
+
 # netns_mount_rdma OPTS: on 7.x, a mount from a container's namespace
 # (netns_ns_rxe: 192.0.2.12, its own rxe device) with OPTS writes a file
 # of 1 MiB + 1 (Read chunks), reads it back after a remount (Write
@@ -681,25 +702,16 @@ netns_routing_off() {
 netns_mount_rdma() {
 	local ns=rpcrdmax-ct out rc v4=
 	netns_rxe_kernel || return 0
-	head -c 1048577 /dev/urandom >/tmp/ct.src
 	if ! netns_ns_rxe $ns ct 192.0.2.12; then
 		step_fail "netns: cannot make a namespace with a routed veth and an rxe device of its own"
 		netns_ns_rxe_del $ns ct
 		netns_routing_off
 		return 1
 	fi
-	# (ip netns exec gives the shell a mount namespace of its own too)
-	out=$(timeout 300 ip netns exec $ns sh -c "mkdir -p /mnt/ct &&
-		mount -t nfs -o $1 192.0.2.1:/export /mnt/ct || exit 90
-		grep ' /mnt/ct ' /proc/mounts
-		cp /tmp/ct.src /mnt/ct/ct-file && umount /mnt/ct &&
-		mount -t nfs -o $1 192.0.2.1:/export /mnt/ct &&
-		dd if=/mnt/ct/ct-file bs=1M iflag=direct status=none | cmp - /tmp/ct.src || exit 91
-		rm -f /mnt/ct/ct-file; umount /mnt/ct" 2>&1)
+	out=$(netns_rw $ns 192.0.2.1 "$1")
 	rc=$?
 	netns_ns_rxe_del $ns ct
 	netns_routing_off
-	rm -f /tmp/ct.src
 	case $1 in *vers=4*) v4=1 ;; esac
 	case $rc in
 	0)
@@ -747,16 +759,9 @@ netns_serve_rdma() {
 		rpc.mountd -N 2 -N 3 </dev/null >/dev/null 2>&1 || exit 92' 2>&1)
 	rc=$?
 	if [ $rc -eq 0 ]; then
-		head -c 1048577 /dev/urandom >/tmp/sv.src
-		out=$(timeout 300 ip netns exec rpcrdmax-cl sh -c 'mkdir -p /mnt/sv &&
-			mount -t nfs -o rdma,port=20049,vers=4.2 192.0.2.11:/export /mnt/sv || exit 93
-			grep " /mnt/sv " /proc/mounts
-			cp /tmp/sv.src /mnt/sv/sv-file && umount /mnt/sv &&
-			mount -t nfs -o rdma,port=20049,vers=4.2 192.0.2.11:/export /mnt/sv &&
-			dd if=/mnt/sv/sv-file bs=1M iflag=direct status=none | cmp - /tmp/sv.src || exit 94
-			rm -f /mnt/sv/sv-file; umount /mnt/sv' 2>&1)
+		out=$(netns_rw rpcrdmax-cl 192.0.2.11 rdma,port=20049,vers=4.2)
 		rc=$?
-		rm -f /tmp/sv.src
+		case $rc in 90) rc=93 ;; 91) rc=94 ;; esac
 	fi
 	case $rc in
 	0) printf '%s\n' "$out" | grep -q 'proto=rdma.*clientaddr=192.0.2.13\|clientaddr=192.0.2.13.*proto=rdma' ||
