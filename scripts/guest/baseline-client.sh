@@ -51,6 +51,8 @@ steady_client_io "rdma,port=20049,vers=4.2"
 deleg_client "rdma,port=20049,vers=4.2"
 # sec=krb5, krb5i, krb5p (lib.sh), when asked for.
 krb5_client "rdma,port=20049,vers=4.2"
+# On 7.x: a 4 MiB WRITE and READ through chunks (lib.sh), when asked for.
+bigio_client
 touch /share/inline-reads
 step "client: kernel log clean" kernel_log_clean
 exit $STEP_FAILS

@@ -78,14 +78,7 @@ corpus=
 deadline=$(cat /share/hostile.deadline 2>/dev/null || echo 800)
 timeout -k 5 $((deadline + 100)) /share/hostile --server $SERVER --port 20049 --deadline "$deadline" \
 	$strict $corpus --ddp-path export/ddp.bin --ddp-expect /tmp/ddp.src >/tmp/hostile.out 2>&1 || rc=$?
-cat /tmp/hostile.out
-nfail=$(grep -c '^STEP FAIL' /tmp/hostile.out || true)
-nok=$(grep -c '^STEP ok' /tmp/hostile.out || true)
-if [ "$rc" -ne "$nfail" ] && ! { [ "$rc" -eq 255 ] && [ "$nfail" -ge 255 ]; }; then
-	step_fail "client: hostile tool exited $rc with $nfail failed and $nok passed steps"
-else
-	step_ok "client: hostile tool ran ($nok passed, $nfail failed)"
-fi
+hostile_tally /tmp/hostile.out $rc "client: hostile tool"
 
 after=$(cat /tmp/io.count)
 touch /tmp/io.stop

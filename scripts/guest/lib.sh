@@ -522,6 +522,16 @@ battery_nfsd_tunables() {
 	echo 10 >/proc/fs/nfsd/nfsv4gracetime 2>/dev/null
 }
 
+# bigio_nfsd_tunables: asked for by the test (e2e touches /share/bigio.want
+# on 7.x), before any nfsd thread exists: nfsd takes 4 MiB READs and
+# WRITEs (max_block_size; 7.x's NFSSVC_MAXBLKSIZE), and the export has
+# the file the hostile tool's big-io case writes and reads (bigio_client).
+bigio_nfsd_tunables() {
+	[ -e /share/bigio.want ] || return 0
+	step "server: max_block_size 4 MiB" sh -c 'echo 4194304 >/proc/fs/nfsd/max_block_size && [ "$(cat /proc/fs/nfsd/max_block_size)" = 4194304 ]'
+	: >/export/bigio.bin
+}
+
 # nfs_server_start: nfs_export, then nfsd with one rdma listener on 20049
 # (written once per nfsd start: a second write of the same listener
 # panics the stock 6.1 kernel); with the battery after, its server's
@@ -533,6 +543,7 @@ nfs_server_start() {
 		nfsd_up 8
 	else
 		nfs_export 1g
+		bigio_nfsd_tunables
 		nfsd_up 4
 	fi
 }
@@ -1222,6 +1233,35 @@ krb5_over_tcp() {
 	timeout 120 mount -t nfs -o proto=tcp,vers=4.2,sec=$1 $KRB5_SERVER:/krb5 /mnt/krb5 2>/dev/null ||
 		return 1
 	timeout 120 umount /mnt/krb5
+}
+
+# hostile_tally FILE RC WHAT: the hostile tool's output FILE (its STEP
+# lines are counted like ours) and its exit status RC, which must be its
+# number of failed steps (at most 255): a crash, a timeout or a status
+# that disagrees with its STEP lines is a failure of its own.
+hostile_tally() {
+	local nfail nok
+	cat "$1"
+	nfail=$(grep -c '^STEP FAIL' "$1" || true)
+	nok=$(grep -c '^STEP ok' "$1" || true)
+	if [ "$2" -ne "$nfail" ] && ! { [ "$2" -eq 255 ] && [ "$nfail" -ge 255 ]; }; then
+		step_fail "$3 exited $2 with $nfail failed and $nok passed steps"
+	else
+		step_ok "$3 ran ($nok passed, $nfail failed)"
+	fi
+}
+
+# bigio_client: asked for by the test (/share/bigio.want, on 7.x): the
+# hostile tool's big-io case (tools/hostile) writes 4 MiB to the server's
+# /export/bigio.bin from a Read chunk and reads it back into a Write
+# chunk, which no Linux client can (it sends at most 1 MiB).
+bigio_client() {
+	local rc=0
+	[ -e /share/bigio.want ] || return 0
+	step "bigio: load ib_uverbs and rdma_ucm" modprobe -a ib_uverbs rdma_ucm || return 1
+	timeout -k 5 300 /share/hostile --server 192.0.2.1 --port 20049 --deadline 240 \
+		--only big-io --big-path export/bigio.bin >/tmp/bigio.out 2>&1 || rc=$?
+	hostile_tally /tmp/bigio.out $rc "bigio: hostile tool"
 }
 
 # krb5_client MOUNT-OPTS: with each flavor, a file written and read back

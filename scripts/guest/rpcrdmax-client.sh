@@ -398,6 +398,8 @@ fi
 krb5_client "rdma,port=20049,vers=4.2"
 # A delegation recalled over the backchannel (lib.sh), when asked for.
 deleg_client "rdma,port=20049,vers=4.2"
+# On 7.x: a 4 MiB WRITE and READ through chunks (lib.sh), when asked for.
+bigio_client
 # ---- RPC-over-RDMA Version Two (Documentation/v2.rst) ----------------------
 # Each connection's first Call offers Version Two.  rpcrdmax's server
 # (/share/v2.want: the both case) settles every one on it, and

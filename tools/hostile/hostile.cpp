@@ -81,6 +81,7 @@ struct Options {
 	std::vector<std::string> only;
 	std::string ddp_path;	/* ddp-reads: the file, from the NFSv4 pseudo-root */
 	std::string ddp_expect; /* ddp-reads: a local copy of its first octets */
+	std::string big_path;	/* big-io: a file, from the NFSv4 pseudo-root */
 	bool corpus = false;	/* --corpus SEED:COUNT[:FIRST] */
 	uint64_t corpus_seed = 0, corpus_count = 0, corpus_first = 0;
 };
@@ -1202,6 +1203,23 @@ W &xdr_string(W &w, const std::string &v)
 	return w.raw(b);
 }
 
+/* The RPC part of an NFSv4.0 COMPOUND (AUTH_SYS root) of @nops
+ * operations, up to its PUTROOTFH and one LOOKUP per name of @comps. */
+W nfs4_compound_head(uint32_t xid, const std::vector<std::string> &comps, uint32_t nops)
+{
+	W w;
+	w.u32(xid).u32(0).u32(2).u32(kNfsProg).u32(4).u32(1);
+	W cred;
+	xdr_string(cred.u32(0), "hostile").u32(0).u32(0).u32(0);
+	w.u32(1 /* AUTH_SYS */).u32((uint32_t)cred.b.size()).raw(cred.b);
+	w.u32(0).u32(0);
+	w.u32(0 /* tag */).u32(0 /* minorversion */).u32(nops);
+	w.u32(kOpPutRootFh);
+	for (auto &name : comps)
+		xdr_string(w.u32(kOpLookup), name);
+	return w;
+}
+
 Bytes ddp_reads_call(const Ctx &c, const std::vector<std::string> &comps)
 {
 	W w;
@@ -1211,16 +1229,7 @@ Bytes ddp_reads_call(const Ctx &c, const std::vector<std::string> &comps)
 	w.u32(1).u32(2).seg(c.rkey, 8192, c.area + kDdpChunk2)
 		.seg(c.rkey, 8192, c.area + kDdpChunk2 + 8192);
 	w.u32(0).u32(0); /* end of Write list, no Reply chunk */
-	/* RPC: NFSv4 COMPOUND with AUTH_SYS root */
-	w.u32(c.xid).u32(0).u32(2).u32(kNfsProg).u32(4).u32(1);
-	W cred;
-	xdr_string(cred.u32(0), "hostile").u32(0).u32(0).u32(0);
-	w.u32(1 /* AUTH_SYS */).u32((uint32_t)cred.b.size()).raw(cred.b);
-	w.u32(0).u32(0);
-	w.u32(0 /* tag */).u32(0 /* minorversion */).u32((uint32_t)comps.size() + 3);
-	w.u32(kOpPutRootFh);
-	for (auto &name : comps)
-		xdr_string(w.u32(kOpLookup), name);
+	w.raw(nfs4_compound_head(c.xid, comps, (uint32_t)comps.size() + 3).b);
 	const uint32_t counts[2] = {kDdpRead1, kDdpRead2};
 	uint64_t off = 0;
 	for (uint32_t n : counts) {
@@ -1234,31 +1243,49 @@ Bytes ddp_reads_call(const Ctx &c, const std::vector<std::string> &comps)
 	return w.b;
 }
 
+/* An NFSv4 COMPOUND reply at @off of @m: accepted, and with @nops results
+ * when its status is NFS4_OK.  Sets @status to the COMPOUND's status
+ * and @off to its first result. */
+bool nfs4_compound_reply(const Bytes &m, uint32_t *off, uint32_t nops, uint32_t *status,
+			 std::string *why)
+{
+	uint32_t o = *off;
+	if (m.size() < o + 24 || be32_at(m, o + 4) != 1 || be32_at(m, o + 8) != 0) {
+		*why = "not an accepted RPC reply";
+		return false;
+	}
+	o += 20 + ((be32_at(m, o + 16) + 3) & ~3u); /* xid..verifier */
+	if (m.size() < o + 12 || be32_at(m, o) != 0) {
+		*why = m.size() < o + 4 ? "truncated RPC reply" : fmt("accept_stat %u", be32_at(m, o));
+		return false;
+	}
+	o += 4;
+	*status = be32_at(m, o);
+	o += 8 + ((be32_at(m, o + 4) + 3) & ~3u); /* status, tag */
+	if (m.size() < o + 4) {
+		*why = "truncated COMPOUND reply";
+		return false;
+	}
+	if (*status == 0 && be32_at(m, o) != nops) {
+		*why = fmt("%u results for %u operations", be32_at(m, o), nops);
+		return false;
+	}
+	*off = o + 4;
+	return true;
+}
+
 /* The inline COMPOUND reply: every status NFS4_OK, and each READ's data
  * length @lens[i] with neither data nor round-up inline after it. */
 bool ddp_reads_check_rpc(const Bytes &m, uint32_t off, uint32_t nops, const uint32_t *lens,
 			 std::string *why)
 {
-	if (be32_at(m, off + 4) != 1 || be32_at(m, off + 8) != 0) {
-		*why = "not an accepted RPC reply";
+	uint32_t status;
+	if (!nfs4_compound_reply(m, &off, nops, &status, why))
+		return false;
+	if (status != 0) {
+		*why = fmt("COMPOUND status %u", status);
 		return false;
 	}
-	off += 20 + ((be32_at(m, off + 16) + 3) & ~3u); /* xid..verifier */
-	if (be32_at(m, off) != 0) {
-		*why = fmt("accept_stat %u", be32_at(m, off));
-		return false;
-	}
-	off += 4;
-	if (be32_at(m, off) != 0) {
-		*why = fmt("COMPOUND status %u", be32_at(m, off));
-		return false;
-	}
-	off += 8 + ((be32_at(m, off + 4) + 3) & ~3u); /* status, tag */
-	if (be32_at(m, off) != nops) {
-		*why = fmt("%u results for %u operations", be32_at(m, off), nops);
-		return false;
-	}
-	off += 4;
 	uint32_t nread = 0;
 	for (uint32_t i = 0; i < nops; i++) {
 		uint32_t op = be32_at(m, off), st = be32_at(m, off + 4);
@@ -1340,6 +1367,154 @@ void run_ddp_reads()
 	if (!ddp_reads_check_rpc(ans, rx_rpc_off, (uint32_t)comps.size() + 3, lens, &why))
 		problems.push_back("COMPOUND reply: " + why);
 	report(name, problems);
+}
+
+/* ---- big-io: the largest WRITE and READ nfsd takes, through chunks -----------
+ *
+ * Not malformed either.  nfsd on 7.x takes a max_block_size of up to 4 MiB
+ * (NFSSVC_MAXBLKSIZE, RPCSVC_MAXPAYLOAD), but no Linux client sends more
+ * than 1 MiB (NFS_MAX_FILE_IO_SIZE), so only a peer like this one shows a
+ * server moves it.  Two NFSv4.0 COMPOUNDs on the file --big-path (from
+ * the pseudo-root; it must exist and be writable by root): { PUTROOTFH,
+ * LOOKUP..., WRITE } of kBigIo random octets, FILE_SYNC4, the anonymous
+ * stateid, its data in a Read chunk of kBigSegs segments (RFC 8166
+ * Section 3.5.3: the chunk's position is the data's, after its length);
+ * then { PUTROOTFH, LOOKUP..., READ } of kBigIo octets into a Write
+ * chunk of kBigSegs segments.  The WRITE must say kBigIo octets were
+ * written, the Write chunk come back with kBigIo octets and the READ's
+ * octets equal the WRITE's.  A WRITE answered NFS4ERR_GRACE is sent again
+ * each second for up to kBigGraceS seconds.
+ */
+constexpr const char *kBigCase = "big-io";
+constexpr uint32_t kBigIo = 4u << 20, kBigSegs = 4, kBigSeg = kBigIo / kBigSegs;
+constexpr uint32_t kOpWrite = 38, kFileSync4 = 2, kNfs4ErrGrace = 10013;
+constexpr int kBigGraceS = 120, kBigReplyMs = 30000;
+
+/* The WRITE's (@write) or READ's COMPOUND; @data is the remote address
+ * of the chunk's kBigIo octets. */
+Bytes big_io_call(uint32_t xid, uint32_t rkey, uint64_t data, bool write,
+		  const std::vector<std::string> &comps)
+{
+	W rpc = nfs4_compound_head(xid, comps, (uint32_t)comps.size() + 2);
+	W w;
+	w.u32(xid).u32(1 /* version */).u32(kCreditsAsked).u32(0 /* RDMA_MSG */);
+	if (write) {
+		rpc.u32(kOpWrite).u32(0).u32(0).u32(0).u32(0); /* the anonymous stateid */
+		rpc.u64(0).u32(kFileSync4).u32(kBigIo);		/* the data: the Read chunk */
+		for (uint32_t i = 0; i < kBigSegs; i++)
+			w.rseg((uint32_t)rpc.b.size(), rkey, kBigSeg, data + (uint64_t)i * kBigSeg);
+		w.u32(0).u32(0).u32(0); /* end of Read list, no Write list, no Reply chunk */
+	} else {
+		rpc.u32(kOpRead).u32(~0u).u32(~0u).u32(~0u).u32(~0u).u64(0).u32(kBigIo);
+		w.u32(0).u32(1).u32(kBigSegs);
+		for (uint32_t i = 0; i < kBigSegs; i++)
+			w.seg(rkey, kBigSeg, data + (uint64_t)i * kBigSeg);
+		w.u32(0).u32(0); /* end of Write list, no Reply chunk */
+	}
+	return w.raw(rpc.b).b;
+}
+
+/* Send one big-io COMPOUND and check its Reply: NFS4_OK (or, with
+ * @grace_ok, NFS4ERR_GRACE: @grace set), and its last result's count. */
+bool big_io_roundtrip(Conn &c, uint32_t rkey, uint64_t data, bool write,
+		      const std::vector<std::string> &comps, bool *grace, std::string *why)
+{
+	const uint32_t xid = next_xid++;
+	Bytes ans;
+	*grace = false;
+	if (!c.send(big_io_call(xid, rkey, data, write, comps), why))
+		return false;
+	/* 4 MiB of RDMA Reads or Writes: longer than a NULL Call under TCG */
+	if (!c.take_xid(xid, now_ms() + std::max(opt.reply_ms, kBigReplyMs), &ans)) {
+		*why = c.closed ? "connection closed: " + c.close_why : "no Reply";
+		return false;
+	}
+	Seen seen = classify(ans);
+	if (seen.kind != O_REPLY || rx_hdr.proc != core::V1Proc::Msg) {
+		*why = "answer: " + seen.detail;
+		return false;
+	}
+	uint32_t off = rx_rpc_off, status;
+	const uint32_t nops = (uint32_t)comps.size() + 2;
+	if (!nfs4_compound_reply(ans, &off, nops, &status, why))
+		return false;
+	if (write && status == kNfs4ErrGrace) {
+		*grace = true;
+		return false;
+	}
+	if (status != 0) {
+		*why = fmt("COMPOUND status %u", status);
+		return false;
+	}
+	off += 8 * (nops - 1); /* PUTROOTFH, LOOKUP...: op and status */
+	const uint32_t op = be32_at(ans, off), count = be32_at(ans, off + 12);
+	if (op != (write ? kOpWrite : kOpRead) || be32_at(ans, off + 4) != 0) {
+		*why = fmt("last result: op %u status %u", op, be32_at(ans, off + 4));
+		return false;
+	}
+	if (count != kBigIo) {
+		*why = fmt("%s of %u octets did %u", write ? "WRITE" : "READ", kBigIo, count);
+		return false;
+	}
+	if (!write) {
+		const uint64_t n = rx_hdr.chunks.nwrite == 1 ?
+			rx_hdr.chunks.chunk_length(rx_hdr.chunks.write[0]) : 0;
+		if (n != kBigIo) {
+			*why = fmt("%u Write chunks echoed, the first with %llu octets", rx_hdr.chunks.nwrite,
+				   (unsigned long long)n);
+			return false;
+		}
+	}
+	return true;
+}
+
+void run_big_io()
+{
+	const char *name = kBigCase;
+	std::string why;
+	if (opt.big_path.empty()) {
+		note(name, "not run: needs --big-path");
+		return;
+	}
+	Conn c;
+	if (!connect_with(c, our_pd(), &why) || !null_roundtrip(c, &why)) {
+		step_fail(name, "connect: " + why);
+		return;
+	}
+	/* the WRITE's octets, then the READ's */
+	std::vector<uint8_t> buf(2 * (size_t)kBigIo);
+	FILE *r = fopen("/dev/urandom", "rb");
+	bool have = r && fread(buf.data(), 1, kBigIo, r) == kBigIo;
+	if (r)
+		fclose(r);
+	ibv_mr *mr = have ? ibv_reg_mr(c.pd, buf.data(), buf.size(),
+				       IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ |
+					       IBV_ACCESS_REMOTE_WRITE) : nullptr;
+	if (!mr) {
+		step_fail(name, have ? fmt("ibv_reg_mr of %zu octets: %s", buf.size(), strerror(errno))
+				     : "cannot read /dev/urandom");
+		return;
+	}
+	const uint64_t src = (uint64_t)(uintptr_t)buf.data(), dst = src + kBigIo;
+	const auto comps = split(opt.big_path, '/');
+	bool grace = false, ok;
+	const int64_t grace_end = now_ms() + (int64_t)kBigGraceS * 1000;
+	while (!(ok = big_io_roundtrip(c, mr->rkey, src, true, comps, &grace, &why)) && grace &&
+	       now_ms() < grace_end)
+		sleep(1);
+	if (!ok) {
+		step_fail(name, grace ? fmt("WRITE: still NFS4ERR_GRACE after %d s", kBigGraceS)
+				      : "WRITE of 4 MiB from a Read chunk: " + why);
+	} else if (!big_io_roundtrip(c, mr->rkey, dst, false, comps, &grace, &why)) {
+		step_fail(name, "READ of 4 MiB into a Write chunk: " + why);
+	} else if (memcmp(buf.data(), buf.data() + kBigIo, kBigIo) != 0) {
+		step_fail(name, "the READ's octets differ from the WRITE's");
+	} else {
+		note(name, fmt("a 4 MiB WRITE from a Read chunk and a 4 MiB READ into a Write chunk, "
+			       "%u segments each, read back equal", kBigSegs));
+		step_ok(name);
+	}
+	ibv_dereg_mr(mr);
 }
 
 /* ---- corpus: the randomized hostile corpus (corpus.h) -----------------------
@@ -1619,7 +1794,7 @@ void usage()
 	fprintf(stderr,
 		"usage: hostile [--server ADDR] [--port PORT] [--deadline SEC] [--wait-ms MS]\n"
 		"               [--reply-ms MS] [--strict] [--verbose] [--only NAME[,NAME...]]\n"
-		"               [--ddp-path PATH --ddp-expect FILE] [--list]\n"
+		"               [--ddp-path PATH --ddp-expect FILE] [--big-path PATH] [--list]\n"
 		"               [--corpus SEED:COUNT[:FIRST]]\n");
 	exit(255);
 }
@@ -1656,6 +1831,8 @@ int main(int argc, char **argv)
 			opt.ddp_path = val();
 		else if (a == "--ddp-expect")
 			opt.ddp_expect = val();
+		else if (a == "--big-path")
+			opt.big_path = val();
 		else if (a == "--corpus") {
 			unsigned long long s = 0, n = 0, f = 0;
 			char tail;
@@ -1682,6 +1859,7 @@ int main(int argc, char **argv)
 			printf("%s\n", k.name);
 		printf("%s\n", kCreditCase);
 		printf("%s\n", kDdpCase);
+		printf("%s\n", kBigCase);
 		printf("%s\n", kCorpusCase);
 		return 0;
 	}
@@ -1704,6 +1882,10 @@ int main(int argc, char **argv)
 		}
 	if (selected(kDdpCase)) {
 		run_ddp_reads();
+		ran++;
+	}
+	if (selected(kBigCase)) {
+		run_big_io();
 		ran++;
 	}
 	if (selected(kCreditCase) && opt.strict) {
