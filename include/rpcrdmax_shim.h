@@ -438,12 +438,6 @@ void rpcrdmax_seq_printf(void *seq, const char *fmt, ...) RPCRDMAX_NOEXCEPT
 	RPCRDMAX_PRINTF(2, 3);
 
 /* ---- sunrpc server transport (shim/sunrpc/svc.c) ---------------------- */
-/*
- * The largest RPC payload (an NFS READ or WRITE) the server transport
- * moves, and offers nfsd as xcl_max_payload (the lesser of it and the
- * kernel's RPCSVC_MAXPAYLOAD: 1 MiB to 6.12, 4 MiB on 7.x).
- */
-#define RPCRDMAX_SVC_MAX_PAYLOAD (1u << 20)
 int rpcrdmax_svc_register(void) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_svc_unregister(void) RPCRDMAX_NOEXCEPT;
 /*
@@ -452,6 +446,13 @@ void rpcrdmax_svc_unregister(void) RPCRDMAX_NOEXCEPT;
  * One never handed out by xpo_accept goes with rpcrdmax_svc_xprt_discard().
  */
 void *rpcrdmax_svc_xprt_new(void *listener, void *cm_id, void *conn) RPCRDMAX_NOEXCEPT;
+/*
+ * The largest RPC payload (an NFS READ's or WRITE's data) a connection
+ * accepted on @listener may carry: its service's sv_max_payload (nfsd's
+ * max_block_size when nfsd started), at most the kernel's
+ * RPCSVC_MAXPAYLOAD (1 MiB to 6.12, 4 MiB on 7.x).
+ */
+unsigned int rpcrdmax_svc_max_payload(void *listener) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_svc_xprt_discard(void *xprt) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_svc_xprt_conn_pending(void *listener) RPCRDMAX_NOEXCEPT;
 /* The network namespace of @xprt's svc_xprt (its struct net). */

@@ -171,7 +171,7 @@ Result<u32> SvcConn::take_arg(void *rqstp, CallCtx *cc, RecvBuf *rb)
 {
 	using core::CallLayoutError;
 	const core::V1Header &h = cc->call;
-	const CallLayoutError le = core::v1_layout_call(h, h.payload_len, kMaxChunk, &cc->layout);
+	const CallLayoutError le = core::v1_layout_call(h, h.payload_len, lim_.chunk.max_chunk, &cc->layout);
 
 	if (le == CallLayoutError::None && arg_in_place(rqstp, cc, rb))
 		return cc->layout.len;

@@ -41,7 +41,7 @@ Result<void> SvcConn::add_reads(void *rqstp, CallCtx *cc, const core::ChunkRef &
 			continue;
 		}
 		u32 take = min(s.length - skip, len);
-		int n = rpcrdmax_svc_arg_pages(rqstp, at, take, cc->pieces, kPiecesCap);
+		int n = rpcrdmax_svc_arg_pages(rqstp, at, take, cc->pieces, lim_.chunk.pieces_cap);
 		if (n <= 0)
 			return error(err::EMSGSIZE);
 		RPCRDMAX_TRY(cc->read_rw.add(id, Span<const rpcrdmax_page_seg>(cc->pieces, (size_t)n),
@@ -138,7 +138,7 @@ Result<void> SvcConn::add_writes(SendCtx *sc, void *rqstp, CallCtx *cc, const co
 		longest = max(longest, ranges[i].len);
 	}
 	/* A segment's pieces: its pages plus a split at each range edge. */
-	u32 max_pieces = min(longest / RPCRDMAX_PAGE_SIZE + 4 * nranges + 4, kPiecesCap);
+	u32 max_pieces = min(longest / RPCRDMAX_PAGE_SIZE + 4 * nranges + 4, lim_.chunk.pieces_cap);
 	Result<void> r = {};
 	for (u32 k = 0; k < c.nsegs && total && r.is_ok(); k++) {
 		const core::Segment &s = cl.segment(c, k);

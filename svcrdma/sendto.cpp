@@ -270,7 +270,7 @@ int SvcConn::load_writes(SendCtx *sc, void *rqstp, CallCtx *cc, const rpcrdmax_x
 		return r.error().code();
 	if (!nctx && !sc->lay.nmapped)
 		return 0;
-	int n = rpcrdmax_svc_res_take_pages(rqstp, sc->pages, kMaxReplyPages);
+	int n = rpcrdmax_svc_res_take_pages(rqstp, sc->pages, lim_.chunk.reply_pages);
 	if (n < 0)
 		return n;
 	sc->npages = (unsigned int)n;

@@ -64,12 +64,35 @@ using namespace rpcrdmax::rdma;
  * max_outbound_read_requests as they are when a connection is accepted.
  * The Send size stays 4 KiB (the stock server's too).
  */
+/*
+ * Chunk sizing: what a connection's contexts are made for, from the
+ * largest payload (an NFS READ's or WRITE's data) its service accepts -
+ * nfsd's max_block_size, up to 4 MiB on 7.x (rpcrdmax_svc_max_payload) -
+ * and never below 1 MiB, the most a Linux client sends (its
+ * NFS_MAX_FILE_IO_SIZE), whatever nfsd takes.
+ */
+inline constexpr u32 kMinChunkPayload = 1u << 20;
+struct ChunkSizes {
+	u32 max_chunk;	 /* largest chunk: the payload and room for the NFS header around it */
+	u32 pieces;	 /* page pieces such a chunk can span in rq_pages */
+	u32 pieces_cap;	 /* a CallCtx's piece scratch: a chunk's and its edges' */
+	u32 reply_pages; /* a SendCtx's page slots: rq_res's pages of a largest Reply */
+};
+constexpr ChunkSizes chunk_sizes(u32 payload)
+{
+	const u32 chunk = (payload > kMinChunkPayload ? payload : kMinChunkPayload) + 65536;
+
+	return { chunk, chunk / RPCRDMAX_PAGE_SIZE + 4, chunk / RPCRDMAX_PAGE_SIZE + 16,
+		 chunk / RPCRDMAX_PAGE_SIZE + 8 };
+}
+
 struct ConnLimits {
 	u32 credits;
 	u32 recv_size;
 	u32 send_size;
 	u32 max_ord;
 	u32 max_vers; /* svc_rdma/max_version: 1, or 2 (svcrdma/v2.cpp) */
+	ChunkSizes chunk = chunk_sizes(kMinChunkPayload); /* set from the listener's service in setup */
 };
 inline ConnLimits conn_limits()
 {
@@ -121,12 +144,6 @@ inline AcceptPlan plan_accept(ConstBytes peer_pd, const rpcrdmax_dev_attrs &attr
 	return p;
 }
 
-/* largest chunk payload we move: the payload nfsd is offered, and room
- * for the NFS header around it */
-inline constexpr u32 kMaxChunk = RPCRDMAX_SVC_MAX_PAYLOAD + 65536;
-/* Pieces (page fragments) a chunk of kMaxChunk octets can span in rq_pages. */
-inline constexpr u32 kMaxChunkPieces = kMaxChunk / RPCRDMAX_PAGE_SIZE + 4;
-inline constexpr u32 kMaxReplyPages = kMaxChunk / RPCRDMAX_PAGE_SIZE + 8;
 inline constexpr unsigned int kListenBacklog = 64;
 /* Private data kept from a connection request: RFC 8797's is 8 octets;
  * more is kept but not looked at. */
@@ -193,9 +210,6 @@ struct RecvBuf : MsgBuf {
 	bool overrun = false; /* arrived with more Calls outstanding than granted */
 };
 
-/* Scratch for the page pieces of one segment (rpcrdmax_svc_*_pages). */
-inline constexpr u32 kPiecesCap = kMaxChunkPieces + 12;
-
 /*
  * A receive context: one per Call between recvfrom and release, taken
  * from and given back to the connection's free list.  It owns the
@@ -211,7 +225,7 @@ struct CallCtx {
 	core::V1Header reply;	/* sendto's scratch */
 	core::CallLayout layout; /* the Call's pieces (recvfrom) */
 	RwList read_rw;
-	rpcrdmax_page_seg *pieces = nullptr; /* kPiecesCap */
+	rpcrdmax_page_seg *pieces = nullptr; /* ChunkSizes::pieces_cap: one segment's (rpcrdmax_svc_*_pages) */
 	/* The Reply's shape: its DDP-eligible results as xpo_result_payload
 	 * marks them (the i-th for Write chunk i), its lengths at sendto. */
 	core::ReplyShape shape = {};
@@ -246,7 +260,7 @@ struct SendCtx : MsgBuf {
 
 	ListNode node;		/* the free list, or orphans: WRs may still use it */
 	RwList rw;		/* Write chunk, then Reply chunk */
-	void **pages = nullptr;	/* kMaxReplyPages: rq_res's pages, held for the Writes or SGEs */
+	void **pages = nullptr;	/* ChunkSizes::reply_pages: rq_res's pages, held for the Writes or SGEs */
 	unsigned int npages = 0;
 	u32 sq_entries = 0;	/* Send Queue slots this Reply holds */
 	u32 write_wrs = 0;	/* of those, its Write chunks' Writes (tracepoints) */

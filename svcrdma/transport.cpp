@@ -140,7 +140,7 @@ CallCtx *SvcConn::new_call()
 
 	if (!cc)
 		return nullptr;
-	cc->pieces = new (Gfp::Kernel) rpcrdmax_page_seg[kPiecesCap];
+	cc->pieces = new (Gfp::Kernel) rpcrdmax_page_seg[lim_.chunk.pieces_cap];
 	if (!cc->pieces ||
 	    cc->read_rw.reserve(kPoolRwCtxs, kPoolRwFirst, kPoolRwRest).is_error()) {
 		delete cc;
@@ -159,7 +159,7 @@ SendCtx *SvcConn::new_send()
 	if (!sc)
 		return nullptr;
 	sc->conn = this;
-	sc->pages = new (Gfp::Kernel) void *[kMaxReplyPages];
+	sc->pages = new (Gfp::Kernel) void *[lim_.chunk.reply_pages];
 	if (!sc->pages ||
 	    sc->make(id.device(), lim_.send_size, (int)(send_ids_.add_return(1) - 1)).is_error() ||
 	    sc->rw.reserve(kPoolRwCtxs, kPoolRwFirst, kPoolRwRest).is_error()) {
@@ -290,7 +290,7 @@ Result<void> SvcConn::make_queues(const rpcrdmax_dev_attrs &attrs)
 	const u32 credits = lim_.credits;
 	const u32 send_wr = credits + kBcSlots + 1 + kSendTailRoom;
 	const u32 recv_wr = credits + kBcSlots + kRecvBatch - 1 + 1;
-	const u32 ctxs = credits * rpcrdmax_rw_mr_factor(id.get(), kMaxChunkPieces);
+	const u32 ctxs = credits * rpcrdmax_rw_mr_factor(id.get(), lim_.chunk.pieces);
 	const u32 scq_len = min(min(send_wr + 3 * ctxs, attrs.max_qp_wr), attrs.max_cqe);
 	const QueueSizes qs = { send_wr, recv_wr, scq_len, recv_wr, max(attrs.max_send_sge, 1u),
 				1, ctxs };
@@ -357,6 +357,7 @@ Result<void> SvcConn::setup(Listener *l)
 	rpcrdmax_dev_attrs attrs;
 	const u32 credits = lim_.credits;
 
+	lim_.chunk = chunk_sizes(rpcrdmax_svc_max_payload(l->xprt()));
 	if (!recv_within_budget(lim_, id.get()))
 		return error(err::ENOMEM);
 	RPCRDMAX_TRY(check(rpcrdmax_ib_query_device(id.device(), &attrs)));

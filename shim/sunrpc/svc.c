@@ -193,9 +193,7 @@ static struct svc_xprt_class rpcrdmax_svc_class = {
 	.xcl_name = "rdma",
 	.xcl_owner = THIS_MODULE,
 	.xcl_ops = &rpcrdmax_svc_ops,
-	/* what the transport moves: not 7.x's 4 MiB RPCSVC_MAXPAYLOAD */
-	.xcl_max_payload = RPCSVC_MAXPAYLOAD < RPCRDMAX_SVC_MAX_PAYLOAD ?
-			   RPCSVC_MAXPAYLOAD : RPCRDMAX_SVC_MAX_PAYLOAD,
+	.xcl_max_payload = RPCSVC_MAXPAYLOAD,
 	.xcl_ident = XPRT_TRANSPORT_RDMA,
 };
 
@@ -285,6 +283,17 @@ void rpcrdmax_svc_xprt_discard(void *xprt)
 void *rpcrdmax_svc_xprt_net(void *xprt)
 {
 	return ((struct svc_xprt *)xprt)->xpt_net;
+}
+
+/**
+ * rpcrdmax_svc_max_payload - the largest payload a connection may carry
+ * @listener: the listener's svc_xprt
+ */
+unsigned int rpcrdmax_svc_max_payload(void *listener)
+{
+	struct svc_xprt *lx = listener;
+
+	return min_t(unsigned int, lx->xpt_server->sv_max_payload, RPCSVC_MAXPAYLOAD);
 }
 
 /** rpcrdmax_svc_xprt_conn_pending - tell svc a connection waits on @listener */
