@@ -1447,7 +1447,8 @@ bool big_io_roundtrip(Conn &c, uint32_t rkey, uint64_t data, bool write,
 		return false;
 	}
 	off += 8 * (nops - 1); /* PUTROOTFH, LOOKUP...: op and status */
-	const uint32_t op = be32_at(ans, off), count = be32_at(ans, off + 12);
+	/* op, status, then WRITE4resok's count or READ4resok's eof and length */
+	const uint32_t op = be32_at(ans, off), count = be32_at(ans, off + (write ? 8 : 12));
 	if (op != (write ? kOpWrite : kOpRead) || be32_at(ans, off + 4) != 0) {
 		*why = fmt("last result: op %u status %u", op, be32_at(ans, off + 4));
 		return false;
