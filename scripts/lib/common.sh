@@ -50,6 +50,22 @@ hash_of() {
 
 # Cache entries are complete only when their stamp exists; anything else
 # under the cache is a leftover from an interrupted run and is discarded.
+# copy_changed SRC DST FILE...: copy each FILE (a path under SRC) to the
+# same path under DST where DST's copy is missing or differs, stamped
+# with the time of the copy; a copy equal to the source is left alone, its
+# time with it.  A make run in DST then rebuilds what changed, whatever
+# the source's own time: a worktree checked out earlier than DST's last
+# build, or a second tree built into the same DST, has sources older
+# than DST's objects.
+copy_changed() {
+	local src=$1 dst=$2 f
+	shift 2
+	for f; do
+		cmp -s "$src/$f" "$dst/$f" && continue
+		mkdir -p "$dst/$(dirname "$f")" && cp "$src/$f" "$dst/$f" && touch "$dst/$f" || return 1
+	done
+}
+
 cache_ready() { [ -e "$1/.complete" ]; }
 cache_mark() { touch "$1/.complete"; }
 
