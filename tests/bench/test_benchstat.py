@@ -115,6 +115,12 @@ class Perftest(unittest.TestCase):
         self.assertEqual(t["BW average[MB/sec]"], EXPECT_WRITE_MIB)
         self.assertEqual(benchstat.perftest_value(t, "bw"), EXPECT_WRITE_MIB)
 
+    def test_trixie_unit(self):
+        # Debian 13's perftest (25.01) labels the same unit MiB/sec
+        # (recorded on a 7.3.4 guest by scripts/bench --backports)
+        t = benchstat.parse_perftest(read(HERE, "fixtures", "ib_write_bw-trixie.txt"))
+        self.assertEqual(benchstat.perftest_value(t, "bw"), 14.64)
+
     def test_gbit_unit(self):
         t = {"BW average[Gb/sec]": 1.0}
         self.assertAlmostEqual(benchstat.perftest_value(t, "bw"), 1e9 / 8 / 1048576)

@@ -165,7 +165,9 @@ def perftest_value(table, what):
         for c, v in table.items():
             if c.startswith("BW average["):
                 unit = c[len("BW average["):-1]
-                if unit == "MB/sec":  # perftest's help: "MiB=2^20 byte"
+                # perftest's help: "MiB=2^20 byte"; Debian 12's (4.5)
+                # labels it MB/sec, Debian 13's (25.01) MiB/sec
+                if unit in ("MB/sec", "MiB/sec"):
                     return v
                 if unit == "Gb/sec":  # --report_gbits: "Gb=10^9 bits"
                     return v * 1e9 / 8 / (1 << 20)
