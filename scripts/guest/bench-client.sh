@@ -13,8 +13,11 @@
 #   TOOL.txt        perftest's client output (row "link")
 #   JOB.perf-server.txt, JOB.perf-client.txt
 #                   `perf report` of each guest during JOB's run
-#                   (BENCH_PERF=JOB: scripts/bench --perf)
+#                   (JOB in BENCH_PERF: scripts/bench --perf)
 #   UNAVAILABLE     "JOB why" lines for what could not be measured
+# With BENCH_COST=1 (scripts/bench --cost) the rows are the combos only
+# and each job counts instructions instead of timing them: see "Cost per
+# operation" below for its files.
 # bash, not the guest's sh (dash): read -t, ${var/x/y}
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 . /share/lib.sh
@@ -27,11 +30,25 @@ BENCH_WARM=5	# seconds of each job run first and discarded (TCG translates
 BENCH_SIZE=128m
 BENCH_FILES=2000
 BENCH_VERS=4.2
+BENCH_PERF=		# jobs profiled (scripts/bench --perf), space-separated
+BENCH_COST=0		# scripts/bench --cost: count instructions per operation
+BENCH_OPS=4000		# --cost: 4 KiB reads per measured run
+BENCH_MIB=64		# --cost: MiB per sequential run
+BENCH_LISTINGS=100	# --cost: listings per readdir run
+BENCH_DIRENTS=500	# --cost: entries of the readdir job's directory
+BENCH_PERF_PERIOD=100003	# --cost --perf: one sample per this many ns
 [ -r /share/bench.env ] && . /share/bench.env
 SERVER=192.0.2.1
 RAW=/share/raw
 JOBS="seq-write seq-read rand-read rand-read-qd1 meta-create meta-stat meta-unlink"
-mkdir -p $RAW /mnt/nfs /mnt/meta
+[ "$BENCH_COST" = 1 ] && JOBS="$JOBS readdir"
+mkdir -p $RAW /mnt/nfs /mnt/meta /share/icount
+# nap SECONDS: an idle wait that forks nothing (read -t on a private FIFO)
+mkfifo /tmp/tick
+exec 3<>/tmp/tick
+nap() { read -r -t "$1" -u 3 _ || true; }
+# perf_job JOB: JOB is one of those to profile
+perf_job() { case " $BENCH_PERF " in *" $1 "*) return 0 ;; esac; return 1; }
 step "client: rxe up" rxe_up
 wait_for /share/server.ready 300 || { step_fail "client: server never became ready"; exit 1; }
 
@@ -74,7 +91,7 @@ fio_args() {
 # it; both guests profiled when JOB is BENCH_PERF.
 measure() {
 	local d=$1 j=$2 s1 s2 c1 c2 rc=0 prec=
-	if [ "$j" = "${BENCH_PERF:-}" ]; then
+	if perf_job "$j"; then
 		ask perf start
 		[ "$ANS" = ok ] || unavailable "$d" "$j-perf-server" "server $ANS"
 		prec=$(perf_start /tmp/perf.data) || { unavailable "$d" "$j-perf-client" "$prec"; prec=; }
@@ -87,7 +104,7 @@ measure() {
 	c2=$(grep '^cpu ' /proc/stat)
 	ask stat
 	s2=$ANS
-	if [ "$j" = "${BENCH_PERF:-}" ]; then
+	if perf_job "$j"; then
 		[ -z "$prec" ] || perf_stop "$prec" /tmp/perf.data "$d/$j.perf-client.txt"
 		ask perf stop "$d/$j.perf-server.txt"
 	fi
@@ -113,6 +130,190 @@ warm() {
 	# shellcheck disable=SC2086
 	timeout -k 10 $((BENCH_WARM + 600)) fio --name="warm-$2" $a --output=/dev/null >/tmp/fio.err 2>&1 ||
 		echo "bench: warm-up of $2 failed: $(tail -n 1 /tmp/fio.err)"
+}
+
+# ---- Cost per operation (BENCH_COST=1) --------------------------------
+# Every guest runs under QEMU's -icount and the host answers marks with
+# each guest's count of executed instructions (scripts/vm,
+# tools/bench/icountd.py).  Each job runs: a warm-up (discarded), a null
+# run of one operation, the full run, and, for a job of BENCH_PERF, a
+# profile run as long as the full one; tools/bench/coststat.py takes the
+# null run from the full one, which leaves fio's (or perl's) start-up and
+# the marks' own cost out of the figure per operation.  The full and null
+# runs count operations, not seconds: BENCH_OPS 4 KiB reads, BENCH_MIB
+# MiB, BENCH_FILES files, BENCH_LISTINGS listings of a directory of
+# BENCH_DIRENTS entries.  Files, in DIR:
+#   JOB.json, JOB.null.json, JOB.perf.json   fio's JSON of each run
+#   JOB.out, JOB.null.out, JOB.perf.out      readdir's "listings N entries M"
+#   JOB.cost   around each run: "mark RUN begin|end NAME COUNT" (every
+#              guest's instruction count, and the host's clock as NAME
+#              host), "snap RUN begin|end END SOURCE NCPU NOW IDLE" (each
+#              guest's busy_snap, lib.sh) and "rpcs RUN begin|end OP
+#              COUNT" (the client's RPCs on the job's mount)
+#   JOB.perf-server.txt, JOB.perf-client.txt   the profile run's reports
+
+mark_n=1
+# icount_mark LABEL: every guest's count of executed instructions, read
+# by the host while this guest waits for the answer, idle; the answer's
+# "NAME COUNT" lines in MARK.  Nothing forks between the request and the
+# answer, and MARK is written out only after the run.
+icount_mark() {
+	local n=$mark_n t=0
+	mark_n=$((n + 1))
+	echo "$1" >/share/icount/req.$n
+	while [ ! -e /share/icount/ack.$n ]; do
+		t=$((t + 1))
+		[ $t -le 6000 ] || { MARK="no answer from the host's icountd in 60 s"; return 1; }
+		nap 0.01
+	done
+	MARK=
+	IFS= read -r -d '' MARK </share/icount/ack.$n || true
+	case $MARK in *error*) return 1 ;; esac
+}
+
+# rpc_counts MOUNT: "OP COUNT" for every RPC op this client sent on MOUNT
+# (/proc/self/mountstats; the ones not sent yet are left out).
+rpc_counts() {
+	awk -v m="$1" '$1 == "device" { on = ($5 == m) }
+		on && $1 ~ /^[A-Z_0-9]+:$/ && $2 > 0 { sub(":", "", $1); print $1, $2 }' /proc/self/mountstats
+}
+
+# cost_fio_args JOB RUN: fio's arguments for JOB's RUN (warm null full
+# perf), sized in operations.  The metadata jobs' null runs use a
+# folder of their own (one file), the others /mnt/meta/md.
+cost_fio_args() {
+	local j=$1 run=$2 n dir=/mnt/meta/md
+	local d="--filename=/mnt/nfs/bench.dat --size=$BENCH_SIZE --ioengine=libaio --direct=1"
+	local m="--filename_format=f.\$filenum --filesize=4k --create_on_open=1 --openfiles=64"
+	case $j:$run in
+	*:null) n=1 dir=/mnt/meta/null ;;
+	seq-*:warm) n=$(( BENCH_MIB / 8 + 1 )) ;;
+	rand-*:warm) n=$(( BENCH_OPS / 10 + 1 )) ;;
+	meta-*:warm) n=$(( BENCH_FILES < 50 ? BENCH_FILES : 50 )) ;;
+	seq-*) n=$BENCH_MIB ;;
+	rand-*) n=$BENCH_OPS ;;
+	meta-*) n=$BENCH_FILES ;;
+	esac
+	case $j in
+	seq-write)
+		# the warm-up writes the whole file, so that no later job of the
+		# row lays it out inside a measured run
+		[ "$run" = warm ] && echo "$d --rw=write --bs=1m --iodepth=8 --io_size=$BENCH_SIZE" ||
+			echo "$d --rw=write --bs=1m --iodepth=8 --io_size=${n}m" ;;
+	seq-read) echo "$d --rw=read --bs=1m --iodepth=8 --io_size=${n}m" ;;
+	rand-read) echo "$d --rw=randread --bs=4k --iodepth=16 --io_size=$((n * 4))k" ;;
+	rand-read-qd1) echo "$d --rw=randread --bs=4k --iodepth=1 --io_size=$((n * 4))k" ;;
+	meta-create) echo "--directory=$dir $m --nrfiles=$n --ioengine=filecreate" ;;
+	meta-stat) echo "--directory=$dir $m --nrfiles=$n --ioengine=filestat" ;;
+	meta-unlink) echo "--directory=$dir $m --nrfiles=$n --ioengine=filedelete" ;;
+	esac
+}
+
+# readdir_run DIR N: N listings of DIR, each one read from the server:
+# before each, posix_fadvise(POSIX_FADV_DONTNEED) on the open directory
+# drops the NFS client's cached copy of it (its readdir cache lives in
+# the directory's page cache).  fadvise64 is x86_64's system call 221,
+# POSIX_FADV_DONTNEED 4.  Prints "listings N entries M".
+readdir_run() {
+	timeout -k 10 1800 perl -e '
+		use strict;
+		my ($dir, $n) = @ARGV;
+		my $e = 0;
+		for (1 .. $n) {
+			opendir(my $dh, $dir) or die "opendir $dir: $!\n";
+			defined(my $fd = fileno($dh)) or die "no descriptor for $dir\n";
+			syscall(221, $fd, 0, 0, 4) == 0 or die "fadvise $dir: $!\n";
+			my @names = readdir($dh);
+			closedir($dh);
+			$e = @names;
+		}
+		print "listings $n entries $e\n";' "$1" "$2"
+}
+
+# cost_cmd JOB RUN OUT: run JOB's RUN, its result (fio's JSON, readdir's
+# line) in OUT.
+cost_cmd() {
+	local j=$1 run=$2 out=$3 n
+	if [ "$j" = readdir ]; then
+		case $run in null) n=1 ;; warm) n=2 ;; *) n=$BENCH_LISTINGS ;; esac
+		readdir_run /mnt/meta/rd "$n" >"$out"
+		return
+	fi
+	# shellcheck disable=SC2046
+	timeout -k 10 1800 fio --name="$j" $(cost_fio_args "$j" "$run") \
+		--output-format=json --output="$out"
+}
+
+# cost_run DIR JOB RUN: one counted run (null full perf); its lines
+# appended to DIR/JOB.cost, its result kept as DIR/JOB[.RUN].json|out.
+cost_run() {
+	local d=$1 j=$2 run=$3 mnt=/mnt/nfs ext=json rc=0 prec= r1 r2 cs1 cs2 ss1 ss2 m1= m2= keep
+	case $j in meta-* | readdir) mnt=/mnt/meta ;; esac
+	[ "$j" = readdir ] && ext=out
+	keep=$d/$j.$run.$ext
+	[ "$run" = full ] && keep=$d/$j.$ext
+	if [ "$run" = perf ]; then
+		ask perf start "$BENCH_PERF_PERIOD"
+		[ "$ANS" = ok ] || unavailable "$d" "$j-perf-server" "server $ANS"
+		prec=$(perf_start /tmp/perf.data "$BENCH_PERF_PERIOD") || { unavailable "$d" "$j-perf-client" "$prec"; prec=; }
+	fi
+	rm -f /tmp/cost.out
+	r1=$(rpc_counts $mnt)
+	ask snap
+	ss1=$ANS
+	cs1=$(busy_snap)
+	icount_mark "$j $run begin" && m1=$MARK || unavailable "$d" "$j-cost" "$run begin: ${MARK//$'\n'/ }"
+	cost_cmd "$j" "$run" /tmp/cost.out >/tmp/cost.err 2>&1 || rc=$?
+	icount_mark "$j $run end" && m2=$MARK || unavailable "$d" "$j-cost" "$run end: ${MARK//$'\n'/ }"
+	cs2=$(busy_snap)
+	ask snap
+	ss2=$ANS
+	r2=$(rpc_counts $mnt)
+	if [ "$run" = perf ]; then
+		[ -z "$prec" ] || perf_stop "$prec" /tmp/perf.data "$d/$j.perf-client.txt"
+		ask perf stop "$d/$j.perf-server.txt"
+	fi
+	{
+		[ -z "$m1" ] || printf '%s\n' "$m1" | sed "/^\$/d; s/^/mark $run begin /"
+		[ -z "$m2" ] || printf '%s\n' "$m2" | sed "/^\$/d; s/^/mark $run end /"
+		echo "snap $run begin client $cs1"
+		echo "snap $run end client $cs2"
+		case "$ss1 $ss2" in
+		"ok "*"ok "*) echo "snap $run begin server ${ss1#ok }"; echo "snap $run end server ${ss2#ok }" ;;
+		esac
+		printf '%s\n' "$r1" | sed "/^\$/d; s/^/rpcs $run begin /"
+		printf '%s\n' "$r2" | sed "/^\$/d; s/^/rpcs $run end /"
+	} >>"$d/$j.cost"
+	if [ $rc -ne 0 ] || [ ! -s /tmp/cost.out ]; then
+		unavailable "$d" "$j" "$run run exited $rc: $(tail -n 2 /tmp/cost.err | tr '\n' ' ')"
+		return 1
+	fi
+	cp /tmp/cost.out "$keep"
+}
+
+# cost_job DIR JOB: JOB's warm-up, null and full runs, and its profile
+# run if JOB is in BENCH_PERF.
+cost_job() {
+	local d=$1 j=$2 i
+	case $j in
+	meta-create)
+		rm -rf /mnt/meta/md /mnt/meta/null
+		mkdir -p /mnt/meta/md /mnt/meta/null
+		cost_cmd meta-create warm /tmp/warm.out >/dev/null 2>&1
+		cost_cmd meta-unlink warm /tmp/warm.out >/dev/null 2>&1 ;;
+	meta-unlink) ;;
+	readdir)
+		if [ ! -d /mnt/meta/rd ]; then
+			mkdir -p /mnt/meta/rd
+			for i in $(seq -w 1 "$BENCH_DIRENTS"); do : >"/mnt/meta/rd/entry-$i"; done
+		fi
+		cost_cmd readdir warm /tmp/warm.out >/dev/null 2>&1 ;;
+	*) cost_cmd "$j" warm /tmp/warm.out >/tmp/warm.err 2>&1 ||
+		echo "bench: warm-up of $j failed: $(tail -n 1 /tmp/warm.err)" ;;
+	esac
+	cost_run "$d" "$j" null || return 1
+	cost_run "$d" "$j" full || return 1
+	! perf_job "$j" || cost_run "$d" "$j" perf
 }
 
 cur_cli= cur_srv=
@@ -153,12 +354,16 @@ nfs_row() {
 	rm -rf /mnt/nfs/bench.dat /mnt/meta/md
 	mkdir -p /mnt/meta/md
 	for j in $JOBS; do
+		if [ "$BENCH_COST" = 1 ]; then
+			cost_job "$d" "$j" && echo "bench: $(basename "$d") $j done"
+			continue
+		fi
 		case $j in meta-create) rm -rf /mnt/meta/md/*; warm "$d" meta-create; warm "$d" meta-unlink ;;
 		meta-*) ;;
 		*) warm "$d" "$j" ;; esac
 		measure "$d" "$j" && echo "bench: $(basename "$d") $j done"
 	done
-	rm -rf /mnt/nfs/bench.dat /mnt/meta/md
+	rm -rf /mnt/nfs/bench.dat /mnt/meta/md /mnt/meta/null /mnt/meta/rd
 	umount /mnt/meta || echo "bench: umount /mnt/meta failed"
 	umount /mnt/nfs || echo "bench: umount /mnt/nfs failed"
 }
@@ -194,6 +399,8 @@ link_row() {
 }
 
 rows="$BENCH_COMBOS tcp link"
+# the cost meter compares the transports: no TCP or raw-link rows
+[ "$BENCH_COST" = 1 ] && rows=$BENCH_COMBOS
 nrows=$(echo $rows | wc -w)
 for r in $(seq 1 "$BENCH_ROUNDS"); do
 	# this round's order: the rows rotated by r-1

@@ -5,18 +5,29 @@
 #   nfsd WORD        nfsd on transport WORD (stock|rpcrdmax), restarted only
 #                    if WORD is not the current one -> "ok" | "fail: why"
 #   stat             -> "ok " + this guest's /proc/stat "cpu" line
+#   snap             -> "ok " + busy_snap's line (lib.sh: this guest's
+#                    clock and idle time; scripts/bench --cost)
 #   perftest TOOL    start perftest's TOOL (ib_write_bw, ib_read_bw,
 #                    ib_send_lat) as the server side with the arguments
 #                    in /share/bench/perftest.args -> "ok" once it listens
-#   perf start       perf record (cpu-clock, all CPUs) in the background
+#   perf start [PERIOD]  perf record (cpu-clock, all CPUs) in the
+#                    background, one sample every PERIOD ns if given
 #                    -> "ok" once it records (scripts/bench --perf)
 #   perf stop PATH   stop it; `perf report` by symbol into PATH -> "ok"
 # Ends on /share/client.done.  Waits use bash's read -t on a private FIFO,
 # not sleep(1): a poll loop that forks would show up in the CPU figures.
+# With BENCH_COST=1 (scripts/bench --cost) the loop looks for the next
+# request every 0.5 s instead of every 50 ms: each look costs this guest
+# instructions (two 9p lookups, a wake-up), and a measured window that
+# lasts longer would otherwise count more of them.
 # bash, not the guest's sh (dash): read -t, ${var/x/y}
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 . /share/lib.sh
 set -u
+BENCH_COST=0
+[ -r /share/bench.env ] && . /share/bench.env
+poll=0.05
+[ "$BENCH_COST" = 1 ] && poll=0.5
 step "server: rxe up" rxe_up
 step "server: load nfsd" modprobe nfsd
 mkdir -p /export /proc/fs/nfsd /var/lib/nfs/rpc_pipefs /var/lib/nfs/v4recovery /share/bench
@@ -81,17 +92,17 @@ perftest() {
 prec=
 perf_req() {
 	case $1 in
-	start) prec=$(perf_start /tmp/perf.data) || { WHY=$prec; prec=; return 1; } ;;
+	start) prec=$(perf_start /tmp/perf.data "${2:-}") || { WHY=$prec; prec=; return 1; } ;;
 	stop) [ -n "$prec" ] || { WHY="perf was not started"; return 1; }
 	      perf_stop "$prec" /tmp/perf.data "$2"; prec= ;;
-	*) WHY="perf: start or stop PATH, not '$1'"; return 1 ;;
+	*) WHY="perf: start [PERIOD] or stop PATH, not '$1'"; return 1 ;;
 	esac
 }
 
 touch /share/server.ready
 n=1
 while :; do
-	while [ ! -e /share/bench/req.$n ] && [ ! -e /share/client.done ]; do nap 0.05; done
+	while [ ! -e /share/bench/req.$n ] && [ ! -e /share/client.done ]; do nap "$poll"; done
 	[ -e /share/bench/req.$n ] || break
 	read -r verb arg <"/share/bench/req.$n"
 	WHY=
@@ -100,6 +111,8 @@ while :; do
 		if [ "$arg" = "$cur" ] || switch "$arg"; then ans=ok; else ans="fail: $WHY"; fi ;;
 	stat)
 		ans="ok $(grep '^cpu ' /proc/stat)" ;;
+	snap)
+		ans="ok $(busy_snap)" ;;
 	perftest)
 		if perftest "$arg"; then ans=ok; else ans="fail: $WHY"; fi ;;
 	perf)

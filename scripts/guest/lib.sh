@@ -461,27 +461,61 @@ gid_index_v4() {
 	return 1
 }
 
-# perf_start DATA: `perf record` of every CPU (cpu-clock: TCG has no PMU)
-# into DATA, in the background; prints its pid, or why it could not.
+# perf_start DATA [PERIOD]: `perf record` of every CPU (cpu-clock: TCG has
+# no PMU) into DATA, in the background; prints its pid, or why it could
+# not.  499 samples a second, or one every PERIOD ns of the guest's clock
+# (scripts/bench --cost: under -icount, one every PERIOD instructions
+# while the vCPU runs).
 perf_start() {
+	local rate="-F 499"
 	command -v perf >/dev/null || { echo "perf is not installed in this guest"; return 1; }
-	perf record -e cpu-clock -F 499 -a -q -o "$1" >/tmp/perf-record.log 2>&1 &
+	[ -z "${2:-}" ] || rate="-c $2"
+	# shellcheck disable=SC2086
+	perf record -e cpu-clock $rate -a -q -o "$1" >/tmp/perf-record.log 2>&1 &
 	sleep 1
 	kill -0 $! 2>/dev/null || { echo "perf record ended: $(tail -n 1 /tmp/perf-record.log)"; return 1; }
 	echo $!
 }
 
 # perf_stop PID DATA OUT: stop the recording PID and write `perf report`
-# by symbol to OUT (every symbol; kernel and modules' come from
-# /proc/kallsyms) and the modules' symbols to OUT's .kallsyms, which
-# tools/bench/perfsum.py reads to add the samples up per module.
+# by symbol to OUT (every symbol, with its count of samples; kernel and
+# modules' come from /proc/kallsyms) and the modules' symbols to OUT's
+# .kallsyms, which tools/bench/perfsum.py and coststat.py read to add the
+# samples up per module.
 perf_stop() {
 	local tries=0
 	kill -INT "$1" 2>/dev/null
 	while kill -0 "$1" 2>/dev/null && [ $tries -lt 300 ]; do sleep 0.2; tries=$((tries + 1)); done
-	perf report -i "$2" --stdio --no-children --sort sym --percent-limit 0 >"$3" 2>&1 ||
+	perf report -i "$2" --stdio --no-children -n --sort sym --percent-limit 0 >"$3" 2>&1 ||
 		echo "perf report failed (see above)" >>"$3"
 	awk 'NF == 4' /proc/kallsyms >"${3%.txt}.kallsyms"
+}
+
+# busy_snap: one line, "SOURCE NCPU NOW IDLE": the guest's monotonic
+# clock and the idle time summed over its CPUs, both in nanoseconds, so
+# that NCPU * dNOW - dIDLE is the time the CPUs were busy between two
+# snapshots (scripts/bench --cost checks its instruction counts against
+# it: under -icount shift=0 a busy nanosecond is one instruction).
+# SOURCE timer_list: the kernel's nohz idle time (tick_sched's
+# idle_sleeptime + iowait_sleeptime, in ns, which stops at every interrupt
+# taken in idle) and "now", from /proc/timer_list (Linux 6.1, 6.12;
+# exact for a CPU that is not idle at the time, as the reader's own is:
+# the guests have one vCPU).  SOURCE proc_stat where the kernel no longer
+# shows them there (7.x): /proc/uptime and the idle + iowait of
+# /proc/stat, both in hundredths of a second; 7.x also counts interrupts
+# taken in idle as idle when IRQ time accounting is off, as in Debian's.
+busy_snap() {
+	if grep -q 'idle_sleeptime' /proc/timer_list 2>/dev/null; then
+		awk '/^now at / { now = $3 }
+			/^cpu: / { n++ }
+			/\.(idle|iowait)_sleeptime/ { idle += $(NF - 1) }
+			END { printf "timer_list %d %.0f %.0f\n", n, now, idle }' /proc/timer_list
+	else
+		awk 'FILENAME == "/proc/uptime" { now = $1 * 1e9; next }
+			$1 == "cpu" { idle = ($5 + $6) * 1e7 }
+			$1 ~ /^cpu[0-9]/ { n++ }
+			END { printf "proc_stat %d %.0f %.0f\n", n, now, idle }' /proc/uptime /proc/stat
+	fi
 }
 
 # rdma_res_count KIND: the number of KIND (mr, qp, pd, ...) resources the

@@ -18,8 +18,9 @@ import pathlib
 import re
 import sys
 
-IDLE = {"native_safe_halt", "default_idle", "default_idle_call", "cpu_idle_poll",
-        "do_idle", "arch_cpu_idle", "acpi_idle_do_entry", "mwait_idle"}
+IDLE = {"native_safe_halt", "pv_native_safe_halt", "default_idle", "default_idle_call",
+        "cpu_idle_poll", "do_idle", "arch_cpu_idle", "acpi_idle_do_entry", "acpi_safe_halt",
+        "mwait_idle", "poll_idle"}
 LINE = re.compile(r"^\s*([0-9.]+)%\s+(?:\S+\s+)?\[([k.])\]\s+(\S+)")
 
 
