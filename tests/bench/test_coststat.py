@@ -1,0 +1,226 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Host tests of tools/bench/coststat.py (scripts/bench --cost's report):
+its parsers, and a whole report on a run made up here with known
+instruction counts, which the report must give back exactly."""
+
+import io
+import json
+import os
+import shutil
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "tools", "bench"))
+import coststat  # noqa: E402
+
+COMBOS = ("stock:stock", "stock:rpcrdmax", "rpcrdmax:stock", "rpcrdmax:rpcrdmax")
+OPS = {"seq-write": 64, "seq-read": 64, "rand-read": 4000, "rand-read-qd1": 4000,
+       "meta-create": 1000, "meta-stat": 1000, "meta-unlink": 1000, "readdir": 100}
+PERIOD = 100003
+
+
+def per_op(job, end, row, r=1):
+    """The made-up truth: a distinct figure per job, end, row and round."""
+    base = 100000 + 1000 * sorted(OPS).index(job) + (7 if end == "server" else 0)
+    return base * (1 + COMBOS.index(row) / 10.0) * (1 + (r - 2) / 1000.0)
+
+
+FIXED = 30000000  # a run's instructions that do not grow with its operations
+
+
+def fio_json(job, ops):
+    d = "write" if job == "seq-write" else "read"
+    bs = (1 << 20) if job.startswith("seq-") else 4096
+    dirs = {k: {"total_ios": 0, "io_bytes": 0, "bw": 0, "iops": 0} for k in ("read", "write")}
+    dirs[d] = {"total_ios": ops, "io_bytes": ops * bs, "bw": 1000, "iops": 10, "clat_ns": {}}
+    return json.dumps({"jobs": [dict(jobname=job, error=0, **dirs)]})
+
+
+def write(path, text):
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def make_run(top, rounds=3, combos=COMBOS, perf=("rand-read-qd1",)):
+    write(os.path.join(top, "bench.env"),
+          'BENCH_COMBOS="%s"\nBENCH_ROUNDS=%d\nBENCH_COST=1\nBENCH_OPS=4000\nBENCH_MIB=64\n'
+          'BENCH_FILES=1000\nBENCH_LISTINGS=100\nBENCH_DIRENTS=500\nBENCH_PERF="%s"\n'
+          'BENCH_PERF_PERIOD=%d\nBENCH_SUITE=bookworm\n' % (" ".join(combos), rounds, " ".join(perf), PERIOD))
+    raw = os.path.join(top, "raw")
+    os.makedirs(raw)
+    write(os.path.join(raw, "order"), "".join("%d %s\n" % (r, " ".join(combos)) for r in range(1, rounds + 1)))
+    write(os.path.join(raw, "complete"), "")
+    for r in range(1, rounds + 1):
+        for row in combos:
+            d = os.path.join(raw, "r%d" % r, row.replace(":", "_"))
+            os.makedirs(d)
+            for job, n in OPS.items():
+                ext = "out" if job == "readdir" else "json"
+                out = (lambda k: "listings %d entries 502\n" % k) if job == "readdir" else (lambda k: fio_json(job, k))
+                write(os.path.join(d, "%s.%s" % (job, ext)), out(n))
+                write(os.path.join(d, "%s.null.%s" % (job, ext)), out(1))
+                lines, count, now = [], {"client": 10 ** 9, "server": 2 * 10 ** 9}, 5 * 10 ** 12
+                for run, k in (("null", 1), ("full", n)):
+                    for end in ("client", "server"):
+                        lines.append("snap %s begin %s timer_list 1 %d %d" % (run, end, now, now // 2))
+                    lines += ["mark %s begin %s %d" % (run, e, count[e]) for e in ("server", "client")]
+                    lines.append("mark %s begin host %d" % (run, now))
+                    lines.append("rpcs %s begin READ 10" % run)
+                    start = dict(count)
+                    for e in count:
+                        count[e] += FIXED + int(round(per_op(job, e, row, r) * k))
+                    lines += ["mark %s end %s %d" % (run, e, count[e]) for e in ("server", "client")]
+                    lines.append("mark %s end host %d" % (run, now + 10 ** 9))
+                    lines.append("rpcs %s end READ %d" % (run, 10 + k))
+                    lines.append("rpcs %s end GETATTR %d" % (run, 2 * k))
+                    for end in ("client", "server"):
+                        # idle grows by the window less the busy time: busy ns = instructions
+                        busy = count[end] - start[end]
+                        lines.append("snap %s end %s timer_list 1 %d %d"
+                                     % (run, end, now + 10 ** 12, now // 2 + 10 ** 12 - busy))
+                write(os.path.join(d, job + ".cost"), "\n".join(lines) + "\n")
+                if job in perf:
+                    write(os.path.join(d, "%s.perf.%s" % (job, ext)), out(n))
+                    tr = "rpcrdmax" if "rpcrdmax" in row.split(":")[1] else "rpcrdma"
+                    write(os.path.join(d, "%s.perf-client.txt" % job),
+                          "# Samples: 52K of event 'cpu-clock:pppH'\n#\n"
+                          "# Overhead       Samples  Symbol\n"
+                          "# ........  ............  ......\n#\n"
+                          "    45.12%         23529  [k] default_idle\n"
+                          "     3.01%          4000  [k] xprt_thing\n"
+                          "     1.50%          2000  [k] rxe_requester\n"
+                          "     0.50%           261  [.] __memmove_avx_unaligned_erms\n")
+                    write(os.path.join(d, "%s.perf-client.kallsyms" % job),
+                          "ffffffffc0000000 t xprt_thing\t[%s]\nffffffffc0100000 t rxe_requester\t[rdma_rxe]\n" % tr)
+    return top
+
+
+class Parsers(unittest.TestCase):
+    def test_parse_cost(self):
+        c = coststat.parse_cost("mark full begin client 10\nmark full end client 25\n"
+                                "snap full begin server timer_list 1 100 40\n"
+                                "rpcs null end READ 3\njunk line here\nmark full begin client x\n")
+        self.assertEqual(c["mark"][("full", "begin")], {"client": 10})
+        self.assertEqual(c["mark"][("full", "end")], {"client": 25})
+        self.assertEqual(c["snap"][("full", "begin", "server")], ("timer_list", 1, 100, 40))
+        self.assertEqual(c["rpcs"][("null", "end")], {"READ": 3})
+
+    def test_parse_readdir(self):
+        self.assertEqual(coststat.parse_readdir("listings 100 entries 502\n"), {"ops": 100, "entries": 502})
+        with self.assertRaises(coststat.Unavailable):
+            coststat.parse_readdir("opendir /mnt/meta/rd: No such file or directory\n")
+
+    def test_job_ops_counts_mib_for_sequential_jobs(self):
+        self.assertEqual(coststat.job_ops("seq-read", fio_json("seq-read", 64)), 64.0)
+        self.assertEqual(coststat.job_ops("rand-read", fio_json("rand-read", 4000)), 4000)
+        self.assertEqual(coststat.job_ops("readdir", "listings 7 entries 502\n"), 7)
+
+    def test_parse_perf_needs_counts(self):
+        rows = coststat.parse_perf("    12.00%   1200  [k] nfs_foo\n     1.00%  100  [.] main\n")
+        self.assertEqual(rows, [(1200, "nfs_foo", False), (100, "main", True)])
+        with self.assertRaises(coststat.Unavailable):
+            coststat.parse_perf("    12.00%  [k] nfs_foo\n")   # perf report without -n
+
+    def test_si_and_spread(self):
+        self.assertEqual(coststat.si(412345), "412.3k")
+        self.assertEqual(coststat.si(23456789), "23.46M")
+        self.assertEqual(coststat.si(999), "999")
+        self.assertEqual(coststat.spread_text([100.0, 99.0, 102.0]), "[-1.0% +2.0%]")
+        self.assertEqual(coststat.spread_text([100.0, 96.0, 102.0]), "[-4.0% +2.0%] !")
+        self.assertEqual(coststat.spread_text([5.0]), "(1 round)")
+
+
+class WholeRun(unittest.TestCase):
+    def setUp(self):
+        self.top = make_run(tempfile.mkdtemp(prefix="coststat-"))
+
+    def tearDown(self):
+        shutil.rmtree(self.top)
+
+    def test_figures_come_back_exactly(self):
+        run = coststat.Run(self.top)
+        for metric, job, _u, _w in coststat.METRICS:
+            for end in coststat.ENDS:
+                for row in COMBOS:
+                    got = run.get(metric, end, row)
+                    self.assertEqual(sorted(got), [1, 2, 3], (metric, end, row))
+                    for r, v in got.items():
+                        self.assertAlmostEqual(v, per_op(job, end, row, r), delta=1.0)
+
+    def test_fixed_cost_and_busy_check(self):
+        run = coststat.Run(self.top)
+        for (metric, end), v in run.fixed.items():
+            for x in v:
+                self.assertAlmostEqual(x, FIXED, delta=2.0)
+        for (metric, end), v in run.checks.items():
+            for ratio, src in v:
+                self.assertAlmostEqual(ratio, 1.0, places=6)
+                self.assertEqual(src, "timer_list")
+
+    def test_rpcs_per_op(self):
+        run = coststat.Run(self.top)
+        rp = run.rpcs[("stat", "stock:stock")][1]
+        self.assertAlmostEqual(rp["READ"], 1.0)
+        self.assertAlmostEqual(rp["GETATTR"], 2.0)
+
+    def test_report_shape(self):
+        out = io.StringIO()
+        coststat.report(coststat.Run(self.top), out)
+        text = out.getvalue()
+        for metric, _j, _u, _w in coststat.METRICS:
+            self.assertIn("cost: %s - " % metric, text)
+        self.assertNotIn("unavailable", text.split("cost: profile")[0])
+        self.assertIn("cost: ratio client: stock:rpcrdmax / stock:stock", text)
+        self.assertIn("RPCs/op 3.00 (GETATTR 2.00 READ 1.00)", text)
+        # the profile: 4000 samples of the transport module per 4000 ops
+        self.assertIn("transport module rpcrdma %s insn/op" % coststat.si(4000 * PERIOD / 4000.0), text)
+        self.assertIn("transport module rpcrdmax", text)
+        self.assertIn("[rdma_rxe]", text)
+        self.assertNotIn("default_idle", text)
+
+    def test_ratios_of_medians(self):
+        out = io.StringIO()
+        coststat.report(coststat.Run(self.top), out)
+        line = [l for l in out.getvalue().splitlines()
+                if l.startswith("cost:   rand-read-qd1") and "[" in l and "ratio" not in l]
+        # client pair: stock:rpcrdmax is 1.1x stock:stock at both ends
+        self.assertTrue(line and line[0].split()[2] == "1.100", line)
+
+    def test_missing_round_is_unavailable(self):
+        shutil.rmtree(os.path.join(self.top, "raw", "r2"))
+        run = coststat.Run(self.top)
+        self.assertEqual(sorted(run.get("stat", "client", "stock:stock")), [1, 3])
+        self.assertIn("round 2 never ran", run.reason(("stat", "client", "stock:stock")))
+
+    def test_failed_marks_say_why(self):
+        d = os.path.join(self.top, "raw", "r1", "stock_stock")
+        os.remove(os.path.join(d, "meta-stat.cost"))
+        write(os.path.join(d, "UNAVAILABLE"), "meta-stat-cost full begin: no answer from the host's icountd in 60 s\n")
+        run = coststat.Run(self.top)
+        self.assertNotIn(1, run.get("stat", "server", "stock:stock"))
+        self.assertIn("icountd", run.reason(("stat", "server", "stock:stock")))
+
+    def test_main_writes_tsv_and_lists_metrics(self):
+        out, sys.stdout = sys.stdout, io.StringIO()
+        try:
+            self.assertEqual(coststat.main(["coststat", self.top, "--top", "5"]), 0)
+            sys.stdout = io.StringIO()
+            self.assertEqual(coststat.main(["coststat", "--metrics"]), 0)
+            self.assertEqual(len(sys.stdout.getvalue().splitlines()), 2 * len(coststat.METRICS))
+        finally:
+            sys.stdout = out
+        with open(os.path.join(self.top, "summary-cost.tsv")) as f:
+            rows = [l.split("\t") for l in f]
+        self.assertEqual(len(rows), len(coststat.METRICS) * 2 * len(COMBOS))
+        self.assertEqual(rows[0][-1].strip(), "3")
+        err, sys.stderr = sys.stderr, io.StringIO()
+        try:
+            self.assertEqual(coststat.main(["coststat", os.path.join(self.top, "raw")]), 2)
+        finally:
+            sys.stderr = err
+
+
+if __name__ == "__main__":
+    unittest.main()

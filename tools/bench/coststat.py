@@ -1,0 +1,546 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""coststat - the cost meter's report: instructions per operation.
+
+    coststat.py DIR [--tsv FILE] [--top N]
+    coststat.py --metrics            every metric and end, one per line
+
+DIR is a `scripts/bench --cost` run's folder (build/bench): bench.env and
+raw/ as the client guest left them (scripts/guest/bench-client.sh, "Cost
+per operation").  The guests ran under QEMU's -icount, and around each
+job's null run (one operation) and full run the host read every guest's
+count of executed instructions (tools/bench/icountd.py).  A figure is
+
+    (instructions in the full run - instructions in the null run)
+    / (operations in the full run - operations in the null run)
+
+for each end (the client guest, the server guest): what one more
+operation costs the whole guest, with fio's (or perl's) start-up and the
+marks' own cost left out.  Sequential jobs count MiB, readdir counts
+listings of its directory.  Each cell is the median over the rounds and
+the spread: the lowest and highest round as a percentage of the median.
+Documentation/performance.rst, "Cost per operation", says how to read it.
+"""
+
+import collections
+import os
+import pathlib
+import re
+import statistics
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from benchstat import Unavailable, parse_fio, ratio, read_env, row_dir, summary  # noqa: E402
+from perfsum import IDLE, module_of  # noqa: E402
+
+MIB = 1 << 20
+ENDS = ("client", "server")
+# metric, job, unit, what: in report order
+METRICS = (
+    ("rand-read-qd1", "rand-read-qd1", "insn/op", "4 KiB random read, queue depth 1"),
+    ("rand-read-qd16", "rand-read", "insn/op", "4 KiB random read, queue depth 16"),
+    ("seq-read", "seq-read", "insn/MiB", "1 MiB sequential read, per MiB"),
+    ("seq-write", "seq-write", "insn/MiB", "1 MiB sequential write, per MiB"),
+    ("stat", "meta-stat", "insn/op", "stat of a small file (actimeo=0: a GETATTR)"),
+    ("create", "meta-create", "insn/op", "create of a small file"),
+    ("unlink", "meta-unlink", "insn/op", "unlink of a small file"),
+    ("readdir-500", "readdir", "insn/listing", "listing of a 500-entry directory, cache dropped"),
+)
+JOB_METRIC = {m[1]: m for m in METRICS}
+SPREAD_GOAL = 3.0  # percent: three repeats should agree within this
+TRANSPORTS = ("rpcrdma", "rpcrdmax")
+PAIRS = (("client", "stock:stock", "stock:rpcrdmax"),
+         ("server", "stock:stock", "rpcrdmax:stock"),
+         ("both", "stock:stock", "rpcrdmax:rpcrdmax"),
+         ("v2", "rpcrdmax:rpcrdmax-v1", "rpcrdmax:rpcrdmax"))
+
+
+# ---- parsers ---------------------------------------------------------------
+
+def parse_cost(text):
+    """JOB.cost: marks, snaps and RPC counts by run and phase.
+
+    Returns {"mark": {(run, phase): {name: int}},
+             "snap": {(run, phase, end): (source, ncpu, now_ns, idle_ns)},
+             "rpcs": {(run, phase): {op: int}}}.
+    """
+    out = {"mark": {}, "snap": {}, "rpcs": {}}
+    for line in text.splitlines():
+        f = line.split()
+        if len(f) < 5 or f[2] not in ("begin", "end"):
+            continue
+        key = (f[1], f[2])
+        try:
+            if f[0] == "mark" and len(f) == 5:
+                out["mark"].setdefault(key, {})[f[3]] = int(f[4])
+            elif f[0] == "snap" and len(f) == 8:
+                out["snap"][key + (f[3],)] = (f[4], int(f[5]), int(f[6]), int(f[7]))
+            elif f[0] == "rpcs" and len(f) == 5:
+                out["rpcs"].setdefault(key, {})[f[3]] = int(f[4])
+        except ValueError:
+            continue
+    return out
+
+
+def parse_readdir(text):
+    """readdir's line: {"ops": listings, "entries": entries per listing}."""
+    m = re.search(r"^listings (\d+) entries (\d+)$", text, re.M)
+    if not m:
+        raise Unavailable("no 'listings N entries M' line from readdir")
+    return {"ops": int(m.group(1)), "entries": int(m.group(2))}
+
+
+def job_ops(job, text):
+    """Operations a run did: fio's I/O count (MiB moved for the sequential
+    jobs) or readdir's listings."""
+    if job == "readdir":
+        return parse_readdir(text)["ops"]
+    res = parse_fio(text)
+    if job.startswith("seq-"):
+        return res["bytes"] / float(MIB)
+    return res["ops"]
+
+
+PERF_LINE = re.compile(r"^\s*([0-9.]+)%\s+(\d+)\s+\[([k.])\]\s+(.*\S)\s*$")
+
+
+def parse_perf(text):
+    """`perf report -n --sort sym`: [(samples, symbol, user)]."""
+    rows = []
+    for line in text.splitlines():
+        m = PERF_LINE.match(line)
+        if m:
+            rows.append((int(m.group(2)), m.group(4), m.group(3) == "."))
+    if not rows:
+        raise Unavailable("no sample counts in the perf report (perf report -n)")
+    return rows
+
+
+def delta(a, b, what):
+    if a is None or b is None:
+        raise Unavailable("no %s" % what)
+    if b < a:
+        raise Unavailable("%s went backwards" % what)
+    return b - a
+
+
+# ---- reading a run ---------------------------------------------------------
+
+class Job:
+    """One job of one row in one round: its counts, or why they are missing."""
+
+    def __init__(self, d, job, una):
+        self.d, self.job, self.una = d, job, una
+        self.ext = "out" if job == "readdir" else "json"
+        self._cost = None
+
+    def read(self, name, missing):
+        try:
+            with open(os.path.join(self.d, name)) as f:
+                return f.read()
+        except OSError:
+            raise Unavailable(missing)
+
+    def why(self, *keys):
+        for k in keys:
+            if k in self.una:
+                return self.una[k]
+        return None
+
+    def cost(self):
+        if self._cost is None:
+            why = self.why(self.job + "-cost", self.job)
+            try:
+                self._cost = parse_cost(self.read(self.job + ".cost", why or "no counts for " + self.job))
+            except Unavailable as e:
+                self._cost = e
+        if isinstance(self._cost, Unavailable):
+            raise self._cost
+        return self._cost
+
+    def ops(self, run):
+        name = {"full": "%s.%s", "null": "%s.null.%s", "perf": "%s.perf.%s"}[run] % (self.job, self.ext)
+        why = self.why(self.job) if run != "perf" else None
+        return job_ops(self.job, self.read(name, why or "no output from %s's %s run" % (self.job, run)))
+
+    def insn(self, run, end):
+        """Instructions guest END executed during RUN."""
+        marks = self.cost()["mark"]
+        b, e = marks.get((run, "begin"), {}), marks.get((run, "end"), {})
+        if not b or not e:
+            raise Unavailable(self.why(self.job + "-cost") or "no marks around the %s run" % run)
+        return delta(b.get(end), e.get(end), "%s instruction count (%s run)" % (end, run))
+
+    def host_ns(self, run):
+        marks = self.cost()["mark"]
+        return delta(marks.get((run, "begin"), {}).get("host"),
+                     marks.get((run, "end"), {}).get("host"), "host clock")
+
+    def per_op(self, end):
+        full, null = self.ops("full"), self.ops("null")
+        if full <= null:
+            raise Unavailable("the full run did no more operations than the null run")
+        return (self.insn("full", end) - self.insn("null", end)) / (full - null)
+
+    def fixed(self, end):
+        """Instructions of a run that do not grow with its operations."""
+        return self.insn("null", end) - self.per_op(end) * self.ops("null")
+
+    def busy_ratio(self, end):
+        """(guest's own busy ns over the full run) / (its instructions), and
+        the guest's source for it."""
+        snaps = self.cost()["snap"]
+        b, e = snaps.get(("full", "begin", end)), snaps.get(("full", "end", end))
+        if not b or not e:
+            raise Unavailable("no %s busy snapshots" % end)
+        if b[0] != e[0] or b[1] != e[1]:
+            raise Unavailable("%s busy snapshots disagree on source or CPUs" % end)
+        busy = b[1] * delta(b[2], e[2], "clock") - delta(b[3], e[3], "idle time")
+        n = self.insn("full", end)
+        if n <= 0:
+            raise Unavailable("no instructions counted")
+        return busy / float(n), b[0]
+
+    def rpcs_per_op(self):
+        """{op: RPCs per operation} (the client's mountstats), and the total."""
+        rp = self.cost()["rpcs"]
+        full, null = self.ops("full"), self.ops("null")
+        if full <= null:
+            raise Unavailable("the full run did no more operations than the null run")
+        out = {}
+        for op in set().union(*[rp.get((r, p), {}) for r in ("null", "full") for p in ("begin", "end")]):
+            n = ((rp.get(("full", "end"), {}).get(op, 0) - rp.get(("full", "begin"), {}).get(op, 0))
+                 - (rp.get(("null", "end"), {}).get(op, 0) - rp.get(("null", "begin"), {}).get(op, 0)))
+            if n:
+                out[op] = n / float(full - null)
+        return out
+
+
+def unavailable_lines(d):
+    out = {}
+    try:
+        with open(os.path.join(d, "UNAVAILABLE")) as f:
+            for line in f:
+                p = line.rstrip("\n").split(" ", 1)
+                if p[0] and p[0] not in out:
+                    out[p[0]] = p[1] if len(p) > 1 else "unavailable"
+    except OSError:
+        pass
+    return out
+
+
+class Run:
+    """A cost run: values[(metric, end, row)] = {round: instructions per op}."""
+
+    def __init__(self, top):
+        self.top = top
+        self.env = read_env(os.path.join(top, "bench.env"))
+        self.combos = self.env.get("BENCH_COMBOS", "").split()
+        self.rounds = int(self.env.get("BENCH_ROUNDS", "1") or 1)
+        self.period = int(self.env.get("BENCH_PERF_PERIOD", "0") or 0)
+        self.values, self.why = {}, {}
+        self.rpcs = {}      # (metric, row) -> {round: {op: per op}}
+        self.checks = {}    # (metric, end) -> [(ratio, source)]
+        self.fixed = {}     # (metric, end) -> [instructions]
+        self.speed = {}     # end -> [instructions per host second]
+        self.jobs = {}      # (round, row, job) -> Job
+        raw = os.path.join(top, "raw")
+        try:
+            with open(os.path.join(raw, "order")) as f:
+                self.order = [l.split() for l in f if l.strip()]
+        except OSError:
+            self.order = []
+        self.complete = os.path.exists(os.path.join(raw, "complete"))
+        for r in range(1, self.rounds + 1):
+            for row in self.combos:
+                self._row(r, row, os.path.join(raw, "r%d" % r, row_dir(row)))
+
+    def _note(self, key, r, fn, store):
+        try:
+            v = fn()
+        except Unavailable as e:
+            self.why.setdefault(key, set()).add(str(e))
+            return
+        except (OSError, KeyError, TypeError, ValueError, ZeroDivisionError) as e:
+            self.why.setdefault(key, set()).add("%s: %s" % (type(e).__name__, e))
+            return
+        store.setdefault(key, {})[r] = v
+
+    def _row(self, r, row, d):
+        if not os.path.isdir(d):
+            for m in METRICS:
+                for end in ENDS:
+                    self.why.setdefault((m[0], end, row), set()).add("round %d never ran" % r)
+            return
+        una = unavailable_lines(d)
+        for metric, job, _u, _w in METRICS:
+            j = Job(d, job, una)
+            self.jobs[(r, row, job)] = j
+            for end in ENDS:
+                self._note((metric, end, row), r, lambda end=end: j.per_op(end), self.values)
+                try:
+                    self.checks.setdefault((metric, end), []).append(j.busy_ratio(end))
+                except (Unavailable, ZeroDivisionError):
+                    pass
+                try:
+                    self.fixed.setdefault((metric, end), []).append(j.fixed(end))
+                except (Unavailable, ZeroDivisionError):
+                    pass
+                try:
+                    self.speed.setdefault(end, []).append(j.insn("full", end) / (j.host_ns("full") / 1e9))
+                except (Unavailable, ZeroDivisionError):
+                    pass
+            self._note((metric, row), r, j.rpcs_per_op, self.rpcs)
+
+    def get(self, metric, end, row):
+        return self.values.get((metric, end, row), {})
+
+    def reason(self, key):
+        return "; ".join(sorted(self.why.get(key, ()))) or "no value"
+
+
+# ---- printing --------------------------------------------------------------
+
+def si(v):
+    """An instruction count, 4 significant digits: 412.3k, 23.45M."""
+    for div, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if abs(v) >= div:
+            v /= div
+            break
+    else:
+        suffix = ""
+    return ("%.4g" % v) + suffix
+
+
+def spread(vals):
+    """(median, low %, high %): the extreme rounds against the median."""
+    med, lo, hi = summary(vals)
+    if med == 0:
+        return med, 0.0, 0.0
+    return med, (lo / med - 1) * 100, (hi / med - 1) * 100
+
+
+def spread_text(vals):
+    """"[-0.4% +0.3%]", and " !" when beyond the goal; "(1 round)"."""
+    if len(vals) == 1:
+        return "(1 round)"
+    _med, lo, hi = spread(vals)
+    return "[%+.1f%% %+.1f%%]%s" % (lo, hi, " !" if max(-lo, hi) > SPREAD_GOAL else "")
+
+
+def cell(vals):
+    return "%-8s %s" % (si(statistics.median(vals)), spread_text(vals))
+
+
+def rpc_text(per_round):
+    """Median RPCs per operation over the rounds: total and the ops."""
+    if not per_round:
+        return ""
+    ops = collections.defaultdict(list)
+    for rp in per_round.values():
+        for op, n in rp.items():
+            ops[op].append(n)
+    med = {op: statistics.median(v + [0.0] * (len(per_round) - len(v))) for op, v in ops.items()}
+    med = {op: n for op, n in med.items() if n >= 0.005}
+    top = sorted(med.items(), key=lambda x: -x[1])[:4]
+    return "RPCs/op %.2f (%s)" % (sum(med.values()), " ".join("%s %.2f" % t for t in top))
+
+
+def report(run, out, top=20):
+    p = lambda s="": out.write(s + "\n")
+    e = run.env
+    p("cost: %d round(s); guests under QEMU -icount shift=0: one instruction is one ns of"
+      " guest time (suite %s)" % (run.rounds, e.get("BENCH_SUITE", "?")))
+    p("cost: per run: %s 4 KiB reads, %s MiB, %s files, %s listings of %s entries; NFSv%s"
+      % (e.get("BENCH_OPS", "?"), e.get("BENCH_MIB", "?"), e.get("BENCH_FILES", "?"),
+         e.get("BENCH_LISTINGS", "?"), e.get("BENCH_DIRENTS", "?"), e.get("BENCH_VERS", "4.2")))
+    for o in run.order:
+        p("cost: round %s order: %s" % (o[0], " ".join(o[1:])))
+    if not run.complete:
+        p("cost: the client guest did not finish: what is missing prints as unavailable")
+    p("cost: each cell: instructions per operation of the whole guest at that end, net of a"
+      " one-operation run; median over the rounds [lowest and highest round against it];"
+      " ! marks a spread beyond +-%g%%" % SPREAD_GOAL)
+    for metric, job, unit, what in METRICS:
+        p("cost: %s - %s (%s)" % (metric, what, unit))
+        for end in ENDS:
+            for row in run.combos:
+                vals = run.get(metric, end, row)
+                if not vals:
+                    p("cost:   %-6s %-20s unavailable: %s" % (end, row, run.reason((metric, end, row))))
+                    continue
+                extra = ""
+                if end == "client":
+                    extra = "  " + rpc_text(run.rpcs.get((metric, row), {}))
+                p("cost:   %-6s %-20s %s%s" % (end, row, cell(list(vals.values())), extra))
+    p("cost: ratios rpcrdmax/stock of instructions per op: ratio of medians [range of the"
+      " per-round ratios]; below 1 costs less")
+    for what, base, new in PAIRS:
+        if base not in run.combos or new not in run.combos:
+            continue
+        p("cost: ratio %s: %s / %s" % (what, new, base))
+        p("cost:   %-16s %-24s %s" % ("metric", "client end", "server end"))
+        for metric, _j, _u, _w in METRICS:
+            cells = []
+            for end in ENDS:
+                rr = ratio(run.get(metric, end, base), run.get(metric, end, new))
+                cells.append("unavailable" if rr is None else "%.3f [%.3f-%.3f]" % rr[:3])
+            p("cost:   %-16s %-24s %s" % (metric, cells[0], cells[1]))
+    checks(run, p)
+    profiles(run, p, top)
+
+
+def checks(run, p):
+    p("cost: check: each guest's own busy time over its instruction count, full runs, all"
+      " rows and rounds: about 1 where the kernel counts idle time exactly (timer_list);"
+      " below 1 where interrupts taken in idle count as idle (proc_stat, 7.x)")
+    for metric, _j, _u, _w in METRICS:
+        cells = []
+        for end in ENDS:
+            v = run.checks.get((metric, end), [])
+            if not v:
+                cells.append("%s unavailable" % end)
+                continue
+            med, lo, hi = summary([x[0] for x in v])
+            cells.append("%s %.3f [%.3f-%.3f] %s" % (end, med, lo, hi, "/".join(sorted({x[1] for x in v}))))
+        p("cost:   %-16s %s" % (metric, "   ".join(cells)))
+    p("cost: check: instructions of a run that do not grow with its operations (fio's or"
+      " perl's start-up, the marks), median; subtracted from every figure above")
+    for metric, _j, _u, _w in METRICS:
+        cells = []
+        for end in ENDS:
+            v = run.fixed.get((metric, end), [])
+            cells.append("%s %s" % (end, si(statistics.median(v)) if v else "unavailable"))
+        p("cost:   %-16s %s" % (metric, "   ".join(cells)))
+    sp = ["%s %s/s" % (end, si(statistics.median(run.speed[end]))) for end in ENDS if run.speed.get(end)]
+    if sp:
+        p("cost: check: QEMU ran the guests at (instructions per host second, median of full"
+          " runs): %s" % ", ".join(sp))
+
+
+# ---- profiles --------------------------------------------------------------
+
+def transport_of(row, end):
+    word = row.split(":")[0 if end == "server" else 1]
+    return "rpcrdmax" if word.startswith("rpcrdmax") else "rpcrdma"
+
+
+def profile(job, end):
+    """Instructions per op by symbol and by module in one profile run:
+    (ops, {(symbol, module): instructions}, busy instructions)."""
+    rows = parse_perf(job.read("%s.perf-%s.txt" % (job.job, end),
+                               job.why("%s-perf-%s" % (job.job, end)) or "no %s profile" % end))
+    ks = os.path.join(job.d, "%s.perf-%s.kallsyms" % (job.job, end))
+    mods = module_of(pathlib.Path(ks)) if os.path.exists(ks) else {}
+    ops = job.ops("perf")
+    if ops <= 0:
+        raise Unavailable("the profile run did no operations")
+    by_sym = collections.Counter()
+    for n, sym, user in rows:
+        if sym in IDLE:
+            continue
+        by_sym[(sym, "user" if user else mods.get(sym, "kernel"))] += n
+    return ops, by_sym
+
+
+def profiles(run, p, top):
+    jobs = sorted({j for (_r, _row, j), jb in run.jobs.items()
+                   if any(os.path.exists(os.path.join(jb.d, "%s.perf-%s.txt" % (j, e))) for e in ENDS)},
+                  key=lambda j: [m[1] for m in METRICS].index(j))
+    if not jobs:
+        return
+    P = run.period
+    if P <= 0:
+        p("cost: profiles: unavailable: bench.env has no BENCH_PERF_PERIOD")
+        return
+    for jname in jobs:
+        metric = JOB_METRIC[jname][0]
+        p("cost: profile %s: an extra run of the same size under perf record -e cpu-clock -c %d"
+          " (one sample every %d instructions while the vCPU runs); instructions per op ="
+          " samples x %d / ops, pooled over the rounds" % (metric, P, P, P))
+        for row in run.combos:
+            for end in ENDS:
+                pooled, ops_sum, per_round, counted = collections.Counter(), 0, [], []
+                why = set()
+                for r in range(1, run.rounds + 1):
+                    jb = run.jobs.get((r, row, jname))
+                    if jb is None:
+                        continue
+                    try:
+                        ops, by_sym = profile(jb, end)
+                    except (Unavailable, OSError, ValueError) as e:
+                        why.add(str(e))
+                        continue
+                    pooled.update(by_sym)
+                    ops_sum += ops
+                    tr = transport_of(row, end)
+                    per_round.append(sum(n for (s, m), n in by_sym.items() if m == tr) * P / ops)
+                    try:
+                        counted.append((jb.insn("perf", end) - jb.fixed(end)) / ops)
+                    except (Unavailable, ZeroDivisionError):
+                        pass
+                if not pooled:
+                    p("cost:   %s %s: unavailable: %s" % (end, row, "; ".join(sorted(why)) or "no profile"))
+                    continue
+                busy = sum(pooled.values()) * P / ops_sum
+                by_mod = collections.Counter()
+                for (_s, m), n in pooled.items():
+                    by_mod[m] += n * P / ops_sum
+                tr = transport_of(row, end)
+                p("cost:   %s %s: whole guest %s insn/op from the samples (%s counted in the"
+                  " same runs, perf's own cost included); transport module %s %s insn/op"
+                  " (%.1f%% of the guest), per round %s"
+                  % (end, row, si(busy), si(statistics.median(counted)) if counted else "?",
+                     tr, si(by_mod.get(tr, 0.0)), 100.0 * by_mod.get(tr, 0.0) / busy if busy else 0.0,
+                     spread_text(per_round) if per_round else "?"))
+                p("cost:     by module: " + ", ".join("%s %s" % (m, si(v)) for m, v in by_mod.most_common(10)))
+                p("cost:     top %d symbols (insn/op, share of the guest, module):" % top)
+                for (sym, mod), n in pooled.most_common(top):
+                    v = n * P / ops_sum
+                    p("cost:       %9s %5.1f%%  %s [%s]" % (si(v), 100.0 * v / busy, sym, mod))
+
+
+# ---- main ------------------------------------------------------------------
+
+def write_tsv(run, path):
+    """metric end row median min max rounds."""
+    with open(path, "w") as f:
+        for metric, _j, _u, _w in METRICS:
+            for end in ENDS:
+                for row in run.combos:
+                    vals = run.get(metric, end, row)
+                    if vals:
+                        med, lo, hi = summary(list(vals.values()))
+                        f.write("%s\t%s\t%s\t%.6g\t%.6g\t%.6g\t%d\n" % (metric, end, row, med, lo, hi, len(vals)))
+
+
+def main(argv):
+    args = argv[1:]
+    if args == ["--metrics"]:
+        for m in METRICS:
+            for end in ENDS:
+                print("%s %s" % (m[0], end))
+        return 0
+    tsv, top, d = None, 20, None
+    while args:
+        a = args.pop(0)
+        if a == "--tsv" and args:
+            tsv = args.pop(0)
+        elif a == "--top" and args:
+            top = int(args.pop(0))
+        elif not a.startswith("-") and d is None:
+            d = a
+        else:
+            sys.stderr.write(__doc__)
+            return 2
+    if d is None or not os.path.isdir(os.path.join(d, "raw")):
+        sys.stderr.write("coststat: %s has no raw/ folder: not a bench run\n" % d)
+        return 2
+    run = Run(d)
+    report(run, sys.stdout, top)
+    write_tsv(run, tsv or os.path.join(d, "summary-cost.tsv"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
