@@ -42,6 +42,10 @@
 #   make bench           rpcrdmax against the stock module: throughput, IOPS,
 #                        latency, metadata, CPU per op, in rounds
 #                        (Documentation/performance.rst)
+#   make bench-cost      the cost meter: instructions per operation at each
+#                        end, under QEMU's -icount, in 3 rounds, with profiles
+#                        of the 4 KiB QD1 read and stat (scripts/bench --cost;
+#                        BENCH_ARGS="--backports" etc. are passed on)
 #   make install         install rpcrdmax.ko under /lib/modules/<kver>/updates
 #                        with a modprobe.d redirect from the stock rpcrdma,
 #                        and run depmod (KVER=, DESTDIR= as usual)
@@ -53,7 +57,7 @@ SHELL := /bin/bash
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 
 .PHONY: all modules setup deb build-6.12 check-6.12 build-7 check-7 check check-quick check-host check-build check-kunit \
-	check-e2e check-debug check-debug-smoke check-battery check-battery-v2 check-fresh fuzz-server demo bench clean \
+	check-e2e check-debug check-debug-smoke check-battery check-battery-v2 check-fresh fuzz-server demo bench bench-cost clean \
 	install uninstall
 
 all: modules
@@ -143,6 +147,9 @@ demo:
 
 bench:
 	$(TOP)/scripts/bench
+
+bench-cost:
+	$(TOP)/scripts/bench --cost --perf rand-read-qd1,meta-stat $(BENCH_ARGS)
 
 clean:
 	rm -rf $(TOP)/build $(TOP)/rpcrdmax.ko
