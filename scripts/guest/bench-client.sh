@@ -41,11 +41,14 @@ BENCH_PERF_PERIOD=100003	# --cost --perf: one sample per this many ns
 SERVER=192.0.2.1
 RAW=/share/raw
 JOBS="seq-write seq-read rand-read rand-read-qd1 meta-create meta-stat meta-unlink"
-[ "$BENCH_COST" = 1 ] && JOBS="$JOBS readdir"
-mkdir -p $RAW /mnt/nfs /mnt/meta /share/icount
-# nap SECONDS: an idle wait that forks nothing (read -t on a private FIFO)
-mkfifo /tmp/tick
-exec 3<>/tmp/tick
+mkdir -p $RAW /mnt/nfs /mnt/meta
+if [ "$BENCH_COST" = 1 ]; then
+	JOBS="$JOBS readdir"
+	mkdir -p /share/icount
+	# nap SECONDS: an idle wait that forks nothing (read -t on a FIFO)
+	mkfifo /tmp/tick
+	exec 3<>/tmp/tick
+fi
 nap() { read -r -t "$1" -u 3 _ || true; }
 # perf_job JOB: JOB is one of those to profile
 perf_job() { case " $BENCH_PERF " in *" $1 "*) return 0 ;; esac; return 1; }
@@ -152,18 +155,24 @@ warm() {
 #              COUNT" (the client's RPCs on the job's mount)
 #   JOB.perf-server.txt, JOB.perf-client.txt   the profile run's reports
 
-mark_n=1
+mark_n=1 mark_dead=
 # icount_mark LABEL: every guest's count of executed instructions, read
 # by the host while this guest waits for the answer, idle; the answer's
 # "NAME COUNT" lines in MARK.  Nothing forks between the request and the
-# answer, and MARK is written out only after the run.
+# answer, and MARK is written out only after the run.  After one mark
+# went unanswered, the others fail at once.
 icount_mark() {
 	local n=$mark_n t=0
+	[ -z "$mark_dead" ] || { MARK=$mark_dead; return 1; }
 	mark_n=$((n + 1))
 	echo "$1" >/share/icount/req.$n
 	while [ ! -e /share/icount/ack.$n ]; do
 		t=$((t + 1))
-		[ $t -le 6000 ] || { MARK="no answer from the host's icountd in 60 s"; return 1; }
+		if [ $t -gt 6000 ]; then
+			mark_dead="no answer from the host's icountd (mark $n, 60 s)"
+			MARK=$mark_dead
+			return 1
+		fi
 		nap 0.01
 	done
 	MARK=
