@@ -202,6 +202,12 @@ class WholeRun(unittest.TestCase):
         self.assertNotIn(1, run.get("stat", "server", "stock:stock"))
         self.assertIn("icountd", run.reason(("stat", "server", "stock:stock")))
 
+    def test_readdir_of_a_short_directory_is_unavailable(self):
+        write(os.path.join(self.top, "raw", "r2", "stock_stock", "readdir.out"), "listings 100 entries 300\n")
+        run = coststat.Run(self.top)
+        self.assertEqual(sorted(run.get("readdir-500", "client", "stock:stock")), [1, 3])
+        self.assertIn("listed 300 entries, not 502", run.reason(("readdir-500", "client", "stock:stock")))
+
     def test_main_writes_tsv_and_lists_metrics(self):
         out, sys.stdout = sys.stdout, io.StringIO()
         try:

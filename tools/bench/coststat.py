@@ -90,11 +90,15 @@ def parse_readdir(text):
     return {"ops": int(m.group(1)), "entries": int(m.group(2))}
 
 
-def job_ops(job, text):
+def job_ops(job, text, dirents=None):
     """Operations a run did: fio's I/O count (MiB moved for the sequential
-    jobs) or readdir's listings."""
+    jobs) or readdir's listings, each of dirents entries (and . and ..)
+    when dirents is given."""
     if job == "readdir":
-        return parse_readdir(text)["ops"]
+        res = parse_readdir(text)
+        if dirents is not None and res["entries"] != dirents + 2:
+            raise Unavailable("the directory listed %d entries, not %d" % (res["entries"], dirents + 2))
+        return res["ops"]
     res = parse_fio(text)
     if job.startswith("seq-"):
         return res["bytes"] / float(MIB)
@@ -129,8 +133,8 @@ def delta(a, b, what):
 class Job:
     """One job of one row in one round: its counts, or why they are missing."""
 
-    def __init__(self, d, job, una):
-        self.d, self.job, self.una = d, job, una
+    def __init__(self, d, job, una, dirents=None):
+        self.d, self.job, self.una, self.dirents = d, job, una, dirents
         self.ext = "out" if job == "readdir" else "json"
         self._cost = None
 
@@ -161,7 +165,8 @@ class Job:
     def ops(self, run):
         name = {"full": "%s.%s", "null": "%s.null.%s", "perf": "%s.perf.%s"}[run] % (self.job, self.ext)
         why = self.why(self.job) if run != "perf" else None
-        return job_ops(self.job, self.read(name, why or "no output from %s's %s run" % (self.job, run)))
+        return job_ops(self.job, self.read(name, why or "no output from %s's %s run" % (self.job, run)),
+                       self.dirents)
 
     def insn(self, run, end):
         """Instructions guest END executed during RUN."""
@@ -238,6 +243,7 @@ class Run:
         self.combos = self.env.get("BENCH_COMBOS", "").split()
         self.rounds = int(self.env.get("BENCH_ROUNDS", "1") or 1)
         self.period = int(self.env.get("BENCH_PERF_PERIOD", "0") or 0)
+        self.dirents = int(self.env["BENCH_DIRENTS"]) if self.env.get("BENCH_DIRENTS") else None
         self.values, self.why = {}, {}
         self.rpcs = {}      # (metric, row) -> {round: {op: per op}}
         self.checks = {}    # (metric, end) -> [(ratio, source)]
@@ -274,7 +280,7 @@ class Run:
             return
         una = unavailable_lines(d)
         for metric, job, _u, _w in METRICS:
-            j = Job(d, job, una)
+            j = Job(d, job, una, self.dirents)
             self.jobs[(r, row, job)] = j
             for end in ENDS:
                 self._note((metric, end, row), r, lambda end=end: j.per_op(end), self.values)
