@@ -116,6 +116,12 @@ extern "C" void *rpcrdmax_svc_xprt_new(void *, void *, void *conn) noexcept
 	return new (rpcrdmax::ktl::Gfp::Kernel) FakeSvcXprt(conn);
 }
 
+/* The fake service's sv_max_payload: 6.1's RPCSVC_MAXPAYLOAD, 1 MiB. */
+extern "C" unsigned int rpcrdmax_svc_max_payload(void *) noexcept
+{
+	return 1u << 20;
+}
+
 /* Never handed out: freeing the svc_xprt frees the connection. */
 extern "C" void rpcrdmax_svc_xprt_discard(void *xprt) noexcept
 {
