@@ -74,19 +74,31 @@ unavailable() {
 	echo "bench: $(basename "$(dirname "$d")")/$(basename "$d") $j unavailable: $*"
 }
 
+# job_shape JOB: fio's arguments that make JOB what it is (the I/O
+# pattern, or the metadata engine), for fio_args and cost_fio_args.
+job_shape() {
+	case $1 in
+	seq-write) echo "--rw=write --bs=1m --iodepth=8" ;;
+	seq-read) echo "--rw=read --bs=1m --iodepth=8" ;;
+	rand-read) echo "--rw=randread --bs=4k --iodepth=16" ;;
+	rand-read-qd1) echo "--rw=randread --bs=4k --iodepth=1" ;;
+	meta-create) echo "--ioengine=filecreate" ;;
+	meta-stat) echo "--ioengine=filestat" ;;
+	meta-unlink) echo "--ioengine=filedelete" ;;
+	esac
+}
+
 # fio_args JOB SECS: fio's arguments for JOB (data jobs on /mnt/nfs,
 # metadata jobs on /mnt/meta, which has no attribute cache).
 fio_args() {
 	local d="--filename=/mnt/nfs/bench.dat --size=$BENCH_SIZE --ioengine=libaio --direct=1 --time_based --runtime=$2"
 	local m="--directory=/mnt/meta/md --filename_format=f.\$filenum --nrfiles=$BENCH_FILES --filesize=4k --create_on_open=1 --openfiles=64"
+	local s
+	s=$(job_shape "$1")
+	[ -n "$s" ] || return 0
 	case $1 in
-	seq-write) echo "$d --rw=write --bs=1m --iodepth=8" ;;
-	seq-read) echo "$d --rw=read --bs=1m --iodepth=8" ;;
-	rand-read) echo "$d --rw=randread --bs=4k --iodepth=16" ;;
-	rand-read-qd1) echo "$d --rw=randread --bs=4k --iodepth=1" ;;
-	meta-create) echo "$m --ioengine=filecreate" ;;
-	meta-stat) echo "$m --ioengine=filestat" ;;
-	meta-unlink) echo "$m --ioengine=filedelete" ;;
+	meta-*) echo "$m $s" ;;
+	*) echo "$d $s" ;;
 	esac
 }
 
@@ -191,7 +203,7 @@ rpc_counts() {
 # perf), sized in operations.  The metadata jobs' null runs use a
 # folder of their own (one file), the others /mnt/meta/md.
 cost_fio_args() {
-	local j=$1 run=$2 n dir=/mnt/meta/md
+	local j=$1 run=$2 n s dir=/mnt/meta/md
 	local d="--filename=/mnt/nfs/bench.dat --size=$BENCH_SIZE --ioengine=libaio --direct=1"
 	local m="--filename_format=f.\$filenum --filesize=4k --create_on_open=1 --openfiles=64"
 	case $j:$run in
@@ -203,18 +215,16 @@ cost_fio_args() {
 	rand-*) n=$BENCH_OPS ;;
 	meta-*) n=$BENCH_FILES ;;
 	esac
+	s=$(job_shape "$j")
+	[ -n "$s" ] || return 0
 	case $j in
 	seq-write)
 		# the warm-up writes the whole file, so that no later job of the
 		# row lays it out inside a measured run
-		[ "$run" = warm ] && echo "$d --rw=write --bs=1m --iodepth=8 --io_size=$BENCH_SIZE" ||
-			echo "$d --rw=write --bs=1m --iodepth=8 --io_size=${n}m" ;;
-	seq-read) echo "$d --rw=read --bs=1m --iodepth=8 --io_size=${n}m" ;;
-	rand-read) echo "$d --rw=randread --bs=4k --iodepth=16 --io_size=$((n * 4))k" ;;
-	rand-read-qd1) echo "$d --rw=randread --bs=4k --iodepth=1 --io_size=$((n * 4))k" ;;
-	meta-create) echo "--directory=$dir $m --nrfiles=$n --ioengine=filecreate" ;;
-	meta-stat) echo "--directory=$dir $m --nrfiles=$n --ioengine=filestat" ;;
-	meta-unlink) echo "--directory=$dir $m --nrfiles=$n --ioengine=filedelete" ;;
+		[ "$run" = warm ] && echo "$d $s --io_size=$BENCH_SIZE" || echo "$d $s --io_size=${n}m" ;;
+	seq-read) echo "$d $s --io_size=${n}m" ;;
+	rand-*) echo "$d $s --io_size=$((n * 4))k" ;;
+	meta-*) echo "--directory=$dir $m --nrfiles=$n $s" ;;
 	esac
 }
 
