@@ -166,6 +166,11 @@ warm() {
 #              guest's busy_snap, lib.sh) and "rpcs RUN begin|end OP
 #              COUNT" (the client's RPCs on the job's mount)
 #   JOB.perf-server.txt, JOB.perf-client.txt   the profile run's reports
+#   JOB.calls.json|out, JOB.calls-server.txt, JOB.calls-client.txt
+#              a profiled job's third extra run, the same size: the
+#              calls between rpcrdmax's C shims and its C++ at each end
+#              where it is loaded ("COUNT FUNCTION" lines and "lost N",
+#              lib.sh calls_start)
 
 mark_n=1 mark_dead=
 # icount_mark LABEL: every guest's count of executed instructions, read
@@ -200,7 +205,7 @@ rpc_counts() {
 }
 
 # cost_fio_args JOB RUN: fio's arguments for JOB's RUN (warm null full
-# perf), sized in operations.  The metadata jobs' null runs use a
+# perf calls), sized in operations.  The metadata jobs' null runs use a
 # folder of their own (one file), the others /mnt/meta/md.
 cost_fio_args() {
 	local j=$1 run=$2 n s dir=/mnt/meta/md
@@ -263,7 +268,7 @@ cost_cmd() {
 		--output-format=json --output="$out"
 }
 
-# cost_run DIR JOB RUN: one counted run (null full perf); its lines
+# cost_run DIR JOB RUN: one counted run (null full perf calls); its lines
 # appended to DIR/JOB.cost, its result kept as DIR/JOB[.RUN].json|out.
 cost_run() {
 	local d=$1 j=$2 run=$3 mnt=/mnt/nfs ext=json rc=0 prec= r1 r2 cs1 cs2 ss1 ss2 m1= m2= keep
@@ -275,6 +280,11 @@ cost_run() {
 		ask perf start "$BENCH_PERF_PERIOD"
 		[ "$ANS" = ok ] || unavailable "$d" "$j-perf-server" "server $ANS"
 		prec=$(perf_start /tmp/perf.data "$BENCH_PERF_PERIOD") || { unavailable "$d" "$j-perf-client" "$prec"; prec=; }
+	fi
+	if [ "$run" = calls ]; then
+		ask calls start
+		[ "$ANS" = ok ] || unavailable "$d" "$j-calls-server" "server $ANS"
+		prec=$(calls_start /share/boundary.list) || { unavailable "$d" "$j-calls-client" "$prec"; prec=; }
 	fi
 	rm -f /tmp/cost.out
 	r1=$(rpc_counts $mnt)
@@ -291,6 +301,10 @@ cost_run() {
 	if [ "$run" = perf ]; then
 		[ -z "$prec" ] || perf_stop "$prec" /tmp/perf.data "$d/$j.perf-client.txt"
 		ask perf stop "$d/$j.perf-server.txt"
+	fi
+	if [ "$run" = calls ]; then
+		[ -z "$prec" ] || calls_stop "$prec" "$d/$j.calls-client.txt"
+		ask calls stop "$d/$j.calls-server.txt"
 	fi
 	{
 		[ -z "$m1" ] || printf '%s\n' "$m1" | sed "/^\$/d; s/^/mark $run begin /"
@@ -332,7 +346,9 @@ cost_job() {
 	esac
 	cost_run "$d" "$j" null || return 1
 	cost_run "$d" "$j" full || return 1
-	! perf_job "$j" || cost_run "$d" "$j" perf
+	perf_job "$j" || return 0
+	cost_run "$d" "$j" perf
+	cost_run "$d" "$j" calls
 }
 
 cur_cli= cur_srv=

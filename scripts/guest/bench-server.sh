@@ -14,6 +14,9 @@
 #                    background, one sample every PERIOD ns if given
 #                    -> "ok" once it records (scripts/bench --perf)
 #   perf stop PATH   stop it; `perf report` by symbol into PATH -> "ok"
+#   calls start      count the calls between rpcrdmax's C and C++ (lib.sh
+#                    calls_start) -> "ok" once it counts
+#   calls stop PATH  stop; the counts into PATH -> "ok"
 # Ends on /share/client.done.  Waits use bash's read -t on a private FIFO,
 # not sleep(1): a poll loop that forks would show up in the CPU figures.
 # With BENCH_COST=1 (scripts/bench --cost) the loop looks for the next
@@ -99,6 +102,18 @@ perf_req() {
 	esac
 }
 
+# calls_req start | stop PATH: the crossings counted around a job
+# (calls_start and calls_stop, lib.sh).
+crec=
+calls_req() {
+	case $1 in
+	start) crec=$(calls_start /share/boundary.list) || { WHY=$crec; crec=; return 1; } ;;
+	stop) [ -n "$crec" ] || { WHY="calls were not counted"; return 1; }
+	      calls_stop "$crec" "$2"; crec= ;;
+	*) WHY="calls: start or stop PATH, not '$1'"; return 1 ;;
+	esac
+}
+
 touch /share/server.ready
 n=1
 while :; do
@@ -118,6 +133,9 @@ while :; do
 	perf)
 		# shellcheck disable=SC2086
 		if perf_req $arg; then ans=ok; else ans="fail: $WHY"; fi ;;
+	calls)
+		# shellcheck disable=SC2086
+		if calls_req $arg; then ans=ok; else ans="fail: $WHY"; fi ;;
 	*)
 		ans="fail: unknown request '$verb'" ;;
 	esac

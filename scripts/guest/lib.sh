@@ -491,6 +491,75 @@ perf_stop() {
 	awk 'NF == 4' /proc/kallsyms >"${3%.txt}.kallsyms"
 }
 
+# calls_start LIST: count, until calls_stop, the calls of every function
+# of module rpcrdmax that this kernel can trace and that LIST names (a
+# name first on each line: scripts/bench's boundary.list, the functions
+# include/rpcrdmax_shim.h declares and the C functions that call C++
+# through a function pointer), by caller: ftrace's function tracer
+# filtered to them, its trace_pipe summed by a reader in the background.
+# Echoes the readers' PIDs; on failure a reason and status 1.
+calls_start() {
+	local t=/sys/kernel/tracing n f
+	[ -d $t/options ] || mount -t tracefs nodev $t 2>/dev/null
+	[ -w $t/set_ftrace_filter ] || { echo "no ftrace function filter in this kernel"; return 1; }
+	grep -q '^rpcrdmax ' /proc/modules || { echo "rpcrdmax is not loaded"; return 1; }
+	echo 0 >$t/tracing_on
+	echo nop >$t/current_tracer
+	: >$t/trace
+	# one write: each write of the filter patches the kernel's text
+	awk 'NR == FNR { want[$1] = 1; next } $2 == "[rpcrdmax]" && ($1 in want) { print $1 }' \
+		"$1" $t/available_filter_functions >/tmp/calls.filter
+	n=$(wc -l </tmp/calls.filter)
+	[ "$n" -gt 0 ] || { echo "none of the listed functions is traceable in rpcrdmax"; return 1; }
+	f=$(cat /tmp/calls.filter)
+	echo "$f" >$t/set_ftrace_filter || { echo "ftrace did not take the filter of $n functions"; return 1; }
+	echo 16384 >$t/buffer_size_kb
+	echo function >$t/current_tracer
+	# "task-pid [cpu] flags stamp: function <-caller": counted by function
+	# and caller once the reader (cat) is stopped and the counter meets
+	# end of file
+	rm -f /tmp/calls.fifo /tmp/calls.count
+	mkfifo /tmp/calls.fifo
+	awk 'match($0, /: [A-Za-z0-9_.]+ <-[A-Za-z0-9_.]+/) {
+			split(substr($0, RSTART + 2, RLENGTH - 2), w, / <-/); c[w[1] " " w[2]]++ }
+		END { for (f in c) print c[f], f }' </tmp/calls.fifo >/tmp/calls.count 2>&1 &
+	f=$!
+	cat $t/trace_pipe >/tmp/calls.fifo 2>/dev/null &
+	echo 1 >$t/tracing_on
+	echo "$! $f"
+}
+
+# calls_stop PIDS OUT: stop counting (PIDS: calls_start's) once the
+# reader has taken every event left in the buffer; OUT gets "COUNT
+# FUNCTION CALLER" lines, most called first, then "lost N" (events the
+# buffer dropped or the reader never took: nonzero means the counts are
+# short), then "module NAME" for every function of module rpcrdmax (so
+# that a caller can be told from the kernel's).
+calls_stop() {
+	local t=/sys/kernel/tracing lost tries=0
+	# shellcheck disable=SC2086
+	set -- $1 "$2"	# the reader's PID, the counter's, OUT
+	echo 0 >$t/tracing_on
+	# the per-CPU "entries": events in the buffer not read yet
+	while [ "$(awk '/^entries:/ { n += $2 } END { print n + 0 }' $t/per_cpu/cpu*/stats)" != 0 ] &&
+		[ $tries -lt 600 ]; do
+		sleep 0.5
+		tries=$((tries + 1))
+	done
+	lost=$(awk '/^(overrun|entries|dropped events):/ { n += $NF } END { print n + 0 }' \
+		$t/per_cpu/cpu*/stats 2>/dev/null)
+	tries=0
+	kill "$1" 2>/dev/null
+	while kill -0 "$2" 2>/dev/null && [ $tries -lt 300 ]; do sleep 0.2; tries=$((tries + 1)); done
+	echo nop >$t/current_tracer
+	: >$t/set_ftrace_filter
+	{
+		sort -rn /tmp/calls.count
+		echo "lost ${lost:-0}"
+		awk '$4 == "[rpcrdmax]" && $2 ~ /^[tTwW]$/ { print "module", $3 }' /proc/kallsyms
+	} >"$3"
+}
+
 # busy_snap: one line, "SOURCE NCPU NOW IDLE": the guest's monotonic
 # clock and the idle time summed over its CPUs, both in nanoseconds, so
 # that NCPU * dNOW - dIDLE is the time the CPUs were busy between two

@@ -66,6 +66,17 @@ copy_changed() {
 	done
 }
 
+# shim_upcalls [FILE...]: the C shim functions through which C calls C++
+# by a function pointer (a completion's, a work item's, a CM event's):
+# those whose body calls ->fn(.  FILEs default to shim/kernel/*.c.
+# scripts/bench --cost --perf counts each call of one as a crossing.
+shim_upcalls() {
+	[ $# -gt 0 ] || set -- "$RPCRDMAX_TOP"/shim/kernel/*.c
+	awk '/^[a-z].*[ *]rpcrdmax_[a-z0-9_]+\(/ { match($0, /rpcrdmax_[a-z0-9_]+\(/); f = substr($0, RSTART, RLENGTH - 1) }
+		/^}/ { f = "" }
+		/->fn\(/ && f != "" { print f }' "$@" | sort -u
+}
+
 cache_ready() { [ -e "$1/.complete" ]; }
 cache_mark() { touch "$1/.complete"; }
 

@@ -94,6 +94,30 @@ def make_run(top, rounds=3, combos=COMBOS, perf=("rand-read-qd1",)):
                           "     0.50%           261  [.] __memmove_avx_unaligned_erms\n")
                     write(os.path.join(d, "%s.perf-client.kallsyms" % job),
                           "ffffffffc0000000 t xprt_thing\t[%s]\nffffffffc0100000 t rxe_requester\t[rdma_rxe]\n" % tr)
+                    # the calls run: n RPCs; 12 crossings per RPC at a client
+                    # running rpcrdmax, 7 + the round at such a server; and
+                    # calls that do not cross (C to C, C++ to C++)
+                    write(os.path.join(d, "%s.calls.%s" % (job, ext)), out(n))
+                    with open(os.path.join(d, job + ".cost"), "a") as f:
+                        f.write("rpcs calls begin READ 100\nrpcs calls end READ %d\n" % (100 + n))
+                    for end, word, per in (("client", row.split(":")[1], 12), ("server", row.split(":")[0], 7 + r)):
+                        if word.startswith("rpcrdmax"):
+                            write(os.path.join(d, "%s.calls-%s.txt" % (job, end)),
+                                  "%d rpcrdmax_a _ZN8rpcrdmax4Conn4sendEv\n"
+                                  "%d rpcrdmax_a rpcrdmax_entry\n"
+                                  "%d rpcrdmax_entry rpcrdmax_shim_op\n"
+                                  "%d rpcrdmax_a rpcrdmax_trace_wc\n"
+                                  "%d rpcrdmax_entry _ZN8rpcrdmax4Conn4recvEv\n"
+                                  "%d rpcrdmax_ib_done __ib_process_cq\n"
+                                  "%d _ZN8rpcrdmax4Work4trampEv process_one_work\n"
+                                  "lost 0\n" % ((per - 4) * n, n, 2 * n, 5 * n, 9 * n, n, 3 * n)
+                                  + "".join("module %s\n" % f for f in (
+                                      "rpcrdmax_a", "rpcrdmax_entry", "rpcrdmax_shim_op",
+                                      "rpcrdmax_trace_wc", "rpcrdmax_ib_done",
+                                      "_ZN8rpcrdmax4Conn4sendEv", "_ZN8rpcrdmax4Conn4recvEv",
+                                      "_ZN8rpcrdmax3Cqe6upcallEv", "_ZN8rpcrdmax4Work4trampEv")))
+    write(os.path.join(top, "boundary.list"),
+          "rpcrdmax_a c\nrpcrdmax_entry c++\nrpcrdmax_trace_wc c\nrpcrdmax_ib_done upcall\n")
     return top
 
 
@@ -179,6 +203,46 @@ class WholeRun(unittest.TestCase):
         self.assertIn("transport module rpcrdmax", text)
         self.assertIn("[rdma_rxe]", text)
         self.assertNotIn("default_idle", text)
+
+    def test_crossings_per_rpc(self):
+        out = io.StringIO()
+        coststat.report(coststat.Run(self.top), out)
+        text = out.getvalue().split("cost: crossings rand-read-qd1:")
+        self.assertEqual(len(text), 2, out.getvalue())
+        lines = text[1].splitlines()
+        # client ends running rpcrdmax: 12 per RPC every round; servers 8, 9, 10
+        self.assertIn("cost:   client stock:rpcrdmax: 12.0 crossings per RPC [+0.0% +0.0%], 12.0 per op", lines)
+        self.assertIn("cost:   server rpcrdmax:stock: 9.0 crossings per RPC [-11.1% +11.1%] !, 9.0 per op", lines)
+        # rpcrdmax_a from C++ (mangled, or an entry point the map names
+        # c++), rpcrdmax_entry from a shim and an upcall (the call it
+        # makes) cross; C to C, C++ to C++ and the kernel into C++ do not
+        self.assertIn("cost:     rpcrdmax_a 6.00, rpcrdmax_entry 2.00, rpcrdmax_ib_done 1.00", lines)
+        self.assertFalse([l for l in lines if "stock:stock" in l], lines)
+
+    def test_parse_calls(self):
+        calls, lost, mod = coststat.parse_calls(
+            "40 rpcrdmax_x _ZN1a1bEv\n2 rpcrdmax_y svc_recv\nlost 3\nmodule rpcrdmax_x\n")
+        self.assertEqual((calls[("rpcrdmax_x", "_ZN1a1bEv")], calls[("rpcrdmax_y", "svc_recv")], lost),
+                         (40, 2, 3))
+        self.assertEqual(mod, {"rpcrdmax_x"})
+        with self.assertRaises(coststat.Unavailable):
+            coststat.parse_calls("40 rpcrdmax_x f\nmodule rpcrdmax_x\n")   # cut short: no lost line
+        with self.assertRaises(coststat.Unavailable):
+            coststat.parse_calls("40 rpcrdmax_x f\nlost 0\n")   # no module symbols
+
+    def test_crossing(self):
+        lang = {"rpcrdmax_lock": "c", "rpcrdmax_clnt_transmit": "c++"}
+        mod = {"rpcrdmax_lock", "rpcrdmax_clnt_transmit", "rpcrdmax_other_shim", "rpcrdmax_wc_done",
+               "_ZN8rpcrdmax1fEv", "_ZN8rpcrdmax1gEv"}
+        self.assertTrue(coststat.crossing("rpcrdmax_lock", "_ZN8rpcrdmax1fEv", lang, mod))
+        self.assertTrue(coststat.crossing("rpcrdmax_lock", "rpcrdmax_clnt_transmit", lang, mod))
+        self.assertFalse(coststat.crossing("rpcrdmax_lock", "rpcrdmax_other_shim", lang, mod))
+        self.assertFalse(coststat.crossing("rpcrdmax_clnt_transmit", "xprt_transmit", lang, mod))
+        self.assertTrue(coststat.crossing("rpcrdmax_clnt_transmit", "rpcrdmax_other_shim", lang, mod))
+        self.assertTrue(coststat.crossing("_ZN8rpcrdmax1gEv", "rpcrdmax_wc_done", lang, mod))
+        lang["rpcrdmax_ib_done"] = "upcall"
+        self.assertTrue(coststat.crossing("rpcrdmax_ib_done", "__ib_process_cq", lang, mod))
+        self.assertFalse(coststat.crossing("rpcrdmax_clnt_transmit", "_ZN8rpcrdmax1gEv", lang, mod))
 
     def test_ratios_of_medians(self):
         out = io.StringIO()

@@ -120,6 +120,49 @@ def parse_perf(text):
     return rows
 
 
+def parse_calls(text):
+    """JOB.calls-END.txt (lib.sh calls_stop): ({(function, caller): calls},
+    lost events, {the module's functions})."""
+    calls, lost, module = collections.Counter(), None, set()
+    for line in text.splitlines():
+        f = line.split()
+        if len(f) == 2 and f[0] == "lost" and f[1].isdigit():
+            lost = int(f[1])
+        elif len(f) == 2 and f[0] == "module":
+            module.add(f[1])
+        elif len(f) == 3 and f[0].isdigit():
+            calls[(f[1], f[2])] += int(f[0])
+    if lost is None:
+        raise Unavailable("the call counts end without their 'lost N' line")
+    if not module:
+        raise Unavailable("the call counts name no function of the module")
+    return calls, lost, module
+
+
+def parse_boundary(text):
+    """boundary.list (scripts/bench): {function: "c", "c++" or "upcall"}:
+    the language of the object that defines each function the shim header
+    declares, and the C functions that call C++ through a pointer."""
+    return {f[0]: f[1] for f in (l.split() for l in text.splitlines()) if len(f) == 2}
+
+
+def side(fn, lang, module):
+    """Which code fn is: "c++" (rpcrdmax's: a mangled name, or one the
+    boundary map names c++), "c" (rpcrdmax's C shims) or "kernel"."""
+    if fn not in module:
+        return "kernel"
+    return "c++" if fn.startswith("_Z") or lang.get(fn) == "c++" else "c"
+
+
+def crossing(callee, caller, lang, module):
+    """Whether a call of callee from caller goes between rpcrdmax's C and
+    its C++ (not a call from or into the rest of the kernel).  A call of
+    an upcall stands for the call it makes, into C++, whoever calls it."""
+    if lang.get(callee) == "upcall":
+        return True
+    return {side(callee, lang, module), side(caller, lang, module)} == {"c", "c++"}
+
+
 def delta(a, b, what):
     if a is None or b is None:
         raise Unavailable("no %s" % what)
@@ -163,8 +206,9 @@ class Job:
         return self._cost
 
     def ops(self, run):
-        name = {"full": "%s.%s", "null": "%s.null.%s", "perf": "%s.perf.%s"}[run] % (self.job, self.ext)
-        why = self.why(self.job) if run != "perf" else None
+        name = {"full": "%s.%s", "null": "%s.null.%s", "perf": "%s.perf.%s",
+                "calls": "%s.calls.%s"}[run] % (self.job, self.ext)
+        why = self.why(self.job) if run in ("full", "null") else None
         return job_ops(self.job, self.read(name, why or "no output from %s's %s run" % (self.job, run)),
                        self.dirents)
 
@@ -205,6 +249,14 @@ class Job:
         if n <= 0:
             raise Unavailable("no instructions counted")
         return busy / float(n), b[0]
+
+    def rpcs(self, run):
+        """RPCs the client sent during RUN (its mountstats)."""
+        rp = self.cost()["rpcs"]
+        b, e = rp.get((run, "begin")), rp.get((run, "end"))
+        if b is None or e is None:
+            raise Unavailable("no RPC counts around the %s run" % run)
+        return sum(e.values()) - sum(b.values())
 
     def rpcs_per_op(self):
         """{op: RPCs per operation} (the client's mountstats), and the total."""
@@ -394,6 +446,7 @@ def report(run, out, top=20):
             p("cost:   %-16s %-24s %s" % (metric, cells[0], cells[1]))
     checks(run, p)
     profiles(run, p, top)
+    crossings(run, p)
 
 
 def checks(run, p):
@@ -504,6 +557,66 @@ def profiles(run, p, top):
                 for (sym, mod), n in pooled.most_common(top):
                     v = n * P / ops_sum
                     p("cost:       %9s %5.1f%%  %s [%s]" % (si(v), 100.0 * v / busy, sym, mod))
+
+
+def crossings(run, p, top=10):
+    """The calls between rpcrdmax's C shims and its C++ (the profiled jobs'
+    calls runs), per RPC and per op, at each end where rpcrdmax ran."""
+    jobs = sorted({j for (_r, _row, j), jb in run.jobs.items()
+                   if any(os.path.exists(os.path.join(jb.d, "%s.calls-%s.txt" % (j, e))) for e in ENDS)},
+                  key=lambda j: [m[1] for m in METRICS].index(j))
+    if not jobs:
+        return
+    try:
+        with open(os.path.join(run.top, "boundary.list")) as f:
+            lang = parse_boundary(f.read())
+    except OSError:
+        p("cost: crossings: unavailable: the run has no boundary.list")
+        return
+    for jname in jobs:
+        metric = JOB_METRIC[jname][0]
+        p("cost: crossings %s: calls between rpcrdmax's C shims and its C++ (either way,"
+          " function pointers included), counted by ftrace in an extra run of the same size;"
+          " per RPC the client sent, median [per round]; the top %d pooled" % (metric, top))
+        for row in run.combos:
+            for end in ENDS:
+                if transport_of(row, end) != "rpcrdmax":
+                    continue
+                pooled, rpcs_sum, per_rpc, per_op, why, lost = collections.Counter(), 0, [], [], set(), 0
+                for r in range(1, run.rounds + 1):
+                    jb = run.jobs.get((r, row, jname))
+                    if jb is None:
+                        continue
+                    try:
+                        pairs, dropped, module = parse_calls(jb.read(
+                            "%s.calls-%s.txt" % (jname, end),
+                            jb.why("%s-calls-%s" % (jname, end)) or "no %s call counts" % end))
+                        n_rpc, n_op = jb.rpcs("calls"), jb.ops("calls")
+                    except (Unavailable, OSError, ValueError) as e:
+                        why.add(str(e))
+                        continue
+                    if n_rpc <= 0 or n_op <= 0:
+                        why.add("the calls run sent no RPCs")
+                        continue
+                    lost += dropped
+                    calls = collections.Counter()
+                    for (callee, caller), n in pairs.items():
+                        if crossing(callee, caller, lang, module):
+                            calls[callee] += n
+                    total = sum(calls.values())
+                    per_rpc.append(total / float(n_rpc))
+                    per_op.append(total / float(n_op))
+                    pooled.update(calls)
+                    rpcs_sum += n_rpc
+                if not per_rpc:
+                    p("cost:   %s %s: unavailable: %s" % (end, row, "; ".join(sorted(why)) or "no counts"))
+                    continue
+                p("cost:   %s %s: %.1f crossings per RPC %s, %.1f per op%s"
+                  % (end, row, statistics.median(per_rpc), spread_text(per_rpc),
+                     statistics.median(per_op),
+                     "; %d events LOST (the counts are short)" % lost if lost else ""))
+                p("cost:     " + ", ".join("%s %.2f" % (f, n / float(rpcs_sum))
+                                           for f, n in pooled.most_common(top)))
 
 
 # ---- main ------------------------------------------------------------------
