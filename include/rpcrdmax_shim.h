@@ -25,6 +25,48 @@ extern "C" {
 #endif
 
 #define RPCRDMAX_PRINTF(a, b) __attribute__((format(printf, a, b)))
+/* A per-CPU pointer: sparse's address space in C; C++ adds through it
+ * only with rpcrdmax/ktl/percpu.h. */
+#ifdef __cplusplus
+#define RPCRDMAX_PERCPU
+#else
+#define RPCRDMAX_PERCPU __percpu
+#endif
+
+/*
+ * The kernel fields C++ reads in place (RPCRDMAX_FIELD, rpcrdmax/ktl/kernel.h):
+ * X(NAME, structure, member).  shim/kernel/consts.c generates each one's
+ * RPCRDMAX_OFF_NAME and RPCRDMAX_FSIZE_NAME from the target kernel's
+ * headers; KUnit's rpcrdmax_consts suite checks them against the running
+ * kernel's.  Only C expands the structures.
+ */
+#define RPCRDMAX_KERNEL_FIELDS(X) \
+	X(CQE_ID, struct rpcrdmax_cqe, id) \
+	X(IB_PD_LOCAL_DMA_LKEY, struct ib_pd, local_dma_lkey) \
+	X(CM_ID_DEVICE, struct rdma_cm_id, device) \
+	X(CM_ID_QP, struct rdma_cm_id, qp) \
+	X(IB_MR_LKEY, struct ib_mr, lkey) \
+	X(IB_MR_RKEY, struct ib_mr, rkey) \
+	X(IB_MR_IOVA, struct ib_mr, iova) \
+	X(IB_MR_LENGTH, struct ib_mr, length) \
+	X(IB_DEVICE_DMA_DEVICE, struct ib_device, dma_device) \
+	X(RPC_XPRT_MAX_REQS, struct rpc_xprt, max_reqs) \
+	X(RPC_RQST_BUFFER, struct rpc_rqst, rq_buffer) \
+	X(RPC_RQST_CRED, struct rpc_rqst, rq_cred) \
+	X(RPC_RQST_SND_BUF, struct rpc_rqst, rq_snd_buf) \
+	X(RPC_RQST_RCV_BUF, struct rpc_rqst, rq_rcv_buf) \
+	X(XDR_BUF_HEAD_BASE, struct xdr_buf, head[0].iov_base) \
+	X(XDR_BUF_HEAD_LEN, struct xdr_buf, head[0].iov_len) \
+	X(XDR_BUF_TAIL_BASE, struct xdr_buf, tail[0].iov_base) \
+	X(XDR_BUF_TAIL_LEN, struct xdr_buf, tail[0].iov_len) \
+	X(XDR_BUF_PAGE_BASE, struct xdr_buf, page_base) \
+	X(XDR_BUF_PAGE_LEN, struct xdr_buf, page_len) \
+	X(XDR_BUF_FLAGS, struct xdr_buf, flags) \
+	X(XDR_BUF_BUFLEN, struct xdr_buf, buflen) \
+	X(XDR_BUF_LEN, struct xdr_buf, len) \
+	X(SVC_RQST_RES, struct svc_rqst, rq_res) \
+	X(RPC_CRED_AUTH, struct rpc_cred, cr_auth) \
+	X(RPC_AUTH_FLAGS, struct rpc_auth, au_flags)
 
 /* ---- memory (shim/kernel/mem.c) --------------------------------------- */
 void *rpcrdmax_kmalloc(unsigned long size, unsigned int gfp) RPCRDMAX_NOEXCEPT;
@@ -62,7 +104,7 @@ void rpcrdmax_warn_once(const char *file, int line, const char *what) RPCRDMAX_N
  */
 void rpcrdmax_bug(const char *file, int line, const char *what) RPCRDMAX_NOEXCEPT;
 
-/* ---- locks, refcounts, atomics, completions (shim/kernel/sync.c) ------ */
+/* ---- locks, refcounts, completions (shim/kernel/sync.c) --------------- */
 void rpcrdmax_spin_init(void *lock) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_spin_lock(void *lock) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_spin_unlock(void *lock) RPCRDMAX_NOEXCEPT;
@@ -83,14 +125,6 @@ unsigned int rpcrdmax_refcount_read(const void *ref) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_refcount_inc(void *ref) RPCRDMAX_NOEXCEPT;
 bool rpcrdmax_refcount_inc_not_zero(void *ref) RPCRDMAX_NOEXCEPT;
 bool rpcrdmax_refcount_dec_and_test(void *ref) RPCRDMAX_NOEXCEPT;
-
-void rpcrdmax_atomic_set(void *a, int v) RPCRDMAX_NOEXCEPT;
-int rpcrdmax_atomic_read(const void *a) RPCRDMAX_NOEXCEPT;
-int rpcrdmax_atomic_add_return(void *a, int v) RPCRDMAX_NOEXCEPT;
-int rpcrdmax_atomic_cmpxchg(void *a, int old, int nv) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_atomic64_set(void *a, long long v) RPCRDMAX_NOEXCEPT;
-long long rpcrdmax_atomic64_read(const void *a) RPCRDMAX_NOEXCEPT;
-long long rpcrdmax_atomic64_add_return(void *a, long long v) RPCRDMAX_NOEXCEPT;
 
 void rpcrdmax_completion_init(void *c) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_complete(void *c) RPCRDMAX_NOEXCEPT;
@@ -180,8 +214,6 @@ int rpcrdmax_cm_reject(void *id, const void *pdata, unsigned int pdata_len) RPCR
 void rpcrdmax_cm_lock_handler(void *id) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_cm_unlock_handler(void *id) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_cm_disconnect(void *id) RPCRDMAX_NOEXCEPT;
-void *rpcrdmax_cm_device(void *id) RPCRDMAX_NOEXCEPT;
-void *rpcrdmax_cm_qp(void *id) RPCRDMAX_NOEXCEPT;
 const void *rpcrdmax_cm_peer_addr(void *id) RPCRDMAX_NOEXCEPT; /* sockaddr, for %pISc */
 /* Parse a numeric IPv4 or IPv6 address into sockaddr storage. */
 int rpcrdmax_sockaddr_parse(const char *addr, unsigned short port, void *storage,
@@ -204,7 +236,6 @@ const char *rpcrdmax_ib_device_name(void *device) RPCRDMAX_NOEXCEPT;
 
 int rpcrdmax_ib_alloc_pd(void *device, void **pd) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_ib_dealloc_pd(void *pd) RPCRDMAX_NOEXCEPT;
-unsigned int rpcrdmax_ib_pd_local_dma_lkey(void *pd) RPCRDMAX_NOEXCEPT;
 
 /* @workqueue: completions in a workqueue (may sleep) or in softirq;
  * @comp_vector RPCRDMAX_ANY_VECTOR: the least used one. */
@@ -239,7 +270,6 @@ enum rpcrdmax_wc_event {
 void rpcrdmax_ib_cqe_init(void *cqe, rpcrdmax_wc_fn fn,
 			  enum rpcrdmax_wc_event event) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_ib_cqe_set_id(void *cqe, int id) RPCRDMAX_NOEXCEPT;
-int rpcrdmax_ib_cqe_id(const void *cqe) RPCRDMAX_NOEXCEPT;
 const char *rpcrdmax_ib_wc_status_msg(unsigned int status) RPCRDMAX_NOEXCEPT;
 
 struct rpcrdmax_sge {
@@ -308,8 +338,6 @@ int rpcrdmax_ib_dereg_mr(void *mr) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_ib_mr_map(void *mr, void *device, void *sgl, const struct rpcrdmax_page_seg *segs,
 		       unsigned int nsegs, int dir) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_ib_mr_unmap(void *device, void *sgl, unsigned int nsegs, int dir) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_ib_mr_info(void *mr, unsigned int *lkey, unsigned int *rkey,
-			 unsigned long long *iova, unsigned long long *length) RPCRDMAX_NOEXCEPT;
 /* Advance the rkey's variant byte so a stale rkey no longer matches. */
 void rpcrdmax_ib_mr_bump_key(void *mr) RPCRDMAX_NOEXCEPT;
 
@@ -375,7 +403,14 @@ enum {
 	RPCRDMAX_SVC_STAT_CONNPROP_RECV, /* rdma_stat_connprop_recv: clients' RDMA2_CONNPROPs */
 	RPCRDMAX_SVC_STAT_COUNT
 };
-void rpcrdmax_svc_stat_add(unsigned int which, unsigned int n) RPCRDMAX_NOEXCEPT;
+/*
+ * The rdma_stat_* counters: RPCRDMAX_SVC_STAT_COUNT of them per CPU
+ * (alloc_percpu, shim/sunrpc/sysctl.c).  The C++ adds to this CPU's copy
+ * in one instruction, no call (ktl/percpu.h); reading a sysctl sums the
+ * CPUs' copies, writing one zeroes them.  NULL while the server part is
+ * not registered (nothing is counted then).
+ */
+extern unsigned long long RPCRDMAX_PERCPU *rpcrdmax_svc_stats;
 
 /* ---- sunrpc client transport (shim/sunrpc/xprt.c; rqst_*: shim/sunrpc/xprt_rqst.c) --- */
 int rpcrdmax_xprt_register(void) RPCRDMAX_NOEXCEPT;
@@ -390,8 +425,6 @@ int rpcrdmax_xprt_rqst_rcv_copy(void *rqst, const void *src, unsigned int len) R
 void rpcrdmax_xprt_complete_unpin(void *xprt, void *rqst, int status) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_xprt_unpin(void *xprt, void *rqst) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_xprt_set_credits(void *xprt, unsigned int credits) RPCRDMAX_NOEXCEPT;
-/* The transport's slot table size (rdma_slot_table_entries when it was made). */
-unsigned int rpcrdmax_xprt_max_reqs(void *xprt) RPCRDMAX_NOEXCEPT;
 /* A new connection: its credits start at one, none taken (RFC 5666
  * Section 3.3: the requester stays within the grant of the connection). */
 void rpcrdmax_xprt_reset_cong(void *xprt) RPCRDMAX_NOEXCEPT;
@@ -413,7 +446,8 @@ void rpcrdmax_xprt_set_reestablish(void *xprt, unsigned int ms) RPCRDMAX_NOEXCEP
 unsigned long rpcrdmax_xprt_reconnect_delay(void *xprt) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_xprt_reconnect_backoff(void *xprt, unsigned int init_ms) RPCRDMAX_NOEXCEPT;
 
-/* The layout of an xdr_buf (head, page list, tail), as the planner sees it. */
+/* The layout of an xdr_buf (head, page list, tail), as the planner sees it
+ * (xprtrdma/rqst.h reads a request's in place). */
 struct rpcrdmax_xdr_shape {
 	unsigned int head_len, head_offset;	/* offsets: within the first page */
 	unsigned int page_len, page_offset;
@@ -421,9 +455,6 @@ struct rpcrdmax_xdr_shape {
 	unsigned int len;	/* Call: octets to send; Reply: room */
 	bool ddp;		/* the page list is one DDP-eligible item */
 };
-void *rpcrdmax_xprt_rqst_buffer(void *rqst) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_xprt_rqst_shape(void *rqst, bool rcv, struct rpcrdmax_xdr_shape *out) RPCRDMAX_NOEXCEPT;
-bool rpcrdmax_xprt_rqst_data_touch(void *rqst) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_xprt_rqst_fill_sparse(void *rqst, unsigned int gfp) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_xprt_rqst_pages(void *rqst, bool rcv, unsigned int extent, unsigned int offset,
 			     unsigned int len, struct rpcrdmax_page_seg *segs,
@@ -473,8 +504,8 @@ void rpcrdmax_svc_arg_set_buf(void *rqstp, void *buf, unsigned int len) RPCRDMAX
  * use (recvfrom's to set: none before a Call, those after it with one);
  * where they are an array of their own (7.x), only @used counts. */
 void rpcrdmax_svc_set_respages(void *rqstp, unsigned int first, unsigned int used) RPCRDMAX_NOEXCEPT;
-/* The Reply (rq_res): its shape, and @len octets from @offset into @dst. */
-void rpcrdmax_svc_res_shape(void *rqstp, struct rpcrdmax_xdr_shape *out) RPCRDMAX_NOEXCEPT;
+/* The Reply (rq_res; svcrdma.h reads its shape in place): @len octets
+ * from @offset into @dst. */
 int rpcrdmax_svc_res_copy(void *rqstp, unsigned int offset, unsigned int len,
 			  void *dst) RPCRDMAX_NOEXCEPT;
 /*
@@ -502,6 +533,45 @@ int rpcrdmax_svc_bc_reply(void *xprt, unsigned int xid, const void *msg, unsigne
 
 /* ---- tracepoints (shim/kernel/trace.c; events: shim/kernel/trace.h) --- */
 /* Stock's names, fields and chunk type numbers (trace system "rpcrdma"). */
+/*
+ * Tracepoints the C++ tests before it calls their shim function, so that a
+ * disabled one costs a load and a test, no call (rpcrdmax/ktl/trace.h):
+ * rpcrdmax_tp_key[RPCRDMAX_TP_<ID>] points to the enabled count of the
+ * static key of the tracepoint named beside ID (shim/kernel/trace.c), above
+ * 0 while a probe is attached, as static_key_enabled() reads it.  These are
+ * the events of every Call and Reply; the rest are called unconditionally.
+ */
+#define RPCRDMAX_HOT_TRACEPOINTS(X)				\
+	X(XPRTRDMA_MARSHAL, xprtrdma_marshal)			\
+	X(XPRTRDMA_REPLY, xprtrdma_reply)			\
+	X(XPRTRDMA_POST_SEND, xprtrdma_post_send)		\
+	X(XPRTRDMA_POST_RECV, xprtrdma_post_recv)		\
+	X(XPRTRDMA_CHUNK_READ, xprtrdma_chunk_read)		\
+	X(XPRTRDMA_CHUNK_WRITE, xprtrdma_chunk_write)		\
+	X(XPRTRDMA_CHUNK_REPLY, xprtrdma_chunk_reply)		\
+	X(XPRTRDMA_DECODE_SEG, xprtrdma_decode_seg)		\
+	X(XPRTRDMA_MR_MAP, xprtrdma_mr_map)			\
+	X(XPRTRDMA_MR_FASTREG, xprtrdma_mr_fastreg)		\
+	X(XPRTRDMA_MR_REMINV, xprtrdma_mr_reminv)		\
+	X(XPRTRDMA_MR_LOCALINV, xprtrdma_mr_localinv)		\
+	X(XPRTRDMA_MR_UNMAP, xprtrdma_mr_unmap)			\
+	X(SVCRDMA_POST_RECV, svcrdma_post_recv)			\
+	X(SVCRDMA_DECODE_RQST, svcrdma_decode_rqst)		\
+	X(SVCRDMA_DECODE_RSEG, svcrdma_decode_rseg)		\
+	X(SVCRDMA_DECODE_WSEG, svcrdma_decode_wseg)		\
+	X(SVCRDMA_POST_READ_CHUNK, svcrdma_post_read_chunk)	\
+	X(SVCRDMA_POST_WRITE_CHUNK, svcrdma_post_write_chunk)	\
+	X(SVCRDMA_POST_REPLY_CHUNK, svcrdma_post_reply_chunk)	\
+	X(SVCRDMA_POST_SEND, svcrdma_post_send)			\
+	X(SVCRDMA_ENCODE_WSEG, svcrdma_encode_wseg)
+enum rpcrdmax_tp {
+#define RPCRDMAX_TP_ENUM(id, event) RPCRDMAX_TP_##id,
+	RPCRDMAX_HOT_TRACEPOINTS(RPCRDMAX_TP_ENUM)
+#undef RPCRDMAX_TP_ENUM
+	RPCRDMAX_TP_COUNT
+};
+extern const int *const rpcrdmax_tp_key[RPCRDMAX_TP_COUNT];
+
 enum rpcrdmax_chunktype {
 	RPCRDMAX_CH_INLINE = 0,	/* inline, the head copied */
 	RPCRDMAX_CH_PULLUP = 1,	/* inline, the whole message copied */
@@ -568,7 +638,7 @@ void rpcrdmax_trace_post_linv_err(void *rqst, int status) RPCRDMAX_NOEXCEPT;
  * (_createmrs), one that could not be (_frwr_alloc), none free for an
  * RPC (_nomrs_err); a Call that could not be marshaled
  * (_marshal_failed); each Write chunk segment a Reply returns
- * (_decode_seg: walk them only when rpcrdmax_trace_decode_seg_enabled()).
+ * (_decode_seg: walk them only when its rpcrdmax_tp_key is on).
  * The server: a Reply that could not be sent (svcrdma_send_err), a
  * result longer than its Write chunk (svcrdma_small_wrch_err). */
 void rpcrdmax_trace_op_connect(void *xprt, unsigned long delay) RPCRDMAX_NOEXCEPT;
@@ -581,7 +651,6 @@ void rpcrdmax_trace_createmrs(void *xprt, unsigned int count) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_trace_frwr_alloc(unsigned int mr_id, int rc) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_trace_nomrs_err(void *xprt, void *rqst) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_trace_marshal_failed(void *rqst, int ret) RPCRDMAX_NOEXCEPT;
-bool rpcrdmax_trace_decode_seg_enabled(void) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_trace_decode_seg(unsigned int handle, unsigned int length,
 			       unsigned long long offset) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_trace_svc_send_err(void *id, unsigned int xid, int status) RPCRDMAX_NOEXCEPT;
@@ -614,16 +683,14 @@ void rpcrdmax_trace_svc_dma_map_err(void *id, unsigned long long dma,
 				    unsigned int length) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_trace_svc_dma_map_rw_err(void *id, unsigned int nents, int status) RPCRDMAX_NOEXCEPT;
 /* svcrdma_decode_rseg and _wseg, one per segment: walk the lists only
- * when rpcrdmax_trace_svc_segs_enabled() (either event is on). */
-bool rpcrdmax_trace_svc_segs_enabled(void) RPCRDMAX_NOEXCEPT;
+ * when either event's rpcrdmax_tp_key is on. */
 void rpcrdmax_trace_svc_rseg(void *cq, int cid, unsigned int segno, unsigned int position,
 			     unsigned int handle, unsigned int length,
 			     unsigned long long offset) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_trace_svc_wseg(void *cq, int cid, unsigned int segno, unsigned int handle,
 			     unsigned int length, unsigned long long offset) RPCRDMAX_NOEXCEPT;
 /* svcrdma_encode_wseg, one per segment of a Reply's Write list and Reply
- * chunk: walk them only when rpcrdmax_trace_svc_encode_wseg_enabled(). */
-bool rpcrdmax_trace_svc_encode_wseg_enabled(void) RPCRDMAX_NOEXCEPT;
+ * chunk: walk them only when its rpcrdmax_tp_key is on. */
 void rpcrdmax_trace_svc_encode_wseg(void *cq, int cid, unsigned int segno, unsigned int handle,
 				    unsigned int length,
 				    unsigned long long offset) RPCRDMAX_NOEXCEPT;
@@ -648,14 +715,13 @@ void rpcrdmax_trace_mr(enum rpcrdmax_mr_event which, void *rqst,
 /* xprtrdma_chunk_read, _write, _reply: one per MR of a Call's chunk, as
  * it goes into the transport header; @pos: the Read chunk's XDR position;
  * @nsegs: page pieces of the chunk from this MR on (the MR's nents when
- * it is the chunk's last).  Fire them only when
- * rpcrdmax_trace_chunks_enabled() (one of the three is on). */
+ * it is the chunk's last).  Fire them only when one of the three
+ * events' rpcrdmax_tp_key is on. */
 enum rpcrdmax_chunk_event {
 	RPCRDMAX_CHUNK_EV_READ,
 	RPCRDMAX_CHUNK_EV_WRITE,
 	RPCRDMAX_CHUNK_EV_REPLY,
 };
-bool rpcrdmax_trace_chunks_enabled(void) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_trace_chunk(enum rpcrdmax_chunk_event which, void *rqst, unsigned int pos,
 			  const struct rpcrdmax_mr_info *mr, int nsegs) RPCRDMAX_NOEXCEPT;
 /* Which of the stock module's tracepoints a Call header that cannot be
@@ -805,6 +871,7 @@ void rpcrdmax_kunit_cxx_marshal_v2_errors(void *ctx, rpcrdmax_check_fn check) RP
 void rpcrdmax_kunit_cxx_marshal_v2_props(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_v2_inv_handle(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_v2_backward(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_hot_trace(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 /* rpcrdmax_svc_server (kunit/cxx_svc_server_tests.cpp) */
 void rpcrdmax_kunit_cxx_svcsrv_inline(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svcsrv_read_chunk(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
@@ -850,7 +917,7 @@ int rpcrdmax_kunit_rqst_write(void *rqst, bool rcv, unsigned int offset, const v
 int rpcrdmax_kunit_rqst_read(void *rqst, bool rcv, unsigned int offset, void *dst,
 			     unsigned int len) RPCRDMAX_NOEXCEPT;
 /* The transport a case's ClntEp reports to, and its backchannel slots. */
-void *rpcrdmax_kunit_xprt_new(void *owner, unsigned int bc_slots) RPCRDMAX_NOEXCEPT;
+void *rpcrdmax_kunit_xprt_new(void *owner, unsigned int bc_slots, unsigned int max_reqs) RPCRDMAX_NOEXCEPT;
 /* The initial network namespace, where KUnit's loopback ids live. */
 void *rpcrdmax_kunit_init_net(void) RPCRDMAX_NOEXCEPT;
 void *rpcrdmax_kunit_xprt_owner(void *xprt) RPCRDMAX_NOEXCEPT;
@@ -862,6 +929,15 @@ int rpcrdmax_kunit_bc_call(void *rqst, void *dst, unsigned int max,
 			   unsigned int *xid) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_kunit_bc_set_reply(void *rqst, const void *src, unsigned int len) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_bc_done(void *rqst) RPCRDMAX_NOEXCEPT;
+/* The server's rdma_stat_* counters (rpcrdmax_svc_stats) for a case: made
+ * zeroed (-ENOMEM), summed over the CPUs, freed. */
+int rpcrdmax_kunit_svc_stats_on(void) RPCRDMAX_NOEXCEPT;
+unsigned long long rpcrdmax_kunit_svc_stat(unsigned int which) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_svc_stats_off(void) RPCRDMAX_NOEXCEPT;
+/* The client's xprtrdma_marshal (@reply false) and xprtrdma_reply events,
+ * counted while watched. */
+int rpcrdmax_kunit_watch_hot(bool on) RPCRDMAX_NOEXCEPT;
+unsigned int rpcrdmax_kunit_hot(bool reply) RPCRDMAX_NOEXCEPT;
 /* The client's xprtrdma_reply_*_err events, counted while watched. */
 int rpcrdmax_kunit_watch_reply_errs(bool on) RPCRDMAX_NOEXCEPT;
 unsigned int rpcrdmax_kunit_reply_errs(enum rpcrdmax_reply_err which,

@@ -177,11 +177,6 @@ extern "C" void rpcrdmax_xprt_reset_cong(void *xprt) noexcept
 	fake_of(xprt)->cong_resets++;
 }
 
-extern "C" unsigned int rpcrdmax_xprt_max_reqs(void *xprt) noexcept
-{
-	return fake_of(xprt)->slots;
-}
-
 extern "C" bool rpcrdmax_xprt_get_cong(void *xprt, void *) noexcept
 {
 	return fake_of(xprt)->cong;
@@ -580,7 +575,7 @@ static bool bench_up(Reporter check, Bench *b, core::PrivData pd)
 	if (!EXPECT(b->r && b->x && b->sent && b->got))
 		return false;
 	b->x->slots = b->slots;
-	b->kx = rpcrdmax_kunit_xprt_new(b->x, b->bc_slots);
+	b->kx = rpcrdmax_kunit_xprt_new(b->x, b->bc_slots, b->slots);
 	if (!EXPECT(b->kx != nullptr))
 		return false;
 	b->ep = new (Gfp::Kernel) ClntEp(b->kx);
@@ -962,7 +957,7 @@ static bool bare_ep(Reporter check, Bench *b)
 	b->x = new (Gfp::Kernel) FakeXprt;
 	if (!EXPECT(b->x != nullptr))
 		return false;
-	b->kx = rpcrdmax_kunit_xprt_new(b->x, 0);
+	b->kx = rpcrdmax_kunit_xprt_new(b->x, 0, b->x->slots);
 	if (EXPECT(b->kx != nullptr))
 		b->ep = new (Gfp::Kernel) ClntEp(b->kx);
 	return true;
@@ -2090,6 +2085,44 @@ static void v2_backward_case(Reporter check)
 	bench_down(&c);
 }
 
+/* One inline round trip (inline_case's); false if it did not complete. */
+static bool inline_round_trip(Reporter check, u32 seed)
+{
+	Bench b;
+	u8 rpc[100];
+	bool done = false;
+
+	b.snd = { 200, 0, 0, 0, false };
+	b.rcv = { 512, 0, 0, 0, false };
+	if (bench_call(check, &b, kDefaultPd, seed)) {
+		fill_reply(rpc, sizeof(rpc), b.xid, 7);
+		done = b.r->send_inline(check, rpc, sizeof(rpc), 0) && bench_done(check, &b) &&
+		       EXPECT(b.status == (int)sizeof(rpc));
+	}
+	bench_down(&b);
+	return done;
+}
+
+/*
+ * The hot tracepoints are tested in C++ before their shim is called
+ * (rpcrdmax_tp_key): with a probe attached, xprtrdma_marshal and
+ * xprtrdma_reply fire once per RPC; without, the key reads off.
+ */
+static void hot_trace_case(Reporter check)
+{
+	EXPECT(!tp_on(RPCRDMAX_TP_XPRTRDMA_MARSHAL) && !tp_on(RPCRDMAX_TP_XPRTRDMA_REPLY));
+	if (!EXPECT(rpcrdmax_kunit_watch_hot(true) == 0))
+		return;
+	EXPECT(tp_on(RPCRDMAX_TP_XPRTRDMA_MARSHAL) && tp_on(RPCRDMAX_TP_XPRTRDMA_REPLY));
+	EXPECT(!tp_on(RPCRDMAX_TP_XPRTRDMA_POST_SEND));
+	if (inline_round_trip(check, 0x11110101)) {
+		EXPECT(rpcrdmax_kunit_hot(false) == 1);
+		EXPECT(rpcrdmax_kunit_hot(true) == 1);
+	}
+	rpcrdmax_kunit_watch_hot(false);
+	EXPECT(!tp_on(RPCRDMAX_TP_XPRTRDMA_MARSHAL) && !tp_on(RPCRDMAX_TP_XPRTRDMA_REPLY));
+}
+
 #undef EXPECT
 #undef EXPECT_OK
 
@@ -2126,3 +2159,4 @@ RPCRDMAX_KUNIT_MARSHAL_ENTRY(v2_errors)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(v2_props)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(v2_inv_handle)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(v2_backward)
+RPCRDMAX_KUNIT_MARSHAL_ENTRY(hot_trace)

@@ -100,12 +100,10 @@ struct FakeSvcXprt {
 	}
 };
 
-/* The svc_rdma counters, while a case runs. */
+/* The svc_rdma counters, while a case runs (made by pair_up). */
 struct Stats {
-	Atomic n[RPCRDMAX_SVC_STAT_COUNT];
-	long long operator[](unsigned int i) { return n[i].read(); }
+	long long operator[](unsigned int i) { return (long long)rpcrdmax_kunit_svc_stat(i); }
 };
-static Stats *g_stats;
 
 } // namespace rpcrdmax::kunit_svcsrv
 
@@ -159,12 +157,6 @@ extern "C" void rpcrdmax_svc_xprt_close(void *xprt) noexcept
 	static_cast<FakeSvcXprt *>(xprt)->closes.add_return(1);
 }
 
-extern "C" void rpcrdmax_svc_stat_add(unsigned int which, unsigned int n) noexcept
-{
-	if (rpcrdmax::kunit_svcsrv::g_stats && which < RPCRDMAX_SVC_STAT_COUNT)
-		rpcrdmax::kunit_svcsrv::g_stats->n[which].add_return(n);
-}
-
 /* shim/sunrpc/svc_bc.c's lookup: the waiting backward Call with @xid, or -ESRCH. */
 extern "C" int rpcrdmax_svc_bc_reply(void *xprt, unsigned int xid, const void *msg,
 				     unsigned int len, unsigned int slots) noexcept
@@ -210,7 +202,8 @@ static bool pair_up(Reporter check, Pair *p)
 {
 	SockAddr addr;
 
-	g_stats = &p->stats;
+	if (!EXPECT(rpcrdmax_kunit_svc_stats_on() == 0))
+		return false;
 	p->rqstp = rpcrdmax_kunit_svc_rqst_new(kRqstPages);
 	p->buf = new (Gfp::Kernel) u8[kBuf];
 	p->reply = new (Gfp::Kernel) u8[kBuf];
@@ -224,7 +217,7 @@ static bool pair_up(Reporter check, Pair *p)
 	b->x = new (Gfp::Kernel) kunit_marshal::FakeXprt;
 	b->sent = new (Gfp::Kernel) u8[kBuf];
 	b->got = new (Gfp::Kernel) u8[kBuf];
-	b->kx = b->x ? rpcrdmax_kunit_xprt_new(b->x, xprtrdma::kBcSlots) : nullptr;
+	b->kx = b->x ? rpcrdmax_kunit_xprt_new(b->x, xprtrdma::kBcSlots, b->x->slots) : nullptr;
 	if (!EXPECT(b->x && b->sent && b->got && b->kx))
 		return false;
 	b->ep = new (Gfp::Kernel) xprtrdma::ClntEp(b->kx);
@@ -255,7 +248,7 @@ static void pair_down(Pair *p)
 		rpcrdmax_kunit_svc_rqst_free(p->rqstp);
 	delete[] p->buf;
 	delete[] p->reply;
-	g_stats = nullptr;
+	rpcrdmax_kunit_svc_stats_off();
 }
 
 /*

@@ -29,7 +29,6 @@
  *   same cases the host runs under GoogleTest), one KUnit parameter each.
  */
 #include <kunit/test.h>
-#include <linux/atomic.h>
 #include <linux/completion.h>
 #include <linux/errno.h>
 #include <linux/gfp.h>
@@ -41,9 +40,12 @@
 #include <linux/dma-direction.h>
 #include <linux/scatterlist.h>
 #include <linux/socket.h>
+#include <linux/sunrpc/auth.h>
 #include <linux/sunrpc/sched.h>
+#include <linux/sunrpc/svc.h>
 #include <linux/sunrpc/xprt.h>
 #include <rdma/ib_verbs.h>
+#include <rdma/rdma_cm.h>
 #include "../shim/internal.h"
 
 static void rpcrdmax_kunit_check(void *ctx, bool ok, const char *what,
@@ -62,6 +64,9 @@ struct rpcrdmax_kconst {
 };
 
 #define KC(n, v) { n, (long long)(v) }
+/* A field C++ reads in place: its offset and width. */
+#define KF(n, type, member) KC("RPCRDMAX_OFF_" #n, offsetof(type, member)), \
+	KC("RPCRDMAX_FSIZE_" #n, sizeof_field(type, member)),
 static const struct rpcrdmax_kconst rpcrdmax_kconsts[] = {
 	KC("RPCRDMAX_SIZEOF_SPINLOCK", sizeof(spinlock_t)),
 	KC("RPCRDMAX_ALIGNOF_SPINLOCK", __alignof__(spinlock_t)),
@@ -69,10 +74,6 @@ static const struct rpcrdmax_kconst rpcrdmax_kconsts[] = {
 	KC("RPCRDMAX_ALIGNOF_MUTEX", __alignof__(struct mutex)),
 	KC("RPCRDMAX_SIZEOF_REFCOUNT", sizeof(refcount_t)),
 	KC("RPCRDMAX_ALIGNOF_REFCOUNT", __alignof__(refcount_t)),
-	KC("RPCRDMAX_SIZEOF_ATOMIC", sizeof(atomic_t)),
-	KC("RPCRDMAX_ALIGNOF_ATOMIC", __alignof__(atomic_t)),
-	KC("RPCRDMAX_SIZEOF_ATOMIC64", sizeof(atomic64_t)),
-	KC("RPCRDMAX_ALIGNOF_ATOMIC64", __alignof__(atomic64_t)),
 	KC("RPCRDMAX_SIZEOF_COMPLETION", sizeof(struct completion)),
 	KC("RPCRDMAX_ALIGNOF_COMPLETION", __alignof__(struct completion)),
 	KC("RPCRDMAX_SIZEOF_WORK", sizeof(struct rpcrdmax_work)),
@@ -83,6 +84,13 @@ static const struct rpcrdmax_kconst rpcrdmax_kconsts[] = {
 	KC("RPCRDMAX_ALIGNOF_CM_HANDLER", __alignof__(struct rpcrdmax_cm_handler)),
 	KC("RPCRDMAX_SIZEOF_SCATTERLIST", sizeof(struct scatterlist)),
 	KC("RPCRDMAX_SIZEOF_SOCKADDR_STORAGE", sizeof(struct sockaddr_storage)),
+	RPCRDMAX_KERNEL_FIELDS(KF)
+	KC("RPCRDMAX_IB_VIRT_DMA", IS_ENABLED(CONFIG_INFINIBAND_VIRT_DMA)),
+	KC("RPCRDMAX_SPIN_BH_DIRECT", RPCRDMAX_SPIN_BH_DIRECT_OK),
+	KC("RPCRDMAX_XDRBUF_READ", XDRBUF_READ),
+	KC("RPCRDMAX_XDRBUF_WRITE", XDRBUF_WRITE),
+	KC("RPCRDMAX_XDRBUF_SPARSE_PAGES", XDRBUF_SPARSE_PAGES),
+	KC("RPCRDMAX_RPCAUTH_AUTH_DATATOUCH", RPCAUTH_AUTH_DATATOUCH),
 	KC("RPCRDMAX_DMA_BIDIRECTIONAL", DMA_BIDIRECTIONAL),
 	KC("RPCRDMAX_DMA_TO_DEVICE", DMA_TO_DEVICE),
 	KC("RPCRDMAX_DMA_FROM_DEVICE", DMA_FROM_DEVICE),
@@ -222,6 +230,7 @@ RPCRDMAX_CXX_CASE(marshal_v2_errors)
 RPCRDMAX_CXX_CASE(marshal_v2_props)
 RPCRDMAX_CXX_CASE(marshal_v2_inv_handle)
 RPCRDMAX_CXX_CASE(marshal_v2_backward)
+RPCRDMAX_CXX_CASE(marshal_hot_trace)
 
 static struct kunit_case rpcrdmax_xprt_marshal_cases[] = {
 	KUNIT_CASE(marshal_inline_case),
@@ -253,6 +262,7 @@ static struct kunit_case rpcrdmax_xprt_marshal_cases[] = {
 	KUNIT_CASE(marshal_v2_props_case),
 	KUNIT_CASE(marshal_v2_inv_handle_case),
 	KUNIT_CASE(marshal_v2_backward_case),
+	KUNIT_CASE(marshal_hot_trace_case),
 	{}
 };
 

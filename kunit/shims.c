@@ -28,6 +28,7 @@
 #include "../shim/kernel/trace.c"
 
 #include <linux/slab.h>
+#include <linux/percpu.h>
 #include <linux/wait.h>
 
 /*
@@ -198,16 +199,18 @@ void *rpcrdmax_xprt_ep(struct rpc_xprt *xprt)
  * @owner: the test's stand-in state, given back by rpcrdmax_kunit_xprt_owner()
  * @bc_slots: backchannel slots to make (rpcrdmax_xprt_bc_setup); with 0,
  *            the transport has no callback service either
+ * @max_reqs: its slot table size (rdma_slot_table_entries)
  *
  * Returns the struct rpc_xprt, or NULL.
  */
-void *rpcrdmax_kunit_xprt_new(void *owner, unsigned int bc_slots)
+void *rpcrdmax_kunit_xprt_new(void *owner, unsigned int bc_slots, unsigned int max_reqs)
 {
 	struct rpcrdmax_kunit_xprt *kx = kzalloc(sizeof(*kx), GFP_KERNEL);
 
 	if (!kx)
 		return NULL;
 	kx->owner = owner;
+	kx->xprt.max_reqs = max_reqs;
 	kref_init(&kx->xprt.kref);
 	kx->xprt.xprt_net = &init_net;
 	spin_lock_init(&kx->xprt.bc_pa_lock);
@@ -410,6 +413,39 @@ void rpcrdmax_kunit_svc_rqst_free(void *rqstp)
 		if (*p)
 			__free_page(*p);
 	kfree(r);
+}
+
+/* The module's are in shim/sunrpc/sysctl.c, not in this module. */
+unsigned long long __percpu *rpcrdmax_svc_stats;
+
+/** rpcrdmax_kunit_svc_stats_on - the rdma_stat_* counters for a case, zeroed */
+int rpcrdmax_kunit_svc_stats_on(void)
+{
+	if (WARN_ON(rpcrdmax_svc_stats))
+		return -EBUSY;
+	rpcrdmax_svc_stats = __alloc_percpu(sizeof(*rpcrdmax_svc_stats) * RPCRDMAX_SVC_STAT_COUNT,
+					    __alignof__(*rpcrdmax_svc_stats));
+	return rpcrdmax_svc_stats ? 0 : -ENOMEM;
+}
+
+/** rpcrdmax_kunit_svc_stat - counter @which, summed over the CPUs */
+unsigned long long rpcrdmax_kunit_svc_stat(unsigned int which)
+{
+	unsigned long long sum = 0;
+	int cpu;
+
+	if (!rpcrdmax_svc_stats || which >= RPCRDMAX_SVC_STAT_COUNT)
+		return 0;
+	for_each_possible_cpu(cpu)
+		sum += READ_ONCE(per_cpu_ptr(rpcrdmax_svc_stats, cpu)[which]);
+	return sum;
+}
+
+/** rpcrdmax_kunit_svc_stats_off - free the counters (nothing counts after) */
+void rpcrdmax_kunit_svc_stats_off(void)
+{
+	free_percpu(rpcrdmax_svc_stats);
+	rpcrdmax_svc_stats = NULL;
 }
 
 /** rpcrdmax_kunit_svc_rqst_reset - ready @rqstp for the next message (svc_recv) */
@@ -640,6 +676,58 @@ unsigned int rpcrdmax_kunit_rdma_errs(bool unrecognized, unsigned int *err)
 {
 	*err = READ_ONCE(rpcrdmax_kunit_rdma_err_last);
 	return atomic_read(&rpcrdmax_kunit_rdma_err_count[unrecognized]);
+}
+
+/*
+ * Two of the hot tracepoints the C++ tests before it calls
+ * (rpcrdmax_tp_key): xprtrdma_marshal and xprtrdma_reply, counted the
+ * same way.
+ */
+static atomic_t rpcrdmax_kunit_hot_count[2];
+
+static void rpcrdmax_kunit_marshal_probe(void *data, const struct rpc_rqst *rqst,
+					 unsigned int hdrlen, unsigned int rtype, unsigned int wtype)
+{
+	atomic_inc(&rpcrdmax_kunit_hot_count[0]);
+}
+
+static void rpcrdmax_kunit_reply_probe(void *data, const struct rpc_rqst *rqst,
+				       unsigned int credits)
+{
+	atomic_inc(&rpcrdmax_kunit_hot_count[1]);
+}
+
+/**
+ * rpcrdmax_kunit_watch_hot - count xprtrdma_marshal and xprtrdma_reply
+ * @on: true to start (the counts start at zero), false to stop
+ *
+ * Returns 0 or the errno of a probe that could not be registered (none
+ * is left registered then).
+ */
+int rpcrdmax_kunit_watch_hot(bool on)
+{
+	int rc;
+
+	if (!on) {
+		unregister_trace_xprtrdma_marshal(rpcrdmax_kunit_marshal_probe, NULL);
+		unregister_trace_xprtrdma_reply(rpcrdmax_kunit_reply_probe, NULL);
+		tracepoint_synchronize_unregister();
+		return 0;
+	}
+	atomic_set(&rpcrdmax_kunit_hot_count[0], 0);
+	atomic_set(&rpcrdmax_kunit_hot_count[1], 0);
+	rc = register_trace_xprtrdma_marshal(rpcrdmax_kunit_marshal_probe, NULL);
+	if (!rc)
+		rc = register_trace_xprtrdma_reply(rpcrdmax_kunit_reply_probe, NULL);
+	if (rc)
+		rpcrdmax_kunit_watch_hot(false);
+	return rc;
+}
+
+/** rpcrdmax_kunit_hot - how often xprtrdma_marshal (@reply false) or _reply fired */
+unsigned int rpcrdmax_kunit_hot(bool reply)
+{
+	return atomic_read(&rpcrdmax_kunit_hot_count[reply]);
 }
 
 /* The server's svcrdma_small_wrch_err, counted the same way. */

@@ -56,4 +56,27 @@
 #define RPCRDMAX_SYSTEM_WQ system_wq
 #endif
 
+/* 7.x: a tracepoint's key is a struct static_key_false (tested with
+ * static_branch_unlikely()), holding the static_key whose enabled count
+ * rpcrdmax_tp_key publishes (shim/kernel/trace.c). */
+#if RPCRDMAX_PROBE_TP_KEY_FALSE
+#define RPCRDMAX_TP_STATIC_KEY(tp) (&(tp).key.key)
+#else
+#define RPCRDMAX_TP_STATIC_KEY(tp) (&(tp).key)
+#endif
+
+/* Not a release but a configuration: whether spin_lock_bh() and
+ * spin_unlock_bh() are calls of the out-of-line _raw_spin_lock_bh() and
+ * _raw_spin_unlock_bh() on the raw lock at the spinlock_t's start (not
+ * PREEMPT_RT, where a spinlock_t is an rt_mutex; not inlined by the
+ * architecture).  Generated for C++ as RPCRDMAX_SPIN_BH_DIRECT
+ * (rpcrdmax/ktl/lock.h calls them itself then). */
+#ifdef CONFIG_PREEMPT_RT
+#define RPCRDMAX_SPIN_BH_DIRECT_OK 0
+#else
+#define RPCRDMAX_SPIN_BH_DIRECT_OK (!IS_ENABLED(CONFIG_INLINE_SPIN_LOCK_BH) && \
+				    !IS_ENABLED(CONFIG_INLINE_SPIN_UNLOCK_BH) && \
+				    offsetof(spinlock_t, rlock) == 0)
+#endif
+
 #endif /* RPCRDMAX_SHIM_COMPAT_H */

@@ -52,7 +52,7 @@ int SvcConn::bc_send(void *rqst, u32 xid, u32 len)
 	auto r = post_reply(sc, enc.value() + len, 0);
 	if (r.is_error())
 		return -err::ENOTCONN;
-	rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_BC_CALLS, 1);
+	stat_add(RPCRDMAX_SVC_STAT_BC_CALLS);
 	return 0;
 }
 
@@ -87,10 +87,10 @@ void SvcConn::backward_reply(const core::V1Header &h, const u8 *msg, u32 len)
 		rc = rpcrdmax_svc_bc_reply(xprt, load_be32(msg), msg, len, slots);
 	}
 	if (!rc) {
-		rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_BC_REPLIES, 1);
+		stat_add(RPCRDMAX_SVC_STAT_BC_REPLIES);
 		return;
 	}
-	rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_BC_DROPPED, 1);
+	stat_add(RPCRDMAX_SVC_STAT_BC_DROPPED);
 	rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "dropped a backward Reply (XID %08x): %s",
 				 load_be32(msg), bc_drop_reason(rc));
 }

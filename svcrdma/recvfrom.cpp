@@ -18,8 +18,10 @@ namespace rpcrdmax::svcrdma {
 Result<void> SvcConn::post_recv(RecvBuf *rb)
 {
 	rpcrdmax_sge sge = rb->sge_for_device(pd_.local_dma_lkey());
-	void *cqe = rb->cqe.raw();
-	rpcrdmax_trace_svc_post_recvs(rcq_.get(), &cqe, 1);
+	if (tp_on(RPCRDMAX_TP_SVCRDMA_POST_RECV)) {
+		void *cqe = rb->cqe.raw();
+		rpcrdmax_trace_svc_post_recvs(rcq_.get(), &cqe, 1);
+	}
 	return rq_posted(id.post_recv(&rb->cqe, &sge, 1));
 }
 
@@ -59,8 +61,9 @@ void SvcConn::repost(RecvBuf *rb)
 			sges[i] = reposts_[i]->sge_for_device(pd_.local_dma_lkey());
 		}
 	}
-	rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_RQ_PROD, 1);
-	rpcrdmax_trace_svc_post_recvs(rcq_.get(), cqes, kRecvBatch);
+	stat_add(RPCRDMAX_SVC_STAT_RQ_PROD);
+	if (tp_on(RPCRDMAX_TP_SVCRDMA_POST_RECV))
+		rpcrdmax_trace_svc_post_recvs(rcq_.get(), cqes, kRecvBatch);
 	if (rq_posted(id.post_recvs(cqes, sges, kRecvBatch)).is_error())
 		lost();
 }
@@ -82,7 +85,7 @@ void SvcConn::recv_done(RecvBuf *rb, const rpcrdmax_wc &wc)
 	}
 	rb->map.sync_for_cpu();
 	rb->len = min(wc.byte_len, lim_.recv_size);
-	rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_RECV, 1);
+	stat_add(RPCRDMAX_SVC_STAT_RECV);
 	{
 		SpinLockBhGuard g(&lock_);
 		rb->overrun = !core::credits_responder_receive(&credits_);
@@ -217,7 +220,7 @@ void SvcConn::note_overrun(u32 xid)
 		SpinLockBhGuard g(&lock_);
 		granted = credits_.high_grant;
 	}
-	rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_CREDIT_OVERRUN, 1);
+	stat_add(RPCRDMAX_SVC_STAT_CREDIT_OVERRUN);
 	rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE,
 				 "%pISc has more Calls outstanding than the %u credits it was granted (Call %08x)",
 				 rpcrdmax_cm_peer_addr(id.get()), granted, xid);
@@ -247,7 +250,7 @@ static rpcrdmax_decode_err decode_err_event(core::V1Verdict v)
  * Write lists, walked only while either event is on. */
 void SvcConn::trace_segments(const RecvBuf *rb, const core::ChunkLists &cl)
 {
-	if (!rpcrdmax_trace_svc_segs_enabled())
+	if (!tp_any(RPCRDMAX_TP_SVCRDMA_DECODE_RSEG, RPCRDMAX_TP_SVCRDMA_DECODE_WSEG))
 		return;
 	const int cid = rb->cqe.id();
 	for (const core::ChunkRef &c : Span<const core::ChunkRef>(cl.read, cl.nread))
@@ -300,10 +303,9 @@ bool SvcConn::decode_v1(RecvBuf *rb, CallCtx *cc, bool *reply)
 		e.vers_low = core::kRpcRdmaVersion1;
 		e.vers_high = lim_.max_vers;
 		(void)send_error(xid, vers, vers ? &e : nullptr, h.vers);
-		rpcrdmax_svc_stat_add(vers ? RPCRDMAX_SVC_STAT_ERR_VERS : RPCRDMAX_SVC_STAT_ERR_CHUNK,
-				      1);
+		stat_add(vers ? RPCRDMAX_SVC_STAT_ERR_VERS : RPCRDMAX_SVC_STAT_ERR_CHUNK);
 	} else {
-		rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_DROPPED, 1);
+		stat_add(RPCRDMAX_SVC_STAT_DROPPED);
 	}
 	rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "bad Call header: %s",
 				 core::v1_verdict_name(v));
@@ -320,7 +322,7 @@ int SvcConn::process(void *rqstp, RecvBuf *rb, void **ctxt)
 	if (!cc) {
 		uncount();
 		repost(rb);
-		rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_DROPPED, 1);
+		stat_add(RPCRDMAX_SVC_STAT_DROPPED);
 		return 0; /* the client retransmits */
 	}
 	cc->outstanding = true; /* counted when the Receive completed */
@@ -340,8 +342,9 @@ int SvcConn::process(void *rqstp, RecvBuf *rb, void **ctxt)
 	}
 	core::V1Header &h = cc->call;
 	count_version(h.vers);
-	rpcrdmax_trace_svc_decode(rcq_.get(), rb->cqe.id(), h.xid, h.vers, (u32)h.proc, h.credits,
-				  h.hdr_len);
+	if (tp_on(RPCRDMAX_TP_SVCRDMA_DECODE_RQST))
+		rpcrdmax_trace_svc_decode(rcq_.get(), rb->cqe.id(), h.xid, h.vers, (u32)h.proc,
+					  h.credits, h.hdr_len);
 	trace_segments(rb, h.chunks);
 	const u8 *msg = rb->data + h.hdr_len;
 	if (reply) {
@@ -364,10 +367,10 @@ int SvcConn::process(void *rqstp, RecvBuf *rb, void **ctxt)
 			/* chunks that do not lay out: ERR_CHUNK, or in
 			 * version 2 RDMA2_ERR_BAD_XDR (draft Section 6.2.4) */
 			if (cc->vers != core::kRpcRdmaVersion2)
-				rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_ERR_CHUNK, 1);
+				stat_add(RPCRDMAX_SVC_STAT_ERR_CHUNK);
 			chunk_error(cc, core::V2ErrCode::BadXdr, 0);
 		} else {
-			rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_DROPPED, 1);
+			stat_add(RPCRDMAX_SVC_STAT_DROPPED);
 		}
 		put_call(cc);
 		return (e == -err::EIO || e == -err::ENOTCONN) ? e : 0;

@@ -46,7 +46,7 @@ Result<void> SvcConn::add_reads(void *rqstp, CallCtx *cc, const core::ChunkRef &
 			return error(err::EMSGSIZE);
 		RPCRDMAX_TRY(cc->read_rw.add(id, Span<const rpcrdmax_page_seg>(cc->pieces, (size_t)n),
 					     s.offset + skip, s.handle, RPCRDMAX_DMA_FROM_DEVICE));
-		rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_READ, 1);
+		stat_add(RPCRDMAX_SVC_STAT_READ);
 		at += take;
 		len -= take;
 		skip = 0;
@@ -102,7 +102,8 @@ Result<void> SvcConn::post_reads(RwList &rw)
 	rc.conn = this;
 	rc.sq_entries = rw.sq_entries();
 	RPCRDMAX_TRY(sq_reserve(rc.sq_entries));
-	rpcrdmax_trace_svc_post_read_chunk(scq_.get(), rc.cqe.id(), (int)rc.sq_entries);
+	if (tp_on(RPCRDMAX_TP_SVCRDMA_POST_READ_CHUNK))
+		rpcrdmax_trace_svc_post_read_chunk(scq_.get(), rc.cqe.id(), (int)rc.sq_entries);
 	if (sq_posted(rw.post(id, &rc.cqe, nullptr)).is_error()) {
 		/* Reads ahead of the failure may run: flush them before
 		 * the pages go back to nfsd. */
@@ -166,7 +167,7 @@ Result<void> SvcConn::add_writes(SendCtx *sc, void *rqstp, CallCtx *cc, const co
 			if (added.is_error())
 				r = added.error();
 			else
-				rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_WRITE, 1);
+				stat_add(RPCRDMAX_SVC_STAT_WRITE);
 		}
 		total -= want;
 	}

@@ -30,7 +30,7 @@ void SvcConn::send_done(SendCtx *sc, const rpcrdmax_wc &wc)
 						 wc.vendor_err);
 		lost();
 	}
-	rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_SQ_POLL, 1);
+	stat_add(RPCRDMAX_SVC_STAT_SQ_POLL);
 	retire(sc);
 }
 
@@ -91,8 +91,11 @@ Result<void> SvcConn::post_reply(SendCtx *sc, u32 send_len, u32 inv_rkey)
 	wr.rkey = inv_rkey;
 	wr.sge = sges.data();
 	wr.num_sge = (unsigned int)sges.size();
-	rpcrdmax_trace_svc_post_send(scq_.get(), sc->cqe.id(), wr.num_sge, inv_rkey,
-				     (int)sc->write_wrs, (int)(sc->rw.sq_entries() - sc->write_wrs));
+	if (tp_any(RPCRDMAX_TP_SVCRDMA_POST_SEND, RPCRDMAX_TP_SVCRDMA_POST_WRITE_CHUNK,
+		   RPCRDMAX_TP_SVCRDMA_POST_REPLY_CHUNK))
+		rpcrdmax_trace_svc_post_send(scq_.get(), sc->cqe.id(), wr.num_sge, inv_rkey,
+					     (int)sc->write_wrs,
+					     (int)(sc->rw.sq_entries() - sc->write_wrs));
 	bool posted;
 	{
 		/* posted_ in the order the Send Queue runs */
@@ -112,7 +115,7 @@ Result<void> SvcConn::post_reply(SendCtx *sc, u32 send_len, u32 inv_rkey)
 		orphan(sc);
 		return error(err::ENOTCONN);
 	}
-	rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_SQ_PROD, 1);
+	stat_add(RPCRDMAX_SVC_STAT_SQ_PROD);
 	if (sc->unsignaled)
 		sq_release(sc->sq_entries); /* they are in the tail room now */
 	return {};
@@ -211,16 +214,16 @@ int SvcConn::load_inline(SendCtx *sc, void *rqstp, const rpcrdmax_xdr_shape &s,
 		if (copy_body(rqstp, p, sc->data + hlen))
 			return -err::EMSGSIZE;
 		if (!p.write_len)
-			rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_PULL_UP, s.page_len);
+			stat_add(RPCRDMAX_SVC_STAT_PULL_UP, s.page_len);
 		return 0;
 	}
 	auto r = sc->load_inline(id.device(), hlen, lay, Span<const rpcrdmax_page_seg>(segs, (size_t)n));
 	if (r.is_error())
 		return r.error().code();
 	if (lay.pulled_up)
-		rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_PULL_UP, lay.pulled_up);
+		stat_add(RPCRDMAX_SVC_STAT_PULL_UP, lay.pulled_up);
 	if (lay.nmapped)
-		rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_PAGE_SGES, lay.nmapped);
+		stat_add(RPCRDMAX_SVC_STAT_PAGE_SGES, lay.nmapped);
 	return 0;
 }
 
@@ -282,7 +285,7 @@ core::ReplyPlan SvcConn::plan_reply(void *rqstp, CallCtx *cc, rpcrdmax_xdr_shape
 {
 	const core::V1Header &call = cc->call;
 
-	rpcrdmax_svc_res_shape(rqstp, s);
+	*s = res_shape(rqstp);
 	{
 		SpinLockBhGuard g(&lock_);
 		cc->reply.credits = core::credits_responder_reply(&credits_, call.credits);
@@ -330,7 +333,7 @@ int SvcConn::result_payload(CallCtx *cc, u32 offset, u32 length)
  * chunk as its header returns them, walked only while the event is on. */
 void SvcConn::trace_reply_segments(const SendCtx *sc, const core::ChunkLists &cl)
 {
-	if (!rpcrdmax_trace_svc_encode_wseg_enabled())
+	if (!tp_on(RPCRDMAX_TP_SVCRDMA_ENCODE_WSEG))
 		return;
 	auto chunk = [&](const core::ChunkRef &c) {
 		for (u32 i = 0; i < c.nsegs; i++) {

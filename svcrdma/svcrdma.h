@@ -46,7 +46,10 @@
 #include "rpcrdmax/ktl/alloc.h"
 #include "rpcrdmax/ktl/list.h"
 #include "rpcrdmax/ktl/lock.h"
+#include "rpcrdmax/ktl/percpu.h"
 #include "rpcrdmax/ktl/sync.h"
+#include "rpcrdmax/ktl/trace.h"
+#include "rpcrdmax/ktl/xdr_buf.h"
 #include "rpcrdmax/rdma/rw.h"
 #include "rpcrdmax/rdma/sq.h"
 #include "rpcrdmax/rdma/verbs.h"
@@ -55,6 +58,31 @@ namespace rpcrdmax::svcrdma {
 
 using namespace rpcrdmax::ktl;
 using namespace rpcrdmax::rdma;
+
+/// The Reply's layout in rq_res, read in place: head, page list (from
+/// page_base) and tail, and its length.
+inline rpcrdmax_xdr_shape res_shape(const void *rqstp)
+{
+	const XdrBufView res = xdr_buf_at(rqstp, RPCRDMAX_OFF_SVC_RQST_RES);
+	rpcrdmax_xdr_shape s = {};
+
+	s.head_len = res.head_len();
+	s.page_len = res.page_len();
+	s.page_offset = res.page_base();
+	s.tail_len = res.tail_len();
+	s.len = res.len();
+	return s;
+}
+
+/// Count @n events in rdma_stat_* counter @which (RPCRDMAX_SVC_STAT_*):
+/// this CPU's copy, one instruction; nothing before the counters exist.
+inline void stat_add(unsigned int which, unsigned int n = 1)
+{
+	unsigned long long *c = rpcrdmax_svc_stats;
+
+	if (c)
+		this_cpu_add(c + which, n);
+}
 
 /*
  * Connection sizing: the one place where the credit count (Receives
@@ -198,7 +226,7 @@ class SvcConn;
 inline void count_allocs(u32 n)
 {
 	if (n)
-		rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_CTXT_ALLOC, n);
+		stat_add(RPCRDMAX_SVC_STAT_CTXT_ALLOC, n);
 }
 
 struct RecvBuf : MsgBuf {

@@ -57,7 +57,7 @@ Result<void> Listener::listen(const void *addr, unsigned int addrlen)
 /* A non-zero return from the CM callback refuses the request: count it. */
 static int refused(int code)
 {
-	rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_REFUSED, 1);
+	stat_add(RPCRDMAX_SVC_STAT_REFUSED);
 	rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "refused a connection: %d", code);
 	return code;
 }
@@ -442,7 +442,7 @@ Result<void> SvcConn::sq_reserve(u32 n)
 {
 	return sq_.reserve(n, [this](bool retry) {
 		if (!retry)
-			rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_SQ_STARVE, 1);
+			stat_add(RPCRDMAX_SVC_STAT_SQ_STARVE);
 		rpcrdmax_trace_svc_sq_wait(id.get(), sq_.available(), (int)sq_.depth(), retry);
 	});
 }

@@ -71,7 +71,7 @@ void SvcConn::v2_control(RecvBuf *rb)
 	if (!v2_) {
 		v2_ = new (Gfp::Kernel) core::V2Header;
 		if (!v2_) {
-			rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_DROPPED, 1);
+			stat_add(RPCRDMAX_SVC_STAT_DROPPED);
 			return;
 		}
 		count_allocs(1);
@@ -83,11 +83,11 @@ void SvcConn::v2_control(RecvBuf *rb)
 	}
 	switch (core::v2_responder_control(v2_, &e)) {
 	case core::V2Control::ConnProp:
-		rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_CONNPROP_RECV, 1);
+		stat_add(RPCRDMAX_SVC_STAT_CONNPROP_RECV);
 		note_connprop(v2_->props);
 		return;
 	case core::V2Control::Drop:
-		rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_DROPPED, 1);
+		stat_add(RPCRDMAX_SVC_STAT_DROPPED);
 		return;
 	case core::V2Control::ReplyError:
 		v2_error(v2_->xid, e, "unsupported operation");
@@ -107,7 +107,7 @@ void SvcConn::v2_refuse(const RecvBuf *rb, u32 xid, core::V2Verdict v)
 									  : RPCRDMAX_DECODE_ERR_PARSE,
 				      rcq_.get(), rb->cqe.id(), rb->data, rb->len);
 	if (core::v2_verdict_action(v, lim, &e) != core::V2Action::ReplyError) {
-		rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_DROPPED, 1);
+		stat_add(RPCRDMAX_SVC_STAT_DROPPED);
 		return;
 	}
 	v2_error(xid, e, core::v2_verdict_name(v));
@@ -116,7 +116,7 @@ void SvcConn::v2_refuse(const RecvBuf *rb, u32 xid, core::V2Verdict v)
 void SvcConn::v2_error(u32 xid, const core::V2Error &e, const char *why)
 {
 	(void)send_error(xid, false, &e, core::kRpcRdmaVersion2);
-	rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_ERR_V2, 1);
+	stat_add(RPCRDMAX_SVC_STAT_ERR_V2);
 	rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "version 2 message %08x: %s, error %u", xid,
 				 why, e.code);
 }
@@ -141,9 +141,7 @@ void SvcConn::count_version(u32 vers)
 {
 	if (first_vers_.read() || first_vers_.cmpxchg(0, (int)vers) != 0)
 		return;
-	rpcrdmax_svc_stat_add(vers == core::kRpcRdmaVersion2 ? RPCRDMAX_SVC_STAT_VERS2
-							     : RPCRDMAX_SVC_STAT_VERS1,
-			      1);
+	stat_add(vers == core::kRpcRdmaVersion2 ? RPCRDMAX_SVC_STAT_VERS2 : RPCRDMAX_SVC_STAT_VERS1);
 	if (vers == core::kRpcRdmaVersion2)
 		send_connprop();
 }
@@ -154,7 +152,7 @@ void SvcConn::send_connprop()
 	Result<void> r = connprop_post();
 
 	if (r.is_ok())
-		rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_CONNPROP_SENT, 1);
+		stat_add(RPCRDMAX_SVC_STAT_CONNPROP_SENT);
 	else
 		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "%pISc: RDMA2_CONNPROP not sent: %d",
 					 rpcrdmax_cm_peer_addr(id.get()), r.error().code());
@@ -193,7 +191,7 @@ bool SvcConn::chunk_error(const CallCtx *cc, core::V2ErrCode code, u32 length_ne
 	core::V2Error e = {};
 	e.code = static_cast<u32>(code);
 	e.length_needed = length_needed;
-	rpcrdmax_svc_stat_add(RPCRDMAX_SVC_STAT_ERR_V2, 1);
+	stat_add(RPCRDMAX_SVC_STAT_ERR_V2);
 	return send_error(cc->call.xid, false, &e, core::kRpcRdmaVersion2).is_ok();
 }
 

@@ -48,7 +48,7 @@ static u32 max_requests(void *xprt, const rpcrdmax_dev_attrs &attrs)
 {
 	const u32 room = min(attrs.max_qp_wr, attrs.max_cqe);
 	const u32 per_credit = send_wrs(1) - kMrPool;
-	u32 reqs = max(rpcrdmax_xprt_max_reqs(xprt), kMinRequests);
+	u32 reqs = max(xprt_max_reqs(xprt), kMinRequests);
 
 	/* (Then reqs + kBcSlots Receives fit too: per_credit exceeds 1.) */
 	if (room < kMrPool + per_credit * kMinRequests)
@@ -169,7 +169,8 @@ static Result<void> make_buf(MsgBuf &b, void *dev, u32 len, int dir, int id)
 Result<void> Conn::post_recv(RecvBuf *rb)
 {
 	rpcrdmax_sge sge = rb->sge_for_device(pd_.local_dma_lkey());
-	rpcrdmax_trace_post_recv(rcq_.get(), rb->cqe.id());
+	if (tp_on(RPCRDMAX_TP_XPRTRDMA_POST_RECV))
+		rpcrdmax_trace_post_recv(rcq_.get(), rb->cqe.id());
 	Result<void> r = id.post_recv(&rb->cqe, &sge, 1);
 	if (r.is_error())
 		rpcrdmax_trace_post_recvs_err(ep_->xprt_, rcq_.get(), r.error().code());
@@ -351,7 +352,8 @@ Result<void> Conn::post_send_chain(void *rqst, SendBuf *sb, u32 len, bool signal
 		if (signal)
 			since_signal_ = 0;
 	}
-	rpcrdmax_trace_post_send(rqst, scq_.get(), sb->cqe.id(), (int)wr.num_sge, signal);
+	if (tp_on(RPCRDMAX_TP_XPRTRDMA_POST_SEND))
+		rpcrdmax_trace_post_send(rqst, scq_.get(), sb->cqe.id(), (int)wr.num_sge, signal);
 	for (unsigned int i = 0; i < n; i += RPCRDMAX_MAX_WR_CHAIN) {
 		unsigned int bad, batch = min<unsigned int>(n - i, RPCRDMAX_MAX_WR_CHAIN);
 		Result<void> r = id.post_send(wrs_ + i, batch, &bad);
@@ -375,7 +377,7 @@ Result<void> Conn::post_send_chain(void *rqst, SendBuf *sb, u32 len, bool signal
 
 Result<void> Conn::send(void *rqst, u32 xid)
 {
-	Req *req = Req::from_call_buffer(rpcrdmax_xprt_rqst_buffer(rqst));
+	Req *req = Req::from_call_buffer(rqst_buffer(rqst));
 	bool signal;
 
 	/* A retransmission on this connection is reset by the shim, and a
@@ -580,7 +582,7 @@ int ClntEp::bc_send(void *rqst, u32 xid, u32 len)
  * ERR_VERS answered that Call there (xprtrdma/v2.cpp). */
 bool ClntEp::may_resend(void *rqst)
 {
-	Req *req = Req::from_call_buffer(rpcrdmax_xprt_rqst_buffer(rqst));
+	Req *req = Req::from_call_buffer(rqst_buffer(rqst));
 	return exchange(req->resend_ok, false);
 }
 
@@ -645,7 +647,7 @@ void ClntEp::keep_block(void *raw, u32 size)
 {
 	{
 		SpinLockBhGuard g(&cache_lock_);
-		if (cached_ < rpcrdmax_xprt_max_reqs(xprt_)) {
+		if (cached_ < xprt_max_reqs(xprt_)) {
 			FreeBlock *b = new (raw) FreeBlock;
 			b->size = size;
 			cache_.push_front(b);

@@ -74,14 +74,13 @@ void Conn::trace_chunk(rpcrdmax_chunk_event which, void *rqst, u32 pos, ClntMr *
 Result<void> Conn::marshal(Req *req, void *rqst, u32 xid, SendBuf *sb, u32 *send_len,
 			   rpcrdmax_send_wr *wrs, unsigned int *nwr)
 {
-	rpcrdmax_xdr_shape cs, rs;
+	const rpcrdmax_xdr_shape cs = rqst_shape(rqst, false), rs = rqst_shape(rqst, true);
 	const u32 call_access = RPCRDMAX_ACCESS_REMOTE_READ;
 	const u32 reply_access = RPCRDMAX_ACCESS_REMOTE_WRITE | RPCRDMAX_ACCESS_LOCAL_WRITE;
 	Counters &st = ep_->stats;
 
-	rpcrdmax_xprt_rqst_shape(rqst, false, &cs);
-	rpcrdmax_xprt_rqst_shape(rqst, true, &rs);
-	if (rpcrdmax_xprt_rqst_fill_sparse(rqst, RPCRDMAX_GFP_NOFS | RPCRDMAX_GFP_NOWARN))
+	if (rqst_rcv_sparse(rqst) &&
+	    rpcrdmax_xprt_rqst_fill_sparse(rqst, RPCRDMAX_GFP_NOFS | RPCRDMAX_GFP_NOWARN))
 		return error(err::ENOBUFS);
 	const core::MsgShape call = marshal_shape(cs), reply = marshal_shape(rs);
 	/* "A sender MUST NOT reduce a Payload stream when RPCSEC_GSS
@@ -93,7 +92,7 @@ Result<void> Conn::marshal(Req *req, void *rqst, u32 xid, SendBuf *sb, u32 *send
 	const core::InlineThresholds thr = call_thresholds();
 	const core::PlanParams params = { thr.call, thr.reply, kMrsPerReq,
 					  pages_per_mr, RPCRDMAX_PAGE_SIZE,
-					  !rpcrdmax_xprt_rqst_data_touch(rqst) };
+					  !rqst_data_touch(rqst) };
 	core::PlanError pe = core::plan_rpc(call, reply, params, &plan_);
 	if (pe != core::PlanError::None) {
 		st.failed_marshal.add_return(1);
@@ -130,7 +129,8 @@ Result<void> Conn::marshal(Req *req, void *rqst, u32 xid, SendBuf *sb, u32 *send
 			if (add(regd[n++]->seg) != core::ListError::None)
 				return error(err::EINVAL);
 		}
-		if (rpcrdmax_trace_chunks_enabled())
+		if (tp_any(RPCRDMAX_TP_XPRTRDMA_CHUNK_READ, RPCRDMAX_TP_XPRTRDMA_CHUNK_WRITE,
+			   RPCRDMAX_TP_XPRTRDMA_CHUNK_REPLY))
 			trace_chunk(which, rqst, pos, regd + first, n - first);
 		return {};
 	};
@@ -247,10 +247,11 @@ Result<void> Conn::marshal(Req *req, void *rqst, u32 xid, SendBuf *sb, u32 *send
 		st.pullup_bytes.add_return((u32)copied - cs.head_len);
 	*send_len = hl + (u32)copied;
 	*nwr = n;
-	rpcrdmax_trace_marshal(rqst, hl, call_chunktype((u32)copied > cs.head_len),
-			       plan_.has_write ? RPCRDMAX_CH_WRITE
-			       : plan_.has_reply ? RPCRDMAX_CH_REPLY
-						 : RPCRDMAX_CH_INLINE);
+	if (tp_on(RPCRDMAX_TP_XPRTRDMA_MARSHAL))
+		rpcrdmax_trace_marshal(rqst, hl, call_chunktype((u32)copied > cs.head_len),
+				       plan_.has_write ? RPCRDMAX_CH_WRITE
+				       : plan_.has_reply ? RPCRDMAX_CH_REPLY
+							 : RPCRDMAX_CH_INLINE);
 	return {};
 }
 
@@ -354,7 +355,7 @@ static int place_reply(void *rqst, const u8 *src, u32 len, u32 ddp_len)
  * returns, walked only while the event is on. */
 static void trace_returned(const core::ChunkLists &cl)
 {
-	if (!rpcrdmax_trace_decode_seg_enabled())
+	if (!tp_on(RPCRDMAX_TP_XPRTRDMA_DECODE_SEG))
 		return;
 	auto chunk = [&](const core::ChunkRef &c) {
 		for (u32 i = 0; i < c.nsegs; i++) {
@@ -449,7 +450,7 @@ bool Conn::forward_reply(RecvBuf *rb, ConstBytes raw, const rpcrdmax_wc &wc,
 	void *rqst = rpcrdmax_xprt_lookup_pin(ep_->xprt_, h.xid);
 	/* Traced before its grant can let another Call go, so that the
 	 * trace shows every Call within the grant it went under. */
-	if (rqst)
+	if (rqst && tp_on(RPCRDMAX_TP_XPRTRDMA_REPLY))
 		rpcrdmax_trace_reply(rqst, h.credits);
 	rpcrdmax_xprt_set_credits(ep_->xprt_, core::credits_requester_update(&credits_, h.credits));
 	/* The server answers on this connection: after it, the next
@@ -463,7 +464,7 @@ bool Conn::forward_reply(RecvBuf *rb, ConstBytes raw, const rpcrdmax_wc &wc,
 		reply_err(RPCRDMAX_REPLY_ERR_RQST, raw);
 		return true; /* sunrpc's lookup counted it in bad_xids */
 	}
-	Req *req = Req::from_call_buffer(rpcrdmax_xprt_rqst_buffer(rqst));
+	Req *req = Req::from_call_buffer(rqst_buffer(rqst));
 
 	/* RFC 8797 Section 4.1: only an rkey of this RPC may be invalidated;
 	 * in version 2 only the one its rdma_inv_handle named (draft

@@ -196,7 +196,7 @@ void Conn::v2_err_vers(ConstBytes raw, u32 xid, u32 low, u32 high)
 		reply_err(RPCRDMAX_REPLY_ERR_RQST, raw);
 		return;
 	}
-	Req *req = Req::from_call_buffer(rpcrdmax_xprt_rqst_buffer(rqst));
+	Req *req = Req::from_call_buffer(rqst_buffer(rqst));
 	rpcrdmax_trace_err_vers(rqst, low, high);
 	req->reset_reply();
 	if (low <= core::kRpcRdmaVersion1 && core::kRpcRdmaVersion1 <= high) {
@@ -240,7 +240,7 @@ void Conn::v2_error(ConstBytes raw)
 		reply_err(RPCRDMAX_REPLY_ERR_RQST, raw);
 		return;
 	}
-	Req *req = Req::from_call_buffer(rpcrdmax_xprt_rqst_buffer(rqst));
+	Req *req = Req::from_call_buffer(rqst_buffer(rqst));
 	ep_->stats.v2_errors.add_return(1);
 	rpcrdmax_trace_err_unrecognized(rqst, h.error.code);
 	const core::V2Error &e = h.error;

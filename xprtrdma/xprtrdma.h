@@ -25,8 +25,10 @@
 #include "rpcrdmax/ktl/list.h"
 #include "rpcrdmax/ktl/lock.h"
 #include "rpcrdmax/ktl/sync.h"
+#include "rpcrdmax/ktl/trace.h"
 #include "rpcrdmax/rdma/endpoint.h"
 #include "rpcrdmax/rdma/verbs.h"
+#include "rqst.h"
 
 namespace rpcrdmax::xprtrdma {
 
@@ -113,8 +115,25 @@ struct ClntMr {
 	}
 	void trace(rpcrdmax_mr_event which, void *rqst = nullptr) const
 	{
+		if (!traced(which))
+			return;
 		const rpcrdmax_mr_info i = info();
 		rpcrdmax_trace_mr(which, rqst, &i);
+	}
+	/* Whether an event rpcrdmax_trace_mr() fires for @which is on. */
+	static bool traced(rpcrdmax_mr_event which)
+	{
+		switch (which) {
+		case RPCRDMAX_MR_EV_REG:
+			return tp_any(RPCRDMAX_TP_XPRTRDMA_MR_MAP, RPCRDMAX_TP_XPRTRDMA_MR_FASTREG);
+		case RPCRDMAX_MR_EV_REMINV:
+			return tp_on(RPCRDMAX_TP_XPRTRDMA_MR_REMINV);
+		case RPCRDMAX_MR_EV_LOCALINV:
+			return tp_on(RPCRDMAX_TP_XPRTRDMA_MR_LOCALINV);
+		case RPCRDMAX_MR_EV_UNMAP:
+			return tp_on(RPCRDMAX_TP_XPRTRDMA_MR_UNMAP);
+		}
+		return true;
 	}
 };
 

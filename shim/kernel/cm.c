@@ -283,18 +283,6 @@ int rpcrdmax_cm_disconnect(void *id)
 	return rdma_disconnect(id);
 }
 
-/** rpcrdmax_cm_device - the ib_device @id is bound to, or NULL */
-void *rpcrdmax_cm_device(void *id)
-{
-	return ((struct rdma_cm_id *)id)->device;
-}
-
-/** rpcrdmax_cm_qp - the QP created on @id, or NULL */
-void *rpcrdmax_cm_qp(void *id)
-{
-	return ((struct rdma_cm_id *)id)->qp;
-}
-
 /**
  * rpcrdmax_cm_peer_addr - the remote address of an id, for "%pISc" in a message
  * @id: a connected id, or a connection request's new id (set from the request)

@@ -4,9 +4,11 @@
  *
  * Compiled to assembly only, never linked (the asm-offsets technique):
  * each DEFINE() leaves a "->NAME value" marker that Kbuild's offsets
- * filter turns into a #define.  C++ sizes opaque kernel objects and
- * picks GFP flags and errno values from the result; shim/check.c then
- * re-checks the generated numbers against the kernel's at build time.
+ * filter turns into a #define.  C++ sizes opaque kernel objects, picks
+ * GFP flags and errno values, and reads the kernel fields of its hot
+ * paths (FIELD: RPCRDMAX_OFF_NAME and RPCRDMAX_FSIZE_NAME, read with
+ * RPCRDMAX_FIELD in rpcrdmax/ktl/kernel.h) from the result; the KUnit
+ * module re-checks the numbers against the kernel's (kunit/kunit.c).
  */
 #include <linux/completion.h>
 #include <linux/errno.h>
@@ -15,11 +17,14 @@
 #include <linux/mutex.h>
 #include <linux/refcount.h>
 #include <linux/spinlock.h>
-#include <linux/atomic.h>
 #include <linux/dma-direction.h>
 #include <linux/scatterlist.h>
 #include <linux/socket.h>
 #include <linux/wait.h>
+#include <linux/sunrpc/auth.h>
+#include <linux/sunrpc/svc.h>
+#include <linux/sunrpc/xprt.h>
+#include <rdma/rdma_cm.h>
 #include <rdma/rw.h>
 #include "../internal.h"
 
@@ -28,6 +33,12 @@
 		DEFINE(RPCRDMAX_SIZEOF_##name, sizeof(type));    \
 		DEFINE(RPCRDMAX_ALIGNOF_##name, __alignof__(type)); \
 	} while (0)
+/* A field C++ reads in place: where it is and how wide. */
+#define FIELD(name, type, member)                                        \
+	do {                                                             \
+		DEFINE(RPCRDMAX_OFF_##name, offsetof(type, member));     \
+		DEFINE(RPCRDMAX_FSIZE_##name, sizeof_field(type, member)); \
+	} while (0)
 
 int rpcrdmax_consts_main(void);
 int rpcrdmax_consts_main(void)
@@ -35,8 +46,6 @@ int rpcrdmax_consts_main(void)
 	SIZE_ALIGN(SPINLOCK, spinlock_t);
 	SIZE_ALIGN(MUTEX, struct mutex);
 	SIZE_ALIGN(REFCOUNT, refcount_t);
-	SIZE_ALIGN(ATOMIC, atomic_t);
-	SIZE_ALIGN(ATOMIC64, atomic64_t);
 	SIZE_ALIGN(COMPLETION, struct completion);
 	SIZE_ALIGN(WORK, struct rpcrdmax_work);
 	SIZE_ALIGN(CQE, struct rpcrdmax_cqe);
@@ -45,6 +54,20 @@ int rpcrdmax_consts_main(void)
 	SIZE_ALIGN(SOCKADDR_STORAGE, struct sockaddr_storage);
 	SIZE_ALIGN(WAITQ, wait_queue_head_t);
 	SIZE_ALIGN(RW_CTX, struct rdma_rw_ctx);
+	BLANK();
+#define RPCRDMAX_FIELD_DEFINE(name, type, member) FIELD(name, type, member);
+	RPCRDMAX_KERNEL_FIELDS(RPCRDMAX_FIELD_DEFINE)
+	BLANK();
+	/* ib_uses_virt_dma(): DMA syncs are no-ops on such a device */
+	DEFINE(RPCRDMAX_IB_VIRT_DMA, IS_ENABLED(CONFIG_INFINIBAND_VIRT_DMA));
+	BLANK();
+	DEFINE(RPCRDMAX_XDRBUF_READ, XDRBUF_READ);
+	DEFINE(RPCRDMAX_XDRBUF_WRITE, XDRBUF_WRITE);
+	DEFINE(RPCRDMAX_XDRBUF_SPARSE_PAGES, XDRBUF_SPARSE_PAGES);
+	DEFINE(RPCRDMAX_RPCAUTH_AUTH_DATATOUCH, RPCAUTH_AUTH_DATATOUCH);
+	BLANK();
+	/* C++ may call _raw_spin_lock_bh() itself (shim/compat.h) */
+	DEFINE(RPCRDMAX_SPIN_BH_DIRECT, RPCRDMAX_SPIN_BH_DIRECT_OK);
 	BLANK();
 	DEFINE(RPCRDMAX_DMA_BIDIRECTIONAL, DMA_BIDIRECTIONAL);
 	DEFINE(RPCRDMAX_DMA_TO_DEVICE, DMA_TO_DEVICE);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * shim/kernel/sync.c - locks, reference counts, atomics and completions.
+ * shim/kernel/sync.c - locks, reference counts and completions.
  *
  * C++ embeds these objects as opaque storage (ktl/lock.h, ktl/refcount.h,
  * ktl/completion.h) sized by rpcrdmax_consts.h; each function here casts
@@ -9,7 +9,6 @@
  *
  * Every lock initialised here shares one lockdep class per kind.
  */
-#include <linux/atomic.h>
 #include <linux/build_bug.h>
 #include <linux/completion.h>
 #include <linux/jiffies.h>
@@ -27,8 +26,6 @@
 RPCRDMAX_CHECK_OPAQUE(SPINLOCK, spinlock_t);
 RPCRDMAX_CHECK_OPAQUE(MUTEX, struct mutex);
 RPCRDMAX_CHECK_OPAQUE(REFCOUNT, refcount_t);
-RPCRDMAX_CHECK_OPAQUE(ATOMIC, atomic_t);
-RPCRDMAX_CHECK_OPAQUE(ATOMIC64, atomic64_t);
 RPCRDMAX_CHECK_OPAQUE(COMPLETION, struct completion);
 RPCRDMAX_CHECK_OPAQUE(WAITQ, wait_queue_head_t);
 
@@ -150,48 +147,6 @@ bool rpcrdmax_refcount_inc_not_zero(void *ref)
 bool rpcrdmax_refcount_dec_and_test(void *ref)
 {
 	return refcount_dec_and_test((refcount_t *)ref);
-}
-
-/** rpcrdmax_atomic_set - store @v in atomic storage @a */
-void rpcrdmax_atomic_set(void *a, int v)
-{
-	atomic_set((atomic_t *)a, v);
-}
-
-/** rpcrdmax_atomic_read - load atomic storage @a */
-int rpcrdmax_atomic_read(const void *a)
-{
-	return atomic_read((const atomic_t *)a);
-}
-
-/** rpcrdmax_atomic_add_return - add @v to @a (full barrier); returns the sum */
-int rpcrdmax_atomic_add_return(void *a, int v)
-{
-	return atomic_add_return(v, (atomic_t *)a);
-}
-
-/** rpcrdmax_atomic_cmpxchg - set @a to @nv if it is @old; returns the prior value */
-int rpcrdmax_atomic_cmpxchg(void *a, int old, int nv)
-{
-	return atomic_cmpxchg((atomic_t *)a, old, nv);
-}
-
-/** rpcrdmax_atomic64_set - store @v in 64-bit atomic storage @a */
-void rpcrdmax_atomic64_set(void *a, long long v)
-{
-	atomic64_set((atomic64_t *)a, v);
-}
-
-/** rpcrdmax_atomic64_read - load 64-bit atomic storage @a */
-long long rpcrdmax_atomic64_read(const void *a)
-{
-	return atomic64_read((const atomic64_t *)a);
-}
-
-/** rpcrdmax_atomic64_add_return - add @v to @a (full barrier); returns the sum */
-long long rpcrdmax_atomic64_add_return(void *a, long long v)
-{
-	return atomic64_add_return(v, (atomic64_t *)a);
 }
 
 /** rpcrdmax_completion_init - initialise completion storage @c */

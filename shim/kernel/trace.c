@@ -2,13 +2,28 @@
 /*
  * shim/kernel/trace.c - tracepoints for C++ (events: trace.h).  Each
  * function only fires its event; when the event is off, the kernel's
- * static branch inside it skips everything but the call.
+ * static branch inside it skips everything but the call, and for the
+ * events of every Call and Reply the C++ skips the call too
+ * (rpcrdmax_tp_key).
  */
 #include <linux/sunrpc/xprt.h>
 #include "../internal.h"
 
 #define CREATE_TRACE_POINTS
 #include "trace.h"
+
+/*
+ * rpcrdmax_tp_key - the enabled counts of the hot tracepoints' static keys
+ * (include/rpcrdmax_shim.h, RPCRDMAX_HOT_TRACEPOINTS), which the C++ reads
+ * before it calls the function that fires one.  static_key_enabled() reads
+ * the same count; made from the one list, the table has no gap.
+ */
+#define RPCRDMAX_TP_KEY(id, event) \
+	[RPCRDMAX_TP_##id] = &RPCRDMAX_TP_STATIC_KEY(__tracepoint_##event)->enabled.counter,
+const int *const rpcrdmax_tp_key[RPCRDMAX_TP_COUNT] = {
+	RPCRDMAX_HOT_TRACEPOINTS(RPCRDMAX_TP_KEY)
+};
+#undef RPCRDMAX_TP_KEY
 
 /* The server's completion events: a success, a flush, an error. */
 #define RPCRDMAX_SVC_WC(wc, name, ...)					\
@@ -220,7 +235,8 @@ void rpcrdmax_trace_svc_post_recvs(void *cq, void *const *cqes, unsigned int n)
 	if (!trace_svcrdma_post_recv_enabled())
 		return;
 	for (i = 0; i < n; i++)
-		trace_svcrdma_post_recv(((struct ib_cq *)cq)->res.id, rpcrdmax_ib_cqe_id(cqes[i]));
+		trace_svcrdma_post_recv(((struct ib_cq *)cq)->res.id,
+					((const struct rpcrdmax_cqe *)cqes[i])->id);
 }
 
 /**
@@ -340,14 +356,6 @@ void rpcrdmax_trace_nomrs_err(void *xprt, void *rqst)
 void rpcrdmax_trace_marshal_failed(void *rqst, int ret)
 {
 	trace_xprtrdma_marshal_failed(rqst, ret);
-}
-
-/**
- * rpcrdmax_trace_decode_seg_enabled - whether xprtrdma_decode_seg is on
- */
-bool rpcrdmax_trace_decode_seg_enabled(void)
-{
-	return trace_xprtrdma_decode_seg_enabled();
 }
 
 /**
@@ -623,13 +631,6 @@ void rpcrdmax_trace_mr(enum rpcrdmax_mr_event which, void *rqst, const struct rp
 	}
 }
 
-/** rpcrdmax_trace_chunks_enabled - xprtrdma_chunk_read, _write or _reply is on */
-bool rpcrdmax_trace_chunks_enabled(void)
-{
-	return trace_xprtrdma_chunk_read_enabled() || trace_xprtrdma_chunk_write_enabled() ||
-	       trace_xprtrdma_chunk_reply_enabled();
-}
-
 /**
  * rpcrdmax_trace_chunk - an MR of a Call's chunk went into its header
  * @which: the chunk's kind
@@ -652,12 +653,6 @@ void rpcrdmax_trace_chunk(enum rpcrdmax_chunk_event which, void *rqst, unsigned 
 		trace_xprtrdma_chunk_reply(rqst, mr, nsegs);
 		break;
 	}
-}
-
-/** rpcrdmax_trace_svc_segs_enabled - svcrdma_decode_rseg or _wseg is on */
-bool rpcrdmax_trace_svc_segs_enabled(void)
-{
-	return trace_svcrdma_decode_rseg_enabled() || trace_svcrdma_decode_wseg_enabled();
 }
 
 /**
@@ -691,12 +686,6 @@ void rpcrdmax_trace_svc_wseg(void *cq, int cid, unsigned int segno, unsigned int
 {
 	trace_svcrdma_decode_wseg(((struct ib_cq *)cq)->res.id, cid, segno, handle, length,
 				  offset);
-}
-
-/** rpcrdmax_trace_svc_encode_wseg_enabled - svcrdma_encode_wseg is on */
-bool rpcrdmax_trace_svc_encode_wseg_enabled(void)
-{
-	return trace_svcrdma_encode_wseg_enabled();
 }
 
 /**

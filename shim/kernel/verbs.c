@@ -69,12 +69,6 @@ void rpcrdmax_ib_dealloc_pd(void *pd)
 		ib_dealloc_pd(pd);
 }
 
-/** rpcrdmax_ib_pd_local_dma_lkey - the lkey for DMA-mapped kernel memory */
-unsigned int rpcrdmax_ib_pd_local_dma_lkey(void *pd)
-{
-	return ((struct ib_pd *)pd)->local_dma_lkey;
-}
-
 /**
  * rpcrdmax_ib_alloc_cq - allocate a completion queue
  * @device: the ib_device
@@ -150,12 +144,6 @@ void rpcrdmax_ib_cqe_init(void *cqe, rpcrdmax_wc_fn fn, enum rpcrdmax_wc_event e
 void rpcrdmax_ib_cqe_set_id(void *cqe, int id)
 {
 	((struct rpcrdmax_cqe *)cqe)->id = id;
-}
-
-/** rpcrdmax_ib_cqe_id - the cid @cqe's tracepoints print (-1: none set) */
-int rpcrdmax_ib_cqe_id(const void *cqe)
-{
-	return ((const struct rpcrdmax_cqe *)cqe)->id;
 }
 
 /** rpcrdmax_ib_wc_status_msg - text for a completion status */
@@ -467,18 +455,6 @@ ALLOW_ERROR_INJECTION(rpcrdmax_ib_mr_map, ERRNO);
 void rpcrdmax_ib_mr_unmap(void *device, void *sgl, unsigned int nsegs, int dir)
 {
 	ib_dma_unmap_sg(device, sgl, nsegs, dir);
-}
-
-/** rpcrdmax_ib_mr_info - @mr's keys, I/O virtual address and mapped length */
-void rpcrdmax_ib_mr_info(void *mr, unsigned int *lkey, unsigned int *rkey,
-			 unsigned long long *iova, unsigned long long *length)
-{
-	struct ib_mr *m = mr;
-
-	*lkey = m->lkey;
-	*rkey = m->rkey;
-	*iova = m->iova;
-	*length = m->length;
 }
 
 /** rpcrdmax_ib_mr_bump_key - give @mr's next registration a fresh rkey */

@@ -128,19 +128,6 @@ void rpcrdmax_svc_set_respages(void *rqstp, unsigned int first, unsigned int use
 	r->rq_next_page = r->rq_respages + used;
 }
 
-/** rpcrdmax_svc_res_shape - head, page and tail lengths of the Reply in @rqstp */
-void rpcrdmax_svc_res_shape(void *rqstp, struct rpcrdmax_xdr_shape *out)
-{
-	struct xdr_buf *res = &((struct svc_rqst *)rqstp)->rq_res;
-
-	memset(out, 0, sizeof(*out));
-	out->head_len = res->head[0].iov_len;
-	out->page_len = res->page_len;
-	out->page_offset = res->page_base;
-	out->tail_len = res->tail[0].iov_len;
-	out->len = res->len;
-}
-
 /**
  * rpcrdmax_svc_res_copy - copy octets of the Reply out of rq_res
  * @rqstp: the svc_rqst

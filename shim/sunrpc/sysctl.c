@@ -46,6 +46,7 @@
 #include <linux/atomic.h>
 #include <linux/kernel.h>
 #include <linux/moduleparam.h>
+#include <linux/percpu.h>
 #include <linux/sysctl.h>
 #include "../internal.h"
 
@@ -214,22 +215,34 @@ static unsigned int rpcrdmax_svc_max_version = 2;
 static unsigned int rpcrdmax_svc_min_vers = 1;
 static unsigned int rpcrdmax_svc_max_vers = 2;
 
-static atomic64_t rpcrdmax_svc_stats[RPCRDMAX_SVC_STAT_COUNT];
+unsigned long long __percpu *rpcrdmax_svc_stats;
+/* Each counter's index (i at [i]), its sysctl's .data. */
+static unsigned int rpcrdmax_svc_stat_index[RPCRDMAX_SVC_STAT_COUNT];
 
-/* A counter: reading gives its value; writing resets it. */
+/* A counter: reading gives the sum of the CPUs' copies; writing zeroes
+ * them (an event counted meanwhile on another CPU may survive it). */
 static int rpcrdmax_svc_stat_handler(RPCRDMAX_CTL_TABLE *table, int write, void *buffer,
 				     size_t *lenp, loff_t *ppos)
 {
-	atomic64_t *stat = table->data;
+	unsigned int which = *(const unsigned int *)table->data;
+	unsigned long long sum = 0;
 	char tmp[24];
 	struct ctl_table t = { .data = tmp, .maxlen = sizeof(tmp) };
+	int cpu;
 
+	for_each_possible_cpu(cpu) {
+		unsigned long long *c = per_cpu_ptr(rpcrdmax_svc_stats, cpu);
+
+		if (write)
+			WRITE_ONCE(c[which], 0);
+		else
+			sum += READ_ONCE(c[which]);
+	}
 	if (write) {
-		atomic64_set(stat, 0);
 		*ppos += *lenp;
 		return 0;
 	}
-	snprintf(tmp, sizeof(tmp), "%lld", (long long)atomic64_read(stat));
+	snprintf(tmp, sizeof(tmp), "%llu", sum);
 	return proc_dostring(&t, 0, buffer, lenp, ppos);
 }
 
@@ -239,8 +252,8 @@ static int rpcrdmax_svc_stat_handler(RPCRDMAX_CTL_TABLE *table, int write, void 
 		.proc_handler = proc_douintvec_minmax,			\
 		.extra1 = &(lo), .extra2 = &(hi) }
 #define RPCRDMAX_SVC_STAT(name, which) {				\
-		.procname = name, .data = &rpcrdmax_svc_stats[which],	\
-		.maxlen = sizeof(atomic64_t), .mode = 0644,		\
+		.procname = name, .data = &rpcrdmax_svc_stat_index[which], \
+		.maxlen = sizeof(unsigned int), .mode = 0644,		\
 		.proc_handler = rpcrdmax_svc_stat_handler }
 #define RPCRDMAX_SVC_UNCOUNTED(name)					\
 	RPCRDMAX_SVC_TUNABLE(name, rpcrdmax_svc_never_counted,		\
@@ -288,6 +301,7 @@ static struct ctl_table_header *rpcrdmax_svc_sysctl_header;
 /**
  * rpcrdmax_svc_sysctl_register - publish /proc/sys/sunrpc/svc_rdma
  *
+ * Also makes the rdma_stat_* counters (rpcrdmax_svc_stats), zeroed.
  * Returns 0 or -ENOMEM (also when the stock module's directory exists).
  */
 int rpcrdmax_svc_sysctl_register(void)
@@ -295,17 +309,33 @@ int rpcrdmax_svc_sysctl_register(void)
 	int i;
 
 	for (i = 0; i < RPCRDMAX_SVC_STAT_COUNT; i++)
-		atomic64_set(&rpcrdmax_svc_stats[i], 0);
+		rpcrdmax_svc_stat_index[i] = i;
+	rpcrdmax_svc_stats = __alloc_percpu(sizeof(*rpcrdmax_svc_stats) * RPCRDMAX_SVC_STAT_COUNT,
+					    __alignof__(*rpcrdmax_svc_stats));
+	if (!rpcrdmax_svc_stats)
+		return -ENOMEM;
 	rpcrdmax_svc_sysctl_header = register_sysctl("sunrpc/svc_rdma", rpcrdmax_svc_table);
-	return rpcrdmax_svc_sysctl_header ? 0 : -ENOMEM;
+	if (!rpcrdmax_svc_sysctl_header) {
+		free_percpu(rpcrdmax_svc_stats);
+		rpcrdmax_svc_stats = NULL;
+		return -ENOMEM;
+	}
+	return 0;
 }
 
-/** rpcrdmax_svc_sysctl_unregister - withdraw /proc/sys/sunrpc/svc_rdma */
+/**
+ * rpcrdmax_svc_sysctl_unregister - withdraw /proc/sys/sunrpc/svc_rdma
+ *
+ * And the counters: the server part is unregistered and its connections
+ * gone by then (shim/sunrpc/main.c).
+ */
 void rpcrdmax_svc_sysctl_unregister(void)
 {
 	if (rpcrdmax_svc_sysctl_header)
 		unregister_sysctl_table(rpcrdmax_svc_sysctl_header);
 	rpcrdmax_svc_sysctl_header = NULL;
+	free_percpu(rpcrdmax_svc_stats);
+	rpcrdmax_svc_stats = NULL;
 }
 
 /**
@@ -321,13 +351,3 @@ void rpcrdmax_svc_tunables(struct rpcrdmax_svc_tunables *out)
 	out->max_version = READ_ONCE(rpcrdmax_svc_max_version);
 }
 
-/**
- * rpcrdmax_svc_stat_add - count @n events in an rdma_stat_* counter
- * @which: RPCRDMAX_SVC_STAT_*; anything else is ignored
- * @n: how many
- */
-void rpcrdmax_svc_stat_add(unsigned int which, unsigned int n)
-{
-	if (which < RPCRDMAX_SVC_STAT_COUNT)
-		atomic64_add(n, &rpcrdmax_svc_stats[which]);
-}

@@ -452,17 +452,6 @@ void rpcrdmax_xprt_set_credits(void *xprt, unsigned int credits)
 	spin_unlock(&x->transport_lock);
 }
 
-/**
- * rpcrdmax_xprt_max_reqs - the transport's slot table size
- * @xprt: the transport
- *
- * Returns xprt->max_reqs: rdma_slot_table_entries when the transport was made.
- */
-unsigned int rpcrdmax_xprt_max_reqs(void *xprt)
-{
-	return ((struct rpc_xprt *)xprt)->max_reqs;
-}
-
 /** rpcrdmax_xprt_reset_cong - a new connection's window (shim/sunrpc/xprt_cong.c) */
 void rpcrdmax_xprt_reset_cong(void *xprt)
 {

@@ -2,11 +2,12 @@
 /*
  * shim/sunrpc/xprt_rqst.c - an RPC request's xdr_bufs, for the C++ client.
  *
- * The client transport (xprtrdma/) sees a struct rpc_rqst only through
- * these helpers: the shape of its send and receive buffers, whether its
- * auth flavor covers the data, the pages under a part of them (for
- * registration), copies of the Call into a Send buffer and of an inline
- * Reply into the receive buffer.  They touch nothing but the request's
+ * The client transport (xprtrdma/) reads a struct rpc_rqst's fields in
+ * place (xprtrdma/rqst.h: its Call buffer, the shape of its send and
+ * receive buffers, whether its auth flavor covers the data) and goes
+ * through these helpers for the rest: a sparse page list filled, the
+ * pages under a part of the buffers (for registration), copies of the
+ * Call into a Send buffer and of an inline Reply into the receive buffer.  They touch nothing but the request's
  * own buffers (and its credential's flags), so the KUnit module runs them
  * on requests it builds (kunit/shims.c) without a live rpc_xprt; the
  * transport class and the request queue calls stay in shim/sunrpc/xprt.c.
@@ -36,49 +37,6 @@ int rpcrdmax_xprt_rqst_snd_copy(void *rqst, void *dst, unsigned int max)
 	if (read_bytes_from_xdr_buf(buf, 0, dst, buf->len))
 		return -EMSGSIZE;
 	return buf->len;
-}
-
-/**
- * rpcrdmax_xprt_rqst_buffer - the call buffer rpcrdmax_clnt_buf_alloc() made
- * @rqst: a request
- */
-void *rpcrdmax_xprt_rqst_buffer(void *rqst)
-{
-	return ((struct rpc_rqst *)rqst)->rq_buffer;
-}
-
-/**
- * rpcrdmax_xprt_rqst_shape - the layout of a request's send or receive buffer
- * @rqst: the request
- * @rcv: false for the Call (rq_snd_buf), true for the Reply (rq_rcv_buf)
- * @out: filled in; for the Call, lengths are what is to be sent, for the
- *       Reply, the room available
- */
-void rpcrdmax_xprt_rqst_shape(void *rqst, bool rcv, struct rpcrdmax_xdr_shape *out)
-{
-	struct rpc_rqst *r = rqst;
-	struct xdr_buf *buf = rcv ? &r->rq_rcv_buf : &r->rq_snd_buf;
-
-	out->head_len = buf->head[0].iov_len;
-	out->head_offset = offset_in_page(buf->head[0].iov_base);
-	out->page_len = buf->page_len;
-	out->page_offset = offset_in_page(buf->page_base);
-	out->tail_len = buf->tail[0].iov_len;
-	out->tail_offset = buf->tail[0].iov_len ? offset_in_page(buf->tail[0].iov_base) : 0;
-	out->len = rcv ? buf->buflen : buf->len;
-	out->ddp = !!(buf->flags & (rcv ? XDRBUF_READ : XDRBUF_WRITE));
-}
-
-/**
- * rpcrdmax_xprt_rqst_data_touch - whether the request's auth flavor covers
- * its data (RPCSEC_GSS integrity or privacy: RPCAUTH_AUTH_DATATOUCH)
- * @rqst: the request
- */
-bool rpcrdmax_xprt_rqst_data_touch(void *rqst)
-{
-	const struct rpc_cred *cred = ((struct rpc_rqst *)rqst)->rq_cred;
-
-	return cred && cred->cr_auth && test_bit(RPCAUTH_AUTH_DATATOUCH, &cred->cr_auth->au_flags);
 }
 
 /**

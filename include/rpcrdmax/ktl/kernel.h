@@ -39,6 +39,17 @@ static_assert(err::EPERM == RPCRDMAX_EPERM && err::ENOENT == RPCRDMAX_ENOENT &&
 	      err::EBADMSG == RPCRDMAX_EBADMSG && err::MAX_ERRNO == RPCRDMAX_MAX_ERRNO,
 	      "ktl errno values differ from the kernel's");
 
+/*
+ * A kernel field read in place, no call: Off and Size are the field's
+ * offset and width as generated from the target kernel's headers
+ * (shim/kernel/consts.c FIELD); read it with RPCRDMAX_FIELD.
+ */
+template <typename T, unsigned long Off, unsigned long Size> inline T kfield(const void *obj)
+{
+	static_assert(sizeof(T) == Size, "the C++ type is not as wide as the kernel's field");
+	return *reinterpret_cast<const T *>(static_cast<const unsigned char *>(obj) + Off);
+}
+
 /* Opaque storage for a kernel object C++ must not look inside. */
 template <size_t Size, size_t Align> struct alignas(Align) Opaque {
 	unsigned char bytes[Size];
@@ -47,6 +58,10 @@ template <size_t Size, size_t Align> struct alignas(Align) Opaque {
 };
 
 } // namespace rpcrdmax::ktl
+
+/* Field NAME (RPCRDMAX_OFF_NAME, RPCRDMAX_FSIZE_NAME) of kernel object @obj, as a T. */
+#define RPCRDMAX_FIELD(T, obj, NAME) \
+	(::rpcrdmax::ktl::kfield<T, RPCRDMAX_OFF_##NAME, RPCRDMAX_FSIZE_##NAME>(obj))
 
 /* Report a broken invariant (once, with a backtrace) and evaluate to it. */
 #define RPCRDMAX_WARN_ON(cond)                                                 \

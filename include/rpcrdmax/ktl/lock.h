@@ -7,10 +7,20 @@
  * The lock objects initialise themselves in their constructor, so they
  * must live in objects made with new or on the stack: global constructors
  * never run in the kernel.
+ *
+ * A bottom-half lock is taken on every Call and Reply, many times: where
+ * the kernel's spin_lock_bh() is itself a call of its out-of-line
+ * _raw_spin_lock_bh() (RPCRDMAX_SPIN_BH_DIRECT, generated from its
+ * configuration: not PREEMPT_RT, not inlined), C++ makes that call
+ * directly instead of through the shim, which would only pass it on.
  */
 #pragma once
 
 #include "kernel.h"
+
+/* kernel/locking/spinlock.c; the argument is the spinlock_t's raw lock. */
+extern "C" void _raw_spin_lock_bh(void *lock) noexcept;
+extern "C" void _raw_spin_unlock_bh(void *lock) noexcept;
 
 namespace rpcrdmax::ktl {
 
@@ -22,8 +32,20 @@ public:
 
 	void lock() { rpcrdmax_spin_lock(raw_.get()); }
 	void unlock() { rpcrdmax_spin_unlock(raw_.get()); }
-	void lock_bh() { rpcrdmax_spin_lock_bh(raw_.get()); }
-	void unlock_bh() { rpcrdmax_spin_unlock_bh(raw_.get()); }
+	void lock_bh()
+	{
+		if constexpr (RPCRDMAX_SPIN_BH_DIRECT)
+			_raw_spin_lock_bh(raw_.get());
+		else
+			rpcrdmax_spin_lock_bh(raw_.get());
+	}
+	void unlock_bh()
+	{
+		if constexpr (RPCRDMAX_SPIN_BH_DIRECT)
+			_raw_spin_unlock_bh(raw_.get());
+		else
+			rpcrdmax_spin_unlock_bh(raw_.get());
+	}
 	[[nodiscard]] unsigned long lock_irqsave()
 	{
 		return rpcrdmax_spin_lock_irqsave(raw_.get());

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ktl/sync.h - reference counts, atomics, completions and work items
- * over the kernel's, through the shim.
+ * ktl/sync.h - reference counts, completions and work items over the
+ * kernel's, through the shim; atomics of C++'s own.
  */
 #pragma once
 
@@ -24,32 +24,34 @@ private:
 	Opaque<RPCRDMAX_SIZEOF_REFCOUNT, RPCRDMAX_ALIGNOF_REFCOUNT> raw_;
 };
 
-class Atomic {
+/*
+ * An atomic integer with the kernel's atomic_t rules, inline: read and set
+ * are single loads and stores (READ_ONCE, WRITE_ONCE), add_return and
+ * cmpxchg fully ordered (on x86-64 the same locked instructions the
+ * kernel's atomic_add_return() and atomic_cmpxchg() are).  Only C++ ever
+ * touches one, so it needs no kernel atomic_t and no call.
+ */
+template <typename T> class BasicAtomic {
 public:
-	explicit Atomic(int v = 0) { rpcrdmax_atomic_set(raw_.get(), v); }
-	Atomic(const Atomic &) = delete;
-	Atomic &operator=(const Atomic &) = delete;
-	int read() const { return rpcrdmax_atomic_read(raw_.get()); }
-	void set(int v) { rpcrdmax_atomic_set(raw_.get(), v); }
-	int add_return(int v) { return rpcrdmax_atomic_add_return(raw_.get(), v); }
-	int cmpxchg(int old, int nv) { return rpcrdmax_atomic_cmpxchg(raw_.get(), old, nv); }
+	explicit BasicAtomic(T v = 0) : v_(v) {}
+	BasicAtomic(const BasicAtomic &) = delete;
+	BasicAtomic &operator=(const BasicAtomic &) = delete;
+	T read() const { return __atomic_load_n(&v_, __ATOMIC_RELAXED); }
+	void set(T v) { __atomic_store_n(&v_, v, __ATOMIC_RELAXED); }
+	T add_return(T v) { return __atomic_add_fetch(&v_, v, __ATOMIC_SEQ_CST); }
+	/* Sets @nv if the value is @old; returns the value found. */
+	T cmpxchg(T old, T nv)
+	{
+		__atomic_compare_exchange_n(&v_, &old, nv, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+		return old;
+	}
 
 private:
-	Opaque<RPCRDMAX_SIZEOF_ATOMIC, RPCRDMAX_ALIGNOF_ATOMIC> raw_;
+	T v_;
 };
-
+using Atomic = BasicAtomic<int>;
 /* A 64-bit counter (byte counts that must not wrap at 2 GiB). */
-class Atomic64 {
-public:
-	explicit Atomic64(long long v = 0) { rpcrdmax_atomic64_set(raw_.get(), v); }
-	Atomic64(const Atomic64 &) = delete;
-	Atomic64 &operator=(const Atomic64 &) = delete;
-	long long read() const { return rpcrdmax_atomic64_read(raw_.get()); }
-	long long add_return(long long v) { return rpcrdmax_atomic64_add_return(raw_.get(), v); }
-
-private:
-	Opaque<RPCRDMAX_SIZEOF_ATOMIC64, RPCRDMAX_ALIGNOF_ATOMIC64> raw_;
-};
+using Atomic64 = BasicAtomic<long long>;
 
 class Completion {
 public:

@@ -57,7 +57,7 @@ public:
 	void *raw() { return raw_.get(); }
 	/* The cid its tracepoints print. */
 	void set_id(int id) { rpcrdmax_ib_cqe_set_id(raw_.get(), id); }
-	int id() const { return rpcrdmax_ib_cqe_id(raw_.get()); }
+	int id() const { return RPCRDMAX_FIELD(int, raw_.get(), CQE_ID); }
 
 private:
 	static void upcall(void *raw, const rpcrdmax_wc *wc)
@@ -93,7 +93,7 @@ public:
 	~Pd() { rpcrdmax_ib_dealloc_pd(pd_); }
 	Result<void> alloc(void *device) { return check(rpcrdmax_ib_alloc_pd(device, &pd_)); }
 	void *get() const { return pd_; }
-	u32 local_dma_lkey() const { return rpcrdmax_ib_pd_local_dma_lkey(pd_); }
+	u32 local_dma_lkey() const { return RPCRDMAX_FIELD(u32, pd_, IB_PD_LOCAL_DMA_LKEY); }
 
 private:
 	void *pd_ = nullptr;
@@ -136,12 +136,26 @@ public:
 			rpcrdmax_ib_dma_unmap_single(device_, dma_, len_, dir_);
 		device_ = nullptr;
 	}
-	void sync_for_cpu() { rpcrdmax_ib_dma_sync_for_cpu(device_, dma_, len_, dir_); }
-	void sync_for_device() { rpcrdmax_ib_dma_sync_for_device(device_, dma_, len_, dir_); }
+	/* As ib_dma_sync_single_for_*(): nothing to do on a device that
+	 * uses virtual DMA (soft-RoCE, soft-iWARP: no dma_device). */
+	void sync_for_cpu()
+	{
+		if (!virt_dma())
+			rpcrdmax_ib_dma_sync_for_cpu(device_, dma_, len_, dir_);
+	}
+	void sync_for_device()
+	{
+		if (!virt_dma())
+			rpcrdmax_ib_dma_sync_for_device(device_, dma_, len_, dir_);
+	}
 	rpcrdmax_sge sge(u32 lkey) const { return { dma_, static_cast<u32>(len_), lkey }; }
 	unsigned long long dma() const { return dma_; }
 
 private:
+	bool virt_dma() const
+	{
+		return RPCRDMAX_IB_VIRT_DMA && !RPCRDMAX_FIELD(void *, device_, IB_DEVICE_DMA_DEVICE);
+	}
 	void *device_ = nullptr;
 	unsigned long long dma_ = 0;
 	unsigned long len_ = 0;
@@ -219,23 +233,13 @@ public:
 		return wr;
 	}
 
-	u32 rkey() const { return info().rkey; }
-	u32 lkey() const { return info().lkey; }
-	u64 iova() const { return info().iova; }
-	u64 length() const { return info().length; }
+	u32 rkey() const { return RPCRDMAX_FIELD(u32, mr_, IB_MR_RKEY); }
+	u32 lkey() const { return RPCRDMAX_FIELD(u32, mr_, IB_MR_LKEY); }
+	u64 iova() const { return RPCRDMAX_FIELD(u64, mr_, IB_MR_IOVA); }
+	u64 length() const { return RPCRDMAX_FIELD(u64, mr_, IB_MR_LENGTH); }
 	bool mapped() const { return mapped_ != 0; }
 
 private:
-	struct Info {
-		u32 lkey, rkey;
-		unsigned long long iova, length;
-	};
-	Info info() const
-	{
-		Info i;
-		rpcrdmax_ib_mr_info(mr_, &i.lkey, &i.rkey, &i.iova, &i.length);
-		return i;
-	}
 	void *mr_ = nullptr;
 	void *pd_ = nullptr;
 	void *device_ = nullptr;
@@ -344,8 +348,8 @@ public:
 	}
 	void drain() { rpcrdmax_ib_drain_qp(qp()); }
 
-	void *device() const { return rpcrdmax_cm_device(id_); }
-	void *qp() const { return rpcrdmax_cm_qp(id_); }
+	void *device() const { return RPCRDMAX_FIELD(void *, id_, CM_ID_DEVICE); }
+	void *qp() const { return RPCRDMAX_FIELD(void *, id_, CM_ID_QP); }
 	void *get() const { return id_; }
 
 private:

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ktl/xdr_buf.h - a struct xdr_buf's fields, read in place.
+ *
+ * The client reads its requests' send and receive buffers and the server
+ * its Replies' rq_res for every RPC: at the offsets generated from the
+ * target kernel's headers (shim/kernel/consts.c), without a call.  What
+ * changes an xdr_buf goes through the shims.
+ */
+#pragma once
+
+#include "kernel.h"
+
+namespace rpcrdmax::ktl {
+
+class XdrBufView {
+public:
+	explicit XdrBufView(const void *buf) : b_(buf) {}
+	unsigned long head_base() const { return RPCRDMAX_FIELD(unsigned long, b_, XDR_BUF_HEAD_BASE); }
+	u32 head_len() const { return (u32)RPCRDMAX_FIELD(unsigned long, b_, XDR_BUF_HEAD_LEN); }
+	unsigned long tail_base() const { return RPCRDMAX_FIELD(unsigned long, b_, XDR_BUF_TAIL_BASE); }
+	u32 tail_len() const { return (u32)RPCRDMAX_FIELD(unsigned long, b_, XDR_BUF_TAIL_LEN); }
+	u32 page_base() const { return RPCRDMAX_FIELD(unsigned int, b_, XDR_BUF_PAGE_BASE); }
+	u32 page_len() const { return RPCRDMAX_FIELD(unsigned int, b_, XDR_BUF_PAGE_LEN); }
+	u32 flags() const { return RPCRDMAX_FIELD(unsigned int, b_, XDR_BUF_FLAGS); }
+	u32 buflen() const { return RPCRDMAX_FIELD(unsigned int, b_, XDR_BUF_BUFLEN); }
+	u32 len() const { return RPCRDMAX_FIELD(unsigned int, b_, XDR_BUF_LEN); }
+
+private:
+	const void *b_;
+};
+
+/// The xdr_buf at offset @off in kernel object @obj.
+inline XdrBufView xdr_buf_at(const void *obj, unsigned long off)
+{
+	return XdrBufView(static_cast<const unsigned char *>(obj) + off);
+}
+
+} // namespace rpcrdmax::ktl

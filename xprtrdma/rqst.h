@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * xprtrdma/rqst.h - an RPC request's fields, read in place.
+ *
+ * What the client reads of a struct rpc_rqst for every Call (its Call
+ * buffer, the layout of its send and receive xdr_bufs, whether its auth
+ * flavor covers the data), and its transport's slot count, it reads
+ * directly, at the offsets generated
+ * from the target kernel's headers (shim/kernel/consts.c), as the shims
+ * read them: no call.  What changes a request stays in
+ * shim/sunrpc/xprt_rqst.c.
+ */
+#pragma once
+
+#include "rpcrdmax/ktl/kernel.h"
+#include "rpcrdmax/ktl/xdr_buf.h"
+
+namespace rpcrdmax::xprtrdma {
+
+using ktl::u32;
+
+/// The transport's slot table size (rpc_xprt's max_reqs:
+/// rdma_slot_table_entries when it was made).
+inline u32 xprt_max_reqs(const void *xprt)
+{
+	return RPCRDMAX_FIELD(unsigned int, xprt, RPC_XPRT_MAX_REQS);
+}
+
+/// The Call buffer rpcrdmax_clnt_buf_alloc() made (rq_buffer).
+inline void *rqst_buffer(const void *rqst)
+{
+	return RPCRDMAX_FIELD(void *, rqst, RPC_RQST_BUFFER);
+}
+
+/// rq_snd_buf, or rq_rcv_buf when @rcv.
+inline ktl::XdrBufView rqst_xdr(const void *rqst, bool rcv)
+{
+	return ktl::xdr_buf_at(rqst, rcv ? RPCRDMAX_OFF_RPC_RQST_RCV_BUF : RPCRDMAX_OFF_RPC_RQST_SND_BUF);
+}
+
+inline u32 page_offset_of(u32 addr)
+{
+	return addr & (RPCRDMAX_PAGE_SIZE - 1);
+}
+
+inline u32 page_offset_of(unsigned long addr)
+{
+	return (u32)(addr & (RPCRDMAX_PAGE_SIZE - 1));
+}
+
+/// The layout of the Call (what is to be sent) or of the Reply buffer
+/// (the room it has).
+inline rpcrdmax_xdr_shape rqst_shape(const void *rqst, bool rcv)
+{
+	const ktl::XdrBufView b = rqst_xdr(rqst, rcv);
+	rpcrdmax_xdr_shape s;
+
+	s.head_len = b.head_len();
+	s.head_offset = page_offset_of(b.head_base());
+	s.page_len = b.page_len();
+	s.page_offset = page_offset_of(b.page_base());
+	s.tail_len = b.tail_len();
+	s.tail_offset = s.tail_len ? page_offset_of(b.tail_base()) : 0;
+	s.len = rcv ? b.buflen() : b.len();
+	s.ddp = (b.flags() & (rcv ? RPCRDMAX_XDRBUF_READ : RPCRDMAX_XDRBUF_WRITE)) != 0;
+	return s;
+}
+
+/// Whether the Reply's page list is sparse (XDRBUF_SPARSE_PAGES: pages
+/// come as data arrives), so rpcrdmax_xprt_rqst_fill_sparse() must fill
+/// it before RDMA can place data there.
+inline bool rqst_rcv_sparse(const void *rqst)
+{
+	const ktl::XdrBufView b = rqst_xdr(rqst, true);
+
+	return (b.flags() & RPCRDMAX_XDRBUF_SPARSE_PAGES) && b.page_len();
+}
+
+/// Whether the request's auth flavor covers its data (RPCSEC_GSS
+/// integrity or privacy: RPCAUTH_AUTH_DATATOUCH in its rpc_auth's flags).
+inline bool rqst_data_touch(const void *rqst)
+{
+	const void *cred = RPCRDMAX_FIELD(const void *, rqst, RPC_RQST_CRED);
+	const void *auth = cred ? RPCRDMAX_FIELD(const void *, cred, RPC_CRED_AUTH) : nullptr;
+
+	return auth && (RPCRDMAX_FIELD(unsigned long, auth, RPC_AUTH_FLAGS) >>
+			RPCRDMAX_RPCAUTH_AUTH_DATATOUCH) & 1;
+}
+
+} // namespace rpcrdmax::xprtrdma
