@@ -24,6 +24,20 @@
 
 namespace rpcrdmax::core {
 
+void V1Header::reset()
+{
+	xid = 0;
+	vers = 0;
+	credits = 0;
+	proc = V1Proc::Msg;
+	chunks.clear();
+	err = 0;
+	vers_low = 0;
+	vers_high = 0;
+	hdr_len = 0;
+	payload_len = 0;
+}
+
 namespace v1_impl {
 
 static V1Verdict from_list_error(ListError e)
@@ -64,19 +78,6 @@ static V1Verdict from_position_error(chunks::PositionError e)
 	return V1Verdict::PositionBeyondMessage;
 }
 
-static void reset(V1Header *hdr)
-{
-	hdr->xid = 0;
-	hdr->vers = 0;
-	hdr->credits = 0;
-	hdr->proc = V1Proc::Msg;
-	hdr->chunks.clear();
-	hdr->err = 0;
-	hdr->vers_low = 0;
-	hdr->vers_high = 0;
-	hdr->hdr_len = 0;
-	hdr->payload_len = 0;
-}
 
 /* The four fixed words; false when fewer than 16 octets arrived. */
 static bool get_fixed(ktl::XdrReader &xdr, V1Header *hdr)
@@ -140,7 +141,7 @@ V1Verdict v1_decode_call(ktl::ConstBytes buf, const DecodeLimits &lim, V1Header 
 	const ChunkLists &cl = hdr->chunks;
 	V1Verdict v;
 
-	v1_impl::reset(hdr);
+	hdr->reset();
 	/* RFC 8166 Section 4.5: shorter than the minimal header, the XID
 	 * cannot be trusted; silently discarded before any parsing. */
 	if (buf.size() < kV1MinHeaderLen || !v1_impl::get_fixed(xdr, hdr))
@@ -178,7 +179,7 @@ V1Verdict v1_decode_reply(ktl::ConstBytes buf, const DecodeLimits &lim, V1Header
 	const ChunkLists &cl = hdr->chunks;
 	V1Verdict v;
 
-	v1_impl::reset(hdr);
+	hdr->reset();
 	if (!v1_impl::get_fixed(xdr, hdr))
 		return V1Verdict::TooShort;
 

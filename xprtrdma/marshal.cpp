@@ -102,12 +102,11 @@ Result<void> Conn::marshal(Req *req, void *rqst, u32 xid, SendBuf *sb, u32 *send
 	}
 
 	core::V1Header &h = send_hdr_;
-	mem_set(&h, 0, sizeof(h));
+	h.reset();
 	h.xid = xid;
 	h.vers = v2 ? core::kRpcRdmaVersion2 : core::kRpcRdmaVersion1;
 	h.credits = core::credits_requester_request(credits_);
 	h.proc = plan_.proc;
-	h.chunks.clear();
 
 	unsigned int n = 0;
 	ClntMr *regd[kMaxRegsPerCall];
