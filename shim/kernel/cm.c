@@ -5,7 +5,8 @@
  * An rdma_cm_id's context points at caller-owned storage (struct
  * rpcrdmax_cm_handler, opaque to C++) holding the C++ callback; events
  * are translated to struct rpcrdmax_cm_event_info.  Ids are always
- * RDMA_PS_TCP/RC in the initial network namespace, as NFS/RDMA uses.
+ * RDMA_PS_TCP/RC, as NFS/RDMA uses, made in the network namespace of the
+ * transport or listener that asks for one (rpcrdmax_cm_create_id's @net).
  */
 #include <linux/error-injection.h>
 #include <linux/in.h>
