@@ -431,14 +431,9 @@ int rpcrdmax_kunit_svc_stats_on(void)
 /** rpcrdmax_kunit_svc_stat - counter @which, summed over the CPUs */
 unsigned long long rpcrdmax_kunit_svc_stat(unsigned int which)
 {
-	unsigned long long sum = 0;
-	int cpu;
-
 	if (!rpcrdmax_svc_stats || which >= RPCRDMAX_SVC_STAT_COUNT)
 		return 0;
-	for_each_possible_cpu(cpu)
-		sum += READ_ONCE(per_cpu_ptr(rpcrdmax_svc_stats, cpu)[which]);
-	return sum;
+	return rpcrdmax_svc_stat_sum(which);
 }
 
 /** rpcrdmax_kunit_svc_stats_off - free the counters (nothing counts after) */

@@ -6,6 +6,7 @@
 #ifndef RPCRDMAX_SHIM_INTERNAL_H
 #define RPCRDMAX_SHIM_INTERNAL_H
 
+#include <linux/percpu.h>
 #include <linux/workqueue.h>
 #include <rdma/ib_verbs.h>
 #include <linux/sunrpc/xprt.h>
@@ -20,6 +21,18 @@ struct rpcrdmax_work {
 
 /* /proc/sys/sunrpc/rdma_slot_table_entries (shim/sunrpc/sysctl.c) */
 extern unsigned int rpcrdmax_slot_table_entries;
+
+/* rdma_stat_* counter @which (rpcrdmax_svc_stats), summed over the CPUs:
+ * the sysctl's value (shim/sunrpc/sysctl.c), KUnit's (kunit/shims.c). */
+static inline unsigned long long rpcrdmax_svc_stat_sum(unsigned int which)
+{
+	unsigned long long sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += READ_ONCE(per_cpu_ptr(rpcrdmax_svc_stats, cpu)[which]);
+	return sum;
+}
 
 /* A completion handler: ib_core calls cqe.done, which calls fn. */
 struct rpcrdmax_cqe {

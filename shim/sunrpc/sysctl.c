@@ -225,24 +225,17 @@ static int rpcrdmax_svc_stat_handler(RPCRDMAX_CTL_TABLE *table, int write, void 
 				     size_t *lenp, loff_t *ppos)
 {
 	unsigned int which = *(const unsigned int *)table->data;
-	unsigned long long sum = 0;
 	char tmp[24];
 	struct ctl_table t = { .data = tmp, .maxlen = sizeof(tmp) };
 	int cpu;
 
-	for_each_possible_cpu(cpu) {
-		unsigned long long *c = per_cpu_ptr(rpcrdmax_svc_stats, cpu);
-
-		if (write)
-			WRITE_ONCE(c[which], 0);
-		else
-			sum += READ_ONCE(c[which]);
-	}
 	if (write) {
+		for_each_possible_cpu(cpu)
+			WRITE_ONCE(per_cpu_ptr(rpcrdmax_svc_stats, cpu)[which], 0);
 		*ppos += *lenp;
 		return 0;
 	}
-	snprintf(tmp, sizeof(tmp), "%llu", sum);
+	snprintf(tmp, sizeof(tmp), "%llu", rpcrdmax_svc_stat_sum(which));
 	return proc_dostring(&t, 0, buffer, lenp, ppos);
 }
 
