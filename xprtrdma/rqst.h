@@ -5,9 +5,8 @@
  * What the client reads of a struct rpc_rqst for every Call (its Call
  * buffer, the layout of its send and receive xdr_bufs, whether its auth
  * flavor covers the data), and its transport's slot count, it reads
- * directly, at the offsets generated
- * from the target kernel's headers (shim/kernel/consts.c), as the shims
- * read them: no call.  What changes a request stays in
+ * directly, at the offsets generated from the target kernel's headers
+ * (shim/kernel/consts.c), as the shims read them: no call.  What changes a request stays in
  * shim/sunrpc/xprt_rqst.c.
  */
 #pragma once
@@ -36,11 +35,6 @@ inline void *rqst_buffer(const void *rqst)
 inline ktl::XdrBufView rqst_xdr(const void *rqst, bool rcv)
 {
 	return ktl::xdr_buf_at(rqst, rcv ? RPCRDMAX_OFF_RPC_RQST_RCV_BUF : RPCRDMAX_OFF_RPC_RQST_SND_BUF);
-}
-
-inline u32 page_offset_of(u32 addr)
-{
-	return addr & (RPCRDMAX_PAGE_SIZE - 1);
 }
 
 inline u32 page_offset_of(unsigned long addr)
