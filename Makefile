@@ -57,7 +57,7 @@ SHELL := /bin/bash
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 
 .PHONY: all modules setup deb build-6.12 check-6.12 build-7 check-7 check check-quick check-host check-build check-kunit \
-	check-e2e check-debug check-debug-smoke check-battery check-battery-v2 check-fresh fuzz-server demo bench bench-cost clean \
+	check-e2e check-debug check-debug-smoke check-battery check-battery-v2 check-fresh fuzz-server demo bench bench-cost soak clean \
 	install uninstall
 
 all: modules
@@ -144,6 +144,13 @@ check-battery-v2:
 
 demo:
 	$(TOP)/scripts/demo
+
+# One e2e case many times in a row beside a bounded CPU load
+# (scripts/soak; Documentation/testing.rst, "Soak"), e.g.
+#   make soak CASE=server SOAK_ARGS="--trixie --attempts 20"
+soak:
+	@[ -n "$(CASE)" ] || { echo "make soak CASE=NAME [SOAK_ARGS=...]; NAME: $$($(TOP)/scripts/e2e --known)" >&2; exit 2; }
+	$(TOP)/scripts/soak $(SOAK_ARGS) $(CASE)
 
 bench:
 	$(TOP)/scripts/bench

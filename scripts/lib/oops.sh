@@ -61,3 +61,24 @@ emulator_fault() {
 	done
 	return 1
 }
+
+# module_errors CONSOLE: rpcrdmax's own errors on a guest's serial
+# console, one line each (a report's first line, without its time): a
+# crash or warning report (as oops_digest starts one) whose RIP or a
+# frame of its call trace the unwinder is sure of is in rpcrdmax
+# ("[rpcrdmax]"; not the "? ..." guesses), and rpcrdmax's warning that a
+# connection ended with messages unsettled (svcrdma/svcrdma.h, Settle).
+# Its other warnings (a Send failed, a Reply dropped) can be a stalled
+# NIC's or a peer's doing, and are left to the steps that expect them.
+# scripts/e2e runs it on the first attempt of a case it runs again after
+# one of QEMU's faults: such an error fails the case all the same.
+module_errors() {
+	[ -r "$1" ] || return 0
+	tr -d '\r' <"$1" | sed -E 's/^\[ *[0-9]+\.[0-9]+\] //' | awk '
+	function flush() { if (cause != "" && ours) print substr(cause, 1, 160); cause = ""; ours = 0 }
+	/^(BUG:|Oops:|general protection fault|kernel BUG|WARNING:|UBSAN:|watchdog: BUG)/ { flush(); cause = $0; ours = /\[rpcrdmax\]/; next }
+	/^---\[ end/ { flush(); next }
+	cause != "" && /\[rpcrdmax\]/ && !/^ *\? / { ours = 1 }
+	/^rpcrdmax: .*unsettled/ { print substr($0, 1, 160) }
+	END { flush() }'
+}

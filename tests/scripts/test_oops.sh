@@ -5,15 +5,18 @@
 # prints from a guest's console: a page fault in interrupt context (the
 # shape of 6.12's report: the unwinder's "? ..." guesses and <IRQ> left
 # out, six frames at most), a KASAN report, a panic with no report
-# before it, and a console with no crash (nothing printed).
+# before it, and a console with no crash (nothing printed); and of
+# module_errors: reports in rpcrdmax and its unsettled-messages warning,
+# but not another module's report, a guessed frame, or its other warnings.
 # Prints "ok NAME" or "FAIL NAME" per case; exits non-zero on a failure.
 . "$(dirname "$0")/harness.sh"
 . "$(dirname "$0")/../../scripts/lib/oops.sh"
 
-# expect NAME FILE WANT: oops_digest FILE prints exactly WANT
+# expect NAME FILE WANT [FN]: FN FILE (oops_digest by default) prints
+# exactly WANT
 expect() {
 	local got
-	got=$(oops_digest "$2")
+	got=$("${4:-oops_digest}" "$2")
 	if [ "$got" = "$3" ]; then
 		check "$1" 0
 	else
@@ -98,4 +101,32 @@ printf '%s\n' '[ 1.0] RSP: 0018:ffffa3c0c00f8c48 EFLAGS: 00000244' >"$tmp/bit1.c
 fault "emulator fault: bit 1 clear" "$tmp/bit1.console" 00000244
 fault "no emulator fault: the page fault above" "$tmp/irq.console" ""
 fault "no emulator fault: no console" "$tmp/missing.console" ""
+# ---- module_errors ----
+printf '%s\r\n' \
+	'[   10.000001] rpcrdmax: Send failed: transport retry counter exceeded (vendor 0)' \
+	'[   11.000001] WARNING: CPU: 0 PID: 9 at drivers/infiniband/sw/rxe/rxe_comp.c:100 rxe_completer+0x10/0x20 [rdma_rxe]' \
+	'[   11.000002] Modules linked in: rpcrdmax(OE) rdma_rxe' \
+	'[   11.000003] RIP: 0010:rxe_completer+0x10/0x20 [rdma_rxe]' \
+	'[   11.000004] Call Trace:' \
+	'[   11.000005]  ? rpcrdmax_ib_done+0x1/0x2 [rpcrdmax]' \
+	'[   11.000006]  do_task+0x60/0x1f0 [rdma_rxe]' \
+	'[   11.000007] ---[ end trace 0000000000000000 ]---' \
+	'[   12.000001] WARNING: CPU: 1 PID: 7 at svcrdma/transport.cpp:1 rpcrdmax_svcc_destroy+0x1/0x2 [rpcrdmax]' \
+	'[   12.000002] Call Trace:' \
+	'[   12.000003]  process_one_work+0x1/0x2' \
+	'[   12.000004] ---[ end trace 0000000000000000 ]---' \
+	'[   13.000001] rpcrdmax: 192.0.2.2:40000: connection ended with 2 messages unsettled' \
+	'[   14.000001] BUG: unable to handle page fault for address: 0000000000001234' \
+	'[   14.000002] RIP: 0010:kmem_cache_alloc+0x1/0x2' \
+	'[   14.000003] Call Trace:' \
+	'[   14.000004]  rxe_alloc+0x1/0x2 [rdma_rxe]' \
+	'[   14.000005]  rpcrdmax_post_send+0x1/0x2 [rpcrdmax]' >"$tmp/mod.console"
+expect "module_errors: reports in rpcrdmax (not another's, not a guessed frame), unsettled messages" "$tmp/mod.console" \
+"WARNING: CPU: 1 PID: 7 at svcrdma/transport.cpp:1 rpcrdmax_svcc_destroy+0x1/0x2 [rpcrdmax]
+rpcrdmax: 192.0.2.2:40000: connection ended with 2 messages unsettled
+BUG: unable to handle page fault for address: 0000000000001234" module_errors
+printf '%s\r\n' '[    1.0] rpcrdmax: Receive failed: WR flushed' '[    2.0] Kernel panic - not syncing: Fatal exception' >"$tmp/quiet.console"
+expect "module_errors: rpcrdmax's other warnings and another's panic are not its errors" "$tmp/quiet.console" "" module_errors
+expect "module_errors: no console, nothing" "$tmp/none.console" "" module_errors
+
 finish
