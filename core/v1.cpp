@@ -162,8 +162,10 @@ V1Verdict v1_decode_call(ktl::ConstBytes buf, const DecodeLimits &lim, V1Header 
 			return V1Verdict::NoMessage;
 		if (cl.has_call_chunk())
 			return V1Verdict::CallChunkInMsg;
-		return v1_impl::from_position_error(
-			chunks::check_positions(cl, hdr->payload_len, false));
+		v = v1_impl::from_position_error(chunks::check_positions(cl, hdr->payload_len, false));
+		if (v == V1Verdict::Ok && !rpc_xid_matches(buf.subspan(hdr->hdr_len), hdr->xid))
+			return V1Verdict::XidMismatch;
+		return v;
 	}
 	/* RDMA_NOMSG Call: a Long Call (RFC 8166 Section 3.5.3.1). */
 	if (!cl.has_call_chunk())
@@ -214,6 +216,8 @@ V1Verdict v1_decode_reply(ktl::ConstBytes buf, const DecodeLimits &lim, V1Header
 		return V1Verdict::ReadListInReply;
 	if (hdr->proc == V1Proc::Msg && hdr->payload_len == 0)
 		return V1Verdict::NoMessage;
+	if (hdr->proc == V1Proc::Msg && !rpc_xid_matches(buf.subspan(hdr->hdr_len), hdr->xid))
+		return V1Verdict::XidMismatch;
 	/* RFC 8166 Section 3.5.3.2: a Long Reply lives in the Reply chunk. */
 	if (hdr->proc == V1Proc::NoMsg && !cl.has_reply)
 		return V1Verdict::MissingReplyChunk;
@@ -274,6 +278,7 @@ const char *v1_verdict_name(V1Verdict v)
 	case V1Verdict::PositionBeyondMessage: return "position_beyond_message";
 	case V1Verdict::NoMessage: return "no_message";
 	case V1Verdict::MissingCallChunk: return "missing_call_chunk";
+	case V1Verdict::XidMismatch: return "xid_mismatch";
 	case V1Verdict::CallChunkInMsg: return "call_chunk_in_msg";
 	case V1Verdict::ReadListInReply: return "read_list_in_reply";
 	case V1Verdict::MissingReplyChunk: return "missing_reply_chunk";

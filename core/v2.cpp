@@ -237,6 +237,19 @@ static V2Verdict check_chunks(V2Proc proc, u32 direction, const ChunkLists &cl, 
 	return pe == chunks::PositionError::None ? V2Verdict::Ok : V2Verdict::BadXdr;
 }
 
+/* check_chunks, and an RDMA2_MSG's RPC message (the octets after the
+ * header in @buf) beginning with rdma_xid (RFC 8166 Section 4.5.2, which
+ * Section 6.2.4 carries over). */
+static V2Verdict check_msg(ktl::ConstBytes buf, u32 xid, V2Proc proc, u32 direction,
+			   const ChunkLists &cl, u32 hdr_len)
+{
+	const V2Verdict v = check_chunks(proc, direction, cl, (u32)buf.size() - hdr_len);
+
+	if (v == V2Verdict::Ok && proc == V2Proc::Msg && !rpc_xid_matches(buf.subspan(hdr_len), xid))
+		return V2Verdict::BadXdr;
+	return v;
+}
+
 /* rdma_direction, rdma_inv_handle and the chunk lists of RDMA2_MSG and
  * RDMA2_NOMSG (struct rpcrdma2_chunk_lists). */
 static V2Verdict get_msg_body(ktl::XdrReader &xdr, const DecodeLimits &lim, u32 *direction,
@@ -319,8 +332,8 @@ V2Verdict v2_decode(ktl::ConstBytes buf, const DecodeLimits &lim, V2Header *hdr)
 	hdr->hdr_len = (u32)xdr.offset();
 	hdr->payload_len = (u32)(buf.size() - xdr.offset());
 	if (hdr->proc == V2Proc::Msg || hdr->proc == V2Proc::NoMsg)
-		return v2_impl::check_chunks(hdr->proc, hdr->direction, hdr->chunks,
-					     hdr->payload_len);
+		return v2_impl::check_msg(buf, hdr->xid, hdr->proc, hdr->direction, hdr->chunks,
+					  hdr->hdr_len);
 	return V2Verdict::Ok;
 }
 
@@ -425,7 +438,7 @@ V2Verdict v2_decode_msg(ktl::ConstBytes buf, const DecodeLimits &lim, V1Header *
 		return v;
 	call->hdr_len = (u32)xdr.offset();
 	call->payload_len = (u32)(buf.size() - xdr.offset());
-	return v2_impl::check_chunks(p, *direction, call->chunks, call->payload_len);
+	return v2_impl::check_msg(buf, call->xid, p, *direction, call->chunks, call->hdr_len);
 }
 
 ktl::Result<u32> v2_encode_msg(const V1Header &hdr, u32 direction, u32 inv_handle,

@@ -64,6 +64,7 @@ extern "C" {
 	X(XDR_BUF_FLAGS, struct xdr_buf, flags) \
 	X(XDR_BUF_BUFLEN, struct xdr_buf, buflen) \
 	X(XDR_BUF_LEN, struct xdr_buf, len) \
+	X(SVC_RQST_ARG, struct svc_rqst, rq_arg) \
 	X(SVC_RQST_RES, struct svc_rqst, rq_res) \
 	X(RPC_CRED_AUTH, struct rpc_cred, cr_auth) \
 	X(RPC_AUTH_FLAGS, struct rpc_auth, au_flags)
@@ -401,6 +402,9 @@ enum {
 	RPCRDMAX_SVC_STAT_ERR_V2,	/* rdma_stat_err_v2: RDMA2_ERROR Replies other than ERR_VERS */
 	RPCRDMAX_SVC_STAT_CONNPROP_SENT, /* rdma_stat_connprop_sent: our RDMA2_CONNPROPs */
 	RPCRDMAX_SVC_STAT_CONNPROP_RECV, /* rdma_stat_connprop_recv: clients' RDMA2_CONNPROPs */
+	RPCRDMAX_SVC_STAT_LOST,		/* rdma_stat_lost: Calls lost with their connection */
+	RPCRDMAX_SVC_STAT_SVC_DROP,	/* rdma_stat_svc_drop: Calls nfsd released without a Reply */
+	RPCRDMAX_SVC_STAT_UNSETTLED,	/* rdma_stat_unsettled: messages a connection ended without an outcome for (a defect) */
 	RPCRDMAX_SVC_STAT_COUNT
 };
 /*
@@ -493,6 +497,8 @@ void rpcrdmax_svc_xprt_clear_data(void *xprt) RPCRDMAX_NOEXCEPT;
 /* A message was taken off @xprt: another thread may look for the next. */
 void rpcrdmax_svc_xprt_received(void *xprt) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_svc_xprt_close(void *xprt) RPCRDMAX_NOEXCEPT;
+/* @xprt is closing or closed (XPT_CLOSE or XPT_DEAD): a Reply can no longer go out. */
+bool rpcrdmax_svc_xprt_closing(void *xprt) RPCRDMAX_NOEXCEPT;
 /* The Call message for nfsd, in the svc_rqst's pages (linear offsets);
  * these and the rq_res helpers below are in shim/sunrpc/svc_rqst.c. */
 int rpcrdmax_svc_arg_copy(void *rqstp, unsigned int offset, const void *src,
@@ -892,6 +898,8 @@ void rpcrdmax_kunit_cxx_svcsrv_v2(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_N
 void rpcrdmax_kunit_cxx_svcsrv_v2_capped(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svcsrv_v2_peers(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svcsrv_res_beyond_next(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svcsrv_settle(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svcsrv_xdr_errors(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 /* rpcrdmax_svcrdma (kunit/cxx_svc_tests.cpp) */
 void rpcrdmax_kunit_cxx_svc_accept(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svc_rw_read(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;

@@ -640,6 +640,8 @@ static bool bench_prepare(Reporter check, Bench *b, u32 xid)
 	if (b->data_touch)
 		rpcrdmax_kunit_rqst_set_data_touch(b->rqst);
 	fill(b->sent, b->snd_len(), xid);
+	if (b->snd_len() >= 4) /* an RPC Call begins with its XID, as sunrpc's do */
+		store_be32(b->sent, xid);
 	if (b->snd.ddp)
 		mem_set(b->sent + b->snd.head_len + b->snd.page_len, 0, xdr_pad(b->snd.page_len));
 	mem_set(b->got, kPoison, b->rcv_len());
@@ -1559,19 +1561,22 @@ static void bc_malformed_case(Reporter check)
 
 	b.bc_slots = xprtrdma::kBcSlots;
 	if (EXPECT(big != nullptr) && bench_up(check, &b, kDefaultPd)) {
-		fill_call(call, sizeof(call), kXid, 29);
 		/* Backward messages are taken inline only.  A Write chunk
 		 * reaches the backward path; a Read list fails the message as a
 		 * Reply first (Responders send none), and it is then read as
 		 * the backward Call it is.  Each gets its ERR_CHUNK. */
+		fill_call(call, sizeof(call), kXid - 2, 29); /* each its own XID */
 		EXPECT(b.r->send_backward(check, kXid - 2, 1, call, sizeof(call),
 					  Responder::Chunk::Write) &&
 		       bc_err_chunk(check, b.r, kXid - 2, core::kRpcRdmaVersion1));
+		fill_call(call, sizeof(call), kXid - 1, 29);
 		EXPECT(b.r->send_backward(check, kXid - 1, 1, call, sizeof(call),
 					  Responder::Chunk::Read) &&
 		       bc_err_chunk(check, b.r, kXid - 1, core::kRpcRdmaVersion1));
+		fill_call(call, sizeof(call), kXid - 3, 29);
 		EXPECT(b.r->send_backward(check, kXid - 3, 1, call, sizeof(call),
 					  Responder::Chunk::PositionZero));
+		fill_call(call, sizeof(call), kXid, 29);
 		/* Receives complete in order: the good Call proves the bad one was seen. */
 		void *rq = b.r->send_backward(check, kXid, 1, call, sizeof(call))
 				   ? bc_take(check, &b, call, sizeof(call), kXid)

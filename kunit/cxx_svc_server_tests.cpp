@@ -50,6 +50,13 @@
  *   bc_bad     a backward Call over the inline limit fails with
  *              -EMSGSIZE; a backward Reply for an XID never sent is
  *              dropped and counted; the forward direction keeps working.
+ *   xdr_errors RFC 8166 Section 4.5.2's examples (an invalid rdma_proc,
+ *              RDMA_NOMSG without chunks, rdma_xid not the RPC
+ *              message's, inline or in a Long Call) in versions 1 and
+ *              2: each answered with its error, none served;
+ *   settle     every Call received ends one way, counted: answered,
+ *              released by nfsd without a Reply, lost with the
+ *              connection (taken, or still queued).
  */
 #include "../svcrdma/svcrdma.h"
 
@@ -155,6 +162,11 @@ extern "C" void rpcrdmax_svc_xprt_received(void *) noexcept
 extern "C" void rpcrdmax_svc_xprt_close(void *xprt) noexcept
 {
 	static_cast<FakeSvcXprt *>(xprt)->closes.add_return(1);
+}
+
+extern "C" bool rpcrdmax_svc_xprt_closing(void *xprt) noexcept
+{
+	return static_cast<FakeSvcXprt *>(xprt)->closes.read() > 0;
 }
 
 /* shim/sunrpc/svc_bc.c's lookup: the waiting backward Call with @xid, or -ESRCH. */
@@ -940,6 +952,66 @@ static void credit_overrun_case(Reporter check)
 	raw_end(&p, c, nullptr);
 }
 
+/*
+ * Every message the server receives ends one way (svcrdma.h, Settle),
+ * counted: of four Calls from a raw client, nfsd answers the first,
+ * releases the second without a Reply (svc_drop), takes the third and
+ * answers it only after the connection is lost, and never takes the
+ * fourth before the connection ends.  Two lost with the connection, one
+ * svc_drop, one Reply, none dropped by us and none unsettled.
+ */
+static void settle_case(Reporter check)
+{
+	Pair p;
+	auto *c = new (Gfp::Kernel) RawClient;
+	void *ctxt = nullptr;
+	constexpr u32 kCalls = 4, kLen = 96, kXid = 0x55550301;
+
+	p.b.snd = { 100, 0, 0, 0, false };
+	p.b.rcv = { 256, 0, 0, 0, false };
+	if (!EXPECT(c != nullptr) || !pair_up(check, &p) || !raw_connect(check, &p, c) ||
+	    !raw_post_recv(check, c) || !raw_send_calls(check, c, kCalls, kLen, kXid)) {
+		raw_end(&p, c, nullptr);
+		return;
+	}
+	/* answered */
+	if (EXPECT(raw_take(check, &p, c, &ctxt) == (int)(kLen - 28))) {
+		fill_reply(p.reply, 64, kXid, 61);
+		EXPECT(rpcrdmax_kunit_svc_rqst_reply(p.rqstp, p.reply, 64, 0, 0) == 0);
+		EXPECT(rpcrdmax_svcc_sendto(c->sx->cxx, p.rqstp, ctxt) == 0);
+		rpcrdmax_svcc_release(c->sx->cxx, ctxt);
+		EXPECT(raw_received(check, c) > 0);
+	}
+	/* nfsd drops it (svc_drop): released, no Reply */
+	ctxt = nullptr;
+	if (EXPECT(raw_take(check, &p, c, &ctxt) == (int)(kLen - 28)))
+		rpcrdmax_svcc_release(c->sx->cxx, ctxt);
+	EXPECT(p.stats[RPCRDMAX_SVC_STAT_SVC_DROP] == 1);
+	EXPECT(p.stats[RPCRDMAX_SVC_STAT_LOST] == 0);
+	/* taken, then the connection is lost before nfsd answers */
+	ctxt = nullptr;
+	if (EXPECT(raw_take(check, &p, c, &ctxt) == (int)(kLen - 28))) {
+		(void)c->end.id.disconnect();
+		for (u32 i = 0; i < 500 && c->sx->closes.read() == 0; i++)
+			rpcrdmax_msleep(10);
+		EXPECT(c->sx->closes.read() > 0);
+		EXPECT(rpcrdmax_kunit_svc_rqst_reply(p.rqstp, p.reply, 64, 0, 0) == 0);
+		EXPECT(rpcrdmax_svcc_sendto(c->sx->cxx, p.rqstp, ctxt) < 0);
+		rpcrdmax_svcc_release(c->sx->cxx, ctxt);
+	}
+	EXPECT(p.stats[RPCRDMAX_SVC_STAT_LOST] == 1);
+	/* the fourth is still queued: lost when the connection ends */
+	raw_down(c);
+	EXPECT(p.stats[RPCRDMAX_SVC_STAT_RECV] == kCalls);
+	EXPECT(p.stats[RPCRDMAX_SVC_STAT_SQ_PROD] == 1);
+	EXPECT(p.stats[RPCRDMAX_SVC_STAT_SVC_DROP] == 1);
+	EXPECT(p.stats[RPCRDMAX_SVC_STAT_LOST] == 2);
+	EXPECT(p.stats[RPCRDMAX_SVC_STAT_DROPPED] == 0);
+	EXPECT(p.stats[RPCRDMAX_SVC_STAT_UNSETTLED] == 0);
+	delete c;
+	pair_down(&p);
+}
+
 static void write_chunks_case(Reporter check)
 {
 	Pair p;
@@ -1124,6 +1196,158 @@ static void expect_v2_reply(Reporter check, const Pair &p, const RawClient *c,
 	EXPECT(h.xid == xid && h.vers == core::kRpcRdmaVersion2 && h.proc == core::V2Proc::Msg);
 	EXPECT(h.direction == core::kMsgReply && h.chunks.empty());
 	EXPECT(h.payload_len == rlen && mem_compare(c->rbuf + h.hdr_len, p.reply, rlen) == 0);
+}
+
+/* ---- RFC 8166 Section 4.5.2, example by example ----------------------- */
+
+static constexpr u32 kExRpc = 40; /* octets of each example's RPC message */
+
+/* c->page, registered for the server's RDMA Reads, holding at each
+ * 512-octet slot i an RPC Call of kExRpc octets with XID @xids[i]: Long
+ * Calls' Position Zero Read chunks. */
+static bool raw_ready_reads(Reporter check, RawClient *c, const u32 *xids, u32 n)
+{
+	unsigned int bad;
+
+	c->page = rpcrdmax_alloc_page(RPCRDMAX_GFP_KERNEL | RPCRDMAX_GFP_ZERO);
+	if (!EXPECT(c->page != nullptr))
+		return false;
+	u8 *va = static_cast<u8 *>(rpcrdmax_page_address(c->page));
+	for (u32 i = 0; i < n; i++)
+		fill_call(va + 512 * i, kExRpc, xids[i], 91 + i);
+	rpcrdmax_page_seg seg = { c->page, 0, RPCRDMAX_PAGE_SIZE };
+	if (!EXPECT(c->mr.alloc(c->end.pd.get(), c->end.id.device(), 1).is_ok()) ||
+	    !EXPECT(c->mr.map(Span<const rpcrdmax_page_seg>(&seg, 1), RPCRDMAX_DMA_TO_DEVICE)
+			    .is_ok()))
+		return false;
+	c->mr.bump_key();
+	rpcrdmax_send_wr wr = c->mr.reg_wr(c->reg.cqe.raw(), RPCRDMAX_ACCESS_REMOTE_READ);
+	return EXPECT(c->end.id.post_send(&wr, 1, &bad).is_ok()) &&
+	       EXPECT(c->reg.completion.wait_ms(kWaitMs)) &&
+	       EXPECT(c->reg.wc.status == RPCRDMAX_IB_WC_SUCCESS);
+}
+
+/*
+ * c->msgs[0]: a Call of version @vers (1 or 2) with XID @xid that shows
+ * example @ex of RFC 8166 Section 4.5.2 (version 2: the draft's Section
+ * 6.2.4 carries them over); its length.
+ *   0  an invalid rdma_proc (version 1: 5; version 2: 99);
+ *   1  RDMA_NOMSG with the Read list, Write list and Reply chunk absent;
+ *   2  RDMA_MSG whose RPC message's XID is not rdma_xid;
+ *   3  RDMA_NOMSG whose RPC message, in its Position Zero Read chunk
+ *      (c->page's slot @slot), has another XID;
+ *   4  as 3, the XIDs matching: a Call to serve.
+ */
+static u32 example_call(RawClient *c, u32 vers, u32 ex, u32 xid, u32 slot)
+{
+	core::V1Header &h = c->call;
+	u8 *m = c->msgs[0];
+
+	h.xid = xid;
+	h.vers = vers;
+	h.credits = 32;
+	h.proc = ex == 0 || ex == 2 ? core::V1Proc::Msg : core::V1Proc::NoMsg;
+	h.chunks.clear();
+	if (ex >= 3 && h.chunks.add_read_segment(0, { c->mr.rkey(), kExRpc,
+						      c->mr.iova() + 512 * slot }) !=
+			       core::ListError::None)
+		return 0;
+	auto enc = vers == core::kRpcRdmaVersion2
+			   ? core::v2_encode_msg(h, core::kMsgCall, 0, Bytes(m, sizeof(c->msgs[0])))
+			   : core::v1_encode(h, Bytes(m, sizeof(c->msgs[0])));
+	if (enc.is_error() || enc.value() + kExRpc > sizeof(c->msgs[0]))
+		return 0;
+	u32 n = enc.value();
+	if (ex == 0)
+		store_be32(m + 12, vers == core::kRpcRdmaVersion2 ? 99 : 5);
+	if (ex < 3) {
+		fill_call(m + n, kExRpc, ex == 2 ? ~xid : xid, 89);
+		n += kExRpc;
+	}
+	return n;
+}
+
+/* Send c->msgs[0] (@len octets), which nfsd must not get; what the
+ * server sent back is in c->rbuf: its length (0: none). */
+static u32 raw_refused(Reporter check, Pair *p, RawClient *c, u32 len)
+{
+	void *ctxt = nullptr;
+
+	if (!EXPECT(len > 0) || !raw_post_recv(check, c) || !raw_send(check, c, len) ||
+	    !EXPECT(raw_take(check, p, c, &ctxt) == 0) || !EXPECT(ctxt == nullptr))
+		return 0;
+	return raw_received(check, c);
+}
+
+/* Example 4: served, rq_arg the RPC message pulled from the chunk. */
+static void example_served(Reporter check, Pair *p, RawClient *c, u32 len, u32 xid)
+{
+	void *ctxt = nullptr;
+
+	if (EXPECT(raw_send(check, c, len)) && EXPECT(raw_take(check, p, c, &ctxt) == (int)kExRpc))
+		EXPECT(rpcrdmax_kunit_svc_rqst_arg(p->rqstp, p->buf, kBuf) == (int)kExRpc &&
+		       load_be32(p->buf) == xid);
+	if (ctxt)
+		rpcrdmax_svcc_release(c->sx->cxx, ctxt);
+}
+
+/*
+ * RFC 8166 Section 4.5.2 names three XDR errors a Responder MUST answer
+ * with RDMA_ERROR/ERR_CHUNK: an invalid rdma_proc, an RDMA_NOMSG with no
+ * chunk, an rdma_xid other than the RPC message's.  Each example, in
+ * version 1 and in version 2 (RDMA2_ERR_INVALID_PROC for the first,
+ * RDMA2_ERR_BAD_XDR for the others: the draft's Section 6.2.4), the XID
+ * mismatch both inline (RDMA_MSG) and in a Long Call's chunk: answered
+ * with the error, its XID the Call's, nothing handed to nfsd; the Long
+ * Call whose XIDs match is served.
+ */
+static void xdr_errors_case(Reporter check)
+{
+	Pair p;
+	auto *c = new (Gfp::Kernel) RawClient;
+	auto *h = new (Gfp::Kernel) core::V2Header;
+	const core::DecodeLimits lim;
+	constexpr u32 kXid = 0x55550401;
+	/* the Read chunks' RPC messages: version 1's examples 3 and 4, version 2's */
+	const u32 slots[4] = { ~(kXid + 3), kXid + 4, ~(kXid + 0x13), kXid + 0x14 };
+	long long chunk, ev2;
+	u32 got;
+
+	p.b.snd = { 100, 0, 0, 0, false };
+	p.b.rcv = { 256, 0, 0, 0, false };
+	if (!EXPECT(c != nullptr && h != nullptr) || !pair_up(check, &p) ||
+	    !raw_connect(check, &p, c) || !raw_ready_reads(check, c, slots, 4))
+		goto out;
+	chunk = p.stats[RPCRDMAX_SVC_STAT_ERR_CHUNK];
+	for (u32 ex = 0; ex < 4; ex++) {
+		got = raw_refused(check, &p, c, example_call(c, 1, ex, kXid + ex, 0));
+		EXPECT(got && core::v1_decode_reply(ConstBytes(c->rbuf, got), lim, &c->reply) ==
+				      core::V1Verdict::ErrorReply);
+		EXPECT(c->reply.xid == kXid + ex && c->reply.vers == core::kRpcRdmaVersion1 &&
+		       c->reply.err == static_cast<u32>(core::V1ErrCode::Chunk));
+	}
+	EXPECT(p.stats[RPCRDMAX_SVC_STAT_ERR_CHUNK] == chunk + 4);
+	example_served(check, &p, c, example_call(c, 1, 4, kXid + 4, 1), kXid + 4);
+
+	/* version 2 on the same connection: each Call in its own version
+	 * (draft Section 7.3; its first Call was version 1, so no
+	 * RDMA2_CONNPROP comes first) */
+	ev2 = p.stats[RPCRDMAX_SVC_STAT_ERR_V2];
+	for (u32 ex = 0; ex < 4; ex++) {
+		const u32 xid = kXid + 0x10 + ex;
+		got = raw_refused(check, &p, c, example_call(c, 2, ex, xid, 2));
+		EXPECT(got && core::v2_decode(ConstBytes(c->rbuf, got), lim, h) == core::V2Verdict::Ok);
+		EXPECT(h->xid == xid && h->vers == core::kRpcRdmaVersion2 &&
+		       h->proc == core::V2Proc::Error &&
+		       h->error.code == static_cast<u32>(ex ? core::V2ErrCode::BadXdr
+							     : core::V2ErrCode::InvalidProc));
+	}
+	EXPECT(p.stats[RPCRDMAX_SVC_STAT_ERR_V2] == ev2 + 4);
+	example_served(check, &p, c, example_call(c, 2, 4, kXid + 0x14, 3), kXid + 0x14);
+	EXPECT(c->sx->closes.read() == 0);
+out:
+	raw_end(&p, c, nullptr);
+	delete h;
 }
 
 static void v2_case(Reporter check)
@@ -1366,3 +1590,5 @@ RPCRDMAX_KUNIT_SVCSRV_ENTRY(v2)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(v2_capped)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(v2_peers)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(res_beyond_next)
+RPCRDMAX_KUNIT_SVCSRV_ENTRY(settle)
+RPCRDMAX_KUNIT_SVCSRV_ENTRY(xdr_errors)

@@ -86,6 +86,7 @@ void SvcConn::recv_done(RecvBuf *rb, const rpcrdmax_wc &wc)
 	rb->map.sync_for_cpu();
 	rb->len = min(wc.byte_len, lim_.recv_size);
 	stat_add(RPCRDMAX_SVC_STAT_RECV);
+	unsettled_.add_return(1);
 	{
 		SpinLockBhGuard g(&lock_);
 		rb->overrun = !core::credits_responder_receive(&credits_);
@@ -158,6 +159,16 @@ Result<u32> SvcConn::build_arg(void *rqstp, CallCtx *cc, const u8 *inl)
 		at += p.len;
 	}
 	rpcrdmax_svc_arg_set(rqstp, lay.len);
+	/* A Long Call's RPC message, pulled from its Position Zero Read
+	 * chunk, must begin with rdma_xid (RFC 8166 Section 4.5.2; the
+	 * core checked an RDMA_MSG's): else ERR_CHUNK. */
+	if (lay.from_call_chunk) {
+		const XdrBufView arg = xdr_buf_at(rqstp, RPCRDMAX_OFF_SVC_RQST_ARG);
+		if (!core::rpc_xid_matches(ConstBytes(reinterpret_cast<const u8 *>(arg.head_base()),
+						      arg.head_len()),
+					   cc->call.xid))
+			return error(err::EINVAL);
+	}
 	/* the Reply's pages follow the Call's */
 	const u32 call_pages = (lay.len + RPCRDMAX_PAGE_SIZE - 1) / RPCRDMAX_PAGE_SIZE;
 	rpcrdmax_svc_set_respages(rqstp, max(call_pages, 1u), 1);
@@ -211,6 +222,48 @@ void SvcConn::uncount_call(CallCtx *cc)
 		return;
 	cc->outstanding = false;
 	uncount();
+}
+
+/* @how one received message ended (Settle); each is settled once. */
+void SvcConn::settle(Settle how)
+{
+	switch (how) {
+	case Settle::Dropped:
+		stat_add(RPCRDMAX_SVC_STAT_DROPPED);
+		break;
+	case Settle::Lost:
+		stat_add(RPCRDMAX_SVC_STAT_LOST);
+		break;
+	case Settle::SvcDrop:
+		stat_add(RPCRDMAX_SVC_STAT_SVC_DROP);
+		break;
+	case Settle::Answered:
+	case Settle::NotCall:
+		break;
+	}
+	unsettled_.add_return(-1);
+}
+
+/* The message @cc holds ended as @how, unless it already ended. */
+void SvcConn::settle(CallCtx *cc, Settle how)
+{
+	if (cc->settled)
+		return;
+	cc->settled = true;
+	settle(how);
+}
+
+/* The connection is lost, or svc is closing it: no Reply can go out. */
+bool SvcConn::gone() const
+{
+	return lost_.read() || rpcrdmax_svc_xprt_closing(xprt);
+}
+
+/* How a message ended whose Reply or RDMA_ERROR was posted (@r ok), or
+ * could not be: lost with the connection, or dropped by us. */
+Settle SvcConn::sent(Result<void> r) const
+{
+	return r.is_ok() ? Settle::Answered : failed();
 }
 
 void SvcConn::note_overrun(u32 xid)
@@ -288,6 +341,15 @@ bool SvcConn::decode_v1(RecvBuf *rb, CallCtx *cc, bool *reply)
 	rpcrdmax_trace_svc_decode_err(decode_err_event(v), rcq_.get(), rb->cqe.id(), rb->data,
 				      rb->len);
 	uncount_call(cc); /* before an error Reply can free a credit */
+	if (v == core::V1Verdict::XidMismatch &&
+	    core::v1_msg_direction(h, ConstBytes(rb->data + h.hdr_len, h.payload_len)) ==
+		    core::MsgDirection::Reply) {
+		/* A backward Reply's header in error: its requester (we)
+		 * silently discards it (RFC 8166 Section 4.5). */
+		stat_add(RPCRDMAX_SVC_STAT_BC_DROPPED);
+		settle(cc, Settle::NotCall);
+		return false;
+	}
 	bool vers = act == core::ResponderAction::ReplyErrVers;
 	if (act != core::ResponderAction::Drop &&
 	    core::v1_peek_xid(ConstBytes(rb->data, rb->len), &xid)) {
@@ -302,10 +364,10 @@ bool SvcConn::decode_v1(RecvBuf *rb, CallCtx *cc, bool *reply)
 		e.code = static_cast<u32>(core::V2ErrCode::Vers);
 		e.vers_low = core::kRpcRdmaVersion1;
 		e.vers_high = lim_.max_vers;
-		(void)send_error(xid, vers, vers ? &e : nullptr, h.vers);
+		settle(cc, sent(send_error(xid, vers, vers ? &e : nullptr, h.vers)));
 		stat_add(vers ? RPCRDMAX_SVC_STAT_ERR_VERS : RPCRDMAX_SVC_STAT_ERR_CHUNK);
 	} else {
-		stat_add(RPCRDMAX_SVC_STAT_DROPPED);
+		settle(cc, Settle::Dropped);
 	}
 	rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "bad Call header: %s",
 				 core::v1_verdict_name(v));
@@ -322,10 +384,12 @@ int SvcConn::process(void *rqstp, RecvBuf *rb, void **ctxt)
 	if (!cc) {
 		uncount();
 		repost(rb);
-		stat_add(RPCRDMAX_SVC_STAT_DROPPED);
+		settle(Settle::Dropped);
 		return 0; /* the client retransmits */
 	}
 	cc->outstanding = true; /* counted when the Receive completed */
+	cc->busy = true;
+	cc->settled = false;
 	cc->shape.npayloads = 0;
 	cc->vers = core::kRpcRdmaVersion1; /* decode_v2 sets both for version 2 */
 	cc->inv_handle = 0;
@@ -351,6 +415,7 @@ int SvcConn::process(void *rqstp, RecvBuf *rb, void **ctxt)
 		/* A Reply arriving at a responder answers one of its
 		 * backward Calls (RFC 8167): not a Call, not counted. */
 		uncount_call(cc);
+		settle(cc, Settle::NotCall);
 		backward_reply(h, msg, h.payload_len);
 		repost(rb);
 		put_call(cc);
@@ -368,9 +433,11 @@ int SvcConn::process(void *rqstp, RecvBuf *rb, void **ctxt)
 			 * version 2 RDMA2_ERR_BAD_XDR (draft Section 6.2.4) */
 			if (cc->vers != core::kRpcRdmaVersion2)
 				stat_add(RPCRDMAX_SVC_STAT_ERR_CHUNK);
-			chunk_error(cc, core::V2ErrCode::BadXdr, 0);
+			settle(cc, sent(chunk_error(cc, core::V2ErrCode::BadXdr, 0)));
 		} else {
-			stat_add(RPCRDMAX_SVC_STAT_DROPPED);
+			/* its Read chunks not pulled: lost with the
+			 * connection, else dropped (the client retransmits) */
+			settle(cc, failed());
 		}
 		put_call(cc);
 		return (e == -err::EIO || e == -err::ENOTCONN) ? e : 0;

@@ -348,16 +348,24 @@ void SvcConn::trace_reply_segments(const SendCtx *sc, const core::ChunkLists &cl
 		chunk(cl.reply);
 }
 
+/* nfsd's sendto: the Reply to @cc's Call, posted, or RDMA_ERROR; a
+ * negative errno when neither went out, which closes the connection. */
 int SvcConn::sendto(void *rqstp, CallCtx *cc)
 {
-	rpcrdmax_xdr_shape s;
-
 	if (!cc)
 		return -err::EINVAL;
+	int rc = reply(rqstp, cc);
+	settle(cc, rc ? failed() : Settle::Answered);
+	return rc;
+}
+
+int SvcConn::reply(void *rqstp, CallCtx *cc)
+{
+	rpcrdmax_xdr_shape s;
 	const core::ReplyPlan p = plan_reply(rqstp, cc, &s);
-	if (p.route == core::ReplyRoute::NoRoom) {
-		return chunk_error(cc, core::V2ErrCode::ReplyResource, s.len) ? 0 : -err::ENOTCONN;
-	}
+
+	if (p.route == core::ReplyRoute::NoRoom)
+		return chunk_error(cc, core::V2ErrCode::ReplyResource, s.len).is_ok() ? 0 : -err::ENOTCONN;
 	if (p.route == core::ReplyRoute::Bad)
 		return -err::EINVAL;
 

@@ -222,6 +222,25 @@ inline constexpr u32 kSpareRecvs = 16;
 class Listener;
 class SvcConn;
 
+/*
+ * How a message the connection received ended: every one ends exactly
+ * one way (SvcConn::settle), so that Calls received = Replies sent +
+ * dropped + lost + svc_drop, per connection and in the rdma_stat_*
+ * counters.
+ *   Answered  its Reply, or an RDMA_ERROR, was posted (rdma_stat_sq_prod);
+ *   NotCall   a backward Reply (rdma_stat_bc_replies or _bc_dropped) or
+ *             an RDMA2_CONNPROP (rdma_stat_connprop_recv);
+ *   Dropped   by us, for a logged reason (rdma_stat_dropped);
+ *   Lost      the connection ended first: before nfsd took the Call, or
+ *             before its Reply could be posted (rdma_stat_lost);
+ *   SvcDrop   nfsd released the Call without a Reply while the
+ *             connection was up (svc_drop: a retransmission of a Call
+ *             still in progress, a dropped deferral; rdma_stat_svc_drop).
+ * A connection that ends with messages not settled counts them in
+ * rdma_stat_unsettled and logs it: that is a defect of ours.
+ */
+enum class Settle : u8 { Answered, NotCall, Dropped, Lost, SvcDrop };
+
 /* Count @n contexts made (rdma_stat_ctxt_alloc). */
 inline void count_allocs(u32 n)
 {
@@ -258,6 +277,8 @@ struct CallCtx {
 	 * marks them (the i-th for Write chunk i), its lengths at sendto. */
 	core::ReplyShape shape = {};
 	bool outstanding = false; /* counted in the credits, no Reply built or dropped yet */
+	bool busy = false;	/* taken by a message (process) and not yet given back */
+	bool settled = false;	/* its message's ending counted (SvcConn::settle) */
 	/* The Call's RPC-over-RDMA version, which its Reply uses (draft
 	 * Section 7.3), and for version 2 the rkey its Reply may invalidate
 	 * (rdma_inv_handle, Section 6.2.3; 0: none). */
@@ -332,11 +353,16 @@ public:
 	void trace_segments(const RecvBuf *rb, const core::ChunkLists &cl);
 	void trace_reply_segments(const SendCtx *sc, const core::ChunkLists &cl);
 	int sendto(void *rqstp, CallCtx *cc);
+	int reply(void *rqstp, CallCtx *cc);
 	int result_payload(CallCtx *cc, u32 offset, u32 length);
 	void put_call(CallCtx *cc);
 	void uncount();
 	void uncount_call(CallCtx *cc);
 	void note_overrun(u32 xid);
+	void settle(Settle how);
+	void settle(CallCtx *cc, Settle how);
+	bool gone() const;
+	Settle failed() const { return gone() ? Settle::Lost : Settle::Dropped; }
 	void detach();
 	void lost();
 	void drain();
@@ -382,16 +408,17 @@ private:
 	/* RPC-over-RDMA Version Two (svcrdma/v2.cpp) */
 	bool decode_v1(RecvBuf *rb, CallCtx *cc, bool *reply);
 	bool decode_v2(RecvBuf *rb, CallCtx *cc, bool *reply);
-	void v2_control(RecvBuf *rb);
-	void v2_refuse(const RecvBuf *rb, u32 xid, core::V2Verdict v);
-	void v2_error(u32 xid, const core::V2Error &e, const char *why);
+	Settle v2_control(RecvBuf *rb);
+	Settle v2_refuse(const RecvBuf *rb, u32 xid, core::V2Verdict v);
+	Settle v2_error(u32 xid, const core::V2Error &e, const char *why);
+	Settle sent(Result<void> r) const;
 	void note_connprop(const core::PropSet &props);
 	void count_version(u32 vers);
 	void send_connprop();
 	Result<void> connprop_post();
 	u32 control_grant();
 	u32 reply_thr(const CallCtx *cc) const;
-	bool chunk_error(const CallCtx *cc, core::V2ErrCode code, u32 length_needed);
+	Result<void> chunk_error(const CallCtx *cc, core::V2ErrCode code, u32 length_needed);
 	Result<void> sq_reserve(u32 n);
 	Result<void> add_writes(SendCtx *sc, void *rqstp, CallCtx *cc, const core::ChunkRef &c,
 				const core::Range *ranges, u32 nranges);
@@ -442,6 +469,7 @@ private:
 	Atomic first_vers_;	/* the version of the connection's first Call; 0: none yet */
 	core::V2Header *v2_ = nullptr;
 	Atomic lost_;
+	Atomic unsettled_;		/* messages received and not yet settled */
 	Atomic send_ids_;		/* the next Send context's cid */
 	Mutex drain_mutex_;		/* drain(): one ib_drain_qp at a time */
 	u32 ord_ = 1;

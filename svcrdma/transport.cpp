@@ -126,8 +126,21 @@ SvcConn::~SvcConn()
 		delete sc;
 	while (SendCtx *sc = send_free_.pop_front())
 		delete sc;
-	while (CallCtx *cc = calls_.pop_front()) /* free or never given back */
+	/* Calls the connection ended with: queued for nfsd, or held by a
+	 * context svc never gave back. */
+	while (ready_.pop_front())
+		settle(Settle::Lost);
+	while (CallCtx *cc = calls_.pop_front()) { /* free or never given back */
+		if (cc->busy)
+			settle(cc, Settle::Lost);
 		delete cc;
+	}
+	if (int n = unsettled_.read()) {
+		stat_add(RPCRDMAX_SVC_STAT_UNSETTLED, (u32)(n < 0 ? -n : n));
+		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_WARNING,
+					 "%pISc: connection ended with %d messages unsettled",
+					 rpcrdmax_cm_peer_addr(id.get()), n);
+	}
 	delete[] recvs_;
 	delete v2_;
 }
@@ -206,8 +219,13 @@ CallCtx *SvcConn::get_call()
 	return take_or_make(&lock_, &call_free_, [this] { return new_call(); });
 }
 
+/* svc gives @cc back (release): a Call it never answered was lost with
+ * the connection, or dropped by nfsd (svc_drop). */
 void SvcConn::put_call(CallCtx *cc)
 {
+	if (cc->busy && !cc->settled)
+		settle(cc, gone() ? Settle::Lost : Settle::SvcDrop);
+	cc->busy = false;
 	uncount_call(cc);
 	SpinLockBhGuard g(&lock_);
 	if (cc->rb)

@@ -55,49 +55,50 @@ bool SvcConn::decode_v2(RecvBuf *rb, CallCtx *cc, bool *reply)
 		return true;
 	}
 	uncount_call(cc); /* before an error Reply can free a credit */
-	if (v == core::V2Verdict::InvalidProc)
-		v2_control(rb);
-	else
-		v2_refuse(rb, cc->call.xid, v);
+	if (v != core::V2Verdict::InvalidProc && dir == core::kMsgReply) {
+		/* A backward Reply's header in error: errors never flow
+		 * from requester (we) to responder (Section 6.2.4); it is
+		 * discarded (RFC 8166 Section 4.5). */
+		stat_add(RPCRDMAX_SVC_STAT_BC_DROPPED);
+		settle(cc, Settle::NotCall);
+		return false;
+	}
+	settle(cc, v == core::V2Verdict::InvalidProc ? v2_control(rb)
+						     : v2_refuse(rb, cc->call.xid, v));
 	return false;
 }
 
-/* A version 2 message that is not a Call or a Reply. */
-void SvcConn::v2_control(RecvBuf *rb)
+/* A version 2 message that is not a Call or a Reply; how it ended. */
+Settle SvcConn::v2_control(RecvBuf *rb)
 {
 	const core::DecodeLimits lim;
 	core::V2Error e;
 
 	if (!v2_) {
 		v2_ = new (Gfp::Kernel) core::V2Header;
-		if (!v2_) {
-			stat_add(RPCRDMAX_SVC_STAT_DROPPED);
-			return;
-		}
+		if (!v2_)
+			return Settle::Dropped;
 		count_allocs(1);
 	}
 	core::V2Verdict v = core::v2_decode(ConstBytes(rb->data, rb->len), lim, v2_);
-	if (v != core::V2Verdict::Ok) {
-		v2_refuse(rb, v2_->xid, v);
-		return;
-	}
+	if (v != core::V2Verdict::Ok)
+		return v2_refuse(rb, v2_->xid, v);
 	switch (core::v2_responder_control(v2_, &e)) {
 	case core::V2Control::ConnProp:
 		stat_add(RPCRDMAX_SVC_STAT_CONNPROP_RECV);
 		note_connprop(v2_->props);
-		return;
+		return Settle::NotCall;
 	case core::V2Control::Drop:
-		stat_add(RPCRDMAX_SVC_STAT_DROPPED);
-		return;
+		return Settle::Dropped;
 	case core::V2Control::ReplyError:
-		v2_error(v2_->xid, e, "unsupported operation");
-		return;
+		return v2_error(v2_->xid, e, "unsupported operation");
 	}
+	return Settle::Dropped;
 }
 
 /* A version 2 header that does not decode: the error its verdict calls
- * for, or dropped. */
-void SvcConn::v2_refuse(const RecvBuf *rb, u32 xid, core::V2Verdict v)
+ * for, or dropped; how it ended. */
+Settle SvcConn::v2_refuse(const RecvBuf *rb, u32 xid, core::V2Verdict v)
 {
 	const core::DecodeLimits lim;
 	core::V2Error e;
@@ -106,19 +107,18 @@ void SvcConn::v2_refuse(const RecvBuf *rb, u32 xid, core::V2Verdict v)
 				      : v == core::V2Verdict::InvalidProc ? RPCRDMAX_DECODE_ERR_BADPROC
 									  : RPCRDMAX_DECODE_ERR_PARSE,
 				      rcq_.get(), rb->cqe.id(), rb->data, rb->len);
-	if (core::v2_verdict_action(v, lim, &e) != core::V2Action::ReplyError) {
-		stat_add(RPCRDMAX_SVC_STAT_DROPPED);
-		return;
-	}
-	v2_error(xid, e, core::v2_verdict_name(v));
+	if (core::v2_verdict_action(v, lim, &e) != core::V2Action::ReplyError)
+		return Settle::Dropped;
+	return v2_error(xid, e, core::v2_verdict_name(v));
 }
 
-void SvcConn::v2_error(u32 xid, const core::V2Error &e, const char *why)
+Settle SvcConn::v2_error(u32 xid, const core::V2Error &e, const char *why)
 {
-	(void)send_error(xid, false, &e, core::kRpcRdmaVersion2);
+	Settle how = sent(send_error(xid, false, &e, core::kRpcRdmaVersion2));
 	stat_add(RPCRDMAX_SVC_STAT_ERR_V2);
 	rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "version 2 message %08x: %s, error %u", xid,
 				 why, e.code);
+	return how;
 }
 
 /* RDMA2_CONNPROP (Section 5.3.1): the client's Receive size bounds our
@@ -184,15 +184,15 @@ u32 SvcConn::reply_thr(const CallCtx *cc) const
 /* A Call whose chunks do not serve: ERR_CHUNK in version 1, the version 2
  * error @code otherwise (RDMA2_ERR_REPLY_RESOURCE with @length_needed,
  * counted in rdma_stat_err_v2).  False when it could not be sent. */
-bool SvcConn::chunk_error(const CallCtx *cc, core::V2ErrCode code, u32 length_needed)
+Result<void> SvcConn::chunk_error(const CallCtx *cc, core::V2ErrCode code, u32 length_needed)
 {
 	if (cc->vers != core::kRpcRdmaVersion2)
-		return send_error(cc->call.xid, false).is_ok();
+		return send_error(cc->call.xid, false);
 	core::V2Error e = {};
 	e.code = static_cast<u32>(code);
 	e.length_needed = length_needed;
 	stat_add(RPCRDMAX_SVC_STAT_ERR_V2);
-	return send_error(cc->call.xid, false, &e, core::kRpcRdmaVersion2).is_ok();
+	return send_error(cc->call.xid, false, &e, core::kRpcRdmaVersion2);
 }
 
 } // namespace rpcrdmax::svcrdma

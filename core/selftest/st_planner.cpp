@@ -84,6 +84,8 @@ static void check_against_decoder(Reporter &r, const Plan &p)
 	ST_EQ(r, v1_encoded_size(*h), p.call_hdr_len);
 	if (!ST_CHECK(r, v1_encode(*h, buf).is_ok()))
 		return;
+	if (h->proc == V1Proc::Msg && p.call_inline_len >= 4) /* the RPC message's XID */
+		ktl::store_be32(buf.data() + p.call_hdr_len, h->xid);
 	ST_EQ(r, v1_decode_call(buf, DecodeLimits{}, h), V1Verdict::Ok);
 	ST_EQ(r, h->payload_len, p.call_inline_len);
 }

@@ -43,7 +43,8 @@ constexpr u32 kCallReply[] = {
 	kXid, 0, 2, 100003, 3, 16,
 };
 
-/* Encode @rep followed by @body octets of body, as a Send would carry. */
+/* Encode @rep followed by @body octets of body (the RPC Reply: its XID,
+ * then zeros), as a Send would carry. */
 static ktl::ConstBytes send_octets(Reporter &r, const V1Header &rep, u32 body)
 {
 	ktl::Bytes out = r.bytes(v1_encoded_size(rep) + body);
@@ -51,6 +52,8 @@ static ktl::ConstBytes send_octets(Reporter &r, const V1Header &rep, u32 body)
 
 	if (!ST_CHECK(r, n.is_ok()) || !ST_EQ(r, n.value(), v1_encoded_size(rep)))
 		return ktl::ConstBytes();
+	if (body >= 4)
+		ktl::store_be32(out.data() + n.value(), rep.xid);
 	return out;
 }
 

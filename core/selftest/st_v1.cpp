@@ -288,8 +288,8 @@ static ktl::ConstBytes write_list_msg(Reporter &r, u32 nchunks, u32 nsegs)
 			     x.put_u64(0x10000ull * (s + 1));
 	}
 	ok = ok && x.put_u32(0) && x.put_u32(0);
-	for (u32 i = 0; i < 10; i++)
-		ok = ok && x.put_u32(i);
+	for (u32 i = 0; i < 10; i++) /* the RPC message, its XID first */
+		ok = ok && x.put_u32(i ? i : kXid);
 	r.check(ok && x.remaining() == 0, "built write-list vector", __FILE__, __LINE__);
 	return b;
 }
@@ -326,7 +326,7 @@ static void write_limits(Reporter &r)
 }
 
 /* RDMA_MSG with read segments at @pos[i] of @len[i] octets, then a
- * @payload-octet inline message. */
+ * @payload-octet inline message (its XID, then zeros). */
 static ktl::ConstBytes read_list_msg(Reporter &r, u32 proc, const u32 *pos, const u32 *len,
 			      u32 n, u32 payload)
 {
@@ -339,6 +339,8 @@ static ktl::ConstBytes read_list_msg(Reporter &r, u32 proc, const u32 *pos, cons
 		     x.put_u32(len[i]) && x.put_u64(0x200000ull * (i + 1));
 	ok = ok && x.put_u32(0) && x.put_u32(0) && x.put_u32(0);
 	r.check(ok && x.remaining() == payload, "built read-list vector", __FILE__, __LINE__);
+	if (payload >= 4) /* the RPC message's XID */
+		ktl::store_be32(b.data() + b.size() - payload, kXid);
 	return b;
 }
 
@@ -418,6 +420,28 @@ static void read_positions(Reporter &r)
 			    V1Verdict::MissingCallChunk, V1Verdict::NoMessage};
 	for (V1Verdict v : kVs2)
 		ST_EQ(r, v1_responder_action(v), ResponderAction::ReplyErrChunk);
+}
+
+/* RFC 8166 Section 4.5.2: an rdma_xid other than the RPC message's XID
+ * is an XDR error, which a Responder answers with ERR_CHUNK; a Requester
+ * discards such a Reply (Section 4.5). */
+static void xid_mismatch(Reporter &r)
+{
+	V1Header *h = r.make<V1Header>();
+	ST_NEED(r, h);
+	const u32 match[] = {kXid, 1, 32, 0, 0, 0, 0, kXid, 0, 2};
+	const u32 other[] = {kXid, 1, 32, 0, 0, 0, 0, kXid + 1, 0, 2};
+	const u32 reply_other[] = {kXid, 1, 32, 0, 0, 0, 0, kXid ^ 0x100, 1, 0};
+
+	ST_EQ(r, v1_decode_call(r.words(match), kLim, h), V1Verdict::Ok);
+	ST_EQ(r, v1_decode_call(r.words(other), kLim, h), V1Verdict::XidMismatch);
+	ST_EQ(r, v1_responder_action(V1Verdict::XidMismatch), ResponderAction::ReplyErrChunk);
+	/* an RPC message shorter than an XID carries none */
+	ST_EQ(r, v1_decode_call(r.words(match).first(30), kLim, h), V1Verdict::XidMismatch);
+	ST_EQ(r, v1_decode_reply(r.words(match), kLim, h), V1Verdict::Ok);
+	ST_EQ(r, v1_decode_reply(r.words(reply_other), kLim, h), V1Verdict::XidMismatch);
+	ST_EQ(r, v1_requester_action(V1Verdict::XidMismatch), RequesterAction::Drop);
+	ST_CHECK(r, ktl::mem_compare(v1_verdict_name(V1Verdict::XidMismatch), "xid_mismatch", 13) == 0);
 }
 
 constexpr u32 kErrVers7[] = {kXid, 7, 16, 4, 1, 2, 3};
@@ -529,6 +553,7 @@ const Case kV1Cases[] = {
 	{"v1.write_limits", v1_cases::write_limits},
 	{"v1.read_limits", v1_cases::read_limits},
 	{"v1.read_positions", v1_cases::read_positions},
+	{"v1.xid_mismatch", v1_cases::xid_mismatch},
 	{"v1.reply_decode", v1_cases::reply_decode},
 	{"v1.builder_encode", v1_cases::builder_encode},
 	{"v1.peek_xid", v1_cases::peek_xid},

@@ -313,7 +313,8 @@ static ktl::ConstBytes v2_writes(Reporter &r, u32 nchunks, u32 nsegs)
 		for (u32 s = 0; s < nsegs; s++)
 			ok = ok && x.put_u32(7) && x.put_u32(512) && x.put_u64(0x1000);
 	}
-	ok = ok && x.put_u32(0) && x.put_u32(0) && x.put_u32(1) && x.put_u32(2);
+	/* no Reply chunk, then the RPC message: its XID, one more word */
+	ok = ok && x.put_u32(0) && x.put_u32(0) && x.put_u32(vec::kXid) && x.put_u32(2);
 	r.check(ok && x.remaining() == 0, "built v2 write list", __FILE__, __LINE__);
 	return b;
 }
@@ -543,6 +544,25 @@ static void requester_side(Reporter &r)
 	ST_CHECK(r, ktl::mem_compare(v2_err_name(77), "unknown error", 14) == 0);
 }
 
+/* RFC 8166 Section 4.5.2, kept by Section 6.2.4: an RDMA2_MSG whose RPC
+ * message's XID is not rdma_xid does not decode (RDMA2_ERR_BAD_XDR), in
+ * either direction. */
+static void xid_mismatch(Reporter &r)
+{
+	V1Header *c = r.make<V1Header>();
+	ST_NEED(r, c);
+	u32 dir, inv;
+	const u32 match[] = {vec::kXid, 2, 32, 0, kMsgCall, 0, 0, 0, 0, vec::kXid, 0, 2};
+	const u32 other[] = {vec::kXid, 2, 32, 0, kMsgCall, 0, 0, 0, 0, vec::kXid + 1, 0, 2};
+	const u32 reply[] = {vec::kXid, 2, 32, 0, kMsgReply, 0, 0, 0, 0, vec::kXid + 1, 1, 0};
+
+	ST_EQ(r, v2_decode_msg(r.words(match), kLim, c, &dir, &inv), V2Verdict::Ok);
+	ST_EQ(r, v2_decode_msg(r.words(other), kLim, c, &dir, &inv), V2Verdict::BadXdr);
+	ST_EQ(r, v2_decode_msg(r.words(reply), kLim, c, &dir, &inv), V2Verdict::BadXdr);
+	ST_EQ(r, dir, kMsgReply);
+	ST_EQ(r, v2_decode_msg(r.words(match).first(38), kLim, c, &dir, &inv), V2Verdict::BadXdr);
+}
+
 } // namespace v2_cases
 
 const Case kV2Cases[] = {
@@ -560,6 +580,7 @@ const Case kV2Cases[] = {
 	{"v2.msg_as_v1_view", v2_cases::msg_as_v1_view},
 	{"v2.responder_control", v2_cases::responder_control},
 	{"v2.requester_side", v2_cases::requester_side},
+	{"v2.xid_mismatch", v2_cases::xid_mismatch},
 };
 const u32 kV2CaseCount = sizeof(kV2Cases) / sizeof(kV2Cases[0]);
 

@@ -17,6 +17,8 @@ fei_serve 4000 "$QP0"
 fei_disarm >/dev/null 2>&1
 step "server: QPs back to $QP0 once the client unmounted" rdma_res_settle qp "$QP0" 60
 step "server: rpc.nfsd 0" rpc.nfsd 0
+# Injected failures drop Calls and lose connections; each is counted.
+settled_step server yes
 step "server: rpcrdmax unloads" transport_unload rpcrdmax
 step "server: RDMA resources back to $RES0 after unload" rdma_res_back "$RES0" 30
 dmesg | grep -c 'FAULT_INJECTION: forcing a failure' | sed 's/^/server: failures injected: /'

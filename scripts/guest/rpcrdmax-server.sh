@@ -39,27 +39,16 @@ deleg_server_watch
 # the Call and post events stop when that script ends: the checks below
 # look for what its I/O did, which the battery's traffic would push out of
 # the buffers.  The error and Send Queue events, rare, stay on.
-# So does the count of Calls and Replies below: the battery's kill storm
-# and device removal drop connections with Calls on them, whose Replies
-# sunrpc then never sends (svc_send on a closed transport), nor are they
-# "dropped" by us; and nfsd's reply cache drops a retransmission of a Call
-# still in progress.  Its counters are taken when the first script ends.
-SVC=/proc/sys/sunrpc/svc_rdma
-call_counts() {
-	echo "$(cat $SVC/rdma_stat_recv) $(cat $SVC/rdma_stat_bc_replies) $(cat $SVC/rdma_stat_connprop_recv)" \
-		"$(cat $SVC/rdma_stat_sq_prod) $(cat $SVC/rdma_stat_bc_calls) $(cat $SVC/rdma_stat_connprop_sent)" \
-		"$(cat $SVC/rdma_stat_dropped)"
-}
 if battery_after; then
-	( wait_for /share/part1.done 3600 && trace_events_off server && trace_events_off server_post &&
-		call_counts >/tmp/part1.counts ) &
+	( wait_for /share/part1.done 3600 && trace_events_off server && trace_events_off server_post ) &
 fi
-# rpcrdmax-client.sh's kill storm, device removal and late: steps lose
-# Calls with their connections: such a Call gets no Reply, and one whose
-# Read chunk can no longer be pulled is dropped.  The counts below leave
-# out what that window ("faults") saw (lib.sh, window_watch); credit
-# overruns and malformed Calls are counted in it too.
-window_watch faults call_counts
+# Every message received ends one way (svcrdma/svcrdma.h, Settle): the
+# counts add up over the whole run, faults and all (lib.sh, settled).
+# Whether the client ran fault steps (rpcrdmax-client.sh's kill storm,
+# device removal and late: steps open the window "faults", lib.sh
+# window_begin) or the battery (its device removal): only then may a
+# Call be lost with its connection.
+window_watch faults date
 faults_watch=$!
 nfs_server_serve
 kill $faults_watch 2>/dev/null	# (a client that never opened the window)
@@ -70,31 +59,17 @@ netns_listener
 # Malformed Calls are counted by what they got, Calls beyond the
 # credits granted as overruns, and backward Replies no backward Call
 # waits for (RFC 8167) as bc_dropped: under the hostile peer
-# every kind must have happened, with well-behaved clients none.
-# With the battery after the first client script, dropped is read when
-# that script ended: the battery's device removal can drop a Call whose
-# Read chunk the lost connection no longer lets the server pull ("cannot
-# assemble Call: -5"; the client retransmits it), as a fresh make check
-# showed once (server case, during the battery's callbacks variant).
-# call_counts as the checks of dropped Calls and of every Call answered
-# read them: by the first client script when the battery follows, the
-# faults window apart.
-if battery_after; then
-	counts=$(cat /tmp/part1.counts 2>/dev/null) by=" (by the first client script)" what=" by the first client script"
-else
-	counts=$(call_counts) by= what=
-fi
-counts=$(less_window faults $counts)
-[ -s "$WINDOWS/faults.end" ] && by="$by (the faults window apart)" what="$what, the faults window apart"
+# every kind must have happened, with well-behaved clients none, faults
+# and all (a Call whose connection is lost under it is counted lost, not
+# dropped).
 for f in err_vers err_chunk dropped credit_overrun bc_dropped; do
-	v=$(cat /proc/sys/sunrpc/svc_rdma/rdma_stat_$f) when=
-	[ "$f" = dropped ] && v=$(echo "$counts" | awk '{ print $7 }') when=$by
+	v=$(cat /proc/sys/sunrpc/svc_rdma/rdma_stat_$f)
 	if [ -e /share/hostile.strict ]; then
 		[ "$v" -gt 0 ] 2>/dev/null && step_ok "server: rdma_stat_$f counted the hostile peer ($v)" ||
 			step_fail "server: rdma_stat_$f is '$v' after the hostile peer"
 	else
-		[ "$v" = 0 ] && step_ok "server: rdma_stat_$f is 0 with a well-behaved client$when" ||
-			step_fail "server: rdma_stat_$f is '$v' with a well-behaved client$when"
+		[ "$v" = 0 ] && step_ok "server: rdma_stat_$f is 0 with a well-behaved client" ||
+			step_fail "server: rdma_stat_$f is '$v' with a well-behaved client"
 	fi
 done
 # RPC-over-RDMA Version Two (Documentation/v2.rst): the stock client
@@ -208,22 +183,17 @@ spoll=$(cat /proc/sys/sunrpc/svc_rdma/rdma_stat_sq_poll)
 [ "$spoll" -gt 0 ] 2>/dev/null && [ $((spoll * 2)) -le "$sprod" ] &&
 	step_ok "server: Sends signaled selectively ($spoll completions for $sprod Sends)" ||
 	step_fail "server: rdma_stat_sq_poll '$spoll' for rdma_stat_sq_prod '$sprod'"
-# Every Call got one Send back, its Reply or an error, unless it was
-# dropped (backward Calls and their Replies apart).  When not, nfsd's
-# threads' stacks show where the rest wait: CI once saw a 6.12 client
-# wait out its time-out with 13 more messages received than sent.
-if [ ! -e /share/hostile.strict ]; then
-	# (RDMA2_CONNPROPs, either way, are neither Calls nor Replies.)
-	# rdma_stat_recv, _bc_replies, _connprop_recv, _sq_prod, _bc_calls,
-	# _connprop_sent, _dropped
-	set -- $counts 0 0 0 0 0 0 0
-	r=$1 calls=$(($1 - $2 - $3)) replies=$(($4 - $5 - $6)) dropped=$7
-	if [ "$r" -gt 0 ] && [ "$calls" = $((replies + dropped)) ]; then
-		step_ok "server: every Call answered$what ($calls Calls, $replies Replies, $dropped dropped)"
-	else
-		for p in $(pgrep -x nfsd); do echo "nfsd $p:"; cat /proc/$p/stack; done
-		step_fail "server: $calls Calls, $replies Replies, $dropped dropped (nfsd's stacks in server.log)"
-	fi
+# Every Call settled while nfsd still runs and the client is done: none
+# waits on a live connection.  When not, nfsd's threads' stacks show
+# where the rest wait: CI once saw a 6.12 client wait out its time-out
+# with 13 more messages received than sent.
+if got=$(settled 20); then
+	set -- $got
+	step_ok "server: every Call settled ($1 Calls: $2 answered, $3 dropped, $4 lost with their connection, $5 dropped by nfsd)"
+else
+	set -- $got
+	for p in $(pgrep -x nfsd); do echo "nfsd $p:"; cat /proc/$p/stack; done
+	step_fail "server: $1 Calls, $2 answered, $3 dropped, $4 lost with their connection, $5 dropped by nfsd: $(($1 - $2 - $3 - $4 - $5)) unsettled (nfsd's stacks in server.log)"
 fi
 # Inline READ Replies (the client read with rsize=1024) go from the
 # pages: page pieces sent as SGEs of their own.
@@ -234,10 +204,16 @@ if [ -e /share/inline-reads ]; then
 		step_fail "server: rdma_stat_page_sges is '$sges' after 1 KiB READs"
 fi
 # On 7.x, an nfsd of a container's namespace serving a mount from another
-# one over RDMA, rpcrdmax on both ends (lib.sh); after the counts above,
-# which it would add to.
+# one over RDMA, rpcrdmax on both ends (lib.sh); after the checks above,
+# which its traffic would add to (the settled check below counts it).
 netns_serve_rdma
 step "server: rpc.nfsd 0" rpc.nfsd 0
+# Every connection ended with each of its messages settled, and the
+# whole run's counts add up (lib.sh, settled_step); Calls are lost with
+# their connection only where the client made faults.
+faults=no
+{ [ -s "$WINDOWS/faults.begin" ] || battery_after || [ -e /share/hostile.strict ]; } && faults=yes
+settled_step server $faults
 step "server: rpcrdmax unloads" transport_unload rpcrdmax
 dmesg | grep -i rpcrdmax | tail -n 20
 step "server: kernel log clean" kernel_log_clean

@@ -89,6 +89,7 @@ else
 fi
 step "nfsd0: rpc.nfsd 0 with I/O in flight" timeout 120 rpc.nfsd 0
 step "nfsd0: RDMA resources back to $RES0" rdma_res_back "$RES0" 30
+settled_step nfsd0 yes
 step "nfsd0: rpcrdmax unloads" transport_unload rpcrdmax
 step "nfsd0: modprobe rpcrdmax again" modprobe rpcrdmax
 step "sysctl: max_requests 200 accepted" sh -c "echo 200 >$SVC/max_requests"
@@ -118,6 +119,7 @@ step "refuse: max_requests 16384 and max_req_size 65536 accepted" \
 	sh -c "echo 16384 >$SVC/max_requests && echo 65536 >$SVC/max_req_size"
 step "refuse: rpc.nfsd 0 with I/O in flight" timeout 120 rpc.nfsd 0
 step "refuse: RDMA resources back to $RES0 after rpc.nfsd 0" rdma_res_back "$RES0" 30
+settled_step refuse yes
 nfsd_up
 # The stock client retries with a growing delay; two refusals show that
 # every attempt is refused and leaves nothing behind.
@@ -175,6 +177,7 @@ storm() {
 		step_fail "storm: no RC QP under the client's kill storm"
 	step "storm: rpc.nfsd 0 under the kill storm" timeout 120 rpc.nfsd 0
 	step "storm: RDMA resources back to $RES0" rdma_res_back "$RES0" 30
+	settled_step storm yes
 	step "storm: memory filled" pressure_on
 	echo "server: storm: MemAvailable $(mem_avail) MiB with the fill"
 	nfsd_up
@@ -252,6 +255,7 @@ flap() {
 wait_for /share/client.done 1800 || step_fail "server: client never finished"
 # No connection outlives its client (one the flap broke included).
 step "server: RDMA resources back to $RES0 60 s after the client unmounted" rdma_res_back "$RES0" 60
+settled_step server yes
 
 # ---- 7. counters ------------------------------------------------------------
 for f in rdma_stat_recv rdma_stat_read rdma_stat_write; do

@@ -328,4 +328,12 @@ void rpcrdmax_svc_xprt_close(void *xprt)
 	svc_xprt_deferred_close(xprt);
 }
 
+/** rpcrdmax_svc_xprt_closing - @xprt is closing or closed (XPT_CLOSE, XPT_DEAD) */
+bool rpcrdmax_svc_xprt_closing(void *xprt)
+{
+	struct svc_xprt *x = xprt;
+
+	return test_bit(XPT_CLOSE, &x->xpt_flags) || test_bit(XPT_DEAD, &x->xpt_flags);
+}
+
 MODULE_ALIAS("svcrdma");

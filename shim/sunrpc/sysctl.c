@@ -39,7 +39,11 @@
  * the version of their first Call), rdma_stat_connprop_sent and
  * rdma_stat_connprop_recv (RDMA2_CONNPROPs sent and received: neither is a
  * Call or a Reply) and rdma_stat_err_v2 (RDMA2_ERROR
- * Replies other than ERR_VERS).
+ * Replies other than ERR_VERS).  Every message received ends one way
+ * (svcrdma/svcrdma.h, Settle): rdma_stat_lost counts Calls lost with
+ * their connection, rdma_stat_svc_drop Calls nfsd released without a
+ * Reply, and rdma_stat_unsettled messages a connection ended without
+ * any outcome for, which is a defect of ours (logged).
  * They exist while the server transport is registered.
  */
 #include <linux/sunrpc/xprtrdma.h>
@@ -286,6 +290,9 @@ static struct ctl_table rpcrdmax_svc_table[] = {
 	RPCRDMAX_SVC_STAT("rdma_stat_err_v2", RPCRDMAX_SVC_STAT_ERR_V2),
 	RPCRDMAX_SVC_STAT("rdma_stat_connprop_sent", RPCRDMAX_SVC_STAT_CONNPROP_SENT),
 	RPCRDMAX_SVC_STAT("rdma_stat_connprop_recv", RPCRDMAX_SVC_STAT_CONNPROP_RECV),
+	RPCRDMAX_SVC_STAT("rdma_stat_lost", RPCRDMAX_SVC_STAT_LOST),
+	RPCRDMAX_SVC_STAT("rdma_stat_svc_drop", RPCRDMAX_SVC_STAT_SVC_DROP),
+	RPCRDMAX_SVC_STAT("rdma_stat_unsettled", RPCRDMAX_SVC_STAT_UNSETTLED),
 	RPCRDMAX_CTL_TABLE_END
 };
 

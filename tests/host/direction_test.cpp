@@ -86,9 +86,9 @@ TEST(Direction, InlineMsgHeaderRoundTrips)
 	auto n = v1_encode_inline_msg(0xabcd, 2, rpcrdmax::ktl::Bytes(buf, sizeof(buf)));
 	ASSERT_TRUE(n.is_ok());
 	ASSERT_EQ(n.value(), kMinChunkHeaderSize);
-	/* An RPC Call after it: xid, msg_type CALL. */
+	/* An RPC Call after it: xid (the header's), msg_type CALL. */
+	rpcrdmax::ktl::store_be32(buf + n.value(), 0xabcd);
 	buf[n.value() + 7] = 0;
-	buf[n.value() + 3] = 1;
 	V1Header h{};
 	ASSERT_EQ(v1_decode_call(rpcrdmax::ktl::ConstBytes(buf, n.value() + 8), DecodeLimits{}, &h),
 		  V1Verdict::Ok);

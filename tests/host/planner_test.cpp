@@ -201,6 +201,8 @@ TEST(Planner, RandomShapesInvariants)
 		ASSERT_EQ(v1_encoded_size(*h), plan->call_hdr_len);
 		auto res = v1_encode(*h, ktl::Bytes(buf.data(), buf.size()));
 		ASSERT_TRUE(res.is_ok());
+		if (h->proc == V1Proc::Msg && plan->call_inline_len >= 4) /* the RPC XID */
+			ktl::store_be32(buf.data() + res.value(), h->xid);
 		DecodeLimits lim;
 		lim.max_segments_per_chunk = 32;
 		V1Verdict v = v1_decode_call(

@@ -120,6 +120,8 @@ TEST(V1Random, EncodeDecodeRoundTrip)
 		ASSERT_EQ(n, v1_encoded_size(*h));
 		for (uint32_t i = 0; i < payload; i++)
 			buf[n + i] = (uint8_t)rng();
+		if (h->proc == V1Proc::Msg && payload >= 4) /* the RPC message's XID */
+			ktl::store_be32(buf.data() + n, h->xid);
 		V1Verdict v = v1_decode_call(ktl::ConstBytes(buf.data(), n + payload),
 					     DecodeLimits{}, d.get());
 		ASSERT_EQ(v, V1Verdict::Ok) << v1_verdict_name(v) << " iter " << iter;

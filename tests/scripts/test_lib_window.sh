@@ -3,9 +3,9 @@
 #
 # Host test of the guests' counting windows and credits check
 # (scripts/guest/lib.sh): a server's window_watch records its counts when
-# the client's window begins and ends, each acknowledged, and less_window
-# takes what the window added out; credits_trace_check finds a Call sent
-# beyond its connection's grant in a client trace, one on a new
+# the client's window begins and ends, each acknowledged; settled adds up
+# a server's Calls and their endings; credits_trace_check finds a Call
+# sent beyond its connection's grant in a client trace, one on a new
 # connection until the first Reply.
 # Prints "ok NAME" or "FAIL NAME" per case; exits non-zero on a failure.
 . "$(dirname "$0")/harness.sh"
@@ -31,12 +31,43 @@ window_end faults
 [ -e "$SHARE/faults.end.ack" ] && [ "$(cat "$WINDOWS/faults.end")" = "30 5 15" ]
 check "window_end: acknowledged after the server's counts were taken" $?
 wait $watcher
-[ "$(less_window faults 40 6 20)" = "24 6 12" ]
-check "less_window: the window's counts taken out" $?
-! less_window faults 40 6 >/dev/null
-check "less_window: counts of another shape are an error" $?
-[ "$(less_window other 40 6 20)" = "40 6 20" ]
-check "less_window: a window that never was leaves the counts as they are" $?
+
+# ---- settled ----
+SVC_RDMA=$tmp/svc
+mkdir -p "$SVC_RDMA"
+# stat NAME=VALUE...: the server's rdma_stat_* counters (the rest 0)
+stat() {
+	local f kv
+	for f in recv bc_replies bc_dropped connprop_recv sq_prod bc_calls connprop_sent dropped lost svc_drop unsettled; do
+		echo 0 >"$SVC_RDMA/rdma_stat_$f"
+	done
+	for kv in "$@"; do echo "${kv#*=}" >"$SVC_RDMA/rdma_stat_${kv%%=*}"; done
+}
+# 20 messages: 2 backward Replies, 1 CONNPROP, 1 bad one; 16 Calls: 12
+# Replies (of 15 Sends: 2 backward Calls, 1 CONNPROP), 1 dropped, 2 lost,
+# 1 released by nfsd
+stat recv=20 bc_replies=2 bc_dropped=1 connprop_recv=1 sq_prod=15 bc_calls=2 connprop_sent=1 dropped=1 lost=2 svc_drop=1
+[ "$(settled 0)" = "16 12 1 2 1 0" ]
+check "settled: Calls add up to their endings" $?
+stat recv=20 bc_replies=2 bc_dropped=1 connprop_recv=1 sq_prod=15 bc_calls=2 connprop_sent=1 dropped=1 lost=1 svc_drop=1
+! got=$(settled 0) && [ "$got" = "16 12 1 1 1 0" ]
+check "settled: a Call with no ending fails, with the counts" $?
+( sleep 1.5; stat recv=3 sq_prod=3 ) &
+stat recv=3 sq_prod=2
+[ "$(settled 5)" = "3 3 0 0 0 0" ]
+check "settled: waits for the last Call to settle" $?
+wait
+rm "$SVC_RDMA/rdma_stat_unsettled"
+! settled 0 >/dev/null 2>&1
+check "settled: a counter missing is a failure" $?
+stat recv=4 sq_prod=3 lost=1
+settled_step server no | grep -q '^STEP FAIL server: at the connections.* 4 3 0 1 0 0 '
+check "settled_step: a Call lost without faults fails" $?
+settled_step server yes | grep -q '^STEP ok server: every message settled .*4 Calls: 3 answered, 0 dropped, 1 lost'
+check "settled_step: a Call lost under faults is counted" $?
+stat recv=4 sq_prod=4 unsettled=1
+settled_step server yes | grep -q '^STEP FAIL server: .*4 4 0 0 0 1 '
+check "settled_step: a message a connection left unsettled fails" $?
 
 # ---- credits ----
 TRACEFS=$tmp/tracefs

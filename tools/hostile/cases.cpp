@@ -142,6 +142,39 @@ Bytes b_msg_empty(const Ctx &c) { return hdr(c).u32(0).u32(0).u32(0).b; }
 /* RDMA_NOMSG without any chunk: nowhere to find the Call */
 Bytes b_nomsg_empty(const Ctx &c) { return hdr(c, 1, 1).u32(0).u32(0).u32(0).b; }
 
+/* -- RFC 8166 Section 4.5.2's third example: an rdma_xid other than the
+ *    RPC message's XID -- */
+/* RDMA_MSG: a NULL Call inline, with another XID */
+Bytes b_xid_mismatch(const Ctx &c)
+{
+	return hdr(c).u32(0).u32(0).u32(0).raw(rpc_null_call(c.xid ^ 0x10000u)).b;
+}
+/* RDMA_NOMSG: the Position Zero Read chunk holds our area's octets (all
+ * 0x5a), whose first word is no XID of ours */
+Bytes b_nomsg_xid_mismatch(const Ctx &c)
+{
+	return hdr(c, 1, 1).rseg(0, c.rkey, kRpcCallLen, c.area).u32(0).u32(0).u32(0).b;
+}
+
+/* -- the same examples in version 2 (the draft's Section 6.2.4 keeps
+ *    version 1's handling: RDMA2_ERR_INVALID_PROC, RDMA2_ERR_BAD_XDR; a
+ *    version 1 Responder answers ERR_VERS) -- */
+/* direction CALL, no inv_handle, then the lists */
+W v2_hdr(const Ctx &c, uint32_t proc)
+{
+	return hdr(c, 2, proc).u32(0).u32(0);
+}
+Bytes b_v2_proc_99(const Ctx &c) { return v2_hdr(c, 99).u32(0).u32(0).u32(0).raw(call(c)).b; }
+Bytes b_v2_nomsg_empty(const Ctx &c) { return v2_hdr(c, 1).u32(0).u32(0).u32(0).b; }
+Bytes b_v2_xid_mismatch(const Ctx &c)
+{
+	return v2_hdr(c, 0).u32(0).u32(0).u32(0).raw(rpc_null_call(c.xid ^ 0x10000u)).b;
+}
+Bytes b_v2_nomsg_xid_mismatch(const Ctx &c)
+{
+	return v2_hdr(c, 1).rseg(0, c.rkey, kRpcCallLen, c.area).u32(0).u32(0).u32(0).b;
+}
+
 /* -- XDR discriminators other than 0 or 1 (RFC 4506 optional-data) -- */
 /* Read list "present" word 2 in front of a well-formed entry that points
  * at our readable region: a server that takes 2 as TRUE pulls 8 octets
@@ -279,6 +312,11 @@ const char *const kDevStaleXid =
 	"XID and version from whatever its receive buffer held before "
 	"(svc_rdma_send_error_msg on out_short)";
 
+const char *const kDevNoCheck =
+	"stock hands the RPC layer whatever the transport header comes with: "
+	"an empty message, or one whose XID is not rdma_xid (svc_rdma_recvfrom "
+	"compares neither)";
+
 const char *const kDevShortAnswered =
 	"stock answers a Call shorter than the 28-octet minimal header with "
 	"ERR_CHUNK (svc_rdma_xdr_decode_req: out_short, or the fixed words "
@@ -326,7 +364,19 @@ const Case kCases[] = {
 	/* the lists parse; the RPC message is missing: ERR_CHUNK for the
 	 * transport (RFC 8166 4.5), or the RPC layer discards it */
 	{"msg-no-rpc", b_msg_empty, O_ERRCHUNK | O_DROP, 0, nullptr, true},
-	{"nomsg-no-chunk", b_nomsg_empty, O_ERRCHUNK | O_DROP, 0, nullptr, true},
+	/* RFC 8166 4.5.2's examples of XDR errors a Responder MUST answer
+	 * with ERR_CHUNK: an invalid rdma_proc (proc-5, proc-max above), an
+	 * RDMA_NOMSG with no chunk, an rdma_xid that is not the RPC
+	 * message's (inline, or in a Long Call's chunk); each in version 2
+	 * too */
+	{"nomsg-no-chunk", b_nomsg_empty, O_ERRCHUNK, O_DROP, kDevNoCheck, true},
+	{"xid-mismatch", b_xid_mismatch, O_ERRCHUNK, O_REPLY | O_DROP | O_OTHER, kDevNoCheck, true},
+	{"nomsg-xid-mismatch", b_nomsg_xid_mismatch, O_ERRCHUNK, O_REPLY | O_DROP | O_CLOSED | O_OTHER,
+	 kDevNoCheck, true},
+	{"v2-proc-99", b_v2_proc_99, kV2Any, 0, nullptr, true},
+	{"v2-nomsg-no-chunk", b_v2_nomsg_empty, kV2Any, 0, nullptr, true},
+	{"v2-xid-mismatch", b_v2_xid_mismatch, kV2Any, 0, nullptr, true},
+	{"v2-nomsg-xid-mismatch", b_v2_nomsg_xid_mismatch, kV2Any, 0, nullptr, true},
 
 	{"discrim-2", b_discrim_read, O_ERRCHUNK, O_REPLY,
 	 "stock treats any non-zero optional-data word as TRUE "

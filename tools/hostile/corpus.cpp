@@ -205,16 +205,24 @@ Judgement verdict(unsigned allowed, std::string rule)
  * rdma_vers 2: a version 1 Responder answers ERR_VERS (Section 7.2); a
  * version 2 one (Section 7.3) as follows, so either is allowed.
  */
-Judgement judge_v2(const Bytes &m)
+Judgement judge_v2(const Bytes &m, const Peer &p)
 {
 	static rpcrdmax::core::V2Header h; /* 4.5 KiB: not on the stack */
 	namespace core = rpcrdmax::core;
 	const core::DecodeLimits lim;
 
 	if (core::v2_decode(rpcrdmax::ktl::ConstBytes(m.data(), m.size()), lim, &h) !=
-	    core::V2Verdict::Ok)
+	    core::V2Verdict::Ok) {
+		/* RDMA2_MSG or RDMA2_NOMSG, rdma_direction REPLY */
+		const uint32_t proc = m.size() >= 16 ? ktl::load_be32(m.data() + 12) : ~0u;
+		if (proc <= 1 && m.size() >= 20 && ktl::load_be32(m.data() + 16) == core::kMsgReply)
+			return verdict(O_ERRVERS | O_DROP, "a version 2 Reply whose header does not "
+							   "decode: its Requester discards it (RFC "
+							   "8166 Section 4.5); errors never flow to "
+							   "a Responder (Section 6.2.4)");
 		return verdict(kV2Any, "version 2 header that does not decode: the RDMA2_ERROR "
 				       "its fault names (Section 6.2.4)");
+	}
 	switch (h.proc) {
 	case core::V2Proc::Error:
 		return verdict(O_ERRVERS | O_DROP, "RDMA2_ERROR flows only to Requesters (Section "
@@ -240,6 +248,24 @@ Judgement judge_v2(const Bytes &m)
 	if (h.direction == core::kMsgReply)
 		return verdict(O_ERRVERS | O_DROP, "a Reply that answers no backward Call of ours: "
 						   "dropped (RFC 8167)");
+	/* A Long Call's RPC message, in its Position Zero Read chunk, must
+	 * begin with rdma_xid (RFC 8166 Section 4.5.2; the decoder checked
+	 * an RDMA2_MSG's): pulled here when the chunk lies in our region. */
+	if (h.proc == core::V2Proc::NoMsg && h.chunks.has_call_chunk()) {
+		const core::ChunkRef &c0 = h.chunks.read[0];
+		RdChunk rc{0, {}};
+		bool inside = true;
+		for (uint32_t i = 0; i < c0.nsegs; i++) {
+			const core::Segment s = h.chunks.segment(c0, i);
+			rc.segs.push_back({s.handle, s.length, s.offset});
+			inside = inside && !seg_bad(rc.segs.back(), p);
+		}
+		const Bytes rpc = inside ? pull(rc, p) : Bytes();
+		if (inside && (rpc.size() < 4 || ktl::load_be32(rpc.data()) != h.xid))
+			return verdict(kV2Any, "a Long Call whose RPC message's XID is not rdma_xid: "
+					       "RDMA2_ERR_BAD_XDR (RFC 8166 Section 4.5.2, draft "
+					       "Section 6.2.4)");
+	}
 	Bytes null = rpc_null_call(m.size() >= 4 ? ktl::load_be32(m.data()) : 0);
 	if (h.proc == core::V2Proc::Msg && h.chunks.empty() && h.payload_len == null.size() &&
 	    memcmp(m.data() + h.hdr_len, null.data(), null.size()) == 0) {
@@ -271,7 +297,7 @@ Judgement judge(const Bytes &m, const Peer &p)
 	if (n < 16)
 		return verdict(O_DROP, kShort);
 	if (be(4) == 2)
-		return judge_v2(m);
+		return judge_v2(m, p);
 	if (n < 28)
 		return verdict(O_DROP, kShort);
 	if (be(4) != 1)
@@ -349,8 +375,8 @@ Judgement judge(const Bytes &m, const Peer &p)
 	const bool pz = !rc.empty() && rc.front().pos == 0;
 	const size_t body_len = n - ps.body_off;
 	if (proc == kNomsg && !pz)
-		return verdict(O_ERRCHUNK | O_DROP, "RDMA_NOMSG without a Position Zero Read chunk: no "
-						    "RPC message to process");
+		return verdict(O_ERRCHUNK, "RDMA_NOMSG without a Position Zero Read chunk: an XDR "
+					   "error (RFC 8166 Section 4.5.2): ERR_CHUNK");
 	if (proc == kMsg && !body_len && !pz)
 		return verdict(O_ERRCHUNK | O_DROP, "RDMA_MSG with no RPC message after the header");
 	if (proc == kNomsg && body_len)
@@ -402,7 +428,11 @@ Judgement judge(const Bytes &m, const Peer &p)
 		j.allowed = O_DROP | (chunks ? (unsigned)O_ERRCHUNK : 0u) | extra;
 		j.rule = "an RPC Reply where a Call belongs: a backward Reply that no backward Call "
 			 "waits for is discarded (RFC 8167)";
-	} else if (rpc == rpc_null_call(j.rpc_xid) && j.rpc_xid == be(0)) {
+	} else if (rpc.size() < 4 || j.rpc_xid != be(0)) {
+		j.allowed = O_ERRCHUNK | extra;
+		j.rule = "an RPC message whose XID is not rdma_xid: an XDR error (RFC 8166 Section "
+			 "4.5.2): ERR_CHUNK";
+	} else if (rpc == rpc_null_call(j.rpc_xid)) {
 		j.exact_null = true;
 		j.allowed = O_REPLY | extra;
 		j.rule = "a well-formed NULL Call: it must be processed";
@@ -411,10 +441,7 @@ Judgement judge(const Bytes &m, const Peer &p)
 			j.rule += ", or its Read chunk refused (DDP-eligibility is the Upper-Layer "
 				  "Binding's, RFC 8166 Section 6; NFS's allows none here, RFC 8267)";
 		}
-	} else if (rpc == rpc_null_call(j.rpc_xid)) {
-		j.allowed = O_REPLY | O_DROP | O_ERRCHUNK | extra;
-		j.rule = "a NULL Call whose rdma_xid differs from its RPC XID";
-	} else if (null_call_then_more(rpc) && j.rpc_xid == be(0)) {
+	} else if (null_call_then_more(rpc)) {
 		j.allowed = O_REPLY | extra;
 		j.rule = "a NULL Call followed by more octets: the transport delivers it and the RPC "
 			 "layer answers it (NULL takes no arguments: SUCCESS, or GARBAGE_ARGS)";

@@ -79,6 +79,7 @@ enum class V1Verdict : u8 {
 	OverlappingChunks, /* Read chunks out of order or overlapping */
 	PositionBeyondMessage,
 	NoMessage,	   /* RDMA_MSG with no RPC message after the header */
+	XidMismatch,	   /* the RPC message's XID is not rdma_xid (Section 4.5.2) */
 	MissingCallChunk,  /* RDMA_NOMSG Call without a Position Zero Read chunk */
 	CallChunkInMsg,	   /* RDMA_MSG with a Position Zero Read chunk */
 	ReadListInReply,   /* requester: Replies carry no Read chunks */
@@ -100,6 +101,17 @@ enum class RequesterAction : u8 {
 	FailRpc,	/* RDMA_ERROR: fail the RPC with this XID (-EIO class) */
 	Drop,		/* malformed: count it, discard; the RPC will retransmit */
 };
+
+/*
+ * RFC 8166 Section 4.5.2: the RPC message that accompanies a header
+ * begins with its XID, which must be the header's rdma_xid (one shorter
+ * than an XID does not carry it either).  @msg: the RPC message, or its
+ * first octets.  Version Two's messages follow the same rule.
+ */
+inline bool rpc_xid_matches(ktl::ConstBytes msg, u32 xid)
+{
+	return msg.size() >= 4 && ktl::load_be32(msg.data()) == xid;
+}
 
 ResponderAction v1_responder_action(V1Verdict v);
 RequesterAction v1_requester_action(V1Verdict v);
