@@ -228,22 +228,6 @@ int SvcConn::load_inline(SendCtx *sc, void *rqstp, const rpcrdmax_xdr_shape &s,
 }
 
 /*
- * The rkey a Reply may invalidate (RFC 8797 Section 4.1): one handle of
- * this Call's chunks - the first segment of the Write list, else of the
- * Reply chunk, else of the Read list; 0 for a plain Send.
- */
-static u32 reply_inv_rkey(const core::ChunkLists &cl)
-{
-	if (cl.nwrite && cl.write[0].nsegs)
-		return cl.segment(cl.write[0], 0).handle;
-	if (cl.has_reply && cl.reply.nsegs)
-		return cl.segment(cl.reply, 0).handle;
-	if (cl.nread && cl.read[0].nsegs)
-		return cl.segment(cl.read[0], 0).handle;
-	return 0;
-}
-
-/*
  * Load the RDMA Writes of @sc's Reply (each DDP-eligible result into its
  * Write chunk, the body into the Reply chunk, as @p says) and, when they
  * or inline SGEs read rq_res's pages after sendto returns, take the pages
@@ -396,7 +380,7 @@ int SvcConn::reply(void *rqstp, CallCtx *cc)
 	}
 	/* Version 2: only the handle the Call named (draft Section 6.2.3). */
 	const u32 inv = cc->vers == core::kRpcRdmaVersion2 ? (can_inv_ ? cc->inv_handle : 0)
-			: send_inv_			 ? reply_inv_rkey(cc->call.chunks)
+			: send_inv_			 ? cc->call.chunks.reply_inv_handle()
 							 : 0;
 	auto r = post_reply(sc, send_len, inv);
 	if (r.is_error())

@@ -159,20 +159,9 @@ Result<void> Conn::marshal(Req *req, void *rqst, u32 xid, SendBuf *sb, u32 *send
 				[&](const core::Segment &s) { return h.chunks.add_reply_segment(s); });
 	}
 
-	/* Version 2 (draft Section 6.2.3): the server may invalidate one
-	 * handle, the first of the Write chunk, else of the Reply chunk,
-	 * else of the Read chunks; the others we invalidate. */
-	req->inv_handle = 0;
-	if (r.is_ok() && v2 && n) {
-		const core::Segment *pick = nullptr;
-		if (h.chunks.nwrite)
-			pick = &h.chunks.segment(h.chunks.write[0], 0);
-		else if (h.chunks.has_reply && h.chunks.reply.nsegs)
-			pick = &h.chunks.segment(h.chunks.reply, 0);
-		else if (h.chunks.nread)
-			pick = &h.chunks.segment(h.chunks.read[0], 0);
-		req->inv_handle = pick ? pick->handle : 0;
-	}
+	/* Version 2 (draft Section 6.2.3): the server may invalidate the
+	 * one handle this names; the others we invalidate. */
+	req->inv_handle = r.is_ok() && v2 && n ? h.chunks.reply_inv_handle() : 0;
 
 	/* The transport header, then whatever of the Call travels inline. */
 	u32 limit = min(thr.call, send_size);

@@ -444,6 +444,29 @@ static void xid_mismatch(Reporter &r)
 	ST_CHECK(r, ktl::mem_compare(v1_verdict_name(V1Verdict::XidMismatch), "xid_mismatch", 13) == 0);
 }
 
+/* The handle a Reply may invalidate (RFC 8797 Section 4.1): Write list,
+ * else Reply chunk, else Read list, first segment; none without chunks. */
+static void reply_inv_handle(Reporter &r)
+{
+	ChunkLists *cl = r.make<ChunkLists>();
+	ST_NEED(r, cl);
+
+	cl->clear();
+	ST_EQ(r, cl->reply_inv_handle(), 0u);
+	ST_CHECK(r, cl->add_read_segment(8, {0x11, 64, 0x1000}) == ListError::None);
+	ST_EQ(r, cl->reply_inv_handle(), 0x11u);
+	ST_CHECK(r, cl->add_write_chunk() == ListError::None);
+	ST_CHECK(r, cl->add_write_segment({0x22, 64, 0x2000}) == ListError::None);
+	ST_CHECK(r, cl->add_write_segment({0x23, 64, 0x3000}) == ListError::None);
+	ST_CHECK(r, cl->set_reply_chunk() == ListError::None);
+	ST_CHECK(r, cl->add_reply_segment({0x33, 64, 0x4000}) == ListError::None);
+	ST_EQ(r, cl->reply_inv_handle(), 0x22u);
+	cl->clear();
+	ST_CHECK(r, cl->set_reply_chunk() == ListError::None);
+	ST_CHECK(r, cl->add_reply_segment({0x33, 64, 0x4000}) == ListError::None);
+	ST_EQ(r, cl->reply_inv_handle(), 0x33u);
+}
+
 constexpr u32 kErrVers7[] = {kXid, 7, 16, 4, 1, 2, 3};
 constexpr u32 kErrChunkV2[] = {kXid, 2, 16, 4, 2};
 constexpr u32 kErrUnknown[] = {kXid, 1, 16, 4, 3};
@@ -554,6 +577,7 @@ const Case kV1Cases[] = {
 	{"v1.read_limits", v1_cases::read_limits},
 	{"v1.read_positions", v1_cases::read_positions},
 	{"v1.xid_mismatch", v1_cases::xid_mismatch},
+	{"v1.reply_inv_handle", v1_cases::reply_inv_handle},
 	{"v1.reply_decode", v1_cases::reply_decode},
 	{"v1.builder_encode", v1_cases::builder_encode},
 	{"v1.peek_xid", v1_cases::peek_xid},

@@ -116,6 +116,21 @@ struct ChunkLists {
 	/* Number of octets the three lists occupy on the wire. */
 	u32 encoded_size() const;
 	bool empty() const { return nread == 0 && nwrite == 0 && !has_reply; }
+	/* The one handle of a Call's chunks its Reply may invalidate (RFC
+	 * 8797 Section 4.1; Version Two names it in rdma_inv_handle, draft
+	 * Section 6.2.3): the first segment's of the Write list, else of the
+	 * Reply chunk, else of the Read list; 0 without a chunk.  Requester
+	 * and Responder pick it by this one rule. */
+	u32 reply_inv_handle() const
+	{
+		if (nwrite && write[0].nsegs)
+			return segment(write[0], 0).handle;
+		if (has_reply && reply.nsegs)
+			return segment(reply, 0).handle;
+		if (nread && read[0].nsegs)
+			return segment(read[0], 0).handle;
+		return 0;
+	}
 
 	/* internal: append one segment to the segment array */
 	ListError append(const Segment &seg);
