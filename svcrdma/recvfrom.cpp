@@ -306,17 +306,12 @@ void SvcConn::trace_segments(const RecvBuf *rb, const core::ChunkLists &cl)
 	if (!tp_any(RPCRDMAX_TP_SVCRDMA_DECODE_RSEG, RPCRDMAX_TP_SVCRDMA_DECODE_WSEG))
 		return;
 	const int cid = rb->cqe.id();
-	for (const core::ChunkRef &c : Span<const core::ChunkRef>(cl.read, cl.nread))
-		for (u32 i = 0; i < c.nsegs; i++) {
-			const core::Segment &s = cl.segment(c, i);
-			rpcrdmax_trace_svc_rseg(rcq_.get(), cid, i, c.position, s.handle, s.length,
-						s.offset);
-		}
-	for (const core::ChunkRef &c : Span<const core::ChunkRef>(cl.write, cl.nwrite))
-		for (u32 i = 0; i < c.nsegs; i++) {
-			const core::Segment &s = cl.segment(c, i);
-			rpcrdmax_trace_svc_wseg(rcq_.get(), cid, i, s.handle, s.length, s.offset);
-		}
+	cl.for_each_segment(cl.kReadList, [&](const core::ChunkRef &c, u32 i, const core::Segment &s) {
+		rpcrdmax_trace_svc_rseg(rcq_.get(), cid, i, c.position, s.handle, s.length, s.offset);
+	});
+	cl.for_each_segment(cl.kWriteList, [&](const core::ChunkRef &, u32 i, const core::Segment &s) {
+		rpcrdmax_trace_svc_wseg(rcq_.get(), cid, i, s.handle, s.length, s.offset);
+	});
 }
 
 /*

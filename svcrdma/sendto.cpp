@@ -319,17 +319,11 @@ void SvcConn::trace_reply_segments(const SendCtx *sc, const core::ChunkLists &cl
 {
 	if (!tp_on(RPCRDMAX_TP_SVCRDMA_ENCODE_WSEG))
 		return;
-	auto chunk = [&](const core::ChunkRef &c) {
-		for (u32 i = 0; i < c.nsegs; i++) {
-			const core::Segment &s = cl.segment(c, i);
-			rpcrdmax_trace_svc_encode_wseg(scq_.get(), sc->cqe.id(), i, s.handle, s.length,
-						       s.offset);
-		}
-	};
-	for (const core::ChunkRef &c : Span<const core::ChunkRef>(cl.write, cl.nwrite))
-		chunk(c);
-	if (cl.has_reply)
-		chunk(cl.reply);
+	cl.for_each_segment(cl.kWriteList | cl.kReplyChunk,
+			    [&](const core::ChunkRef &, u32 i, const core::Segment &s) {
+				    rpcrdmax_trace_svc_encode_wseg(scq_.get(), sc->cqe.id(), i,
+								   s.handle, s.length, s.offset);
+			    });
 }
 
 /* nfsd's sendto: the Reply to @cc's Call, posted, or RDMA_ERROR; a

@@ -345,16 +345,10 @@ static void trace_returned(const core::ChunkLists &cl)
 {
 	if (!tp_on(RPCRDMAX_TP_XPRTRDMA_DECODE_SEG))
 		return;
-	auto chunk = [&](const core::ChunkRef &c) {
-		for (u32 i = 0; i < c.nsegs; i++) {
-			const core::Segment &s = cl.segment(c, i);
-			rpcrdmax_trace_decode_seg(s.handle, s.length, s.offset);
-		}
-	};
-	for (const core::ChunkRef &c : Span<const core::ChunkRef>(cl.write, cl.nwrite))
-		chunk(c);
-	if (cl.has_reply)
-		chunk(cl.reply);
+	cl.for_each_segment(cl.kWriteList | cl.kReplyChunk,
+			    [](const core::ChunkRef &, u32, const core::Segment &s) {
+				    rpcrdmax_trace_decode_seg(s.handle, s.length, s.offset);
+			    });
 }
 
 bool Conn::handle_reply(RecvBuf *rb, u32 len, const rpcrdmax_wc &wc)

@@ -445,7 +445,8 @@ static void xid_mismatch(Reporter &r)
 }
 
 /* The handle a Reply may invalidate (RFC 8797 Section 4.1): Write list,
- * else Reply chunk, else Read list, first segment; none without chunks. */
+ * else Reply chunk, else Read list, first segment; none without chunks.
+ * And the segment walk the tracepoints use. */
 static void reply_inv_handle(Reporter &r)
 {
 	ChunkLists *cl = r.make<ChunkLists>();
@@ -461,6 +462,23 @@ static void reply_inv_handle(Reporter &r)
 	ST_CHECK(r, cl->set_reply_chunk() == ListError::None);
 	ST_CHECK(r, cl->add_reply_segment({0x33, 64, 0x4000}) == ListError::None);
 	ST_EQ(r, cl->reply_inv_handle(), 0x22u);
+	/* for_each_segment walks the lists asked for, in wire order */
+	u32 seen[4] = {}, n = 0;
+	cl->for_each_segment(cl->kWriteList | cl->kReplyChunk,
+			     [&](const ChunkRef &, u32 i, const Segment &s) {
+				     if (n < 4)
+					     seen[n] = s.handle | i << 16;
+				     n++;
+			     });
+	ST_EQ(r, n, 3u);
+	ST_EQ(r, seen[0], 0x22u);
+	ST_EQ(r, seen[1], 0x10023u);
+	ST_EQ(r, seen[2], 0x33u);
+	n = 0;
+	cl->for_each_segment(cl->kReadList, [&](const ChunkRef &c, u32, const Segment &s) {
+		n += c.position == 8 && s.handle == 0x11;
+	});
+	ST_EQ(r, n, 1u);
 	cl->clear();
 	ST_CHECK(r, cl->set_reply_chunk() == ListError::None);
 	ST_CHECK(r, cl->add_reply_segment({0x33, 64, 0x4000}) == ListError::None);

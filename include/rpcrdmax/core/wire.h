@@ -132,6 +132,24 @@ struct ChunkLists {
 		return 0;
 	}
 
+	/* for_each_segment's lists */
+	enum : unsigned { kReadList = 1, kWriteList = 2, kReplyChunk = 4 };
+	/* @f(chunk, i, segment) for segment i of each chunk of the lists
+	 * @which names, in wire order (tracepoints walk them so). */
+	template <typename F> void for_each_segment(unsigned which, F f) const
+	{
+		auto walk = [&](const ChunkRef &c) {
+			for (u32 i = 0; i < c.nsegs; i++)
+				f(c, i, segment(c, i));
+		};
+		for (u32 k = 0; (which & kReadList) && k < nread; k++)
+			walk(read[k]);
+		for (u32 k = 0; (which & kWriteList) && k < nwrite; k++)
+			walk(write[k]);
+		if ((which & kReplyChunk) && has_reply)
+			walk(reply);
+	}
+
 	/* internal: append one segment to the segment array */
 	ListError append(const Segment &seg);
 };
