@@ -45,15 +45,13 @@ void SvcConn::retire(SendCtx *sc)
 	u32 slots = 0;
 	{
 		SpinLockBhGuard g(&post_lock_);
-		while (SendCtx *d = posted_.pop_front()) {
+		posted_.retire(sc, [&](SendCtx *d) {
 			if (d->unsignaled)
 				tail_ -= d->sq_entries;
 			else
 				slots += d->sq_entries;
 			done.push_back(d);
-			if (d == sc)
-				break;
-		}
+		});
 	}
 	sq_release(slots);
 	while (SendCtx *d = done.pop_front())
@@ -105,7 +103,7 @@ Result<void> SvcConn::post_reply(SendCtx *sc, u32 send_len, u32 inv_rkey)
 		wr.cqe = sc->unsignaled ? nullptr : sc->cqe.raw();
 		posted = sq_posted(sc->rw.post(id, nullptr, &wr)).is_ok();
 		if (posted) {
-			posted_.push_back(sc);
+			posted_.posted(sc);
 			since_signal_ = sc->unsignaled ? since_signal_ + 1 : 0;
 			tail_ += sc->unsignaled ? sc->sq_entries : 0;
 		}

@@ -449,7 +449,7 @@ private:
 	List<SendCtx, &SendCtx::node> orphans_;
 	/* Sends posted and not yet retired, in Send Queue order (kSendBatch) */
 	SpinLock post_lock_;
-	List<SendCtx, &SendCtx::node> posted_;	/* under post_lock_ */
+	PostedSends<SendCtx, &SendCtx::node> posted_;	/* under post_lock_ */
 	u32 since_signal_ = 0;		/* under post_lock_: Sends since a signaled one */
 	u32 tail_ = 0;			/* under post_lock_: unsignaled Sends' slots */
 	u32 tail_room_ = 0;		/* slots beyond sq_'s for them */

@@ -122,7 +122,7 @@ SvcConn::~SvcConn()
 		drain();
 	while (SendCtx *sc = orphans_.pop_front())
 		delete sc;
-	while (SendCtx *sc = posted_.pop_front()) /* unsignaled, never retired */
+	while (SendCtx *sc = posted_.pop()) /* unsignaled, never retired */
 		delete sc;
 	while (SendCtx *sc = send_free_.pop_front())
 		delete sc;

@@ -281,12 +281,10 @@ void Conn::send_done(SendBuf *sb, const rpcrdmax_wc &wc)
 	{
 		/* Only some Sends are signaled: this one retires its elders. */
 		SpinLockBhGuard g(&free_lock_);
-		while (SendBuf *done = posted_sends_.pop_front()) {
+		posted_sends_.retire(sb, [&](SendBuf *done) {
 			free_sends_.push_back(done);
 			free_count_++;
-			if (done == sb)
-				break;
-		}
+		});
 	}
 	send_status(wc);
 }
@@ -348,7 +346,7 @@ Result<void> Conn::post_send_chain(void *rqst, SendBuf *sb, u32 len, bool signal
 
 	{
 		SpinLockBhGuard g(&free_lock_);
-		posted_sends_.push_back(sb);
+		posted_sends_.posted(sb);
 		if (signal)
 			since_signal_ = 0;
 	}
@@ -365,7 +363,7 @@ Result<void> Conn::post_send_chain(void *rqst, SendBuf *sb, u32 len, bool signal
 			if (i + bad <= n - 1) {
 				{
 					SpinLockBhGuard g(&free_lock_);
-					List<SendBuf, &SendBuf::node>::remove(sb);
+					posted_sends_.unpost(sb);
 				}
 				untake_send(sb);
 			}

@@ -27,6 +27,7 @@
 #include "rpcrdmax/ktl/sync.h"
 #include "rpcrdmax/ktl/trace.h"
 #include "rpcrdmax/rdma/endpoint.h"
+#include "rpcrdmax/rdma/sq.h"
 #include "rpcrdmax/rdma/verbs.h"
 #include "rqst.h"
 
@@ -278,7 +279,7 @@ private:
 	List<SendBuf, &SendBuf::node> free_sends_;
 	/* Posted Sends, oldest first: a signaled completion retires every
 	 * Send posted before it too (the Send Queue completes in order). */
-	List<SendBuf, &SendBuf::node> posted_sends_;
+	PostedSends<SendBuf, &SendBuf::node> posted_sends_;
 	u32 free_count_ = 0;
 	u32 since_signal_ = 0;
 	List<ClntMr, &ClntMr::node> free_mrs_;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * rdma/sq.h - Send Queue slots: how many work requests a connection may
- * still post.
+ * rdma/sq.h - the Send Queue: its slots (how many work requests a
+ * connection may still post), and the Sends posted until retired
+ * (PostedSends, below).
  *
  * Each posted work request holds a slot until the signaled request that
  * ends its chain completes.  reserve() takes the slots a chain needs and
@@ -11,6 +12,7 @@
  */
 #pragma once
 
+#include "../ktl/list.h"
 #include "../ktl/result.h"
 #include "../ktl/sync.h"
 
@@ -84,6 +86,35 @@ private:
 	ktl::Atomic shut_;
 	ktl::u32 depth_ = 0;
 	ktl::WaitQueue wait_;
+};
+
+/*
+ * Sends posted and not yet retired, in Send Queue order.  Only some Sends
+ * are signaled, and a Send Queue completes in order: a signaled Send's
+ * completion retires it and every Send posted before it.  The client's
+ * Send buffers and the server's send contexts both go this way; each
+ * guards its list with its own lock.
+ */
+template <typename T, ktl::ListNode T::*Node> class PostedSends {
+public:
+	void posted(T *t) { list_.push_back(t); }
+	/* @t, whose post failed, taken back. */
+	void unpost(T *t) { ktl::List<T, Node>::remove(t); }
+	/* @each(t) for @done and every Send posted before it, oldest first;
+	 * they leave the list. */
+	template <typename F> void retire(T *done, F each)
+	{
+		while (T *t = list_.pop_front()) {
+			each(t);
+			if (t == done)
+				return;
+		}
+	}
+	/* At teardown: one never retired (unsignaled), or null. */
+	T *pop() { return list_.pop_front(); }
+
+private:
+	ktl::List<T, Node> list_;
 };
 
 } // namespace rpcrdmax::rdma
