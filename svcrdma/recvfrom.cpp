@@ -76,10 +76,7 @@ void RecvBuf::done(Cqe *c, const rpcrdmax_wc &wc)
 
 void SvcConn::recv_done(RecvBuf *rb, const rpcrdmax_wc &wc)
 {
-	if (wc.status != RPCRDMAX_IB_WC_SUCCESS) {
-		if (wc.status != RPCRDMAX_IB_WC_WR_FLUSH_ERR)
-			rpcrdmax_log_ratelimited(RPCRDMAX_LOG_WARNING, "Receive failed: %s",
-						 rpcrdmax_ib_wc_status_msg(wc.status));
+	if (!wc_ok(wc, "Receive")) {
 		lost();
 		return;
 	}

@@ -15,12 +15,8 @@ void ReadCtx::done(Cqe *c, const rpcrdmax_wc &wc)
 {
 	ReadCtx *rc = container_of(c, &ReadCtx::cqe);
 
-	if (wc.status != RPCRDMAX_IB_WC_SUCCESS) {
-		if (wc.status != RPCRDMAX_IB_WC_WR_FLUSH_ERR)
-			rpcrdmax_log_ratelimited(RPCRDMAX_LOG_WARNING, "RDMA Read failed: %s",
-						 rpcrdmax_ib_wc_status_msg(wc.status));
+	if (!wc_ok(wc, "RDMA Read"))
 		rc->failed = true;
-	}
 	rc->conn->sq_release(rc->sq_entries);
 	rc->all_done.complete();
 }

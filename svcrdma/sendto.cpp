@@ -23,13 +23,8 @@ void SendCtx::done(Cqe *c, const rpcrdmax_wc &wc)
 
 void SvcConn::send_done(SendCtx *sc, const rpcrdmax_wc &wc)
 {
-	if (wc.status != RPCRDMAX_IB_WC_SUCCESS) {
-		if (wc.status != RPCRDMAX_IB_WC_WR_FLUSH_ERR)
-			rpcrdmax_log_ratelimited(RPCRDMAX_LOG_WARNING, "Send failed: %s (vendor %u)",
-						 rpcrdmax_ib_wc_status_msg(wc.status),
-						 wc.vendor_err);
+	if (!wc_ok(wc, "Send"))
 		lost();
-	}
 	stat_add(RPCRDMAX_SVC_STAT_SQ_POLL);
 	retire(sc);
 }

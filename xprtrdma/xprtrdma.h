@@ -10,9 +10,12 @@
  *            transmission and the Reply waiting for their invalidation.
  *   ClntMr   one FRWR registration from a Conn's pool.
  *
- * Files: endpoint.cpp (connection, Send/Receive), frwr.cpp (registration
- * and invalidation), marshal.cpp (planning a Call, placing a Reply),
- * v2.cpp (RPC-over-RDMA Version Two: negotiation, properties, errors).
+ * Files: endpoint.cpp (ClntEp: connect attempts, transmit, close, the
+ * entry points), connect.cpp (a Conn's set-up and loss), transfer.cpp
+ * (Sends and Receives), buffers.cpp (per-RPC buffers), stats.cpp
+ * (counters), frwr.cpp (registration and invalidation), marshal.cpp
+ * (planning a Call, placing a Reply), v2.cpp (RPC-over-RDMA Version Two:
+ * negotiation, properties, errors).
  */
 #pragma once
 

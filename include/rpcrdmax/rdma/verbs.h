@@ -23,6 +23,21 @@ using ktl::Result;
 using ktl::u32;
 using ktl::u64;
 
+/*
+ * Whether @wc's work request succeeded.  A failure other than a flush
+ * (the connection going, which every caller sees anyway) is logged,
+ * rate-limited, as "@what failed: STATUS (vendor N)".
+ */
+inline bool wc_ok(const rpcrdmax_wc &wc, const char *what)
+{
+	if (wc.status == RPCRDMAX_IB_WC_SUCCESS)
+		return true;
+	if (wc.status != RPCRDMAX_IB_WC_WR_FLUSH_ERR)
+		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_WARNING, "%s failed: %s (vendor %u)", what,
+					 rpcrdmax_ib_wc_status_msg(wc.status), wc.vendor_err);
+	return false;
+}
+
 inline Result<void> check(int rc)
 {
 	if (rc < 0)

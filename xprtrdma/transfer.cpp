@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * xprtrdma/transfer.cpp - Sends and Receives on a connection: Send
+ * buffers taken and retired (only some Sends are signaled), a Call's
+ * REG_MRs and Send posted as one chain, backward Replies (RFC 8167), and
+ * Receive completions handed to the Reply handler (marshal.cpp).  Receive
+ * completions run in the receive CQ's workqueue, Send and LOCAL_INV
+ * completions in the send CQ's.
+ */
+#include "xprtrdma.h"
+
+namespace rpcrdmax::xprtrdma {
+
+void SendBuf::done(Cqe *c, const rpcrdmax_wc &wc)
+{
+	SendBuf *sb = static_cast<SendBuf *>(MsgBuf::from(c));
+	sb->conn->send_done(sb, wc);
+}
+
+void Conn::send_done(SendBuf *sb, const rpcrdmax_wc &wc)
+{
+	{
+		/* Only some Sends are signaled: this one retires its elders. */
+		SpinLockBhGuard g(&free_lock_);
+		posted_sends_.retire(sb, [&](SendBuf *done) {
+			free_sends_.push_back(done);
+			free_count_++;
+		});
+	}
+	send_status(wc);
+}
+
+/* A Send's completion status: an error (but a flush) is counted and
+ * logged, and any failure loses the connection. */
+void Conn::send_status(const rpcrdmax_wc &wc)
+{
+	if (wc.status != RPCRDMAX_IB_WC_SUCCESS) {
+		if (wc.status != RPCRDMAX_IB_WC_WR_FLUSH_ERR) {
+			ep_->stats.send_errors.add_return(1);
+			rpcrdmax_log_ratelimited(RPCRDMAX_LOG_WARNING, "Send failed: %s (vendor %u)",
+						 rpcrdmax_ib_wc_status_msg(wc.status),
+						 wc.vendor_err);
+		}
+		lost();
+	}
+}
+
+/*
+ * A free Send buffer, or null; *@signal says whether its Send is to be
+ * signaled: every kSendBatch-th, and always when buffers run low, so a
+ * completion is on its way before they run out.
+ */
+SendBuf *Conn::take_send(bool *signal)
+{
+	SpinLockBhGuard g(&free_lock_);
+	SendBuf *sb = free_sends_.pop_front();
+
+	if (sb)
+		free_count_--;
+	*signal = ++since_signal_ >= kSendBatch || free_count_ < kSendBatch;
+	return sb;
+}
+
+/* Give back a Send buffer whose Send was never posted. */
+void Conn::untake_send(SendBuf *sb)
+{
+	SpinLockBhGuard g(&free_lock_);
+	free_sends_.push_back(sb);
+	free_count_++;
+}
+
+/*
+ * Post wrs_[0, @n) (REG_MRs, unsignaled) and then the Send of @len
+ * octets from @sb, in chains the shim accepts; @rqst: the message's.
+ */
+Result<void> Conn::post_send_chain(void *rqst, SendBuf *sb, u32 len, bool signal,
+				   unsigned int n)
+{
+	rpcrdmax_sge sge = sb->sge_for_device(pd_.local_dma_lkey());
+	sge.length = len;
+	rpcrdmax_send_wr &wr = wrs_[n++];
+	wr = {};
+	wr.cqe = signal ? sb->cqe.raw() : nullptr;
+	wr.opcode = RPCRDMAX_WR_SEND;
+	wr.sge = &sge;
+	wr.num_sge = 1;
+
+	{
+		SpinLockBhGuard g(&free_lock_);
+		posted_sends_.posted(sb);
+		if (signal)
+			since_signal_ = 0;
+	}
+	if (tp_on(RPCRDMAX_TP_XPRTRDMA_POST_SEND))
+		rpcrdmax_trace_post_send(rqst, scq_.get(), sb->cqe.id(), (int)wr.num_sge, signal);
+	for (unsigned int i = 0; i < n; i += RPCRDMAX_MAX_WR_CHAIN) {
+		unsigned int bad, batch = min<unsigned int>(n - i, RPCRDMAX_MAX_WR_CHAIN);
+		Result<void> r = id.post_send(wrs_ + i, batch, &bad);
+		if (r.is_error()) {
+			rpcrdmax_trace_post_send_err(rqst, scq_.get(), r.error().code());
+			/* Some WRs may be on the QP: the connection is reset
+			 * and the drain retires them.  The Send buffer comes
+			 * back only if its WR (the last) never got posted. */
+			if (i + bad <= n - 1) {
+				{
+					SpinLockBhGuard g(&free_lock_);
+					posted_sends_.unpost(sb);
+				}
+				untake_send(sb);
+			}
+			return error(err::ENOTCONN);
+		}
+	}
+	return {};
+}
+
+Result<void> Conn::send(void *rqst, u32 xid)
+{
+	Req *req = Req::from_call_buffer(rqst_buffer(rqst));
+	bool signal;
+
+	/* A retransmission on this connection is reset by the shim, and a
+	 * reconnect detaches old MRs: a request arrives here without any. */
+	if (RPCRDMAX_WARN_ON(!req->mrs.empty()))
+		return error(err::ENOTCONN);
+	SendBuf *sb = take_send(&signal);
+	if (!sb) {
+		ep_->stats.empty_sendctx.add_return(1);
+		return error(err::ENOBUFS);
+	}
+	u32 len = 0;
+	unsigned int n = 0;
+	auto m = marshal(req, rqst, xid, sb, &len, wrs_, &n);
+	if (m.is_error()) {
+		rpcrdmax_trace_marshal_failed(rqst, m.error().code());
+		untake_send(sb);
+		return m.error();
+	}
+	return post_send_chain(rqst, sb, len, signal, n);
+}
+
+/*
+ * The largest backward message's RPC part: we take and send backward
+ * messages inline only (see Conn::backward_call), so a chunkless header
+ * and the message fit both inline thresholds and our buffers.
+ */
+u32 Conn::bc_max_payload() const
+{
+	return min(min(thresholds.call, thresholds.reply), min(send_size, recv_size)) -
+	       core::kMinChunkHeaderSize;
+}
+
+/* Send the Reply to a backward Call: an inline, chunkless RDMA_MSG. */
+Result<void> Conn::bc_send(void *rqst, u32 xid, u32 len)
+{
+	bool signal;
+	const bool v2 = bc_vers_.read() == (int)core::kRpcRdmaVersion2;
+
+	if (len > bc_max_payload() - (v2 ? core::kV2ExtraHeaderSize : 0))
+		return error(err::EMSGSIZE);
+	SendBuf *sb = take_send(&signal);
+	if (!sb) {
+		ep_->stats.empty_sendctx.add_return(1);
+		return error(err::ENOBUFS);
+	}
+	/* rdma_credit: the backward Calls we take at once.  In the version
+	 * the server's backward Calls use (draft Section 7.3). */
+	auto enc = v2 ? core::v2_encode_inline_msg(xid, kBcSlots, core::kMsgReply,
+							Bytes(sb->data, send_size))
+			   : core::v1_encode_inline_msg(xid, kBcSlots, Bytes(sb->data, send_size));
+	if (enc.is_error() || rpcrdmax_xprt_rqst_snd_copy_range(rqst, 0, len, sb->data + enc.value(), send_size - enc.value()) < 0) {
+		untake_send(sb);
+		return error(err::EMSGSIZE);
+	}
+	RPCRDMAX_TRY(post_send_chain(rqst, sb, enc.value() + len, signal, 0));
+	ep_->stats.bc_replies.add_return(1);
+	rpcrdmax_trace_cb(ep_->xprt_, xid, true);
+	return {};
+}
+
+/* ---- receive ---------------------------------------------------------- */
+
+void RecvBuf::done(Cqe *c, const rpcrdmax_wc &wc)
+{
+	RecvBuf *rb = static_cast<RecvBuf *>(MsgBuf::from(c));
+	rb->conn->recv_done(rb, wc);
+}
+
+void Conn::recv_done(RecvBuf *rb, const rpcrdmax_wc &wc)
+{
+	if (!wc_ok(wc, "Receive")) {
+		lost(); /* the buffer stays idle */
+		return;
+	}
+	rb->map.sync_for_cpu();
+	if (handle_reply(rb, wc.byte_len, wc) && post_recv(rb).is_error())
+		lost();
+}
+
+} // namespace rpcrdmax::xprtrdma
