@@ -71,101 +71,182 @@ void Conn::trace_chunk(rpcrdmax_chunk_event which, void *rqst, u32 pos, ClntMr *
 	}
 }
 
-Result<void> Conn::marshal(Req *req, void *rqst, u32 xid, SendBuf *sb, u32 *send_len,
-			   rpcrdmax_send_wr *wrs, unsigned int *nwr)
+/*
+ * Step 1: the Call's plan (core::plan_rpc: inline, Read chunk, Long Call;
+ * Write list or Reply chunk for the Reply) and its header's fixed words.
+ * "A sender MUST NOT reduce a Payload stream when RPCSEC_GSS integrity
+ * or encryption services are in use" (RFC 8166 Section 8.2.2): no data
+ * item is DDP-eligible then; large messages go whole (Long Call, Reply
+ * chunk).
+ */
+Result<void> Conn::plan_call(void *rqst, u32 xid, const core::InlineThresholds &thr,
+			     const core::MsgShape &call, const core::MsgShape &reply)
 {
-	const rpcrdmax_xdr_shape cs = rqst_shape(rqst, false), rs = rqst_shape(rqst, true);
-	const u32 call_access = RPCRDMAX_ACCESS_REMOTE_READ;
-	const u32 reply_access = RPCRDMAX_ACCESS_REMOTE_WRITE | RPCRDMAX_ACCESS_LOCAL_WRITE;
-	Counters &st = ep_->stats;
-
-	if (rqst_rcv_sparse(rqst) &&
-	    rpcrdmax_xprt_rqst_fill_sparse(rqst, RPCRDMAX_GFP_NOFS | RPCRDMAX_GFP_NOWARN))
-		return error(err::ENOBUFS);
-	const core::MsgShape call = marshal_shape(cs), reply = marshal_shape(rs);
-	/* "A sender MUST NOT reduce a Payload stream when RPCSEC_GSS
-	 * integrity or encryption services are in use" (RFC 8166 Section
-	 * 8.2.2, "RPC-over-RDMA with RPCSEC_GSS Integrity or Privacy"): no
-	 * data item is DDP-eligible then; large messages go whole (Long Call,
-	 * Reply chunk). */
-	const bool v2 = call_vers() == core::kRpcRdmaVersion2;
-	const core::InlineThresholds thr = call_thresholds();
 	const core::PlanParams params = { thr.call, thr.reply, kMrsPerReq,
 					  pages_per_mr, RPCRDMAX_PAGE_SIZE,
 					  !rqst_data_touch(rqst) };
 	core::PlanError pe = core::plan_rpc(call, reply, params, &plan_);
 	if (pe != core::PlanError::None) {
-		st.failed_marshal.add_return(1);
+		ep_->stats.failed_marshal.add_return(1);
 		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_WARNING, "cannot plan XID %08x: %s", xid,
 					 core::plan_error_name(pe));
 		return error(err::EIO);
 	}
-
 	core::V1Header &h = send_hdr_;
 	h.reset();
 	h.xid = xid;
-	h.vers = v2 ? core::kRpcRdmaVersion2 : core::kRpcRdmaVersion1;
+	h.vers = call_vers() == core::kRpcRdmaVersion2 ? core::kRpcRdmaVersion2
+						      : core::kRpcRdmaVersion1;
 	h.credits = core::credits_requester_request(credits_);
 	h.proc = plan_.proc;
+	return {};
+}
 
-	unsigned int n = 0;
+/*
+ * Register chunk @c's segments (regd[*@n...], their REG_MRs in wrs[*@n...]),
+ * each added to the header's lists as @which says (a Read chunk at
+ * @pos); @tail_shift moves segments of the tail (a Long Call's XDR
+ * round-up).  Fires the chunk's tracepoint.
+ */
+Result<void> Conn::register_chunk(Req *req, void *rqst, const core::PlannedChunk &c,
+				  rpcrdmax_chunk_event which, u32 pos, u32 tail_shift,
+				  rpcrdmax_send_wr *wrs, ClntMr **regd, unsigned int *n)
+{
+	const bool rcv = which != RPCRDMAX_CHUNK_EV_READ;
+	const int dir = rcv ? RPCRDMAX_DMA_FROM_DEVICE : RPCRDMAX_DMA_TO_DEVICE;
+	const u32 access = rcv ? RPCRDMAX_ACCESS_REMOTE_WRITE | RPCRDMAX_ACCESS_LOCAL_WRITE
+			       : RPCRDMAX_ACCESS_REMOTE_READ;
+	core::ChunkLists &cl = send_hdr_.chunks;
+	const unsigned int first = *n;
+
+	for (u32 i = 0; i < c.nsegs; i++) {
+		if (*n >= kMaxRegsPerCall)
+			return error(err::E2BIG);
+		const core::PlannedSegment &ps = c.segs[i];
+		u32 shift = ps.extent == core::ExtentId::Tail ? tail_shift : 0;
+		ClntMr *m = RPCRDMAX_TRY(frwr_register(req, rqst, rcv, ps, shift, dir, access,
+						       &wrs[*n]));
+		regd[(*n)++] = m;
+		core::ListError le = which == RPCRDMAX_CHUNK_EV_READ ? cl.add_read_segment(pos, m->seg)
+				     : which == RPCRDMAX_CHUNK_EV_WRITE ? cl.add_write_segment(m->seg)
+									: cl.add_reply_segment(m->seg);
+		if (le != core::ListError::None)
+			return error(err::EINVAL);
+	}
+	if (tp_any(RPCRDMAX_TP_XPRTRDMA_CHUNK_READ, RPCRDMAX_TP_XPRTRDMA_CHUNK_WRITE,
+		   RPCRDMAX_TP_XPRTRDMA_CHUNK_REPLY))
+		trace_chunk(which, rqst, pos, regd + first, *n - first);
+	return {};
+}
+
+/* Step 2: every chunk of the plan registered, in wire order (Read list,
+ * Write list, Reply chunk); *@n: the REG_MRs in @wrs. */
+Result<void> Conn::register_chunks(Req *req, void *rqst, const core::MsgShape &call,
+				   rpcrdmax_send_wr *wrs, unsigned int *n)
+{
+	core::ChunkLists &cl = send_hdr_.chunks;
 	ClntMr *regd[kMaxRegsPerCall];
-	/* Register chunk @c's segments, each added to the header by @add;
-	 * @which and @pos name it in its tracepoints. */
-	auto reg = [&](const core::PlannedChunk &c, rpcrdmax_chunk_event which, u32 pos,
-		       u32 tail_shift, auto add) -> Result<void> {
-		const bool rcv = which != RPCRDMAX_CHUNK_EV_READ;
-		const int dir = rcv ? RPCRDMAX_DMA_FROM_DEVICE : RPCRDMAX_DMA_TO_DEVICE;
-		const unsigned int first = n;
-		for (u32 i = 0; i < c.nsegs; i++) {
-			if (n >= kMaxRegsPerCall)
-				return error(err::E2BIG);
-			const core::PlannedSegment &ps = c.segs[i];
-			u32 shift = ps.extent == core::ExtentId::Tail ? tail_shift : 0;
-			regd[n] = RPCRDMAX_TRY(frwr_register(req, rqst, rcv, ps, shift, dir,
-							     rcv ? reply_access : call_access,
-							     &wrs[n]));
-			if (add(regd[n++]->seg) != core::ListError::None)
-				return error(err::EINVAL);
-		}
-		if (tp_any(RPCRDMAX_TP_XPRTRDMA_CHUNK_READ, RPCRDMAX_TP_XPRTRDMA_CHUNK_WRITE,
-			   RPCRDMAX_TP_XPRTRDMA_CHUNK_REPLY))
-			trace_chunk(which, rqst, pos, regd + first, n - first);
-		return {};
-	};
-	Result<void> r;
+
 	if (plan_.has_call_chunk) {
 		u32 shift = plan_.call == core::CallForm::LongCallReadChunk ? call.pad : 0;
-		r = reg(plan_.call_chunk, RPCRDMAX_CHUNK_EV_READ, 0, shift,
-			[&](const core::Segment &s) { return h.chunks.add_read_segment(0, s); });
+		RPCRDMAX_TRY(register_chunk(req, rqst, plan_.call_chunk, RPCRDMAX_CHUNK_EV_READ, 0,
+					    shift, wrs, regd, n));
 	}
-	if (r.is_ok() && plan_.has_read)
-		r = reg(plan_.read, RPCRDMAX_CHUNK_EV_READ, plan_.read.position, 0,
-			[&](const core::Segment &s) {
-				return h.chunks.add_read_segment(plan_.read.position, s);
-			});
-	if (r.is_ok() && plan_.has_write) {
-		if (h.chunks.add_write_chunk() != core::ListError::None)
-			r = error(err::EINVAL);
-		else
-			r = reg(plan_.write, RPCRDMAX_CHUNK_EV_WRITE, 0, 0,
-				[&](const core::Segment &s) { return h.chunks.add_write_segment(s); });
+	if (plan_.has_read)
+		RPCRDMAX_TRY(register_chunk(req, rqst, plan_.read, RPCRDMAX_CHUNK_EV_READ,
+					    plan_.read.position, 0, wrs, regd, n));
+	if (plan_.has_write) {
+		if (cl.add_write_chunk() != core::ListError::None)
+			return error(err::EINVAL);
+		RPCRDMAX_TRY(register_chunk(req, rqst, plan_.write, RPCRDMAX_CHUNK_EV_WRITE, 0, 0,
+					    wrs, regd, n));
 	}
-	if (r.is_ok() && plan_.has_reply) {
-		if (h.chunks.set_reply_chunk() != core::ListError::None)
-			r = error(err::EINVAL);
-		else
-			r = reg(plan_.reply_chunk, RPCRDMAX_CHUNK_EV_REPLY, 0, 0,
-				[&](const core::Segment &s) { return h.chunks.add_reply_segment(s); });
+	if (plan_.has_reply) {
+		if (cl.set_reply_chunk() != core::ListError::None)
+			return error(err::EINVAL);
+		RPCRDMAX_TRY(register_chunk(req, rqst, plan_.reply_chunk, RPCRDMAX_CHUNK_EV_REPLY,
+					    0, 0, wrs, regd, n));
 	}
+	return {};
+}
 
+/* Step 4: what of the Call travels inline, copied to @dst (@room
+ * octets): all of it, or for a Read chunk the head and the tail less the
+ * data's XDR round-up; nothing for a Long Call.  The octets copied, or a
+ * negative errno. */
+int Conn::copy_inline(void *rqst, const rpcrdmax_xdr_shape &cs, const core::MsgShape &call,
+		      u8 *dst, u32 room)
+{
+	switch (plan_.call) {
+	case core::CallForm::Inline:
+		return rpcrdmax_xprt_rqst_snd_copy(rqst, dst, room);
+	case core::CallForm::ReadChunk: {
+		const u32 tail_at = cs.head_len + cs.page_len + call.pad;
+		int copied = rpcrdmax_xprt_rqst_snd_copy_range(rqst, 0, cs.head_len, dst, room);
+		if (copied < 0 || !call.tail.len)
+			return copied;
+		int t = rpcrdmax_xprt_rqst_snd_copy_range(rqst, tail_at, call.tail.len, dst + copied,
+							  room - (u32)copied);
+		return t < 0 ? t : copied + t;
+	}
+	default: /* Long Calls: the message is in the Position Zero chunk */
+		return 0;
+	}
+}
+
+/* Step 5: mountstats' counts for a Call sent: segments registered and
+ * their octets, Long Calls, and pull-up (octets of the page list and
+ * tail copied into the Send buffer: a DDP payload small enough to go
+ * inline, or a tail). */
+void Conn::count_call(const Req *req, const rpcrdmax_xdr_shape &cs, u32 copied)
+{
+	Counters &st = ep_->stats;
+	u32 rsegs = (plan_.has_read ? plan_.read.nsegs : 0) +
+		    (plan_.has_call_chunk ? plan_.call_chunk.nsegs : 0);
+	u32 registered = (plan_.has_read ? plan_.read.length : 0) +
+			 (plan_.has_call_chunk ? plan_.call_chunk.length : 0) +
+			 req->write_offered + req->reply_offered;
+
+	st.read_chunks.add_return((int)rsegs);
+	st.write_chunks.add_return(plan_.has_write ? (int)plan_.write.nsegs : 0);
+	st.reply_chunks.add_return(plan_.has_reply ? (int)plan_.reply_chunk.nsegs : 0);
+	st.request_bytes.add_return(registered);
+	if (plan_.proc == core::V1Proc::NoMsg)
+		st.nomsg_calls.add_return(1);
+	if (copied > cs.head_len)
+		st.pullup_bytes.add_return(copied - cs.head_len);
+}
+
+/*
+ * The Call of @rqst into Send buffer @sb: planned (step 1), its chunks
+ * registered (2), its transport header encoded (3), what travels inline
+ * copied after it (4), counted (5).  *@send_len: the octets to send;
+ * wrs[0, *@nwr): the REG_MRs to post before the Send.  -ENOBUFS when no
+ * MR is free (sunrpc retries), -EIO when the Call cannot be sent.
+ */
+Result<void> Conn::marshal(Req *req, void *rqst, u32 xid, SendBuf *sb, u32 *send_len,
+			   rpcrdmax_send_wr *wrs, unsigned int *nwr)
+{
+	const rpcrdmax_xdr_shape cs = rqst_shape(rqst, false), rs = rqst_shape(rqst, true);
+
+	if (rqst_rcv_sparse(rqst) &&
+	    rpcrdmax_xprt_rqst_fill_sparse(rqst, RPCRDMAX_GFP_NOFS | RPCRDMAX_GFP_NOWARN))
+		return error(err::ENOBUFS);
+	const core::MsgShape call = marshal_shape(cs), reply = marshal_shape(rs);
+	const core::InlineThresholds thr = call_thresholds();
+	RPCRDMAX_TRY(plan_call(rqst, xid, thr, call, reply));
+
+	core::V1Header &h = send_hdr_;
+	const bool v2 = h.vers == core::kRpcRdmaVersion2;
+	unsigned int n = 0;
+	Result<void> r = register_chunks(req, rqst, call, wrs, &n);
 	/* Version 2 (draft Section 6.2.3): the server may invalidate the
 	 * one handle this names; the others we invalidate. */
 	req->inv_handle = r.is_ok() && v2 && n ? h.chunks.reply_inv_handle() : 0;
 
-	/* The transport header, then whatever of the Call travels inline. */
-	u32 limit = min(thr.call, send_size);
+	const u32 limit = min(thr.call, send_size);
 	u32 hl = 0;
+	int copied = 0;
 	if (r.is_ok()) {
 		auto enc = v2 ? core::v2_encode_msg(h, core::kMsgCall, req->inv_handle,
 						    Bytes(sb->data, limit))
@@ -175,28 +256,8 @@ Result<void> Conn::marshal(Req *req, void *rqst, u32 xid, SendBuf *sb, u32 *send
 		else
 			hl = enc.value();
 	}
-	int copied = 0;
 	if (r.is_ok()) {
-		switch (plan_.call) {
-		case core::CallForm::Inline:
-			copied = rpcrdmax_xprt_rqst_snd_copy(rqst, sb->data + hl, limit - hl);
-			break;
-		case core::CallForm::ReadChunk: {
-			/* Head and tail less the round-up; the data is in the Read chunk. */
-			u32 tail_at = cs.head_len + cs.page_len + call.pad;
-			copied = rpcrdmax_xprt_rqst_snd_copy_range(rqst, 0, cs.head_len,
-								   sb->data + hl, limit - hl);
-			if (copied >= 0 && call.tail.len) {
-				int t = rpcrdmax_xprt_rqst_snd_copy_range(
-					rqst, tail_at, call.tail.len, sb->data + hl + copied,
-					limit - hl - copied);
-				copied = t < 0 ? t : copied + t;
-			}
-			break;
-		}
-		default: /* Long Calls: the message is in the Position Zero chunk */
-			break;
-		}
+		copied = copy_inline(rqst, cs, call, sb->data + hl, limit - hl);
 		if (copied < 0)
 			r = error(err::EMSGSIZE);
 	}
@@ -204,12 +265,12 @@ Result<void> Conn::marshal(Req *req, void *rqst, u32 xid, SendBuf *sb, u32 *send
 		/* Nothing was posted: the MRs were only mapped. */
 		frwr_release(req);
 		if (r.error().code() != -err::ENOBUFS) {
-			st.failed_marshal.add_return(1);
+			ep_->stats.failed_marshal.add_return(1);
 			rpcrdmax_log_ratelimited(RPCRDMAX_LOG_WARNING, "cannot marshal XID %08x: %d",
 						 xid, r.error().code());
 			return error(err::EIO);
 		}
-		st.empty_sendctx.add_return(1);
+		ep_->stats.empty_sendctx.add_return(1);
 		return r;
 	}
 	if (v2)
@@ -217,22 +278,7 @@ Result<void> Conn::marshal(Req *req, void *rqst, u32 xid, SendBuf *sb, u32 *send
 	req->resend_ok = false;
 	req->write_offered = plan_.has_write ? plan_.write.length : 0;
 	req->reply_offered = plan_.has_reply ? plan_.reply_chunk.length : 0;
-	/* mountstats counts segments, and the octets they register. */
-	u32 rsegs = (plan_.has_read ? plan_.read.nsegs : 0) +
-		    (plan_.has_call_chunk ? plan_.call_chunk.nsegs : 0);
-	u32 registered = (plan_.has_read ? plan_.read.length : 0) +
-			 (plan_.has_call_chunk ? plan_.call_chunk.length : 0) +
-			 req->write_offered + req->reply_offered;
-	st.read_chunks.add_return((int)rsegs);
-	st.write_chunks.add_return(plan_.has_write ? (int)plan_.write.nsegs : 0);
-	st.reply_chunks.add_return(plan_.has_reply ? (int)plan_.reply_chunk.nsegs : 0);
-	st.request_bytes.add_return(registered);
-	if (plan_.proc == core::V1Proc::NoMsg)
-		st.nomsg_calls.add_return(1);
-	/* Pull-up: octets of the page list and tail copied into the Send
-	 * buffer (a DDP payload small enough to go inline, or a tail). */
-	if ((u32)copied > cs.head_len)
-		st.pullup_bytes.add_return((u32)copied - cs.head_len);
+	count_call(req, cs, (u32)copied);
 	*send_len = hl + (u32)copied;
 	*nwr = n;
 	if (tp_on(RPCRDMAX_TP_XPRTRDMA_MARSHAL))

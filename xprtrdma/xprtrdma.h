@@ -219,6 +219,17 @@ public:
 				ClntMr *const *mrs, u32 n);
 	Result<void> marshal(Req *req, void *rqst, u32 xid, SendBuf *sb, u32 *send_len,
 			     rpcrdmax_send_wr *wrs, unsigned int *nwr);
+	/* Conn::marshal's steps */
+	Result<void> plan_call(void *rqst, u32 xid, const core::InlineThresholds &thr,
+			       const core::MsgShape &call, const core::MsgShape &reply);
+	Result<void> register_chunk(Req *req, void *rqst, const core::PlannedChunk &c,
+				    rpcrdmax_chunk_event which, u32 pos, u32 tail_shift,
+				    rpcrdmax_send_wr *wrs, ClntMr **regd, unsigned int *n);
+	Result<void> register_chunks(Req *req, void *rqst, const core::MsgShape &call,
+				     rpcrdmax_send_wr *wrs, unsigned int *n);
+	int copy_inline(void *rqst, const rpcrdmax_xdr_shape &cs, const core::MsgShape &call,
+			u8 *dst, u32 room);
+	void count_call(const Req *req, const rpcrdmax_xdr_shape &cs, u32 copied);
 	/* True when @rb may be reposted now (false: a Req holds it). */
 	bool handle_reply(RecvBuf *rb, u32 len, const rpcrdmax_wc &wc);
 	void backward_call(const core::V1Header &h, const u8 *msg);
