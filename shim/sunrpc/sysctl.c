@@ -220,15 +220,16 @@ static unsigned int rpcrdmax_svc_min_vers = 1;
 static unsigned int rpcrdmax_svc_max_vers = 2;
 
 unsigned long long __percpu *rpcrdmax_svc_stats;
-/* Each counter's index (i at [i]), its sysctl's .data. */
-static unsigned int rpcrdmax_svc_stat_index[RPCRDMAX_SVC_STAT_COUNT];
+/* Counter i's sysctl has .data &rpcrdmax_svc_stat_slot[i]: its offset in
+ * this array is the counter's index (the contents are never read). */
+static unsigned int rpcrdmax_svc_stat_slot[RPCRDMAX_SVC_STAT_COUNT];
 
 /* A counter: reading gives the sum of the CPUs' copies; writing zeroes
  * them (an event counted meanwhile on another CPU may survive it). */
 static int rpcrdmax_svc_stat_handler(RPCRDMAX_CTL_TABLE *table, int write, void *buffer,
 				     size_t *lenp, loff_t *ppos)
 {
-	unsigned int which = *(const unsigned int *)table->data;
+	unsigned int which = (unsigned int *)table->data - rpcrdmax_svc_stat_slot;
 	char tmp[24];
 	struct ctl_table t = { .data = tmp, .maxlen = sizeof(tmp) };
 	int cpu;
@@ -249,7 +250,7 @@ static int rpcrdmax_svc_stat_handler(RPCRDMAX_CTL_TABLE *table, int write, void 
 		.proc_handler = proc_douintvec_minmax,			\
 		.extra1 = &(lo), .extra2 = &(hi) }
 #define RPCRDMAX_SVC_STAT(name, which) {				\
-		.procname = name, .data = &rpcrdmax_svc_stat_index[which], \
+		.procname = name, .data = &rpcrdmax_svc_stat_slot[which], \
 		.maxlen = sizeof(unsigned int), .mode = 0644,		\
 		.proc_handler = rpcrdmax_svc_stat_handler }
 #define RPCRDMAX_SVC_UNCOUNTED(name)					\
@@ -306,10 +307,6 @@ static struct ctl_table_header *rpcrdmax_svc_sysctl_header;
  */
 int rpcrdmax_svc_sysctl_register(void)
 {
-	int i;
-
-	for (i = 0; i < RPCRDMAX_SVC_STAT_COUNT; i++)
-		rpcrdmax_svc_stat_index[i] = i;
 	rpcrdmax_svc_stats = __alloc_percpu(sizeof(*rpcrdmax_svc_stats) * RPCRDMAX_SVC_STAT_COUNT,
 					    __alignof__(*rpcrdmax_svc_stats));
 	if (!rpcrdmax_svc_stats)
