@@ -760,6 +760,9 @@ unsigned long rpcrdmax_clnt_connect_delay(void *ep) RPCRDMAX_NOEXCEPT;
  * whether it is soft. */
 unsigned long rpcrdmax_clnt_reply_major(void *ep, unsigned long now, unsigned long major,
 					unsigned long timeout, bool soft) RPCRDMAX_NOEXCEPT;
+/* The retransmit timeout (jiffies) a Call just sent waits with, given
+ * its own @timeout: shorter while a Version Two probe is unanswered. */
+unsigned long rpcrdmax_clnt_reply_timeout(void *ep, unsigned long timeout) RPCRDMAX_NOEXCEPT;
 /*
  * send_request: what sunrpc knows of one message to transmit (a Call, or
  * the Reply to a backward Call), and what the endpoint decided: whether

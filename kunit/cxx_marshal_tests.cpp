@@ -1766,6 +1766,8 @@ static void v2_accepted_case(Reporter check)
 		EXPECT(b.ep->stats.vers2_conns.read() == 1);
 		EXPECT(b.ep->stats.vers1_conns.read() == 0);
 		EXPECT(vers_counted(2) == counted + 1);
+		/* settled: Replies are waited for as long as sunrpc says */
+		EXPECT(b.ep->reply_timeout(60000) == 60000);
 		bench_next(&b);
 		b.snd = { 3000, 0, 0, 0, false };
 		if (bench_send(check, &b, 0x44440002) && r->take_call(check) &&
@@ -1855,8 +1857,11 @@ static void v2_fallback_case(Reporter check)
 
 /*
  * The first version 2 Call is lost (Section 7.2): no answer, and the
- * connection goes.  The transport assumes a version 1 server: the Call,
- * retransmitted on the new connection, is version 1 with the same XID.
+ * connection goes.  While it is unanswered, a Call's Reply is waited for
+ * kV2ProbeMs at most (ClntEp::reply_timeout), however long sunrpc's
+ * timeout.  The transport assumes a version 1 server: the Call,
+ * retransmitted on the new connection, is version 1 with the same XID,
+ * and waits as long as sunrpc says.
  */
 static void v2_lost_first_case(Reporter check)
 {
@@ -1868,7 +1873,11 @@ static void v2_lost_first_case(Reporter check)
 	b.rcv = { 256, 0, 0, 0, false };
 	if (bench_up(check, &b, kDefaultPd) && bench_send(check, &b, kX)) {
 		b.r->want_vers = core::kRpcRdmaVersion2;
+		const unsigned long probe = rpcrdmax_msecs_to_jiffies(xprtrdma::kV2ProbeMs);
+		EXPECT(b.ep->reply_timeout(60 * probe) == probe);
+		EXPECT(b.ep->reply_timeout(probe / 3) == probe / 3);
 		if (b.r->take_call(check) && bench_reconnect(check, &b, kPort + 2)) {
+			EXPECT(b.ep->reply_timeout(60 * probe) == 60 * probe);
 			rpcrdmax_xmit x = {};
 			x.xid = kX;
 			x.len = b.snd_len();

@@ -62,6 +62,24 @@ unsigned long ClntEp::reply_major(unsigned long now, unsigned long major, unsign
 	return full;
 }
 
+/*
+ * The retransmit timeout a Call just sent waits for its Reply with:
+ * sunrpc's @timeout, but at most kV2ProbeMs while the connection's first
+ * Version Two Call is unanswered.  A server that silently drops Version
+ * Two Calls (the draft's Section 7.2 wants ERR_VERS, but such servers
+ * exist) then costs a mount kV2ProbeMs instead of a whole retransmit
+ * timeout (60 s for NFS over RDMA) before ->timer resets the connection,
+ * close() remembers Version One, and the Call goes again on the new
+ * connection in Version One.  It is a minor time-out, not a major one:
+ * a soft mount does not fail the Call, and a hard one says nothing.
+ */
+unsigned long ClntEp::reply_timeout(unsigned long timeout)
+{
+	if (!v2_probing())
+		return timeout;
+	return min(timeout, rpcrdmax_msecs_to_jiffies(kV2ProbeMs));
+}
+
 int ClntEp::connect(const void *addr, unsigned int addrlen)
 {
 	MutexGuard g(&mutex_);
@@ -140,6 +158,7 @@ bool ClntEp::may_resend(void *rqst)
 
 void ClntEp::remember_v1(const char *why)
 {
+	v2_probe(false);
 	if (v1_only_.cmpxchg(0, 1) == 0)
 		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_INFO,
 					 "server takes RPC-over-RDMA version 1 only (%s): "
@@ -165,6 +184,7 @@ void ClntEp::close()
 		return;
 	if (c->v2_unanswered())
 		remember_v1("the first version 2 Call got no answer");
+	v2_probe(false);
 	auto d = c->id.disconnect();
 	rpcrdmax_trace_disconnect(xprt_, d.is_error() ? d.error().code() : 0, c->established());
 	delete c; /* drains the QP, detaches MRs from their requests */
@@ -197,6 +217,18 @@ extern "C" void *rpcrdmax_clnt_create(void *xprt) noexcept
 extern "C" unsigned int rpcrdmax_clnt_max_payload(void *) noexcept
 {
 	return rpcrdmax::xprtrdma::kMaxPayload;
+}
+
+/**
+ * rpcrdmax_clnt_reply_timeout - the retransmit timeout a Call just sent waits with
+ * @ep: the client transport
+ * @timeout: its own (jiffies)
+ *
+ * Returns the timeout to wait with (ClntEp::reply_timeout).
+ */
+extern "C" unsigned long rpcrdmax_clnt_reply_timeout(void *ep, unsigned long timeout) noexcept
+{
+	return static_cast<ClntEp *>(ep)->reply_timeout(timeout);
 }
 
 /**

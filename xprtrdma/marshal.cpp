@@ -273,8 +273,16 @@ Result<void> Conn::marshal(Req *req, void *rqst, u32 xid, SendBuf *sb, u32 *send
 		ep_->stats.empty_sendctx.add_return(1);
 		return r;
 	}
-	if (v2)
+	if (v2) {
 		v2_sent_.set(1);
+		/* Unconfirmed: Replies are waited for kV2ProbeMs at most
+		 * (ClntEp::reply_timeout) until the version is settled. */
+		if (!v2_confirmed()) {
+			ep_->v2_probe(true);
+			if (v2_confirmed())
+				ep_->v2_probe(false);
+		}
+	}
 	req->resend_ok = false;
 	req->write_offered = plan_.has_write ? plan_.write.length : 0;
 	req->reply_offered = plan_.has_reply ? plan_.reply_chunk.length : 0;

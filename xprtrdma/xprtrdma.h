@@ -69,6 +69,10 @@ inline constexpr unsigned int kConnectMs = 15000;
  * attempt, up to the mount's maximum (stock's 5 s). */
 inline constexpr unsigned int kReconnectMs = 5000;
 inline constexpr unsigned int kInvalidateMs = 10000;
+/* The longest a Call waits for its Reply while its connection's first
+ * Version Two Call is unanswered (ClntEp::reply_timeout;
+ * Documentation/v2.rst, "A server that drops Version Two Calls"). */
+inline constexpr unsigned int kV2ProbeMs = 15000;
 inline constexpr u32 kCtlSize = 256;	/* a control message (Conn::post_control) */
 
 class ClntEp;
@@ -336,6 +340,11 @@ public:
 	unsigned long connect_delay();
 	unsigned long reply_major(unsigned long now, unsigned long major, unsigned long timeout,
 				  bool soft);
+	unsigned long reply_timeout(unsigned long timeout);
+	/* A Version Two Call went out on a connection not yet confirmed
+	 * in Version Two, or the version settled (reply_timeout). */
+	void v2_probe(bool on) { (void)v2_probing_.cmpxchg(on ? 0 : 1, on ? 1 : 0); }
+	bool v2_probing() const { return v2_probing_.read() != 0; }
 	int transmit(void *rqst, rpcrdmax_xmit *x);
 	int send(void *rqst, u32 xid);
 	int bc_send(void *rqst, u32 xid, u32 len);
@@ -368,6 +377,7 @@ private:
 	Mutex mutex_;
 	Conn *conn_ = nullptr;
 	Atomic v1_only_;	/* remember_v1() */
+	Atomic v2_probing_;	/* v2_probe() */
 	Atomic bc_max_{ (int)(core::kPdMinInline - core::kMinChunkHeaderSize) };	/* bc_max_payload() */
 	/* Requests' memory for reuse: at most the slot table's worth, so
 	 * that in steady state an RPC allocates nothing. */

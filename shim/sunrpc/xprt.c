@@ -170,15 +170,17 @@ static void rpcrdmax_xprt_set_port(struct rpc_xprt *xprt, u16 port)
 	xprt->address_strings[RPC_DISPLAY_HEX_PORT] = kstrdup(buf, GFP_KERNEL);
 }
 
-/* sunrpc's wait for the Reply, with the major timeout the C++ side
- * gives a Call just sent (ClntEp::reply_major). */
+/* sunrpc's wait for the Reply, with the major and retransmit timeouts
+ * the C++ side gives a Call just sent (ClntEp::reply_major,
+ * ClntEp::reply_timeout). */
 static void rpcrdmax_xprt_wait_for_reply(struct rpc_task *task)
 {
 	struct rpc_rqst *req = task->tk_rqstp;
+	void *ep = rpcrdmax_x(req->rq_xprt)->ep;
 
-	req->rq_majortimeo = rpcrdmax_clnt_reply_major(rpcrdmax_x(req->rq_xprt)->ep, jiffies,
-						       req->rq_majortimeo, req->rq_timeout,
-						       RPC_IS_SOFT(task));
+	req->rq_majortimeo = rpcrdmax_clnt_reply_major(ep, jiffies, req->rq_majortimeo,
+						       req->rq_timeout, RPC_IS_SOFT(task));
+	req->rq_timeout = rpcrdmax_clnt_reply_timeout(ep, req->rq_timeout);
 	xprt_wait_for_reply_request_def(task);
 }
 
