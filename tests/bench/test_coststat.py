@@ -203,6 +203,9 @@ class WholeRun(unittest.TestCase):
         self.assertIn("transport module rpcrdmax", text)
         self.assertIn("[rdma_rxe]", text)
         self.assertNotIn("default_idle", text)
+        # the transport module's own symbols, with their share of it
+        self.assertIn("cost:     top 20 symbols of rpcrdma (insn/op, share of the module):", text)
+        self.assertIn("cost:       %9s 100.0%%  xprt_thing" % coststat.si(4000 * PERIOD / 4000.0), text)
 
     def test_crossings_per_rpc(self):
         out = io.StringIO()

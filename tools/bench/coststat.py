@@ -557,6 +557,12 @@ def profiles(run, p, top):
                 for (sym, mod), n in pooled.most_common(top):
                     v = n * P / ops_sum
                     p("cost:       %9s %5.1f%%  %s [%s]" % (si(v), 100.0 * v / busy, sym, mod))
+                mine = collections.Counter({s: n for (s, m), n in pooled.items() if m == tr})
+                if mine:
+                    total = sum(mine.values())
+                    p("cost:     top %d symbols of %s (insn/op, share of the module):" % (top, tr))
+                    for sym, n in mine.most_common(top):
+                        p("cost:       %9s %5.1f%%  %s" % (si(n * P / ops_sum), 100.0 * n / total, sym))
 
 
 def crossings(run, p, top=10):
