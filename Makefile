@@ -57,7 +57,7 @@ SHELL := /bin/bash
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 
 .PHONY: all modules setup deb build-6.12 check-6.12 build-7 check-7 check check-quick check-host check-build check-kunit \
-	check-e2e check-debug check-debug-smoke check-battery check-battery-v2 check-fresh fuzz-server demo bench bench-cost soak clean \
+	check-e2e check-debug check-debug-smoke check-battery check-battery-v2 check-fresh fuzz-server demo bench bench-cost bench-core soak clean \
 	install uninstall
 
 all: modules
@@ -157,6 +157,11 @@ bench:
 
 bench-cost:
 	$(TOP)/scripts/bench --cost --perf rand-read-qd1,meta-stat $(BENCH_ARGS)
+
+# The protocol core's instructions per RPC, exactly (callgrind on the
+# host; tools/bench/corecost, Documentation/performance.rst)
+bench-core:
+	$(TOP)/tools/bench/corecost $(BENCH_ARGS)
 
 clean:
 	rm -rf $(TOP)/build $(TOP)/rpcrdmax.ko
