@@ -257,17 +257,28 @@ static ListError get_reply_chunk(ktl::XdrReader &xdr, const Caps &caps, ChunkLis
 	return err;
 }
 
-static bool put_write_chunk(ktl::XdrWriter &xdr, const ChunkLists &cl, const ChunkRef &c)
+/* Word @v at @p: the next word. */
+static u8 *put_word(u8 *p, u32 v)
 {
-	if (!xdr.put_u32(c.nsegs))
-		return false;
-	for (u32 i = 0; i < c.nsegs; i++) {
-		const Segment &s = cl.segment(c, i);
-		if (!xdr.put_u32(s.handle) || !xdr.put_u32(s.length) ||
-		    !xdr.put_u64(s.offset))
-			return false;
-	}
-	return true;
+	ktl::store_be32(p, v);
+	return p + kXdrWord;
+}
+
+static u8 *put_segment(u8 *p, const Segment &s)
+{
+	p = put_word(p, s.handle);
+	p = put_word(p, s.length);
+	p = put_word(p, (u32)(s.offset >> 32));
+	return put_word(p, (u32)s.offset);
+}
+
+/* A counted array of segments: one Write chunk or the Reply chunk. */
+static u8 *put_write_chunk(u8 *p, const ChunkLists &cl, const ChunkRef &c)
+{
+	p = put_word(p, c.nsegs);
+	for (u32 i = 0; i < c.nsegs; i++)
+		p = put_segment(p, cl.segment(c, i));
+	return p;
 }
 
 constexpr u64 align4(u64 n)
@@ -291,30 +302,38 @@ ListError decode(ktl::XdrReader &xdr, const DecodeLimits &lim, ChunkLists *out)
 	return err;
 }
 
-bool encode(ktl::XdrWriter &xdr, const ChunkLists &cl)
+u8 *put_lists(u8 *p, const ChunkLists &cl)
 {
+	using chunks_impl::put_word;
+
 	for (u32 i = 0; i < cl.nread; i++) {
 		const ChunkRef &c = cl.read[i];
 		for (u32 j = 0; j < c.nsegs; j++) {
-			const Segment &s = cl.segment(c, j);
-			if (!xdr.put_u32(1) || !xdr.put_u32(c.position) ||
-			    !xdr.put_u32(s.handle) || !xdr.put_u32(s.length) ||
-			    !xdr.put_u64(s.offset))
-				return false;
+			p = put_word(p, 1);
+			p = put_word(p, c.position);
+			p = chunks_impl::put_segment(p, cl.segment(c, j));
 		}
 	}
-	if (!xdr.put_u32(0))
-		return false;
+	p = put_word(p, 0);
 	for (u32 i = 0; i < cl.nwrite; i++) {
-		if (!xdr.put_u32(1) ||
-		    !chunks_impl::put_write_chunk(xdr, cl, cl.write[i]))
-			return false;
+		p = put_word(p, 1);
+		p = chunks_impl::put_write_chunk(p, cl, cl.write[i]);
 	}
-	if (!xdr.put_u32(0))
-		return false;
+	p = put_word(p, 0);
 	if (!cl.has_reply)
-		return xdr.put_u32(0);
-	return xdr.put_u32(1) && chunks_impl::put_write_chunk(xdr, cl, cl.reply);
+		return put_word(p, 0);
+	p = put_word(p, 1);
+	return chunks_impl::put_write_chunk(p, cl, cl.reply);
+}
+
+bool encode(ktl::XdrWriter &xdr, const ChunkLists &cl)
+{
+	u8 *p = xdr.reserve(cl.encoded_size());
+
+	if (!p)
+		return false;
+	put_lists(p, cl);
+	return true;
 }
 
 PositionError check_positions(const ChunkLists &cl, u64 inline_len,

@@ -303,26 +303,29 @@ u32 v1_encoded_size(const V1Header &hdr)
 
 ktl::Result<u32> v1_encode(const V1Header &hdr, ktl::Bytes out)
 {
+	const u32 size = v1_encoded_size(hdr);
 	ktl::XdrWriter xdr(out);
-	bool ok;
 
-	if (v1_encoded_size(hdr) == 0)
+	if (size == 0)
 		return ktl::error(ktl::err::EINVAL);
-	if (v1_encoded_size(hdr) > out.size())
+	u8 *p = xdr.reserve(size);
+	if (!p)
 		return ktl::error(ktl::err::EMSGSIZE);
-	ok = xdr.put_u32(hdr.xid) && xdr.put_u32(hdr.vers) &&
-	     xdr.put_u32(hdr.credits) &&
-	     xdr.put_u32(static_cast<u32>(hdr.proc));
-	if (ok && hdr.proc == V1Proc::Error) {
-		ok = xdr.put_u32(hdr.err);
-		if (ok && hdr.err == static_cast<u32>(V1ErrCode::Vers))
-			ok = xdr.put_u32(hdr.vers_low) && xdr.put_u32(hdr.vers_high);
-	} else if (ok) {
-		ok = chunks::encode(xdr, hdr.chunks);
+	ktl::store_be32(p, hdr.xid);
+	ktl::store_be32(p + 4, hdr.vers);
+	ktl::store_be32(p + 8, hdr.credits);
+	ktl::store_be32(p + 12, static_cast<u32>(hdr.proc));
+	p += kFixedHeaderSize;
+	if (hdr.proc == V1Proc::Error) {
+		ktl::store_be32(p, hdr.err);
+		if (hdr.err == static_cast<u32>(V1ErrCode::Vers)) {
+			ktl::store_be32(p + 4, hdr.vers_low);
+			ktl::store_be32(p + 8, hdr.vers_high);
+		}
+	} else {
+		chunks::put_lists(p, hdr.chunks);
 	}
-	if (!ok)
-		return ktl::error(ktl::err::EMSGSIZE);
-	return (u32)xdr.offset();
+	return size;
 }
 
 namespace v1_impl {

@@ -455,11 +455,18 @@ ktl::Result<u32> v2_encode_msg(const V1Header &hdr, u32 direction, u32 inv_handl
 		return ktl::error(ktl::err::EINVAL);
 	if (direction > kMsgReply)
 		return ktl::error(ktl::err::EINVAL);
-	if (xdr.put_u32(hdr.xid) && xdr.put_u32(kRpcRdmaVersion2) && xdr.put_u32(hdr.credits) &&
-	    xdr.put_u32(static_cast<u32>(proc)) && xdr.put_u32(direction) &&
-	    xdr.put_u32(inv_handle) && chunks::encode(xdr, hdr.chunks))
-		return (u32)xdr.offset();
-	return ktl::error(ktl::err::EMSGSIZE);
+	const u32 size = kFixedHeaderSize + kV2ExtraHeaderSize + hdr.chunks.encoded_size();
+	u8 *p = xdr.reserve(size);
+	if (!p)
+		return ktl::error(ktl::err::EMSGSIZE);
+	ktl::store_be32(p, hdr.xid);
+	ktl::store_be32(p + 4, kRpcRdmaVersion2);
+	ktl::store_be32(p + 8, hdr.credits);
+	ktl::store_be32(p + 12, static_cast<u32>(proc));
+	ktl::store_be32(p + 16, direction);
+	ktl::store_be32(p + 20, inv_handle);
+	chunks::put_lists(p + kFixedHeaderSize + kV2ExtraHeaderSize, hdr.chunks);
+	return size;
 }
 
 V2Control v2_responder_control(V2Header *hdr, V2Error *err)

@@ -163,6 +163,10 @@ ListError decode(ktl::XdrReader &xdr, const DecodeLimits &lim, ChunkLists *out);
 /* Encode the three lists; false when @xdr has no room. */
 bool encode(ktl::XdrWriter &xdr, const ChunkLists &cl);
 
+/* Encode the three lists at @p, which has room for cl.encoded_size()
+ * octets (the caller checked): the octet after them. */
+u8 *put_lists(u8 *p, const ChunkLists &cl);
+
 /* Size of a Write list with @nchunks chunks of @nsegs segments each, or
  * of a Reply chunk (present) with @nsegs segments. */
 constexpr u32 write_list_size(u32 nchunks, u32 nsegs)

@@ -134,6 +134,18 @@ public:
 
 	[[nodiscard]] constexpr bool put_bool(bool v) { return put_u32(v ? 1 : 0); }
 
+	/* Room for @n octets the caller fills itself (whole words): their
+	 * start, or nullptr (and nothing claimed) when fewer remain.  One
+	 * check for a run of items whose total size is known. */
+	[[nodiscard]] constexpr u8 *reserve(size_t n)
+	{
+		if (n > remaining())
+			return nullptr;
+		u8 *p = buf_.data() + off_;
+		off_ += n;
+		return p;
+	}
+
 	/* Fixed-length opaque plus zeroed padding. */
 	[[nodiscard]] bool put_opaque_fixed(ConstBytes data)
 	{
