@@ -139,7 +139,6 @@ const char *Conn::fail_reason() const
 	}
 }
 
-/* Map a Send or Receive buffer; a failure fires xprtrdma_dma_maperr. */
 /* Make @b (@len octets for @dir, cid @id); xprtrdma_dma_maperr when its
  * mapping failed. */
 static Result<void> make_buf(MsgBuf &b, void *dev, u32 len, int dir, int id)

@@ -42,11 +42,11 @@ unsigned long ClntEp::connect_delay()
  * (xprt_reserve_xprt_cong): while a reconnect outlasts its major
  * timeout, that runs out unseen, and the Call's first transmission on
  * the new connection would time out at once and reset it.  With many
- * such Calls queued behind a slow reconnect (a kill storm on the debug
- * kernel), every new connection went that way and the mount never
- * recovered.  So a hard Call always gets one whole retransmit timeout
- * on the wire: its major timeout moves to then if it is sooner, and the
- * Reply timer's firing again means the connection failed to answer it.
+ * such Calls queued behind a slow reconnect, every new connection would
+ * be reset that way and the mount would not recover.  So a hard Call
+ * always gets one whole retransmit timeout on the wire: its major
+ * timeout moves to then if it is sooner, and the Reply timer's firing
+ * again means the connection failed to answer it.
  * A soft Call keeps its own: it waited with a timer, and running out of
  * time is its caller's error to get.
  */

@@ -119,8 +119,10 @@ Result<void> Conn::send(void *rqst, u32 xid)
 	Req *req = Req::from_call_buffer(rqst_buffer(rqst));
 	bool signal;
 
-	/* A retransmission on this connection is reset by the shim, and a
-	 * reconnect detaches old MRs: a request arrives here without any. */
+	/* ClntEp::transmit resets the connection rather than retransmit
+	 * on it, except after ERR_VERS (whose handling retired the MRs),
+	 * and a reconnect detaches old MRs: a request arrives here without
+	 * any. */
 	if (RPCRDMAX_WARN_ON(!req->mrs.empty()))
 		return error(err::ENOTCONN);
 	SendBuf *sb = take_send(&signal);
