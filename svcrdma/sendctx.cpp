@@ -16,7 +16,7 @@ SendCtx::~SendCtx()
 	delete[] pages;
 }
 
-/* Allocate the Send buffer of @size octets and DMA-map it for @dev, once
+/* Allocate the Send buffer of @len octets and DMA-map it for @dev, once
  * for the context's life; @cid names its completions in tracepoints. */
 Result<void> SendCtx::make(void *dev, u32 len, int cid)
 {

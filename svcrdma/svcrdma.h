@@ -15,11 +15,12 @@
  *             contexts of its RDMA Writes and the rq_res pages they
  *             read; back on the free list when the Send, or a later
  *             signaled one, completes (kSendBatch).
+ *   ReadCtx   the RDMA Reads of one Call, on the stack of the recvfrom
+ *             that waits for them.
  *
  * Contexts are made when the connection is set up, or when more are in
  * use at once than it has; each one made counts in rdma_stat_ctxt_alloc.
  * In steady state an RPC allocates nothing here.
- *   ReadCtx   the RDMA Reads of one Call (waited for in recvfrom).
  *
  * Files, along the stock server's seams:
  *   transport.cpp  listener, accept, connection set-up, context free
@@ -29,7 +30,9 @@
  *   sendto.cpp     Reply assembly and Send;
  *   sendctx.cpp    a Reply's Send context: buffer, page pieces, SGEs;
  *   backchannel.cpp  backward-direction Calls out, their Replies in
- *                  (RFC 8167), for nfsd's callback client.
+ *                  (RFC 8167), for nfsd's callback client;
+ *   v2.cpp         RPC-over-RDMA Version Two: decoding, RDMA2_CONNPROP,
+ *                  errors.
  *
  * Chunk payloads move by rdma_rw straight between the peer and the
  * svc_rqst's pages: Read chunks land in rq_pages at their position, Write

@@ -297,11 +297,12 @@ Result<void> SvcConn::traced(rpcrdmax_accept_err which, Result<void> r)
 
 /*
  * PD, CQs and QP.  The Send Queue: a Send per credit and per backward
- * Call slot plus one for an error reply, and rdma_rw contexts for a
- * largest chunk payload per credit (the core adds their work requests,
- * capped by the device).  The Receive Queue: a Receive per credit and
- * per backward Call slot (its Reply), kRecvBatch - 1 waiting for their
- * batch, and room for ib_drain_qp's.
+ * Call slot plus one for an error reply, kSendTailRoom for unsignaled
+ * Sends (kSendBatch), and rdma_rw contexts for a largest chunk payload
+ * per credit (the core adds their work requests, capped by the device).
+ * The Receive Queue: a Receive per credit and per backward Call slot
+ * (its Reply), kRecvBatch - 1 waiting for their batch, and room for
+ * ib_drain_qp's.
  */
 Result<void> SvcConn::make_queues(const rpcrdmax_dev_attrs &attrs)
 {

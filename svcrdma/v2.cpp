@@ -183,7 +183,7 @@ u32 SvcConn::reply_thr(const CallCtx *cc) const
 
 /* A Call whose chunks do not serve: ERR_CHUNK in version 1, the version 2
  * error @code otherwise (RDMA2_ERR_REPLY_RESOURCE with @length_needed,
- * counted in rdma_stat_err_v2).  False when it could not be sent. */
+ * counted in rdma_stat_err_v2).  An error when it could not be sent. */
 Result<void> SvcConn::chunk_error(const CallCtx *cc, core::V2ErrCode code, u32 length_needed)
 {
 	if (cc->vers != core::kRpcRdmaVersion2)
