@@ -85,11 +85,6 @@ static bool echo_chunk(ChunkLists *out, const ChunkLists &cl, const ChunkRef &c,
 	return true;
 }
 
-/*
- * Which results go into Write chunks, and what is left for the body: @p's
- * writes and body.  False when the results are out of order or outside
- * the Reply.
- */
 /* The results lie inside the Reply, in order, without overlap. */
 static bool payloads_valid(const ReplyShape &s)
 {

@@ -8,8 +8,9 @@
  *  - a version other than 1: ERR_VERS with the range we support;
  *  - RDMA_ERROR arriving as a Call: errors only flow from responder to
  *    requester, so it is dropped;
- *  - RDMA_MSGP and RDMA_DONE (RFC 5666 only, retired by RFC 8166
- *    Section 4.6) and unknown procedures: ERR_CHUNK;
+ *  - RDMA_MSGP (RFC 5666 only, retired by RFC 8166 Section 4.6) and
+ *    unknown procedures: ERR_CHUNK;
+ *  - RDMA_DONE (retired too): silently discarded (Section 4.6.2);
  *  - any malformed chunk list or inconsistent Read chunk position:
  *    ERR_CHUNK.
  *

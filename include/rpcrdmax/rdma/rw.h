@@ -31,7 +31,7 @@ public:
 
 	/* @dir: RPCRDMAX_DMA_FROM_DEVICE reads, RPCRDMAX_DMA_TO_DEVICE writes.
 	 * The scatterlist is kept for the next init(); it grows (and
-	 * grew() says so) only when a context needs more pieces. */
+	 * take_grown() counts it) only when a context needs more pieces. */
 	Result<u32> init(const CmId &id, ktl::Span<const rpcrdmax_page_seg> segs,
 			 u64 remote_addr, u32 rkey, int dir)
 	{
