@@ -130,8 +130,8 @@ bool rpcrdmax_refcount_dec_and_test(void *ref) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_completion_init(void *c) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_complete(void *c) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_complete_all(void *c) RPCRDMAX_NOEXCEPT;
-/* Returns the milliseconds left (at least 1) or 0 on timeout. */
 void rpcrdmax_wait_for_completion(void *c) RPCRDMAX_NOEXCEPT;
+/* Returns the milliseconds left (at least 1) or 0 on timeout. */
 unsigned long rpcrdmax_wait_for_completion_timeout(void *c, unsigned int ms) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_waitq_init(void *wq) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_waitq_wake_all(void *wq) RPCRDMAX_NOEXCEPT;
@@ -434,10 +434,11 @@ void rpcrdmax_xprt_set_credits(void *xprt, unsigned int credits) RPCRDMAX_NOEXCE
 void rpcrdmax_xprt_reset_cong(void *xprt) RPCRDMAX_NOEXCEPT;
 bool rpcrdmax_xprt_get_cong(void *xprt, void *rqst) RPCRDMAX_NOEXCEPT;
 /*
- * Backward-direction RPC (shim/sunrpc/xprt_bc.c): queue a backward Call (its
- * RPC message, copied) to the callback service - 0, -ENOTCONN (no
- * service), -ENOBUFS (no free slot), -EMSGSIZE.  A backward message's RPC
- * part (either end's) is copied out with rpcrdmax_xprt_rqst_snd_copy_range().
+ * Backward-direction RPC (shim/sunrpc/xprt_rqst.c; the slots:
+ * shim/sunrpc/xprt_bc.c): queue a backward Call (its RPC message,
+ * copied) to the callback service - 0, -ENOTCONN (no service), -ENOBUFS
+ * (no free slot), -EMSGSIZE.  A backward message's RPC part (either
+ * end's) is copied out with rpcrdmax_xprt_rqst_snd_copy_range().
  */
 int rpcrdmax_xprt_bc_call(void *xprt, const void *msg, unsigned int len) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_xprt_force_disconnect(void *xprt) RPCRDMAX_NOEXCEPT;
@@ -643,8 +644,8 @@ void rpcrdmax_trace_post_linv_err(void *rqst, int status) RPCRDMAX_NOEXCEPT;
  * inline sizes (_inline_thresh; @id its CM id), its MRs made
  * (_createmrs), one that could not be (_frwr_alloc), none free for an
  * RPC (_nomrs_err); a Call that could not be marshaled
- * (_marshal_failed); each Write chunk segment a Reply returns
- * (_decode_seg: walk them only when its rpcrdmax_tp_key is on).
+ * (_marshal_failed); each Write list and Reply chunk segment a Reply
+ * returns (_decode_seg: walk them only when its rpcrdmax_tp_key is on).
  * The server: a Reply that could not be sent (svcrdma_send_err), a
  * result longer than its Write chunk (svcrdma_small_wrch_err). */
 void rpcrdmax_trace_op_connect(void *xprt, unsigned long delay) RPCRDMAX_NOEXCEPT;
@@ -796,9 +797,9 @@ void rpcrdmax_clnt_buf_free(void *ep, void *call) RPCRDMAX_NOEXCEPT;
  * The server transport (svcrdma/).  A listener: create() binds and
  * listens (0 or -errno, *@out set), accept() hands out the next
  * connection's svc_xprt (NULL: none; *@more: others wait).  A connection:
- * dequeue() takes the next received message (NULL: none, and XPT_DATA is
- * cleared), process() turns it into the Call in @rqstp (its length, 0 to
- * drop) with *@ctxt for sendto()/release(); result_payload() marks the
+ * recvfrom() makes the next received message the Call in @rqstp (its
+ * length; 0: none, or dropped; a negative errno: the connection is lost)
+ * with *@ctxt for sendto()/release(); result_payload() marks the
  * Reply's next DDP-eligible result (svc_encode_result_payload: 0, or
  * -E2BIG when the Write chunk meant for it is too small) before sendto().
  * detach() disconnects;

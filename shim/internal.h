@@ -56,7 +56,8 @@ union rpcrdmax_any_wr {
 int rpcrdmax_ib_build_wr(const struct rpcrdmax_send_wr *in, union rpcrdmax_any_wr *out,
 			 struct ib_sge *sge);
 
-/* shim/kernel/trace.c: fire a completion's tracepoint. */
+/* shim/kernel/trace.c: the tracepoints C fires itself (the backchannel's
+ * slots made, a completion). */
 void rpcrdmax_trace_cb_setup(struct rpc_xprt *xprt, unsigned int reqs);
 void rpcrdmax_trace_wc(enum rpcrdmax_wc_event event, struct ib_cq *cq, const struct ib_wc *wc,
 		       int cid);

@@ -2,10 +2,10 @@
 /*
  * shim/kernel/sync.c - locks, reference counts and completions.
  *
- * C++ embeds these objects as opaque storage (ktl/lock.h, ktl/refcount.h,
- * ktl/completion.h) sized by rpcrdmax_consts.h; each function here casts
- * the storage back to the kernel type.  The asserts check that the
- * generated sizes are the kernel's.
+ * C++ embeds these objects as opaque storage (ktl/lock.h, ktl/sync.h)
+ * sized by rpcrdmax_consts.h; each function here casts the storage back
+ * to the kernel type.  The asserts check that the generated sizes are
+ * the kernel's.
  *
  * Every lock initialised here shares one lockdep class per kind.
  */

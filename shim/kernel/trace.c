@@ -359,7 +359,7 @@ void rpcrdmax_trace_marshal_failed(void *rqst, int ret)
 }
 
 /**
- * rpcrdmax_trace_decode_seg - a Write chunk segment as a Reply returns it
+ * rpcrdmax_trace_decode_seg - a Write list or Reply chunk segment as a Reply returns it
  * @handle: its rkey
  * @length: the octets the server wrote there
  * @offset: its address

@@ -607,7 +607,8 @@ TRACE_EVENT(xprtrdma_marshal_failed,
 	TP_printk(RPCRDMAX_RQST_FMT " ret=%d", RPCRDMAX_RQST_ARGS, __entry->ret)
 );
 
-/* A segment of a Write chunk as the server's Reply returns it. */
+/* A segment of a Write chunk or the Reply chunk as the server's Reply
+ * returns it. */
 TRACE_EVENT(xprtrdma_decode_seg,
 	TP_PROTO(u32 handle, u32 length, u64 offset),
 	TP_ARGS(handle, length, offset),

@@ -3,8 +3,10 @@
  * shim/sunrpc/main.c - rpcrdmax module entry points.
  *
  * Module init and exit live in C and hand over to C++ (lib/module.cpp).
- * The transports themselves are registered by the client and server
- * code; this file only brings the C++ side up and down.
+ * The transports and their tunables are registered by the client and
+ * server code; this file brings the C++ side up, then each part the
+ * module parameters enable (rpcrdmax_parts), and takes them down in
+ * reverse.
  */
 #include <linux/build_bug.h>
 #include <linux/errno.h>

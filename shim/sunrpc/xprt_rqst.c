@@ -7,10 +7,11 @@
  * receive buffers, whether its auth flavor covers the data) and goes
  * through these helpers for the rest: a sparse page list filled, the
  * pages under a part of the buffers (for registration), copies of the
- * Call into a Send buffer and of an inline Reply into the receive buffer.  They touch nothing but the request's
- * own buffers (and its credential's flags), so the KUnit module runs them
- * on requests it builds (kunit/shims.c) without a live rpc_xprt; the
- * transport class and the request queue calls stay in shim/sunrpc/xprt.c.
+ * Call into a Send buffer and of an inline Reply into the receive
+ * buffer.  They touch nothing but the request's own buffers, so the
+ * KUnit module runs them on requests it builds (kunit/shims.c) without
+ * a live rpc_xprt; the transport class and the request queue calls stay
+ * in shim/sunrpc/xprt.c.
  */
 #include <linux/mm.h>
 #include <linux/sunrpc/svc.h>
