@@ -162,9 +162,13 @@ static ListError get_present(ktl::XdrReader &xdr, bool *present)
 
 static ListError get_segment(ktl::XdrReader &xdr, Segment *seg)
 {
-	if (!xdr.get_u32(&seg->handle) || !xdr.get_u32(&seg->length) ||
-	    !xdr.get_u64(&seg->offset))
+	const u8 *p = xdr.take(kSegmentSize);
+
+	if (!p)
 		return ListError::Truncated;
+	seg->handle = ktl::load_be32(p);
+	seg->length = ktl::load_be32(p + 4);
+	seg->offset = (u64)ktl::load_be32(p + 8) << 32 | ktl::load_be32(p + 12);
 	return ListError::None;
 }
 

@@ -83,12 +83,14 @@ static V1Verdict from_position_error(chunks::PositionError e)
 /* The four fixed words; false when fewer than 16 octets arrived. */
 static bool get_fixed(ktl::XdrReader &xdr, V1Header *hdr)
 {
-	u32 proc;
+	const u8 *p = xdr.take(kFixedHeaderSize);
 
-	if (!xdr.get_u32(&hdr->xid) || !xdr.get_u32(&hdr->vers) ||
-	    !xdr.get_u32(&hdr->credits) || !xdr.get_u32(&proc))
+	if (!p)
 		return false;
-	hdr->proc = static_cast<V1Proc>(proc);
+	hdr->xid = ktl::load_be32(p);
+	hdr->vers = ktl::load_be32(p + 4);
+	hdr->credits = ktl::load_be32(p + 8);
+	hdr->proc = static_cast<V1Proc>(ktl::load_be32(p + 12));
 	return true;
 }
 

@@ -89,6 +89,18 @@ public:
 		return true;
 	}
 
+	/* The next @n octets, consumed: their start, or nullptr (and
+	 * nothing consumed) when fewer remain.  One check for a run of
+	 * fixed-size items. */
+	[[nodiscard]] constexpr const u8 *take(size_t n)
+	{
+		if (n > remaining())
+			return nullptr;
+		const u8 *p = buf_.data() + off_;
+		off_ += n;
+		return p;
+	}
+
 	[[nodiscard]] constexpr bool skip(size_t n)
 	{
 		if (n > remaining())
