@@ -77,14 +77,19 @@ static int rpcrdmax_part_up(const struct rpcrdmax_part *p)
 }
 
 /* Take down the enabled parts before index @n, last first. */
+/*
+ * Each part's transport before its sysctls: taking the transport down
+ * waits for its connections' queued frees, which still count into the
+ * counters the sysctls' removal frees.
+ */
 static void rpcrdmax_parts_down(int n)
 {
 	while (n-- > 0) {
 		const struct rpcrdmax_part *p = &rpcrdmax_parts[n];
 
 		if (*p->enabled) {
-			p->sysctl_down();
 			p->down();
+			p->sysctl_down();
 		}
 	}
 }
