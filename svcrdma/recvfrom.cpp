@@ -48,8 +48,8 @@ Result<void> SvcConn::sq_posted(Result<void> r)
  */
 void SvcConn::repost(RecvBuf *rb)
 {
-	void *cqes[kRecvBatch];
-	rpcrdmax_sge sges[kRecvBatch];
+	void *cqes[kRecvBatch] RPCRDMAX_NOINIT; /* filled before the post */
+	rpcrdmax_sge sges[kRecvBatch] RPCRDMAX_NOINIT;
 	{
 		SpinLockBhGuard g(&repost_lock_);
 		reposts_[nreposts_++] = rb;

@@ -196,9 +196,11 @@ static int copy_body(void *rqstp, const core::ReplyPlan &p, u8 *dst)
 int SvcConn::load_inline(SendCtx *sc, void *rqstp, const rpcrdmax_xdr_shape &s,
 			 const core::ReplyPlan &p, u32 hlen)
 {
-	rpcrdmax_page_seg segs[core::kInlineMaxParts];
-	core::InlinePart parts[core::kInlineMaxParts];
-	core::InlineLayout lay;
+	/* filled before use: the pieces found, the parts made of them, the
+	 * layout (v1_layout_inline sets every field) */
+	rpcrdmax_page_seg segs[core::kInlineMaxParts] RPCRDMAX_NOINIT;
+	core::InlinePart parts[core::kInlineMaxParts] RPCRDMAX_NOINIT;
+	core::InlineLayout lay RPCRDMAX_NOINIT;
 	int n = inline_parts(rqstp, s, p, segs, parts, core::kInlineMaxParts);
 
 	if (n < 0 || !core::v1_layout_inline(hlen, parts, (u32)n, max_send_sge_,

@@ -125,7 +125,7 @@ Result<void> Conn::frwr_invalidate(Req *req, bool)
 		return error(err::ENOENT);
 	ep_->stats.local_inv_needed.add_return((int)todo);
 
-	rpcrdmax_send_wr chain[RPCRDMAX_MAX_WR_CHAIN];
+	rpcrdmax_send_wr chain[RPCRDMAX_MAX_WR_CHAIN] RPCRDMAX_NOINIT; /* each set before use */
 	unsigned int n = 0;
 	Result<void> posted;
 	req->mrs.for_each([&](ClntMr *m) {

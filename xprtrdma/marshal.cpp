@@ -145,7 +145,7 @@ Result<void> Conn::register_chunks(Req *req, void *rqst, const core::MsgShape &c
 				   rpcrdmax_send_wr *wrs, unsigned int *n)
 {
 	core::ChunkLists &cl = send_hdr_.chunks;
-	ClntMr *regd[kMaxRegsPerCall];
+	ClntMr *regd[kMaxRegsPerCall] RPCRDMAX_NOINIT; /* filled as registered */
 
 	if (plan_.has_call_chunk) {
 		u32 shift = plan_.call == core::CallForm::LongCallReadChunk ? call.pad : 0;

@@ -88,8 +88,8 @@ int rpcrdmax_rw_post(void *cm_id, void *const *ctxs, unsigned int n, void *cqe,
 		     const struct rpcrdmax_send_wr *last)
 {
 	struct rdma_cm_id *id = cm_id;
-	union rpcrdmax_any_wr tail;
-	struct ib_sge sges[4];
+	union rpcrdmax_any_wr tail __uninitialized; /* built by rpcrdmax_ib_build_wr */
+	struct ib_sge sges[4] __uninitialized;
 	struct ib_send_wr *first = NULL;
 	int ret;
 

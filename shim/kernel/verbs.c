@@ -234,8 +234,9 @@ int rpcrdmax_ib_build_wr(const struct rpcrdmax_send_wr *in, union rpcrdmax_any_w
 int rpcrdmax_ib_post_send(void *qp, const struct rpcrdmax_send_wr *wrs, unsigned int n,
 			  unsigned int *bad)
 {
-	union rpcrdmax_any_wr chain[RPCRDMAX_MAX_WR_CHAIN];
-	struct ib_sge sges[RPCRDMAX_MAX_CHAIN_SGE];
+	/* per post: each WR and SGE is written before use (no zeroing) */
+	union rpcrdmax_any_wr chain[RPCRDMAX_MAX_WR_CHAIN] __uninitialized;
+	struct ib_sge sges[RPCRDMAX_MAX_CHAIN_SGE] __uninitialized;
 	const struct ib_send_wr *bad_wr = NULL;
 	unsigned int i, used = 0;
 	int ret;
@@ -272,7 +273,7 @@ ALLOW_ERROR_INJECTION(rpcrdmax_ib_post_send, ERRNO);
 int rpcrdmax_ib_post_recv(void *qp, void *cqe, const struct rpcrdmax_sge *sge,
 			  unsigned int num_sge)
 {
-	struct ib_sge sges[4];
+	struct ib_sge sges[4] __uninitialized; /* the first @num_sge set below */
 	struct ib_recv_wr wr = {
 		.wr_cqe = cqe,
 		.sg_list = sges,
@@ -303,8 +304,9 @@ ALLOW_ERROR_INJECTION(rpcrdmax_ib_post_recv, ERRNO);
 int rpcrdmax_ib_post_recvs(void *qp, void *const *cqes, const struct rpcrdmax_sge *sges,
 			   unsigned int n)
 {
-	struct ib_recv_wr wrs[RPCRDMAX_MAX_RECV_CHAIN];
-	struct ib_sge sg[RPCRDMAX_MAX_RECV_CHAIN];
+	/* the first @n of each set below, every field ib_post_recv reads */
+	struct ib_recv_wr wrs[RPCRDMAX_MAX_RECV_CHAIN] __uninitialized;
+	struct ib_sge sg[RPCRDMAX_MAX_RECV_CHAIN] __uninitialized;
 	unsigned int i;
 
 	if (!n || n > RPCRDMAX_MAX_RECV_CHAIN)
