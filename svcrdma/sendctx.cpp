@@ -31,18 +31,25 @@ Result<void> SendCtx::make(void *dev, u32 len, int cid)
  * pages); the Send buffer, its mapping and the arrays stay. */
 void SendCtx::reset()
 {
-	for (u32 i = 0; map_dev && i < core::kInlineMaxParts; i++)
-		if (maps[i].len)
+	/* Of the parts load_inline went through, those it mapped have a
+	 * length; a map entry with none is never read. */
+	for (u32 i = 0; i < nmaps; i++)
+		if (maps[i].len) {
 			rpcrdmax_ib_dma_unmap_page(map_dev, maps[i].dma, maps[i].len,
 						   RPCRDMAX_DMA_TO_DEVICE);
-	mem_set(maps, 0, sizeof(maps));
+			maps[i].len = 0;
+		}
+	nmaps = 0;
 	map_dev = nullptr;
 	rw.destroy();
 	rpcrdmax_put_pages(pages, npages);
 	npages = 0;
 	sq_entries = 0;
 	write_wrs = 0;
-	lay = {};
+	/* Until the next load_inline the Send is the buffer alone
+	 * (sge_list); load_inline sets the whole layout. */
+	lay.nsge = 0;
+	lay.nmapped = 0;
 }
 
 /*
@@ -57,6 +64,7 @@ Result<void> SendCtx::load_inline(void *dev, u32 hlen, const core::InlineLayout 
 
 	lay = layout;
 	map_dev = dev;
+	nmaps = (u32)segs.size(); /* at most kInlineMaxParts (the layout's parts) */
 	for (size_t i = 0; i < segs.size(); i++) {
 		const rpcrdmax_page_seg &sg = segs[i];
 		if (!lay.mapped[i]) {

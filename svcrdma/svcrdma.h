@@ -325,6 +325,7 @@ struct SendCtx : MsgBuf {
 		unsigned long long dma;
 		u32 len;
 	} maps[core::kInlineMaxParts] = {};
+	u32 nmaps = 0;		/* maps[0, nmaps) may hold a mapping */
 	void *map_dev = nullptr;
 	rpcrdmax_sge sges[core::kInlineMaxSges] = {};
 };
