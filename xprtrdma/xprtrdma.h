@@ -52,9 +52,12 @@ inline constexpr u32 kMaxDataPages = 256;	/* 1 MiB of RPC payload */
 inline constexpr u32 kMaxPayload = kMaxDataPages * RPCRDMAX_PAGE_SIZE;
 inline constexpr u32 kPagesPerMr = kMaxDataPages + 2; /* unaligned data spans one more */
 inline constexpr u32 kMrsPerReq = 8;		/* registrations one RPC may hold */
-/* MRs per connection, whatever the credits (each takes a 258-entry
- * scatterlist): eight each for 32 RPCs.  Most RPCs register one or none;
- * a Call that finds the pool empty is retried by sunrpc (-ENOBUFS). */
+/* MRs per connection: a fixed pool, whatever the credits (each holds a
+ * kPagesPerMr-entry scatterlist), as many as 32 RPCs of kMrsPerReq.  The
+ * slot table may have more RPCs in flight (rdma_slot_table_entries,
+ * 128 by default), but most register one MR (a READ's or WRITE's data)
+ * or none (a GETATTR).  A Call that finds the pool empty gets -ENOBUFS:
+ * sunrpc sends it again a quarter second later (call_transmit_status). */
 inline constexpr u32 kMrPool = 32 * kMrsPerReq;
 inline constexpr u32 kMaxRegsPerCall = 2 * kMrsPerReq;	/* marshal's cap */
 /* Send buffers for @reqs credits: Replies can lag their Sends' completions. */
