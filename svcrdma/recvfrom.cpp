@@ -311,6 +311,14 @@ void SvcConn::trace_segments(const RecvBuf *rb, const core::ChunkLists &cl)
 	});
 }
 
+/* A backward Reply whose header is in error: its requester (we) discards
+ * it silently (RFC 8166 Section 4.5), counted in rdma_stat_bc_dropped. */
+void SvcConn::drop_backward_reply(CallCtx *cc)
+{
+	stat_add(RPCRDMAX_SVC_STAT_BC_DROPPED);
+	settle(cc, Settle::NotCall);
+}
+
 /*
  * A version 1 Call's header into @cc (RFC 8166 Section 4): true when it
  * is one to serve, with *@reply set when it is a backward Reply (RFC
@@ -336,10 +344,7 @@ bool SvcConn::decode_v1(RecvBuf *rb, CallCtx *cc, bool *reply)
 	if (v == core::V1Verdict::XidMismatch &&
 	    core::v1_msg_direction(h, ConstBytes(rb->data + h.hdr_len, h.payload_len)) ==
 		    core::MsgDirection::Reply) {
-		/* A backward Reply's header in error: its requester (we)
-		 * silently discards it (RFC 8166 Section 4.5). */
-		stat_add(RPCRDMAX_SVC_STAT_BC_DROPPED);
-		settle(cc, Settle::NotCall);
+		drop_backward_reply(cc);
 		return false;
 	}
 	bool vers = act == core::ResponderAction::ReplyErrVers;

@@ -365,6 +365,7 @@ public:
 	void note_overrun(u32 xid);
 	void settle(Settle how);
 	void settle(CallCtx *cc, Settle how);
+	void drop_backward_reply(CallCtx *cc);
 	bool gone() const;
 	Settle failed() const { return gone() ? Settle::Lost : Settle::Dropped; }
 	void detach();

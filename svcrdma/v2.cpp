@@ -56,11 +56,9 @@ bool SvcConn::decode_v2(RecvBuf *rb, CallCtx *cc, bool *reply)
 	}
 	uncount_call(cc); /* before an error Reply can free a credit */
 	if (v != core::V2Verdict::InvalidProc && dir == core::kMsgReply) {
-		/* A backward Reply's header in error: errors never flow
-		 * from requester (we) to responder (Section 6.2.4); it is
-		 * discarded (RFC 8166 Section 4.5). */
-		stat_add(RPCRDMAX_SVC_STAT_BC_DROPPED);
-		settle(cc, Settle::NotCall);
+		/* errors never flow from requester (we) to responder
+		 * (Section 6.2.4) */
+		drop_backward_reply(cc);
 		return false;
 	}
 	settle(cc, v == core::V2Verdict::InvalidProc ? v2_control(rb)
