@@ -440,42 +440,55 @@ static void send_inline(Reporter check, Loopback *lb, u32 max_sge, u32 want_sges
 	    !EXPECT(core::v1_layout_inline(kHdr, parts, 4, max_sge, core::kInlineMapMin, &lay)))
 		goto out;
 	EXPECT(lay.nsge == want_sges && lay.pulled_up == want_pulled);
-	for (u32 k = 0; k < kHdr; k++)
-		sc->data[k] = (u8)(0xa0 + k);
-	if (!EXPECT_OK(sc->load_inline(lb->server.id.device(), kHdr, lay,
-				       Span<const rpcrdmax_page_seg>(segs, 4))) ||
-	    !EXPECT_OK(rmap.map(lb->client.id.device(), rbuf, kRecv, RPCRDMAX_DMA_FROM_DEVICE)))
+	if (!EXPECT_OK(rmap.map(lb->client.id.device(), rbuf, kRecv, RPCRDMAX_DMA_FROM_DEVICE)))
 		goto out;
-	{
-		rpcrdmax_sge rsge = rmap.sge(lb->client.pd.local_dma_lkey());
-		Span<const rpcrdmax_sge> sges =
-			sc->sge_list(lb->server.pd.local_dma_lkey(), lay.send_len);
-		EXPECT(sges.size() == want_sges);
-		sc->map.sync_for_device();
-		rpcrdmax_send_wr wr = {};
-		wr.cqe = send->cqe.raw();
-		wr.opcode = RPCRDMAX_WR_SEND;
-		wr.sge = sges.data();
-		wr.num_sge = (unsigned int)sges.size();
-		if (!EXPECT_OK(lb->client.id.post_recv(&recv->cqe, &rsge, 1)) ||
-		    !EXPECT_OK(lb->server.id.post_send(&wr, 1, &bad)) ||
-		    !EXPECT(send->completion.wait_ms(kWaitMs)) ||
-		    !EXPECT(recv->completion.wait_ms(kWaitMs)))
-			goto out;
-		EXPECT(send->wc.status == RPCRDMAX_IB_WC_SUCCESS);
-		EXPECT(recv->wc.status == RPCRDMAX_IB_WC_SUCCESS);
-		EXPECT(recv->wc.byte_len == kHdr + 120 + 1096 + 2000 + 3);
-		rmap.sync_for_cpu();
-		u32 at = 0;
-		bool same = true;
+	/* Twice with the same context, as a connection reuses it: reset()
+	 * in between must leave nothing mapped and the layout empty. */
+	for (int round = 0; round < 2; round++) {
 		for (u32 k = 0; k < kHdr; k++)
-			same = same && rbuf[at++] == (u8)(0xa0 + k);
-		for (const auto &sg : segs) {
-			same = same && mem_compare(rbuf + at, page_bytes(sg.page) + sg.offset,
-						   sg.len) == 0;
-			at += sg.len;
+			sc->data[k] = (u8)(0xa0 + k);
+		mem_set(rbuf, 0, kRecv);
+		if (!EXPECT_OK(sc->load_inline(lb->server.id.device(), kHdr, lay,
+					       Span<const rpcrdmax_page_seg>(segs, 4))))
+			goto out;
+		{
+			rpcrdmax_sge rsge = rmap.sge(lb->client.pd.local_dma_lkey());
+			Span<const rpcrdmax_sge> sges =
+				sc->sge_list(lb->server.pd.local_dma_lkey(), lay.send_len);
+			EXPECT(sges.size() == want_sges);
+			sc->map.sync_for_device();
+			rpcrdmax_send_wr wr = {};
+			wr.cqe = send->cqe.raw();
+			wr.opcode = RPCRDMAX_WR_SEND;
+			wr.sge = sges.data();
+			wr.num_sge = (unsigned int)sges.size();
+			if (!EXPECT_OK(lb->client.id.post_recv(&recv->cqe, &rsge, 1)) ||
+			    !EXPECT_OK(lb->server.id.post_send(&wr, 1, &bad)) ||
+			    !EXPECT(send->completion.wait_ms(kWaitMs)) ||
+			    !EXPECT(recv->completion.wait_ms(kWaitMs)))
+				goto out;
+			EXPECT(send->wc.status == RPCRDMAX_IB_WC_SUCCESS);
+			EXPECT(recv->wc.status == RPCRDMAX_IB_WC_SUCCESS);
+			EXPECT(recv->wc.byte_len == kHdr + 120 + 1096 + 2000 + 3);
+			rmap.sync_for_cpu();
+			u32 at = 0;
+			bool same = true;
+			for (u32 k = 0; k < kHdr; k++)
+				same = same && rbuf[at++] == (u8)(0xa0 + k);
+			for (const auto &sg : segs) {
+				same = same && mem_compare(rbuf + at, page_bytes(sg.page) + sg.offset,
+							   sg.len) == 0;
+				at += sg.len;
+			}
+			EXPECT(same);
 		}
-		EXPECT(same);
+		sc->reset();
+		{
+			bool unmapped = sc->map_dev == nullptr && sc->lay.nsge == 0;
+			for (const auto &m : sc->maps)
+				unmapped = unmapped && m.len == 0;
+			EXPECT(unmapped);
+		}
 	}
 out:
 	rmap.unmap();
