@@ -818,6 +818,19 @@ static void buf_reuse_case(Reporter check)
 		mem_set(call, 0x5a, sizes[i][0]);
 		mem_set(rcv, 0xa5, sizes[i][1]);
 		EXPECT(static_cast<u8 *>(rcv) >= static_cast<u8 *>(call) + sizes[i][0]);
+		/* A kept request comes back with no state of the last RPC's,
+		 * which this one leaves behind. */
+		xprtrdma::Req *req = xprtrdma::Req::from_call_buffer(call);
+		EXPECT(!req->conn && !req->rqst && !req->held && !req->inv_handle &&
+		       !req->write_offered && !req->reply_offered && !req->resend_ok &&
+		       !req->reply_status && !req->msg_offset && !req->sync_wait);
+		req->rqst = call;
+		req->inv_handle = 0x77;
+		req->write_offered = 4096;
+		req->reply_offered = 1024;
+		req->resend_ok = true;
+		req->reply_status = -5;
+		req->msg_offset = 28;
 		rpcrdmax_clnt_buf_free(b.ep, call);
 		EXPECT(made.read() == want[i]);
 	}

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * xprtrdma/buffers.cpp - per-RPC buffers: one allocation holds the Req
- * and the Call and Reply buffers (rq_buffer, rq_rbuffer), kept in a small
- * cache of blocks; freeing them waits for the Req's MRs to be
+ * and the Call and Reply buffers (rq_buffer, rq_rbuffer), kept with their
+ * Req in a small cache; freeing them waits for the Req's MRs to be
  * invalidated, and fences the MRs by disconnecting when that takes too
  * long.  buf_free() takes the endpoint mutex, so it never races close()
  * over a request's MRs.
@@ -19,45 +19,70 @@ Req *Req::from_call_buffer(void *call)
 	return reinterpret_cast<Req *>(static_cast<u8 *>(call) - kReqHeader);
 }
 
-/* A kept block of at least @need octets, or nullptr. */
-void *ClntEp::take_block(u32 need)
+/* A request and its allocation, gone for good. */
+void destroy_req(Req *req)
 {
-	FreeBlock *b;
-	{
-		SpinLockBhGuard g(&cache_lock_);
-		b = cache_.pop_front();
-		if (b)
-			cached_--;
-	}
-	if (b && b->size < need) {
-		rpcrdmax_kfree(b); /* the next allocation is the larger size */
-		b = nullptr;
-	}
-	return b;
+	req->~Req();
+	rpcrdmax_kfree(req);
 }
 
-/* Keep @raw (@size octets) for reuse, or free it when enough are kept. */
-void ClntEp::keep_block(void *raw, u32 size)
+/* Every per-RPC field at its default (see struct Req). */
+void Req::reuse()
 {
+	conn = nullptr;
+	rqst = nullptr;
+	reset_reply();
+	write_offered = 0;
+	reply_offered = 0;
+	inv_handle = 0;
+	msg_offset = 0;
+	sync_wait = false;
+	call = nullptr;
+	rcv = nullptr;
+}
+
+/* A kept request whose allocation holds at least @need octets, or nullptr. */
+Req *ClntEp::take_req(u32 need)
+{
+	Req *req;
 	{
 		SpinLockBhGuard g(&cache_lock_);
+		req = cache_.pop_front();
+		if (req)
+			cached_--;
+	}
+	if (req && req->block_size < need) {
+		destroy_req(req); /* the next allocation is the larger size */
+		req = nullptr;
+	}
+	return req;
+}
+
+/*
+ * Keep @req for the next RPC, or free it when enough are kept.  One that
+ * buf_free waited on is not kept: its completion was used, and is made
+ * anew with the next allocation.  (Its MRs are gone by now: retired, or
+ * detached by a reconnect.)
+ */
+void ClntEp::keep_req(Req *req)
+{
+	if (!req->sync_wait && req->mrs.empty()) {
+		SpinLockBhGuard g(&cache_lock_);
 		if (cached_ < xprt_max_reqs(xprt_)) {
-			FreeBlock *b = new (raw) FreeBlock;
-			b->size = size;
-			cache_.push_front(b);
+			cache_.push_front(req);
 			cached_++;
 			return;
 		}
 	}
-	rpcrdmax_kfree(raw);
+	destroy_req(req);
 }
 
 /*
  * One RPC's transport state and buffers, in one block: the Req, then the
- * Call buffer (@callsize) and the Reply buffer (@rcvsize).  A block an
- * earlier RPC freed is reused when large enough; new ones are rounded up
- * to a power of two (the kmalloc size class they fill anyway) so that
- * reuse settles on the largest size in use.
+ * Call buffer (@callsize) and the Reply buffer (@rcvsize).  A request an
+ * earlier RPC freed is reused with its block when large enough; new
+ * blocks are rounded up to a power of two (the kmalloc size class they
+ * fill anyway) so that reuse settles on the largest size in use.
  */
 Req *ClntEp::buf_alloc(u32 callsize, u32 rcvsize, unsigned int gfp)
 {
@@ -66,20 +91,20 @@ Req *ClntEp::buf_alloc(u32 callsize, u32 rcvsize, unsigned int gfp)
 	if (need64 > (1u << 30))
 		return nullptr;
 	const u32 need = (u32)need64;
-	auto *raw = static_cast<u8 *>(take_block(need));
-	u32 size;
+	Req *req = take_req(need);
 
-	if (raw) {
-		size = reinterpret_cast<FreeBlock *>(raw)->size;
+	if (req) {
+		req->reuse();
 	} else {
-		size = round_up_pow2(need);
-		raw = static_cast<u8 *>(rpcrdmax_kmalloc(size, gfp));
+		const u32 size = round_up_pow2(need);
+		void *raw = rpcrdmax_kmalloc(size, gfp);
 		if (!raw)
 			return nullptr;
 		stats.req_blocks.add_return(1);
+		req = new (raw) Req;
+		req->block_size = size;
 	}
-	Req *req = new (raw) Req;
-	req->block_size = size;
+	u8 *raw = reinterpret_cast<u8 *>(req);
 	req->call = raw + kReqHeader;
 	req->rcv = raw + kReqHeader + cs;
 	return req;
@@ -104,9 +129,7 @@ void ClntEp::buf_free(Req *req)
 			c->frwr_release(req);
 		}
 	}
-	const u32 size = req->block_size;
-	req->~Req();
-	keep_block(req, size);
+	keep_req(req);
 }
 
 /*

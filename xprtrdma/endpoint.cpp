@@ -193,8 +193,8 @@ void ClntEp::close()
 ClntEp::~ClntEp()
 {
 	close();
-	while (FreeBlock *b = cache_.pop_front())
-		rpcrdmax_kfree(b);
+	while (Req *req = cache_.pop_front())
+		destroy_req(req);
 }
 
 } // namespace rpcrdmax::xprtrdma

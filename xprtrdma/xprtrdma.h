@@ -148,11 +148,18 @@ struct ClntMr {
 	}
 };
 
+/*
+ * One RPC's transport state.  A Req is made once per allocation and kept
+ * with it in ClntEp's cache between RPCs (its completion entry and
+ * completion stay initialized); reuse() resets every per-RPC field below
+ * to its default: a field added here is added there too.
+ */
 struct Req {
 	Req() : inv_cqe(&Req::inv_done, RPCRDMAX_WC_EV_CLNT_LI_WAKE) {}
 	static void inv_done(Cqe *c, const rpcrdmax_wc &wc);
 	static Req *from_call_buffer(void *call);
 	void reset_reply();
+	void reuse();
 
 	Cqe inv_cqe;			/* the signaled LOCAL_INV of a chain */
 	List<ClntMr, &ClntMr::node> mrs;
@@ -176,7 +183,9 @@ struct Req {
 	void *call = nullptr;
 	void *rcv = nullptr;
 	u32 block_size = 0;		/* of the allocation it heads */
+	ListNode cache_node;		/* in ClntEp's cache while free */
 };
+void destroy_req(Req *req);
 
 struct Counters {
 	Atomic read_chunks, write_chunks, reply_chunks, nomsg_calls;
@@ -369,23 +378,19 @@ public:
 	unsigned int invalidate_ms = kInvalidateMs;
 
 private:
-	/* A freed request's memory, kept for the next RPC. */
-	struct FreeBlock {
-		ListNode node;
-		u32 size;
-	};
-	void *take_block(u32 need);
-	void keep_block(void *raw, u32 size);
+	Req *take_req(u32 need);
+	void keep_req(Req *req);
 
 	Mutex mutex_;
 	Conn *conn_ = nullptr;
 	Atomic v1_only_;	/* remember_v1() */
 	Atomic v2_probing_;	/* v2_probe() */
 	Atomic bc_max_{ (int)(core::kPdMinInline - core::kMinChunkHeaderSize) };	/* bc_max_payload() */
-	/* Requests' memory for reuse: at most the slot table's worth, so
-	 * that in steady state an RPC allocates nothing. */
+	/* Requests kept for reuse, each with its allocation: at most the
+	 * slot table's worth, so that in steady state an RPC allocates and
+	 * initializes nothing. */
 	SpinLock cache_lock_;
-	List<FreeBlock, &FreeBlock::node> cache_;
+	List<Req, &Req::cache_node> cache_;
 	u32 cached_ = 0;
 };
 
