@@ -14,6 +14,7 @@
  * client is kunit/cxx_marshal_tests.cpp's ClntEp with its stand-ins.
  *
  *   inline     a small Call in, rq_arg as sent, an inline Reply out;
+ *              the message taken, XPT_DATA is clear at once;
  *   read_chunk a WRITE-style Call: its page data pulled by RDMA Read
  *              into rq_pages at its position, rq_arg as sent;
  *   nomsg      a Long Call: RDMA_NOMSG, the Position Zero chunk pulled
@@ -91,6 +92,7 @@ struct FakeSvcXprt {
 	explicit FakeSvcXprt(void *conn = nullptr) : cxx(conn), accept_work(&accept_fn) {}
 	void *cxx;		/* the C++ Listener or SvcConn */
 	Completion ready;	/* conn_pending / data_ready, one each */
+	Atomic data;		/* XPT_DATA: set by data_ready, cleared by clear_data */
 	Atomic closes;
 	BcWaiter bc;
 	/* listener: svc's thread calling xpo_accept */
@@ -148,11 +150,13 @@ extern "C" void rpcrdmax_svc_xprt_conn_pending(void *listener) noexcept
 
 extern "C" void rpcrdmax_svc_xprt_data_ready(void *xprt) noexcept
 {
+	static_cast<FakeSvcXprt *>(xprt)->data.set(1);
 	static_cast<FakeSvcXprt *>(xprt)->ready.complete();
 }
 
-extern "C" void rpcrdmax_svc_xprt_clear_data(void *) noexcept
+extern "C" void rpcrdmax_svc_xprt_clear_data(void *xprt) noexcept
 {
+	static_cast<FakeSvcXprt *>(xprt)->data.set(0);
 }
 
 extern "C" void rpcrdmax_svc_xprt_received(void *) noexcept
@@ -379,6 +383,9 @@ static void inline_case(Reporter check)
 	p.b.rcv = { 512, 0, 0, 0, false };
 	if (pair_up(check, &p)) {
 		EXPECT(forward_rpc(check, &p, 0x33330001));
+		/* Its one message taken, XPT_DATA is clear: svc calls no
+		 * thread back to find nothing. */
+		EXPECT(p.sx->data.read() == 0);
 		EXPECT(p.stats[RPCRDMAX_SVC_STAT_RECV] == 1);
 		EXPECT(p.stats[RPCRDMAX_SVC_STAT_DROPPED] == 0);
 		EXPECT(p.stats[RPCRDMAX_SVC_STAT_READ] == 0);
