@@ -67,7 +67,8 @@ extern "C" {
 	X(SVC_RQST_ARG, struct svc_rqst, rq_arg) \
 	X(SVC_RQST_RES, struct svc_rqst, rq_res) \
 	X(RPC_CRED_AUTH, struct rpc_cred, cr_auth) \
-	X(RPC_AUTH_FLAGS, struct rpc_auth, au_flags)
+	X(RPC_AUTH_FLAGS, struct rpc_auth, au_flags) \
+	X(WAITQ_HEAD_NEXT, struct wait_queue_head, head.next)
 
 /* ---- memory (shim/kernel/mem.c) --------------------------------------- */
 void *rpcrdmax_kmalloc(unsigned long size, unsigned int gfp) RPCRDMAX_NOEXCEPT;
@@ -844,6 +845,7 @@ void rpcrdmax_kunit_cxx_virtual(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOE
 void rpcrdmax_kunit_cxx_lock_guard(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_workqueue(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_result(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_waitqueue(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_rdma_connect(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_rdma_frwr(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_rdma_flush(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;

@@ -223,6 +223,47 @@ static void workqueue(Reporter check)
 	delete job;
 }
 
+/* A thread sleeping on a WaitQueue until @go, for ten minutes at most:
+ * only a wake-up ends its sleep within the test's wait. */
+struct Sleeper {
+	Sleeper() : work(&Sleeper::run) {}
+	static void run(FnWork *w)
+	{
+		Sleeper *s = container_of(w, &Sleeper::work);
+		auto cond = [s] { return s->go.read() != 0; };
+		s->started.complete();
+		s->woke = s->wq.wait_ms(cond, 600000);
+		s->done.complete();
+	}
+	FnWork work;
+	WaitQueue wq;
+	Atomic go;
+	bool woke = false;
+	Completion started, done, never;
+};
+
+/* wake_all() wakes a sleeper, and with none does nothing (it tests for
+ * sleepers in place, without a call). */
+static void waitqueue(Reporter check)
+{
+	Sleeper *s = new (Gfp::Kernel) Sleeper;
+
+	EXPECT(s != nullptr);
+	if (!s)
+		return;
+	s->wq.wake_all(); /* nobody sleeps */
+	EXPECT(s->work.queue());
+	EXPECT(s->started.wait_ms(10000));
+	/* time to get onto the queue and sleep */
+	EXPECT(!s->never.wait_ms(200));
+	s->go.set(1);
+	s->wq.wake_all();
+	EXPECT(s->done.wait_ms(10000));
+	EXPECT(s->woke);
+	s->work.flush();
+	delete s;
+}
+
 static Result<int> half(int v)
 {
 	if (v & 1)
@@ -270,3 +311,4 @@ RPCRDMAX_KUNIT_ENTRY(virtual, virtual_dispatch)
 RPCRDMAX_KUNIT_ENTRY(lock_guard, lock_guard)
 RPCRDMAX_KUNIT_ENTRY(workqueue, workqueue)
 RPCRDMAX_KUNIT_ENTRY(result, result)
+RPCRDMAX_KUNIT_ENTRY(waitqueue, waitqueue)

@@ -10,7 +10,8 @@
  *   generated rpcrdmax_consts.h) equals what this file, compiled against
  *   the kernel's own headers, computes for the same name.
  * rpcrdmax_cxx_runtime: GFP new/delete, virtual dispatch, lock guards,
- *   a workqueue round trip and Result/TRY, all in the running kernel.
+ *   a workqueue round trip, Result/TRY and a WaitQueue's wake-up, all in
+ *   the running kernel.
  * rpcrdmax_rdma: in-kernel loopback over soft-RoCE through our cm and
  *   verbs shims: connect with private data, FRWR + RDMA Write + Send with
  *   Invalidate, LOCAL_INV, flush and MR recovery (kunit/cxx_rdma_tests.cpp).
@@ -166,6 +167,7 @@ RPCRDMAX_CXX_CASE(virtual)
 RPCRDMAX_CXX_CASE(lock_guard)
 RPCRDMAX_CXX_CASE(workqueue)
 RPCRDMAX_CXX_CASE(result)
+RPCRDMAX_CXX_CASE(waitqueue)
 
 static struct kunit_case rpcrdmax_cxx_runtime_cases[] = {
 	KUNIT_CASE(new_delete_case),
@@ -173,6 +175,7 @@ static struct kunit_case rpcrdmax_cxx_runtime_cases[] = {
 	KUNIT_CASE(lock_guard_case),
 	KUNIT_CASE(workqueue_case),
 	KUNIT_CASE(result_case),
+	KUNIT_CASE(waitqueue_case),
 	{}
 };
 

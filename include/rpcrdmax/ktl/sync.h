@@ -82,7 +82,17 @@ public:
 	WaitQueue() { rpcrdmax_waitq_init(raw_.get()); }
 	WaitQueue(const WaitQueue &) = delete;
 	WaitQueue &operator=(const WaitQueue &) = delete;
-	void wake_all() { rpcrdmax_waitq_wake_all(raw_.get()); }
+	/* A call only when someone sleeps: wq_has_sleeper()'s full barrier,
+	 * then whether the list of waiters is empty (its first entry is the
+	 * list head itself), read in place. */
+	void wake_all()
+	{
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		auto *head = static_cast<unsigned char *>(raw_.get()) + RPCRDMAX_OFF_WAITQ_HEAD_NEXT;
+		static_assert(RPCRDMAX_FSIZE_WAITQ_HEAD_NEXT == sizeof(void *));
+		if (__atomic_load_n(reinterpret_cast<void **>(head), __ATOMIC_RELAXED) != head)
+			rpcrdmax_waitq_wake_all(raw_.get());
+	}
 	/* True once @cond() holds, false after @ms milliseconds. */
 	template <typename F> [[nodiscard]] bool wait_ms(F &cond, unsigned int ms)
 	{
