@@ -66,6 +66,9 @@ extern "C" {
 	X(XDR_BUF_LEN, struct xdr_buf, len) \
 	X(SVC_RQST_ARG, struct svc_rqst, rq_arg) \
 	X(SVC_RQST_RES, struct svc_rqst, rq_res) \
+	X(SVC_RQST_PAGES, struct svc_rqst, rq_pages) \
+	X(SVC_RQST_RESPAGES, struct svc_rqst, rq_respages) \
+	X(SVC_RQST_NEXT_PAGE, struct svc_rqst, rq_next_page) \
 	X(RPC_CRED_AUTH, struct rpc_cred, cr_auth) \
 	X(RPC_AUTH_FLAGS, struct rpc_auth, au_flags) \
 	X(WAITQ_HEAD_NEXT, struct wait_queue_head, head.next)
@@ -508,10 +511,8 @@ int rpcrdmax_svc_arg_copy(void *rqstp, unsigned int offset, const void *src,
 void rpcrdmax_svc_arg_set(void *rqstp, unsigned int len) RPCRDMAX_NOEXCEPT;
 /* ... or an inline Call left where it was received (no copy). */
 void rpcrdmax_svc_arg_set_buf(void *rqstp, void *buf, unsigned int len) RPCRDMAX_NOEXCEPT;
-/* The Reply's pages: rq_respages at rq_pages[@first], @used of them in
- * use (recvfrom's to set: none before a Call, those after it with one);
- * where they are an array of their own (7.x), only @used counts. */
-void rpcrdmax_svc_set_respages(void *rqstp, unsigned int first, unsigned int used) RPCRDMAX_NOEXCEPT;
+/* The Reply's pages (rq_respages, rq_next_page) C++ sets in place:
+ * rpcrdmax/ktl/svc_rqst.h. */
 /* The Reply (rq_res; svcrdma.h reads its shape in place): @len octets
  * from @offset into @dst. */
 int rpcrdmax_svc_res_copy(void *rqstp, unsigned int offset, unsigned int len,

@@ -1557,7 +1557,7 @@ static void res_beyond_next_case(Reporter check)
 
 	if (!EXPECT(r))
 		return;
-	rpcrdmax_svc_set_respages(r, 1, 1);	/* as recvfrom leaves them */
+	ktl::svc_set_respages(r, 1, 1);	/* as recvfrom leaves them */
 	/* the head, then 3 slots of page list */
 	if (EXPECT(rpcrdmax_kunit_svc_rqst_reply(r, src, 100, 2 * RPCRDMAX_PAGE_SIZE + 8, 0) == 0)) {
 		rpcrdmax_kunit_svc_rqst_next_back(r, 1);

@@ -133,7 +133,7 @@ bool SvcConn::arg_in_place(void *rqstp, CallCtx *cc, RecvBuf *rb)
 		return false;
 	cc->rb = rb;
 	rpcrdmax_svc_arg_set_buf(rqstp, rb->data + cc->call.hdr_len + lay.pieces[0].src, lay.len);
-	rpcrdmax_svc_set_respages(rqstp, 0, 1); /* every page is the Reply's */
+	svc_set_respages(rqstp, 0, 1); /* every page is the Reply's */
 	repost(spare);
 	return true;
 }
@@ -176,7 +176,7 @@ Result<u32> SvcConn::build_arg(void *rqstp, CallCtx *cc, const u8 *inl)
 	}
 	/* the Reply's pages follow the Call's */
 	const u32 call_pages = (lay.len + RPCRDMAX_PAGE_SIZE - 1) / RPCRDMAX_PAGE_SIZE;
-	rpcrdmax_svc_set_respages(rqstp, max(call_pages, 1u), 1);
+	svc_set_respages(rqstp, max(call_pages, 1u), 1);
 	return lay.len;
 }
 
@@ -458,14 +458,14 @@ int SvcConn::process(void *rqstp, RecvBuf *rb, void **ctxt)
  */
 int SvcConn::recvfrom(void *rqstp, void **ctxt)
 {
-	rpcrdmax_svc_set_respages(rqstp, 0, 0);
+	svc_set_respages(rqstp, 0, 0);
 	RecvBuf *rb = dequeue();
 	rpcrdmax_svc_xprt_received(xprt);
 	if (!rb)
 		return 0;
 	int len = process(rqstp, rb, ctxt);
 	if (len <= 0)
-		rpcrdmax_svc_set_respages(rqstp, 0, 0);
+		svc_set_respages(rqstp, 0, 0);
 	return len;
 }
 } // namespace rpcrdmax::svcrdma

@@ -50,6 +50,7 @@
 #include "rpcrdmax/ktl/list.h"
 #include "rpcrdmax/ktl/lock.h"
 #include "rpcrdmax/ktl/percpu.h"
+#include "rpcrdmax/ktl/svc_rqst.h"
 #include "rpcrdmax/ktl/sync.h"
 #include "rpcrdmax/ktl/trace.h"
 #include "rpcrdmax/ktl/xdr_buf.h"

@@ -66,7 +66,7 @@ int rpcrdmax_svc_arg_copy(void *rqstp, unsigned int offset, const void *src, uns
  * @rqstp: the svc_rqst
  * @len: the Call's length (rpcrdmax_svc_arg_copy() checked it fits)
  *
- * The Reply's pages are the caller's to place (rpcrdmax_svc_set_respages).
+ * The Reply's pages are the caller's to place (ktl/svc_rqst.h).
  */
 void rpcrdmax_svc_arg_set(void *rqstp, unsigned int len)
 {
@@ -107,25 +107,6 @@ void rpcrdmax_svc_arg_set_buf(void *rqstp, void *buf, unsigned int len)
 	arg->tail[0].iov_len = 0;
 	arg->len = len;
 	arg->buflen = len;
-}
-
-/**
- * rpcrdmax_svc_set_respages - where the Reply's pages start in rq_pages
- * @rqstp: the svc_rqst
- * @first: rq_respages is rq_pages[@first]
- * @used: of them, the ones in use already (rq_next_page after them)
- *
- * Where the Reply's pages are an array of their own (7.x), @first has no
- * meaning: only rq_next_page moves.
- */
-void rpcrdmax_svc_set_respages(void *rqstp, unsigned int first, unsigned int used)
-{
-	struct svc_rqst *r = rqstp;
-
-#if !RPCRDMAX_HAVE_SPLIT_RESPAGES
-	r->rq_respages = &r->rq_pages[first];
-#endif
-	r->rq_next_page = r->rq_respages + used;
 }
 
 /**
