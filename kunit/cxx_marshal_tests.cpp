@@ -28,6 +28,8 @@
  *                  least 4, at most what the device's queues hold; the
  *                  first Reply on a connection starts sunrpc's reconnect
  *                  wait over (as stock's reply handler does);
+ *   cwnd           the server's grant sets sunrpc's congestion window,
+ *                  only when it changes;
  *   inline         small Call (with a small DDP item, pulled up: the
  *                  pull-up count) and Reply, both inline, no MR;
  *   read_chunk     WRITE-style Call: page data in a Read chunk (position,
@@ -116,6 +118,7 @@ struct FakeXprt {
 	unsigned long left = 0;
 	u32 backoffs = 0;
 	u32 credits = 0;	/* the latest grant the transport reported */
+	u32 grants = 0;		/* times it reported one (set_credits calls) */
 	u32 cong_resets = 0;	/* connections that started the window again */
 };
 
@@ -169,6 +172,7 @@ extern "C" void rpcrdmax_xprt_unpin(void *xprt, void *) noexcept
 extern "C" void rpcrdmax_xprt_set_credits(void *xprt, unsigned int credits) noexcept
 {
 	fake_of(xprt)->credits = credits;
+	fake_of(xprt)->grants++;
 }
 
 extern "C" void rpcrdmax_xprt_reset_cong(void *xprt) noexcept
@@ -272,6 +276,7 @@ struct Responder {
 	u32 next_recv = 0;
 	core::V1Header call;	/* the last Call decoded (a version 2 one: its view) */
 	core::V1Header reply;	/* the Reply being built */
+	u32 grant = kCredits;	/* the rdma_credit its Replies carry */
 	u32 want_vers = 1;	/* the version take_call() expects */
 	u32 call_dir = 0, call_inv = 0; /* a version 2 Call's direction, inv_handle */
 	u32 call_bytes = 0;	/* the last Call's whole message */
@@ -398,7 +403,7 @@ struct Responder {
 		mem_set(&reply, 0, sizeof(reply));
 		reply.xid = call.xid;
 		reply.vers = want_vers;
-		reply.credits = kCredits;
+		reply.credits = grant;
 		reply.proc = proc;
 		reply.chunks.clear();
 		return reply;
@@ -788,6 +793,39 @@ static void credits_case(Reporter check)
 		}
 		bench_down(&b);
 	}
+}
+
+/*
+ * The server's grant drives sunrpc's congestion window (set_credits), set
+ * only when it changes, as stock sets it: three Replies granting 32 set
+ * it once; one granting 16 sets it again.
+ */
+static void cwnd_case(Reporter check)
+{
+	Bench b;
+	u8 rpc[64];
+
+	b.snd = { 100, 0, 0, 0, false };
+	b.rcv = { 256, 0, 0, 0, false };
+	if (!bench_up(check, &b, kDefaultPd)) {
+		bench_down(&b);
+		return;
+	}
+	const u32 grants[] = { 32, 32, 32, 16 };
+	const u32 want_calls[] = { 1, 1, 1, 2 };
+	for (u32 i = 0; i < array_size(grants); i++) {
+		const u32 xid = 0x11110200 + i;
+		b.r->grant = grants[i];
+		fill_reply(rpc, sizeof(rpc), xid, 11);
+		if (!bench_send(check, &b, xid) || !b.r->take_call(check) || !call_matches(check, &b) ||
+		    !b.r->send_inline(check, rpc, sizeof(rpc), 0) || !bench_done(check, &b))
+			break;
+		EXPECT(b.status == (int)sizeof(rpc));
+		EXPECT(b.x->credits == grants[i]);
+		EXPECT(b.x->grants == want_calls[i]);
+		bench_next(&b);
+	}
+	bench_down(&b);
 }
 
 /*
@@ -2160,6 +2198,7 @@ static void hot_trace_case(Reporter check)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(inline)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(credits)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(buf_reuse)
+RPCRDMAX_KUNIT_MARSHAL_ENTRY(cwnd)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(read_chunk)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(long_call)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(gss_no_ddp)

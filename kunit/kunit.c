@@ -208,6 +208,7 @@ static struct kunit_suite rpcrdmax_rdma_suite = {
 RPCRDMAX_CXX_CASE(marshal_inline)
 RPCRDMAX_CXX_CASE(marshal_credits)
 RPCRDMAX_CXX_CASE(marshal_buf_reuse)
+RPCRDMAX_CXX_CASE(marshal_cwnd)
 RPCRDMAX_CXX_CASE(marshal_read_chunk)
 RPCRDMAX_CXX_CASE(marshal_long_call)
 RPCRDMAX_CXX_CASE(marshal_gss_no_ddp)
@@ -240,6 +241,7 @@ static struct kunit_case rpcrdmax_xprt_marshal_cases[] = {
 	KUNIT_CASE(marshal_inline_case),
 	KUNIT_CASE(marshal_credits_case),
 	KUNIT_CASE(marshal_buf_reuse_case),
+	KUNIT_CASE(marshal_cwnd_case),
 	KUNIT_CASE(marshal_read_chunk_case),
 	KUNIT_CASE(marshal_long_call_case),
 	KUNIT_CASE(marshal_gss_no_ddp_case),

@@ -473,6 +473,23 @@ void Req::reset_reply()
 }
 
 /*
+ * A Reply's rdma_credit (@credit_field) into our grant, and sunrpc's
+ * congestion window set to it when it changed (as stock does): the
+ * window moves nowhere else on this connection after its reset
+ * (rpcrdmax_xprt_reset_cong at set-up), so an unchanged grant costs no
+ * call and no lock.
+ */
+void Conn::update_grant(u32 credit_field)
+{
+	const u32 grant = core::credits_requester_update(&credits_, credit_field);
+
+	if (grant != cwnd_grant_) {
+		cwnd_grant_ = grant;
+		rpcrdmax_xprt_set_credits(ep_->xprt_, grant);
+	}
+}
+
+/*
  * A Reply for one of our Calls, decoded into @h (version 1, or the
  * version 1 view of a version 2 Reply): match its XID, check what it says
  * against what the Call offered, and complete the RPC once its MRs are
@@ -488,7 +505,7 @@ bool Conn::forward_reply(RecvBuf *rb, ConstBytes raw, const rpcrdmax_wc &wc,
 	 * trace shows every Call within the grant it went under. */
 	if (rqst && tp_on(RPCRDMAX_TP_XPRTRDMA_REPLY))
 		rpcrdmax_trace_reply(rqst, h.credits);
-	rpcrdmax_xprt_set_credits(ep_->xprt_, core::credits_requester_update(&credits_, h.credits));
+	update_grant(h.credits);
 	/* The server answers on this connection: after it, the next
 	 * reconnect goes at once and backs off from the start again
 	 * (ClntEp::connect_delay), as stock's reply handler has it. */

@@ -229,8 +229,7 @@ void Conn::v2_error(ConstBytes raw)
 		return;
 	}
 	if (v2_confirmed())
-		rpcrdmax_xprt_set_credits(ep_->xprt_,
-					  core::credits_requester_update(&credits_, h.credits));
+		update_grant(h.credits);
 	void *rqst = rpcrdmax_xprt_lookup_pin(ep_->xprt_, h.xid);
 	if (!rqst) {
 		if (h.xid == kConnPropXid && h.error.code == (u32)core::V2ErrCode::InvalidOption) {

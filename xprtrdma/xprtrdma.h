@@ -253,6 +253,7 @@ public:
 	void reply_err(rpcrdmax_reply_err which, ConstBytes hdr);
 	void finish_reply(Req *req);
 	bool retire(Req *req, void *rqst);
+	void update_grant(u32 credit_field);
 	bool forward_reply(RecvBuf *rb, ConstBytes raw, const rpcrdmax_wc &wc,
 			   const core::V1Header &h);
 
@@ -320,6 +321,7 @@ private:
 	rpcrdmax_send_wr wrs_[kMaxRegsPerCall + 1];
 	core::V1Header recv_hdr_;	/* one receive CQ: completions are serial */
 	core::RequesterCredits credits_;
+	u32 cwnd_grant_ = 0;	/* the grant sunrpc's window was last set to */
 	bool answered_ = false;	/* a Reply came: the reconnect wait starts over */
 	Completion resolved_, established_;	/* or failed: fail() */
 	u8 peer_pd_[64];
