@@ -55,6 +55,7 @@ extern "C" {
 	X(RPC_RQST_CRED, struct rpc_rqst, rq_cred) \
 	X(RPC_RQST_SND_BUF, struct rpc_rqst, rq_snd_buf) \
 	X(RPC_RQST_RCV_BUF, struct rpc_rqst, rq_rcv_buf) \
+	X(RPC_RQST_PRIVATE_BUF, struct rpc_rqst, rq_private_buf) \
 	X(XDR_BUF_HEAD_BASE, struct xdr_buf, head[0].iov_base) \
 	X(XDR_BUF_HEAD_LEN, struct xdr_buf, head[0].iov_len) \
 	X(XDR_BUF_TAIL_BASE, struct xdr_buf, tail[0].iov_base) \
@@ -468,12 +469,9 @@ int rpcrdmax_xprt_rqst_fill_sparse(void *rqst, unsigned int gfp) RPCRDMAX_NOEXCE
 int rpcrdmax_xprt_rqst_pages(void *rqst, bool rcv, unsigned int extent, unsigned int offset,
 			     unsigned int len, struct rpcrdmax_page_seg *segs,
 			     unsigned int max) RPCRDMAX_NOEXCEPT;
-/* A Reply around Write-chunk data: the Reply buffer's shape, and its
- * inline octets put into head and tail as core::place_reply_around_ddp
- * says. */
-void rpcrdmax_xprt_rqst_rcv_room(void *rqst, struct rpcrdmax_xdr_shape *out) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_xprt_rqst_rcv_put(void *rqst, const void *src, unsigned int head, unsigned int pad,
-				unsigned int rest) RPCRDMAX_NOEXCEPT;
+/* (A Reply's octets that fit rq_private_buf's head, or go around
+ * Write-chunk data into its head and tail, C++ copies itself at the
+ * xdr_buf's offsets: xprtrdma/marshal.cpp place_reply.) */
 void rpcrdmax_seq_printf(void *seq, const char *fmt, ...) RPCRDMAX_NOEXCEPT
 	RPCRDMAX_PRINTF(2, 3);
 

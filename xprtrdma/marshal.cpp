@@ -179,6 +179,20 @@ int Conn::copy_inline(void *rqst, const rpcrdmax_xdr_shape &cs, const core::MsgS
 {
 	switch (plan_.call) {
 	case core::CallForm::Inline:
+		/* No page list (most Calls): head and tail are kernel memory
+		 * at the xdr_buf's addresses, copied here. */
+		if (!cs.page_len && cs.head_len + cs.tail_len == cs.len) {
+			const ktl::XdrBufView b = rqst_xdr(rqst, false);
+			if (cs.len > room)
+				return -err::EMSGSIZE;
+			if (cs.head_len)
+				mem_copy(dst, reinterpret_cast<const void *>(b.head_base()),
+					 cs.head_len);
+			if (cs.tail_len)
+				mem_copy(dst + cs.head_len,
+					 reinterpret_cast<const void *>(b.tail_base()), cs.tail_len);
+			return (int)cs.len;
+		}
 		return rpcrdmax_xprt_rqst_snd_copy(rqst, dst, room);
 	case core::CallForm::ReadChunk: {
 		const u32 tail_at = cs.head_len + cs.page_len + call.pad;
@@ -373,23 +387,35 @@ void Conn::reply_err(rpcrdmax_reply_err which, ConstBytes hdr)
 }
 
 /*
- * Put a Reply's @len inline octets at @src into @rqst's Reply buffer:
- * in order, or, after @ddp_len octets came in a Write chunk, around them
- * (RFC 8166 Section 3.4.6).  The Reply's length as the RPC layer counts
- * it, or -EMSGSIZE.
+ * Put a Reply's @len inline octets at @src into @rqst's Reply buffer
+ * (rq_private_buf): in order, or, after @ddp_len octets came in a Write
+ * chunk, around them (RFC 8166 Section 3.4.6).  The head and tail are
+ * kernel memory at the xdr_buf's addresses, copied here; a Reply that
+ * reaches into the page list goes through the shim.  The Reply's length
+ * as the RPC layer counts it, or -EMSGSIZE.
  */
 static int place_reply(void *rqst, const u8 *src, u32 len, u32 ddp_len)
 {
-	rpcrdmax_xdr_shape room;
+	const ktl::XdrBufView b = rqst_private_xdr(rqst);
 	core::ReplyPlacement p;
 
-	if (!ddp_len)
-		return rpcrdmax_xprt_rqst_rcv_copy(rqst, src, len);
-	rpcrdmax_xprt_rqst_rcv_room(rqst, &room);
-	if (!core::place_reply_around_ddp(room.head_len, room.page_len, room.tail_len, len,
-					  ddp_len, &p))
+	if (!ddp_len) {
+		if (len > b.head_len())
+			return rpcrdmax_xprt_rqst_rcv_copy(rqst, src, len);
+		if (len)
+			mem_copy(reinterpret_cast<void *>(b.head_base()), src, len);
+		return (int)len;
+	}
+	if (!core::place_reply_around_ddp(b.head_len(), b.page_len(), b.tail_len(), len, ddp_len,
+					  &p))
 		return -err::EMSGSIZE;
-	rpcrdmax_xprt_rqst_rcv_put(rqst, src, p.head, p.pad, p.rest);
+	u8 *tail = reinterpret_cast<u8 *>(b.tail_base());
+	if (p.head)
+		mem_copy(reinterpret_cast<void *>(b.head_base()), src, p.head);
+	if (p.pad || p.rest) { /* fits the tail: place_reply_around_ddp checked */
+		mem_set(tail, 0, p.pad);
+		mem_copy(tail + p.pad, src + p.head, p.rest);
+	}
 	return (int)p.rpc_len;
 }
 

@@ -37,6 +37,12 @@ inline ktl::XdrBufView rqst_xdr(const void *rqst, bool rcv)
 	return ktl::xdr_buf_at(rqst, rcv ? RPCRDMAX_OFF_RPC_RQST_RCV_BUF : RPCRDMAX_OFF_RPC_RQST_SND_BUF);
 }
 
+/// rq_private_buf: where a Reply is placed (sunrpc copied rq_rcv_buf to it).
+inline ktl::XdrBufView rqst_private_xdr(const void *rqst)
+{
+	return ktl::xdr_buf_at(rqst, RPCRDMAX_OFF_RPC_RQST_PRIVATE_BUF);
+}
+
 inline u32 page_offset_of(unsigned long addr)
 {
 	return (u32)(addr & (RPCRDMAX_PAGE_SIZE - 1));

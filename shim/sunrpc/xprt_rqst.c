@@ -120,42 +120,6 @@ int rpcrdmax_xprt_rqst_pages(void *rqst, bool rcv, unsigned int extent, unsigned
 }
 
 /**
- * rpcrdmax_xprt_rqst_rcv_room - the shape of a request's Reply buffer
- * @rqst: a pinned request
- * @out: its head, page list and tail lengths (rq_private_buf's)
- */
-void rpcrdmax_xprt_rqst_rcv_room(void *rqst, struct rpcrdmax_xdr_shape *out)
-{
-	const struct xdr_buf *buf = &((struct rpc_rqst *)rqst)->rq_private_buf;
-
-	memset(out, 0, sizeof(*out));
-	out->head_len = buf->head[0].iov_len;
-	out->page_len = buf->page_len;
-	out->tail_len = buf->tail[0].iov_len;
-	out->len = buf->buflen;
-}
-
-/**
- * rpcrdmax_xprt_rqst_rcv_put - write a Reply's inline octets into head and tail
- * @rqst: a pinned request
- * @src: the inline octets
- * @head: how many go to the head, from its start
- * @pad: zero octets at the tail's start
- * @rest: the octets after @head, into the tail after @pad
- *
- * The caller has checked that they fit (rpcrdmax_xprt_rqst_rcv_room).
- */
-void rpcrdmax_xprt_rqst_rcv_put(void *rqst, const void *src, unsigned int head, unsigned int pad,
-				unsigned int rest)
-{
-	struct xdr_buf *buf = &((struct rpc_rqst *)rqst)->rq_private_buf;
-
-	memcpy(buf->head[0].iov_base, src, head);
-	memset(buf->tail[0].iov_base, 0, pad);
-	memcpy((char *)buf->tail[0].iov_base + pad, (const char *)src + head, rest);
-}
-
-/**
  * rpcrdmax_xprt_rqst_snd_copy_range - copy part of an RPC Call's message
  * @rqst: the request
  * @offset: where in the message to start
