@@ -424,9 +424,13 @@ V2Verdict v2_decode_msg(ktl::ConstBytes buf, const DecodeLimits &lim, V1Header *
 	call->hdr_len = call->payload_len = 0;
 	*direction = 0;
 	*inv_handle = 0;
-	if (!xdr.get_u32(&call->xid) || !xdr.get_u32(&call->vers) ||
-	    !xdr.get_u32(&call->credits) || !xdr.get_u32(&proc))
+	const u8 *fixed = xdr.take(kFixedHeaderSize);
+	if (!fixed)
 		return V2Verdict::TooShort;
+	call->xid = ktl::load_be32(fixed);
+	call->vers = ktl::load_be32(fixed + 4);
+	call->credits = ktl::load_be32(fixed + 8);
+	proc = ktl::load_be32(fixed + 12);
 	if (call->vers != kRpcRdmaVersion2)
 		return V2Verdict::VersionMismatch;
 	if (proc != static_cast<u32>(V2Proc::Msg) && proc != static_cast<u32>(V2Proc::NoMsg))
