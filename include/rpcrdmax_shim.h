@@ -70,9 +70,27 @@ extern "C" {
 	X(SVC_RQST_PAGES, struct svc_rqst, rq_pages) \
 	X(SVC_RQST_RESPAGES, struct svc_rqst, rq_respages) \
 	X(SVC_RQST_NEXT_PAGE, struct svc_rqst, rq_next_page) \
+	X(SVC_XPRT_FLAGS, struct svc_xprt, xpt_flags) \
 	X(RPC_CRED_AUTH, struct rpc_cred, cr_auth) \
 	X(RPC_AUTH_FLAGS, struct rpc_auth, au_flags) \
-	X(WAITQ_HEAD_NEXT, struct wait_queue_head, head.next)
+	X(WAITQ_HEAD_NEXT, struct wait_queue_head, head.next) \
+	X(IB_SEND_WR_NEXT, struct ib_send_wr, next) \
+	X(IB_SEND_WR_CQE, struct ib_send_wr, wr_cqe) \
+	X(IB_SEND_WR_SG_LIST, struct ib_send_wr, sg_list) \
+	X(IB_SEND_WR_NUM_SGE, struct ib_send_wr, num_sge) \
+	X(IB_SEND_WR_OPCODE, struct ib_send_wr, opcode) \
+	X(IB_SEND_WR_SEND_FLAGS, struct ib_send_wr, send_flags) \
+	X(IB_SEND_WR_INVALIDATE_RKEY, struct ib_send_wr, ex.invalidate_rkey) \
+	X(IB_RDMA_WR_WR, struct ib_rdma_wr, wr) \
+	X(IB_RDMA_WR_REMOTE_ADDR, struct ib_rdma_wr, remote_addr) \
+	X(IB_RDMA_WR_RKEY, struct ib_rdma_wr, rkey) \
+	X(IB_REG_WR_WR, struct ib_reg_wr, wr) \
+	X(IB_REG_WR_MR, struct ib_reg_wr, mr) \
+	X(IB_REG_WR_KEY, struct ib_reg_wr, key) \
+	X(IB_REG_WR_ACCESS, struct ib_reg_wr, access) \
+	X(IB_SGE_ADDR, struct ib_sge, addr) \
+	X(IB_SGE_LENGTH, struct ib_sge, length) \
+	X(IB_SGE_LKEY, struct ib_sge, lkey)
 
 /* ---- memory (shim/kernel/mem.c) --------------------------------------- */
 void *rpcrdmax_kmalloc(unsigned long size, unsigned int gfp) RPCRDMAX_NOEXCEPT;
@@ -284,33 +302,16 @@ struct rpcrdmax_sge {
 	unsigned int lkey;
 };
 
-enum rpcrdmax_wr_opcode {
-	RPCRDMAX_WR_SEND,
-	RPCRDMAX_WR_SEND_INV,
-	RPCRDMAX_WR_RDMA_WRITE,
-	RPCRDMAX_WR_RDMA_READ,
-	RPCRDMAX_WR_LOCAL_INV,
-	RPCRDMAX_WR_REG_MR,
-};
-/* MR access bits for REG_MR. */
-#define RPCRDMAX_ACCESS_LOCAL_WRITE	1u
-#define RPCRDMAX_ACCESS_REMOTE_WRITE	2u
-#define RPCRDMAX_ACCESS_REMOTE_READ	4u
-
-struct rpcrdmax_send_wr {
-	void *cqe;			/* completion storage, or NULL if unsignaled */
-	int opcode;			/* enum rpcrdmax_wr_opcode */
-	const struct rpcrdmax_sge *sge;
-	unsigned int num_sge;
-	unsigned long long remote_addr;	/* RDMA READ/WRITE */
-	unsigned int rkey;		/* RDMA READ/WRITE; SEND_INV, LOCAL_INV: the key */
-	void *mr;			/* REG_MR */
-	unsigned int access;		/* REG_MR: RPCRDMAX_ACCESS_* */
-};
-#define RPCRDMAX_MAX_WR_CHAIN 8
-/* Post @n chained work requests; on failure none after *@bad was posted. */
-int rpcrdmax_ib_post_send(void *qp, const struct rpcrdmax_send_wr *wrs, unsigned int n,
-			  unsigned int *bad) RPCRDMAX_NOEXCEPT;
+/*
+ * Work requests are the kernel's own (struct ib_send_wr, ib_rdma_wr,
+ * ib_reg_wr: RPCRDMAX_SIZEOF_IB_WR), written by C++ in place at the
+ * IB_*_WR_* offsets (rdma::Wr in rpcrdmax/rdma/verbs.h) and kept with the
+ * buffer or MR they post; C++ never looks inside one otherwise.
+ */
+struct ib_send_wr;
+/* Post the chain from @first; on failure none from *@bad on was posted. */
+int rpcrdmax_ib_post_send(void *qp, const struct ib_send_wr *first,
+			  const struct ib_send_wr **bad) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_ib_post_recv(void *qp, void *cqe, const struct rpcrdmax_sge *sge,
 			  unsigned int num_sge) RPCRDMAX_NOEXCEPT;
 #define RPCRDMAX_MAX_RECV_CHAIN 16
@@ -361,7 +362,7 @@ int rpcrdmax_rw_init(void *ctx, void *cm_id, void *sgl, const struct rpcrdmax_pa
 void rpcrdmax_rw_destroy(void *ctx, void *cm_id, void *sgl, unsigned int nsegs,
 			 int dir) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_rw_post(void *cm_id, void *const *ctxs, unsigned int n, void *cqe,
-		     const struct rpcrdmax_send_wr *last) RPCRDMAX_NOEXCEPT;
+		     struct ib_send_wr *last) RPCRDMAX_NOEXCEPT;
 unsigned int rpcrdmax_rw_mr_factor(void *cm_id, unsigned int maxpages) RPCRDMAX_NOEXCEPT;
 
 /* ---- tunables under /proc/sys/sunrpc (shim/sunrpc/sysctl.c) ----------- */
@@ -437,7 +438,6 @@ void rpcrdmax_xprt_set_credits(void *xprt, unsigned int credits) RPCRDMAX_NOEXCE
 /* A new connection: its credits start at one, none taken (RFC 5666
  * Section 3.3: the requester stays within the grant of the connection). */
 void rpcrdmax_xprt_reset_cong(void *xprt) RPCRDMAX_NOEXCEPT;
-bool rpcrdmax_xprt_get_cong(void *xprt, void *rqst) RPCRDMAX_NOEXCEPT;
 /*
  * Backward-direction RPC (shim/sunrpc/xprt_rqst.c; the slots:
  * shim/sunrpc/xprt_bc.c): queue a backward Call (its RPC message,
@@ -496,7 +496,6 @@ void rpcrdmax_svc_xprt_conn_pending(void *listener) RPCRDMAX_NOEXCEPT;
 /* The network namespace of @xprt's svc_xprt (its struct net). */
 void *rpcrdmax_svc_xprt_net(void *xprt) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_svc_xprt_data_ready(void *xprt) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_svc_xprt_clear_data(void *xprt) RPCRDMAX_NOEXCEPT;
 /* A message was taken off @xprt: another thread may look for the next. */
 void rpcrdmax_svc_xprt_received(void *xprt) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_svc_xprt_close(void *xprt) RPCRDMAX_NOEXCEPT;
@@ -756,14 +755,10 @@ void *rpcrdmax_clnt_create(void *xprt) RPCRDMAX_NOEXCEPT;
 unsigned int rpcrdmax_clnt_max_payload(void *ep) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_clnt_connect(void *ep, const void *addr, unsigned int addrlen) RPCRDMAX_NOEXCEPT;
 unsigned long rpcrdmax_clnt_connect_delay(void *ep) RPCRDMAX_NOEXCEPT;
-/* The major timeout (jiffies) a Call sent at @now waits for its Reply
- * with, given its own @major, its retransmit timeout @timeout, and
- * whether it is soft. */
-unsigned long rpcrdmax_clnt_reply_major(void *ep, unsigned long now, unsigned long major,
-					unsigned long timeout, bool soft) RPCRDMAX_NOEXCEPT;
-/* The retransmit timeout (jiffies) a Call just sent waits with, given
- * its own @timeout: shorter while a Version Two probe is unanswered. */
-unsigned long rpcrdmax_clnt_reply_timeout(void *ep, unsigned long timeout) RPCRDMAX_NOEXCEPT;
+/* A Call sent at @now (soft or not) waits for its Reply: its major and
+ * retransmit timeouts (jiffies), its own in, the ones to wait with out. */
+void rpcrdmax_clnt_reply_wait(void *ep, unsigned long now, bool soft, unsigned long *major,
+			      unsigned long *timeout) RPCRDMAX_NOEXCEPT;
 /*
  * send_request: what sunrpc knows of one message to transmit (a Call, or
  * the Reply to a backward Call), and what the endpoint decided: whether
@@ -778,6 +773,10 @@ struct rpcrdmax_xmit {
 	bool reply_expected;	/* rpc_reply_expected() */
 	bool sent;		/* out: the message was posted */
 	bool reset;		/* out: reset the connection (xprt_force_disconnect) */
+	/* When connected: a congestion slot of the current connection was
+	 * free and is taken (shim/sunrpc/xprt_cong.c), as sunrpc's
+	 * send_request takes one before it transmits. */
+	bool cong;
 };
 int rpcrdmax_clnt_transmit(void *ep, void *rqst, struct rpcrdmax_xmit *x) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_clnt_close(void *ep) RPCRDMAX_NOEXCEPT;

@@ -111,7 +111,6 @@ struct FakeXprt {
 	Completion completed;
 	Atomic completions, disconnects, bad_xids, unpins;
 	u32 slots = 32; /* the slot table (rdma_slot_table_entries) */
-	bool cong = true; /* a congestion slot is free */
 	/* sunrpc's reconnect timing: the wait (0: never connected), what
 	 * is left of it, and the backoffs asked for (with their start). */
 	u32 reestablish_ms = 0, backoff_init_ms = 0;
@@ -179,11 +178,6 @@ extern "C" void rpcrdmax_xprt_reset_cong(void *xprt) noexcept
 {
 	fake_of(xprt)->credits = 1;
 	fake_of(xprt)->cong_resets++;
-}
-
-extern "C" bool rpcrdmax_xprt_get_cong(void *xprt, void *) noexcept
-{
-	return fake_of(xprt)->cong;
 }
 
 extern "C" bool rpcrdmax_xprt_reestablish_set(void *xprt) noexcept
@@ -331,7 +325,7 @@ struct Responder {
 			rpcrdmax_sge sge = dmap.sge(lkey());
 			sge.addr += at;
 			sge.length = s.length;
-			rpcrdmax_send_wr wr = rdma_rw_wr(RPCRDMAX_WR_RDMA_READ, &sge, s.offset,
+			WrSpec wr = rdma_rw_wr(RPCRDMAX_WR_RDMA_READ, &sge, s.offset,
 							 s.handle, rdma.cqe.raw());
 			unsigned int bad;
 			if (!EXPECT_OK(end.id.post_send(&wr, 1, &bad)) ||
@@ -414,7 +408,7 @@ struct Responder {
 	 * the call's chunk @c, filling its segments in order; @written gets
 	 * each segment's share.  Returns the WR count, or -1.
 	 */
-	int plan_writes(const core::ChunkRef &c, u32 from, u32 len, rpcrdmax_send_wr *wrs,
+	int plan_writes(const core::ChunkRef &c, u32 from, u32 len, WrSpec *wrs,
 			rpcrdmax_sge *sges, u32 *written, u32 max)
 	{
 		int n = 0;
@@ -442,7 +436,7 @@ struct Responder {
 	 * Send @reply, then @len octets of @rpc, behind @nw RDMA Writes from
 	 * @wrs (room for one more); with Invalidate of @inv unless 0.
 	 */
-	bool send_reply(Reporter check, const u8 *rpc, u32 len, rpcrdmax_send_wr *wrs,
+	bool send_reply(Reporter check, const u8 *rpc, u32 len, WrSpec *wrs,
 			unsigned int nw, u32 inv)
 	{
 		auto enc = reply.vers == core::kRpcRdmaVersion2
@@ -456,7 +450,7 @@ struct Responder {
 		dmap.sync_for_device();
 		rpcrdmax_sge sge = smap.sge(lkey());
 		sge.length = enc.value() + len;
-		rpcrdmax_send_wr &s = wrs[nw];
+		WrSpec &s = wrs[nw];
 		s = {};
 		s.cqe = send.cqe.raw();
 		s.opcode = inv ? RPCRDMAX_WR_SEND_INV : RPCRDMAX_WR_SEND;
@@ -481,7 +475,7 @@ struct Responder {
 			   Chunk chunk = Chunk::None)
 	{
 		const core::Segment seg = { 0x1234, 512, 0x10000 };
-		rpcrdmax_send_wr wr[1];
+		WrSpec wr[1];
 		mem_set(&reply, 0, sizeof(reply));
 		reply.xid = xid;
 		reply.vers = want_vers;
@@ -521,7 +515,7 @@ struct Responder {
 	/* @len octets of @msg as they are: a transport header made by hand. */
 	bool send_raw(Reporter check, const u8 *msg, u32 len)
 	{
-		rpcrdmax_send_wr wr = {};
+		WrSpec wr = {};
 		unsigned int bad;
 
 		mem_copy(sbuf, msg, len);
@@ -540,7 +534,7 @@ struct Responder {
 	/* An inline RDMA_MSG Reply of @len octets (in data), no chunks. */
 	bool send_inline(Reporter check, const u8 *rpc, u32 len, u32 inv)
 	{
-		rpcrdmax_send_wr wr[1];
+		WrSpec wr[1];
 		start_reply(core::V1Proc::Msg);
 		return send_reply(check, rpc, len, wr, 0, inv);
 	}
@@ -981,9 +975,8 @@ static void transmit_case(Reporter check)
 		rpcrdmax_xmit x = { b.xid, b.snd_len(), false, false, false, true, true, true };
 		EXPECT(b.ep->transmit(b.rqst, &x) == -err::ENOTCONN && !x.sent && !x.reset);
 		x.connected = true;
-		b.x->cong = false;
 		EXPECT(b.ep->transmit(b.rqst, &x) == -err::EBADSLT && !x.sent && !x.reset);
-		b.x->cong = true;
+		x.cong = true;
 		x.same_connection = true;
 		EXPECT(b.ep->transmit(b.rqst, &x) == -err::ENOTCONN && !x.sent && x.reset);
 		x.same_connection = false;
@@ -996,7 +989,7 @@ static void transmit_case(Reporter check)
 	}
 	bench_down(&b);
 	if (bench_up(check, &nr, kDefaultPd) && bench_prepare(check, &nr, 0x1111000b)) {
-		rpcrdmax_xmit x = { nr.xid, nr.snd_len(), true, false, false, false, false, false };
+		rpcrdmax_xmit x = { nr.xid, nr.snd_len(), true, false, false, false, false, false, true };
 		EXPECT(nr.ep->transmit(nr.rqst, &x) == -err::ENOTCONN && x.sent && x.reset);
 		EXPECT(nr.r->take_call(check) && call_matches(check, &nr));
 	}
@@ -1133,6 +1126,10 @@ static void reply_major_case(Reporter check)
 		EXPECT(b.ep->reply_major(near, near + 3 * to, to, false) == near + 3 * to);
 		EXPECT(b.ep->reply_major(near, near - 50, to, false) == near + to);
 		EXPECT(s.late_calls.read() == 3);
+		/* sunrpc's entry: both, the major from the Call's own timeout */
+		unsigned long major = now + 5, timeout = to;
+		rpcrdmax_clnt_reply_wait(b.ep, now, false, &major, &timeout);
+		EXPECT(major == now + to && timeout == to);
 	}
 	delete b.ep;
 	b.ep = nullptr;
@@ -1164,7 +1161,7 @@ static bool reply_write(Reporter check, Bench *b, u32 len, u32 reported, const u
 {
 	Responder *r = b->r;
 	const core::ChunkRef &c = r->call.chunks.write[0];
-	rpcrdmax_send_wr wrs[RPCRDMAX_MAX_WR_CHAIN];
+	WrSpec wrs[RPCRDMAX_MAX_WR_CHAIN];
 	rpcrdmax_sge sges[RPCRDMAX_MAX_WR_CHAIN];
 	u32 written[core::kPlanMaxSegs];
 
@@ -1313,7 +1310,7 @@ static void reply_chunk_case(Reporter check)
 		EXPECT(cl.reply.nsegs >= 3);
 		EXPECT(b.ep->stats.reply_chunks.read() == (int)cl.reply.nsegs);
 		fill_reply(r->data, kLen, b.xid, 17);
-		rpcrdmax_send_wr wrs[RPCRDMAX_MAX_WR_CHAIN];
+		WrSpec wrs[RPCRDMAX_MAX_WR_CHAIN];
 		rpcrdmax_sge sges[RPCRDMAX_MAX_WR_CHAIN];
 		u32 written[core::kPlanMaxSegs];
 		int n = EXPECT(cl.reply.nsegs <= core::kPlanMaxSegs)
@@ -1358,7 +1355,7 @@ static void rdma_error(Reporter check, u32 code, u32 seed)
 		if (enc.is_ok())
 			store_be32(r->sbuf + 16, code); /* rdma_err, after the fixed words */
 		rpcrdmax_sge sge = r->smap.sge(r->lkey());
-		rpcrdmax_send_wr wr = {};
+		WrSpec wr = {};
 		unsigned int bad;
 		wr.cqe = r->send.cqe.raw();
 		wr.opcode = RPCRDMAX_WR_SEND;
@@ -1447,7 +1444,7 @@ static void reply_errs_case(Reporter check)
 
 	if (bench_call(check, &b, kDefaultPd, 0x11110008)) {
 		Responder *r = b.r;
-		rpcrdmax_send_wr wr[1];
+		WrSpec wr[1];
 		watched = EXPECT(rpcrdmax_kunit_watch_reply_errs(true) == 0);
 		/* 12 octets: xid, vers and credits, no rdma_proc */
 		word(0, kX), word(1, 1), word(2, kCredits);
@@ -1720,7 +1717,7 @@ static void bc_no_service_case(Reporter check)
 static bool v2_sync(Reporter check, Bench *b)
 {
 	u8 rpc[40];
-	rpcrdmax_send_wr wr[1];
+	WrSpec wr[1];
 	const int before = b->x->bad_xids.read();
 
 	fill_reply(rpc, sizeof(rpc), 0x5555ffff, 3);
@@ -1880,7 +1877,7 @@ static void v2_fallback_case(Reporter check)
 			rpcrdmax_xmit x = {};
 			x.xid = kX;
 			x.len = b.snd_len();
-			x.connected = x.same_connection = x.reply_expected = true;
+			x.connected = x.same_connection = x.reply_expected = x.cong = true;
 			{
 				SpinLockBhGuard g(&b.x->lock);
 				b.x->rqst = b.rqst;
@@ -1932,7 +1929,7 @@ static void v2_lost_first_case(Reporter check)
 			rpcrdmax_xmit x = {};
 			x.xid = kX;
 			x.len = b.snd_len();
-			x.connected = x.reply_expected = true;
+			x.connected = x.reply_expected = x.cong = true;
 			EXPECT(b.ep->transmit(b.rqst, &x) == 0 && x.sent);
 			if (b.r->take_call(check) && call_matches(check, &b))
 				EXPECT(v2_answer(check, &b, 80, 71));

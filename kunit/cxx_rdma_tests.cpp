@@ -256,7 +256,7 @@ static void frwr_case(Reporter check)
 				       RPCRDMAX_DMA_FROM_DEVICE)))
 			goto out;
 		mr->bump_key();
-		rpcrdmax_send_wr wr = mr->reg_wr(reg->cqe.raw(), RPCRDMAX_ACCESS_LOCAL_WRITE |
+		WrSpec wr = mr->reg_wr(reg->cqe.raw(), RPCRDMAX_ACCESS_LOCAL_WRITE |
 								     RPCRDMAX_ACCESS_REMOTE_WRITE);
 		unsigned int bad;
 		if (!EXPECT_OK(lb->client.id.post_send(&wr, 1, &bad)) ||
@@ -273,7 +273,7 @@ static void frwr_case(Reporter check)
 			goto out;
 		rpcrdmax_sge wsge = smap.sge(lb->server.pd.local_dma_lkey());
 		rpcrdmax_sge msge = { wsge.addr, 16, wsge.lkey };
-		rpcrdmax_send_wr chain[2] = {};
+		WrSpec chain[2] = {};
 		chain[0].opcode = RPCRDMAX_WR_RDMA_WRITE;
 		chain[0].sge = &wsge;
 		chain[0].num_sge = 1;
@@ -309,11 +309,11 @@ static void frwr_case(Reporter check)
 		mr->bump_key();
 		EXPECT(mr->rkey() != rkey);
 		wr = mr->reg_wr(nullptr, RPCRDMAX_ACCESS_LOCAL_WRITE | RPCRDMAX_ACCESS_REMOTE_WRITE);
-		rpcrdmax_send_wr linv = {};
+		WrSpec linv = {};
 		linv.cqe = inv->cqe.raw();
 		linv.opcode = RPCRDMAX_WR_LOCAL_INV;
 		linv.rkey = mr->rkey();
-		rpcrdmax_send_wr pair[2] = { wr, linv };
+		WrSpec pair[2] = { wr, linv };
 		if (!EXPECT_OK(lb->client.id.post_send(pair, 2, &bad)) ||
 		    !EXPECT(inv->completion.wait_ms(kWaitMs)))
 			goto out;
@@ -371,7 +371,7 @@ static void flush_case(Reporter check)
 		/* Disconnect and drain: everything posted completes as flushed. */
 		EXPECT_OK(lb->client.id.disconnect());
 		EXPECT(lb->client.disconnected.wait_ms(kWaitMs));
-		rpcrdmax_send_wr wr = mr->reg_wr(reg->cqe.raw(), RPCRDMAX_ACCESS_LOCAL_WRITE);
+		WrSpec wr = mr->reg_wr(reg->cqe.raw(), RPCRDMAX_ACCESS_LOCAL_WRITE);
 		unsigned int bad;
 		/* Posting to an errored QP may fail at once or complete flushed. */
 		bool posted = lb->client.id.post_send(&wr, 1, &bad).is_ok();

@@ -68,6 +68,8 @@ using kunit_rdma::Reporter;
 using kunit_marshal::Bench;
 using svcrdma::SvcConn;
 using rdma::SockAddr;
+using rdma::WrSpec;
+using rdma::RPCRDMAX_WR_SEND;
 
 #define EXPECT(cond) check((cond), #cond, __FILE__, __LINE__)
 
@@ -89,10 +91,16 @@ struct BcWaiter {
 
 /* An svc_xprt: the listener's or a connection's. */
 struct FakeSvcXprt {
-	explicit FakeSvcXprt(void *conn = nullptr) : cxx(conn), accept_work(&accept_fn) {}
+	explicit FakeSvcXprt(void *conn = nullptr) : cxx(conn), accept_work(&accept_fn)
+	{
+		mem_set(kernel.get(), 0, sizeof(kernel.bytes));
+	}
+	/* First: the svc_xprt whose xpt_flags the server changes in place
+	 * (XPT_DATA: set by data_ready, cleared when a message is taken). */
+	Opaque<RPCRDMAX_SIZEOF_SVC_XPRT, RPCRDMAX_ALIGNOF_SVC_XPRT> kernel;
 	void *cxx;		/* the C++ Listener or SvcConn */
 	Completion ready;	/* conn_pending / data_ready, one each */
-	Atomic data;		/* XPT_DATA: set by data_ready, cleared by clear_data */
+	bool data() { return *svc_xprt_flags(this) & (1UL << RPCRDMAX_XPT_DATA); }
 	Atomic closes;
 	BcWaiter bc;
 	/* listener: svc's thread calling xpo_accept */
@@ -150,13 +158,9 @@ extern "C" void rpcrdmax_svc_xprt_conn_pending(void *listener) noexcept
 
 extern "C" void rpcrdmax_svc_xprt_data_ready(void *xprt) noexcept
 {
-	static_cast<FakeSvcXprt *>(xprt)->data.set(1);
+	__atomic_fetch_or(rpcrdmax::ktl::svc_xprt_flags(xprt), 1UL << RPCRDMAX_XPT_DATA,
+			  __ATOMIC_RELAXED);
 	static_cast<FakeSvcXprt *>(xprt)->ready.complete();
-}
-
-extern "C" void rpcrdmax_svc_xprt_clear_data(void *xprt) noexcept
-{
-	static_cast<FakeSvcXprt *>(xprt)->data.set(0);
 }
 
 extern "C" void rpcrdmax_svc_xprt_received(void *) noexcept
@@ -385,7 +389,7 @@ static void inline_case(Reporter check)
 		EXPECT(forward_rpc(check, &p, 0x33330001));
 		/* Its one message taken, XPT_DATA is clear: svc calls no
 		 * thread back to find nothing. */
-		EXPECT(p.sx->data.read() == 0);
+		EXPECT(!p.sx->data());
 		EXPECT(p.stats[RPCRDMAX_SVC_STAT_RECV] == 1);
 		EXPECT(p.stats[RPCRDMAX_SVC_STAT_DROPPED] == 0);
 		EXPECT(p.stats[RPCRDMAX_SVC_STAT_READ] == 0);
@@ -794,7 +798,7 @@ static bool raw_send_calls(Reporter check, RawClient *c, u32 n, u32 len, u32 xid
 {
 	const rpcrdmax_sge all = c->map.sge(c->end.pd.local_dma_lkey());
 	rpcrdmax_sge sges[4];
-	rpcrdmax_send_wr wrs[4] = {};
+	WrSpec wrs[4] = {};
 	unsigned int bad;
 
 	for (u32 i = 0; i < n; i++) {
@@ -833,7 +837,7 @@ static bool raw_post_recv(Reporter check, RawClient *c)
 static bool raw_send(Reporter check, RawClient *c, u32 len)
 {
 	rpcrdmax_sge sge = c->map.sge(c->end.pd.local_dma_lkey());
-	rpcrdmax_send_wr wr = {};
+	WrSpec wr = {};
 	unsigned int bad;
 
 	sge.length = len;
@@ -883,7 +887,7 @@ static bool raw_ready_reply(Reporter check, RawClient *c)
 			      RPCRDMAX_DMA_FROM_DEVICE).is_ok()))
 		return false;
 	c->mr.bump_key();
-	rpcrdmax_send_wr wr = c->mr.reg_wr(c->reg.cqe.raw(), RPCRDMAX_ACCESS_LOCAL_WRITE |
+	WrSpec wr = c->mr.reg_wr(c->reg.cqe.raw(), RPCRDMAX_ACCESS_LOCAL_WRITE |
 								   RPCRDMAX_ACCESS_REMOTE_WRITE);
 	return EXPECT(c->end.id.post_send(&wr, 1, &bad).is_ok()) &&
 	       EXPECT(c->reg.completion.wait_ms(kWaitMs)) &&
@@ -1228,7 +1232,7 @@ static bool raw_ready_reads(Reporter check, RawClient *c, const u32 *xids, u32 n
 			    .is_ok()))
 		return false;
 	c->mr.bump_key();
-	rpcrdmax_send_wr wr = c->mr.reg_wr(c->reg.cqe.raw(), RPCRDMAX_ACCESS_REMOTE_READ);
+	WrSpec wr = c->mr.reg_wr(c->reg.cqe.raw(), RPCRDMAX_ACCESS_REMOTE_READ);
 	return EXPECT(c->end.id.post_send(&wr, 1, &bad).is_ok()) &&
 	       EXPECT(c->reg.completion.wait_ms(kWaitMs)) &&
 	       EXPECT(c->reg.wc.status == RPCRDMAX_IB_WC_SUCCESS);

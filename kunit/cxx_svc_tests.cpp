@@ -149,7 +149,7 @@ static bool client_register(Reporter check, Loopback *lb, int i, u32 off, u32 le
 		  EXPECT_OK(mr.map(Span<const rpcrdmax_page_seg>(&ps, 1), dir));
 	if (ok) {
 		mr.bump_key();
-		rpcrdmax_send_wr wr = mr.reg_wr(reg->cqe.raw(), access);
+		WrSpec wr = mr.reg_wr(reg->cqe.raw(), access);
 		ok = EXPECT_OK(lb->client.id.post_send(&wr, 1, &bad)) &&
 		     EXPECT(reg->completion.wait_ms(kWaitMs)) &&
 		     EXPECT(reg->wc.status == RPCRDMAX_IB_WC_SUCCESS);
@@ -279,16 +279,26 @@ out:
 	delete[] pieces;
 }
 
+/* Post @rw's chain, then @last if given. */
+static bool post_rw(Reporter check, Loopback *lb, RwList *rw, Cqe *cqe, const WrSpec *last)
+{
+	Wr tail;
+
+	if (last && !EXPECT(wr_from(*last, &tail)))
+		return false;
+	return EXPECT_OK(rw->post(lb->server.id, cqe, last ? &tail : nullptr));
+}
+
 /* Server: RDMA Write @len octets of spages from @from into @seg, then @last. */
 static bool server_write(Reporter check, Loopback *lb, RwList *rw, u32 from,
-			 const core::Segment &seg, Cqe *cqe, const rpcrdmax_send_wr *last)
+			 const core::Segment &seg, Cqe *cqe, const WrSpec *last)
 {
 	rpcrdmax_page_seg pieces[4];
 	u32 n = server_pieces(lb, from, seg.length, pieces, 4);
 	return EXPECT(n >= 2) && EXPECT_OK(rw->alloc(1)) &&
 	       EXPECT_OK(rw->add(lb->server.id, Span<const rpcrdmax_page_seg>(pieces, n),
 				 seg.offset, seg.handle, RPCRDMAX_DMA_TO_DEVICE)) &&
-	       EXPECT_OK(rw->post(lb->server.id, cqe, last));
+	       post_rw(check, lb, rw, cqe, last);
 }
 
 static void fill_server(Loopback *lb, u32 seed)
@@ -376,7 +386,7 @@ static void send_inv_case(Reporter check)
 		if (!EXPECT_OK(smap.map(lb->server.id.device(), hdr, 28, RPCRDMAX_DMA_TO_DEVICE)))
 			goto out;
 		rpcrdmax_sge ssge = smap.sge(lb->server.pd.local_dma_lkey());
-		rpcrdmax_send_wr wr = {};
+		WrSpec wr = {};
 		wr.cqe = send->cqe.raw();
 		wr.opcode = RPCRDMAX_WR_SEND_INV;
 		wr.rkey = seg.handle;
@@ -457,7 +467,7 @@ static void send_inline(Reporter check, Loopback *lb, u32 max_sge, u32 want_sges
 				sc->sge_list(lb->server.pd.local_dma_lkey(), lay.send_len);
 			EXPECT(sges.size() == want_sges);
 			sc->map.sync_for_device();
-			rpcrdmax_send_wr wr = {};
+			WrSpec wr = {};
 			wr.cqe = send->cqe.raw();
 			wr.opcode = RPCRDMAX_WR_SEND;
 			wr.sge = sges.data();

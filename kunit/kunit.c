@@ -44,6 +44,7 @@
 #include <linux/sunrpc/auth.h>
 #include <linux/sunrpc/sched.h>
 #include <linux/sunrpc/svc.h>
+#include <linux/sunrpc/svc_xprt.h>
 #include <linux/sunrpc/xprt.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_cm.h>
@@ -85,10 +86,17 @@ static const struct rpcrdmax_kconst rpcrdmax_kconsts[] = {
 	KC("RPCRDMAX_ALIGNOF_CM_HANDLER", __alignof__(struct rpcrdmax_cm_handler)),
 	KC("RPCRDMAX_SIZEOF_SCATTERLIST", sizeof(struct scatterlist)),
 	KC("RPCRDMAX_SIZEOF_SOCKADDR_STORAGE", sizeof(struct sockaddr_storage)),
+	KC("RPCRDMAX_SIZEOF_IB_WR", sizeof(union rpcrdmax_any_wr)),
+	KC("RPCRDMAX_ALIGNOF_IB_WR", __alignof__(union rpcrdmax_any_wr)),
+	KC("RPCRDMAX_SIZEOF_IB_SGE", sizeof(struct ib_sge)),
+	KC("RPCRDMAX_SIZEOF_SVC_XPRT", sizeof(struct svc_xprt)),
+	KC("RPCRDMAX_ALIGNOF_SVC_XPRT", __alignof__(struct svc_xprt)),
+	KC("RPCRDMAX_ALIGNOF_IB_SGE", __alignof__(struct ib_sge)),
 	RPCRDMAX_KERNEL_FIELDS(KF)
 	KC("RPCRDMAX_IB_VIRT_DMA", IS_ENABLED(CONFIG_INFINIBAND_VIRT_DMA)),
 	KC("RPCRDMAX_SPIN_BH_DIRECT", RPCRDMAX_SPIN_BH_DIRECT_OK),
 	KC("RPCRDMAX_SPLIT_RESPAGES", RPCRDMAX_HAVE_SPLIT_RESPAGES),
+	KC("RPCRDMAX_XPT_DATA", XPT_DATA),
 	KC("RPCRDMAX_XDRBUF_READ", XDRBUF_READ),
 	KC("RPCRDMAX_XDRBUF_WRITE", XDRBUF_WRITE),
 	KC("RPCRDMAX_XDRBUF_SPARSE_PAGES", XDRBUF_SPARSE_PAGES),
@@ -104,6 +112,16 @@ static const struct rpcrdmax_kconst rpcrdmax_kconsts[] = {
 	KC("RPCRDMAX_IB_WC_OP_LOCAL_INV", IB_WC_LOCAL_INV),
 	KC("RPCRDMAX_IB_WC_OP_REG_MR", IB_WC_REG_MR),
 	KC("RPCRDMAX_IB_WC_OP_RECV", IB_WC_RECV),
+	KC("RPCRDMAX_IB_WR_SEND", IB_WR_SEND),
+	KC("RPCRDMAX_IB_WR_SEND_WITH_INV", IB_WR_SEND_WITH_INV),
+	KC("RPCRDMAX_IB_WR_RDMA_WRITE", IB_WR_RDMA_WRITE),
+	KC("RPCRDMAX_IB_WR_RDMA_READ", IB_WR_RDMA_READ),
+	KC("RPCRDMAX_IB_WR_LOCAL_INV", IB_WR_LOCAL_INV),
+	KC("RPCRDMAX_IB_WR_REG_MR", IB_WR_REG_MR),
+	KC("RPCRDMAX_IB_SEND_SIGNALED", IB_SEND_SIGNALED),
+	KC("RPCRDMAX_IB_ACCESS_LOCAL_WRITE", IB_ACCESS_LOCAL_WRITE),
+	KC("RPCRDMAX_IB_ACCESS_REMOTE_WRITE", IB_ACCESS_REMOTE_WRITE),
+	KC("RPCRDMAX_IB_ACCESS_REMOTE_READ", IB_ACCESS_REMOTE_READ),
 	KC("RPCRDMAX_GFP_KERNEL", (__force unsigned int)GFP_KERNEL),
 	KC("RPCRDMAX_GFP_NOFS", (__force unsigned int)GFP_NOFS),
 	KC("RPCRDMAX_GFP_NOIO", (__force unsigned int)GFP_NOIO),

@@ -47,14 +47,13 @@ struct rpcrdmax_cm_handler {
 	rpcrdmax_cm_fn fn;
 };
 
-/* Any work request C++ can post (shim/kernel/verbs.c builds them). */
+/* Any work request C++ posts (RPCRDMAX_SIZEOF_IB_WR): it writes them in
+ * place (rdma::Wr). */
 union rpcrdmax_any_wr {
 	struct ib_send_wr send;
 	struct ib_rdma_wr rdma;
 	struct ib_reg_wr reg;
 };
-int rpcrdmax_ib_build_wr(const struct rpcrdmax_send_wr *in, union rpcrdmax_any_wr *out,
-			 struct ib_sge *sge);
 
 /* shim/kernel/trace.c: the tracepoints C fires itself (the backchannel's
  * slots made, a completion). */

@@ -106,7 +106,7 @@ RecvBuf *SvcConn::dequeue()
 	RecvBuf *rb = ready_.pop_front();
 
 	if (ready_.empty())
-		rpcrdmax_svc_xprt_clear_data(xprt);
+		svc_xprt_clear_data(xprt);
 	return rb;
 }
 

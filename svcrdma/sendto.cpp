@@ -79,14 +79,9 @@ Result<void> SvcConn::post_reply(SendCtx *sc, u32 send_len, u32 inv_rkey)
 	}
 	Span<const rpcrdmax_sge> sges = sc->sge_list(pd_.local_dma_lkey(), send_len);
 	sc->map.sync_for_device();
-	rpcrdmax_send_wr wr = {};
-	wr.opcode = inv_rkey ? RPCRDMAX_WR_SEND_INV : RPCRDMAX_WR_SEND;
-	wr.rkey = inv_rkey;
-	wr.sge = sges.data();
-	wr.num_sge = (unsigned int)sges.size();
 	if (tp_any(RPCRDMAX_TP_SVCRDMA_POST_SEND, RPCRDMAX_TP_SVCRDMA_POST_WRITE_CHUNK,
 		   RPCRDMAX_TP_SVCRDMA_POST_REPLY_CHUNK))
-		rpcrdmax_trace_svc_post_send(scq_.get(), sc->cqe.id(), wr.num_sge, inv_rkey,
+		rpcrdmax_trace_svc_post_send(scq_.get(), sc->cqe.id(), (int)sges.size(), inv_rkey,
 					     (int)sc->write_wrs,
 					     (int)(sc->rw.sq_entries() - sc->write_wrs));
 	bool posted;
@@ -95,8 +90,9 @@ Result<void> SvcConn::post_reply(SendCtx *sc, u32 send_len, u32 inv_rkey)
 		SpinLockBhGuard g(&post_lock_);
 		sc->unsignaled = since_signal_ + 1 < kSendBatch &&
 				 tail_ + sc->sq_entries <= tail_room_;
-		wr.cqe = sc->unsignaled ? nullptr : sc->cqe.raw();
-		posted = sq_posted(sc->rw.post(id, nullptr, &wr)).is_ok();
+		sc->wr.send(sges.data(), (u32)sges.size(),
+			    sc->unsignaled ? nullptr : sc->cqe.raw(), inv_rkey);
+		posted = sq_posted(sc->rw.post(id, nullptr, &sc->wr)).is_ok();
 		if (posted) {
 			posted_.posted(sc);
 			since_signal_ = sc->unsignaled ? since_signal_ + 1 : 0;

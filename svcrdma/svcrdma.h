@@ -51,6 +51,7 @@
 #include "rpcrdmax/ktl/lock.h"
 #include "rpcrdmax/ktl/percpu.h"
 #include "rpcrdmax/ktl/svc_rqst.h"
+#include "rpcrdmax/ktl/svc_xprt.h"
 #include "rpcrdmax/ktl/sync.h"
 #include "rpcrdmax/ktl/trace.h"
 #include "rpcrdmax/ktl/xdr_buf.h"
@@ -329,6 +330,7 @@ struct SendCtx : MsgBuf {
 	u32 nmaps = 0;		/* maps[0, nmaps) may hold a mapping */
 	void *map_dev = nullptr;
 	rpcrdmax_sge sges[core::kInlineMaxSges] = {};
+	Wr wr;			/* its Send, built in place per Reply */
 };
 
 /* RDMA Reads of one Call, waited for in recvfrom. */

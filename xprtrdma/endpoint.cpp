@@ -118,7 +118,7 @@ int ClntEp::transmit(void *rqst, rpcrdmax_xmit *x)
 	x->sent = x->reset = false;
 	if (!x->connected)
 		return -err::ENOTCONN; /* sunrpc connects first */
-	if (!rpcrdmax_xprt_get_cong(xprt_, rqst))
+	if (!x->cong)
 		return -err::EBADSLT;
 	if (x->backward_reply)
 		rc = bc_send(rqst, x->xid, x->len);
@@ -220,18 +220,6 @@ extern "C" unsigned int rpcrdmax_clnt_max_payload(void *) noexcept
 }
 
 /**
- * rpcrdmax_clnt_reply_timeout - the retransmit timeout a Call just sent waits with
- * @ep: the client transport
- * @timeout: its own (jiffies)
- *
- * Returns the timeout to wait with (ClntEp::reply_timeout).
- */
-extern "C" unsigned long rpcrdmax_clnt_reply_timeout(void *ep, unsigned long timeout) noexcept
-{
-	return static_cast<ClntEp *>(ep)->reply_timeout(timeout);
-}
-
-/**
  * rpcrdmax_clnt_connect_delay - how long sunrpc's ->connect waits first
  * @ep: the client transport
  *
@@ -243,20 +231,21 @@ extern "C" unsigned long rpcrdmax_clnt_connect_delay(void *ep) noexcept
 }
 
 /**
- * rpcrdmax_clnt_reply_major - the major timeout a Call waits for its Reply with
+ * rpcrdmax_clnt_reply_wait - the timeouts a Call just sent waits for its Reply with
  * @ep: the client transport
  * @now: jiffies, the Call just sent
- * @major: its major timeout (jiffies)
- * @timeout: its retransmit timeout (jiffies)
  * @soft: whether it is a soft RPC
- *
- * Returns the major timeout to wait with (ClntEp::reply_major).
+ * @major: its major timeout (jiffies), replaced by ClntEp::reply_major's
+ * @timeout: its retransmit timeout (jiffies), replaced by
+ *	ClntEp::reply_timeout's
  */
-extern "C" unsigned long rpcrdmax_clnt_reply_major(void *ep, unsigned long now,
-						   unsigned long major, unsigned long timeout,
-						   bool soft) noexcept
+extern "C" void rpcrdmax_clnt_reply_wait(void *ep, unsigned long now, bool soft,
+					 unsigned long *major, unsigned long *timeout) noexcept
 {
-	return static_cast<ClntEp *>(ep)->reply_major(now, major, timeout, soft);
+	ClntEp *e = static_cast<ClntEp *>(ep);
+
+	*major = e->reply_major(now, *major, *timeout, soft);
+	*timeout = e->reply_timeout(*timeout);
 }
 
 /**

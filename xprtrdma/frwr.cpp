@@ -42,7 +42,7 @@ Result<void> Conn::frwr_setup(void *dev, u32 ppm)
 
 Result<ClntMr *> Conn::frwr_register(Req *req, void *rqst, bool rcv,
 				     const core::PlannedSegment &ps, u32 extent_shift, int dir,
-				     u32 access, rpcrdmax_send_wr *wr)
+				     u32 access)
 {
 	ClntMr *m;
 	{
@@ -68,7 +68,7 @@ Result<ClntMr *> Conn::frwr_register(Req *req, void *rqst, bool rcv,
 		return mapped.error();
 	}
 	m->mr.bump_key();
-	*wr = m->mr.reg_wr(nullptr, access);
+	m->mr.reg(&m->reg_wr, nullptr, access);
 	m->seg = { m->mr.rkey(), ps.length, m->mr.iova() };
 	m->req = req;
 	m->remotely_invalidated = false;
@@ -125,27 +125,23 @@ Result<void> Conn::frwr_invalidate(Req *req, bool)
 		return error(err::ENOENT);
 	ep_->stats.local_inv_needed.add_return((int)todo);
 
-	rpcrdmax_send_wr chain[RPCRDMAX_MAX_WR_CHAIN] RPCRDMAX_NOINIT; /* each set before use */
-	unsigned int n = 0;
-	Result<void> posted;
+	/* One chain, in the Req's order; only the last is signaled. */
+	Wr *first = nullptr, *prev = nullptr;
 	req->mrs.for_each([&](ClntMr *m) {
-		if (m->remotely_invalidated || posted.is_error())
+		if (m->remotely_invalidated)
 			return;
-		rpcrdmax_send_wr &wr = chain[n++];
-		wr = {};
-		wr.opcode = RPCRDMAX_WR_LOCAL_INV;
-		wr.rkey = m->seg.handle;
 		m->trace(RPCRDMAX_MR_EV_LOCALINV);
-		if (++done == todo)
-			wr.cqe = req->inv_cqe.raw();
-		if (n == RPCRDMAX_MAX_WR_CHAIN || done == todo) {
-			unsigned int bad;
-			posted = id.post_send(chain, n, &bad);
-			if (posted.is_error())
-				rpcrdmax_trace_post_linv_err(req->rqst, posted.error().code());
-			n = 0;
-		}
+		m->inv_wr.local_inv(m->seg.handle, ++done == todo ? req->inv_cqe.raw() : nullptr);
+		m->inv_wr.set_next(nullptr);
+		if (prev)
+			prev->set_next(&m->inv_wr);
+		else
+			first = &m->inv_wr;
+		prev = &m->inv_wr;
 	});
+	Result<void> posted = id.post(first);
+	if (posted.is_error())
+		rpcrdmax_trace_post_linv_err(req->rqst, posted.error().code());
 	return posted;
 }
 

@@ -110,7 +110,7 @@ Result<void> Conn::plan_call(void *rqst, u32 xid, const core::InlineThresholds &
  */
 Result<void> Conn::register_chunk(Req *req, void *rqst, const core::PlannedChunk &c,
 				  rpcrdmax_chunk_event which, u32 pos, u32 tail_shift,
-				  rpcrdmax_send_wr *wrs, ClntMr **regd, unsigned int *n)
+				  Wr **wrs, ClntMr **regd, unsigned int *n)
 {
 	const bool rcv = which != RPCRDMAX_CHUNK_EV_READ;
 	const int dir = rcv ? RPCRDMAX_DMA_FROM_DEVICE : RPCRDMAX_DMA_TO_DEVICE;
@@ -124,8 +124,8 @@ Result<void> Conn::register_chunk(Req *req, void *rqst, const core::PlannedChunk
 			return error(err::E2BIG);
 		const core::PlannedSegment &ps = c.segs[i];
 		u32 shift = ps.extent == core::ExtentId::Tail ? tail_shift : 0;
-		ClntMr *m = RPCRDMAX_TRY(frwr_register(req, rqst, rcv, ps, shift, dir, access,
-						       &wrs[*n]));
+		ClntMr *m = RPCRDMAX_TRY(frwr_register(req, rqst, rcv, ps, shift, dir, access));
+		wrs[*n] = &m->reg_wr;
 		regd[(*n)++] = m;
 		core::ListError le = which == RPCRDMAX_CHUNK_EV_READ ? cl.add_read_segment(pos, m->seg)
 				     : which == RPCRDMAX_CHUNK_EV_WRITE ? cl.add_write_segment(m->seg)
@@ -142,7 +142,7 @@ Result<void> Conn::register_chunk(Req *req, void *rqst, const core::PlannedChunk
 /* Step 2: every chunk of the plan registered, in wire order (Read list,
  * Write list, Reply chunk); *@n: the REG_MRs in @wrs. */
 Result<void> Conn::register_chunks(Req *req, void *rqst, const core::MsgShape &call,
-				   rpcrdmax_send_wr *wrs, unsigned int *n)
+				   Wr **wrs, unsigned int *n)
 {
 	core::ChunkLists &cl = send_hdr_.chunks;
 	ClntMr *regd[kMaxRegsPerCall] RPCRDMAX_NOINIT; /* filled as registered */
@@ -239,7 +239,7 @@ void Conn::count_call(const Req *req, const rpcrdmax_xdr_shape &cs, u32 copied)
  * MR is free (sunrpc retries), -EIO when the Call cannot be sent.
  */
 Result<void> Conn::marshal(Req *req, void *rqst, u32 xid, SendBuf *sb, u32 *send_len,
-			   rpcrdmax_send_wr *wrs, unsigned int *nwr)
+			   Wr **wrs, unsigned int *nwr)
 {
 	const rpcrdmax_xdr_shape cs = rqst_shape(rqst, false), rs = rqst_shape(rqst, true);
 

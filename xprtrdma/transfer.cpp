@@ -71,19 +71,17 @@ void Conn::untake_send(SendBuf *sb)
 
 /*
  * Post wrs_[0, @n) (REG_MRs, unsignaled) and then the Send of @len
- * octets from @sb, in chains the shim accepts; @rqst: the message's.
+ * octets from @sb, as one chain; @rqst: the message's.
  */
 Result<void> Conn::post_send_chain(void *rqst, SendBuf *sb, u32 len, bool signal,
 				   unsigned int n)
 {
-	rpcrdmax_sge sge = sb->sge_for_device(pd_.local_dma_lkey());
-	sge.length = len;
-	rpcrdmax_send_wr &wr = wrs_[n++];
-	wr = {};
-	wr.cqe = signal ? sb->cqe.raw() : nullptr;
-	wr.opcode = RPCRDMAX_WR_SEND;
-	wr.sge = &sge;
-	wr.num_sge = 1;
+	sb->sge = sb->sge_for_device(pd_.local_dma_lkey());
+	sb->sge.length = len;
+	sb->wr.send(&sb->sge, 1, signal ? sb->cqe.raw() : nullptr);
+	sb->wr.set_next(nullptr);
+	for (unsigned int i = 0; i < n; i++)
+		wrs_[i]->set_next(i + 1 < n ? wrs_[i + 1] : &sb->wr);
 
 	{
 		SpinLockBhGuard g(&free_lock_);
@@ -92,24 +90,23 @@ Result<void> Conn::post_send_chain(void *rqst, SendBuf *sb, u32 len, bool signal
 			since_signal_ = 0;
 	}
 	if (tp_on(RPCRDMAX_TP_XPRTRDMA_POST_SEND))
-		rpcrdmax_trace_post_send(rqst, scq_.get(), sb->cqe.id(), (int)wr.num_sge, signal);
-	for (unsigned int i = 0; i < n; i += RPCRDMAX_MAX_WR_CHAIN) {
-		unsigned int bad, batch = min<unsigned int>(n - i, RPCRDMAX_MAX_WR_CHAIN);
-		Result<void> r = id.post_send(wrs_ + i, batch, &bad);
-		if (r.is_error()) {
-			rpcrdmax_trace_post_send_err(rqst, scq_.get(), r.error().code());
-			/* Some WRs may be on the QP: the connection is reset
-			 * and the drain retires them.  The Send buffer comes
-			 * back only if its WR (the last) never got posted. */
-			if (i + bad <= n - 1) {
-				{
-					SpinLockBhGuard g(&free_lock_);
-					posted_sends_.unpost(sb);
-				}
-				untake_send(sb);
+		rpcrdmax_trace_post_send(rqst, scq_.get(), sb->cqe.id(), 1, signal);
+	Wr *bad;
+	Result<void> r = id.post(n ? wrs_[0] : &sb->wr, &bad);
+	if (r.is_error()) {
+		rpcrdmax_trace_post_send_err(rqst, scq_.get(), r.error().code());
+		/* Some WRs may be on the QP: the connection is reset and the
+		 * drain retires them.  The Send buffer comes back only if its
+		 * WR (the last) was not posted: the driver named it or one
+		 * before it. */
+		if (bad) {
+			{
+				SpinLockBhGuard g(&free_lock_);
+				posted_sends_.unpost(sb);
 			}
-			return error(err::ENOTCONN);
+			untake_send(sb);
 		}
+		return error(err::ENOTCONN);
 	}
 	return {};
 }

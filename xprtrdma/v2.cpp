@@ -73,7 +73,7 @@ template <typename Encode> Result<void> Conn::post_control(Encode encode)
 	}
 	rpcrdmax_sge sge = ctl_.sge_for_device(pd_.local_dma_lkey());
 	sge.length = enc.value();
-	rpcrdmax_send_wr wr = {};
+	WrSpec wr = {};
 	wr.cqe = ctl_.cqe.raw();
 	wr.opcode = RPCRDMAX_WR_SEND;
 	wr.sge = &sge;

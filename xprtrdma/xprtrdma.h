@@ -88,6 +88,8 @@ struct SendBuf : MsgBuf {
 	static void done(Cqe *c, const rpcrdmax_wc &wc);
 	ListNode node;
 	Conn *conn = nullptr;
+	Wr wr;			/* its Send, built in place per post */
+	rpcrdmax_sge sge = {};	/* the Send's one SGE: the buffer */
 };
 
 /* The Send buffer of a connection's control messages (RDMA2_CONNPROP,
@@ -113,6 +115,8 @@ struct ClntMr {
 	Cqe cqe;		/* LOCAL_INV completion (the last of a chain) */
 	ListNode node;		/* Conn's free list, or its Req's list */
 	Mr mr;
+	/* Its REG_MR and LOCAL_INV, built in place when posted. */
+	Wr reg_wr, inv_wr;
 	Conn *conn = nullptr;
 	Req *req = nullptr;
 	core::Segment seg = {};	/* as advertised: rkey, length, iova */
@@ -223,7 +227,7 @@ public:
 	Result<void> frwr_setup(void *dev, u32 pages_per_mr);
 	Result<ClntMr *> frwr_register(Req *req, void *rqst, bool rcv,
 				       const core::PlannedSegment &ps, u32 extent_shift, int dir,
-				       u32 access, rpcrdmax_send_wr *wr);
+				       u32 access);
 	void frwr_release(Req *req);
 	bool frwr_remote_invalidated(Req *req, u32 rkey);
 	Result<void> frwr_invalidate(Req *req, bool signal_req);
@@ -234,15 +238,15 @@ public:
 	static void trace_chunk(rpcrdmax_chunk_event which, void *rqst, u32 pos,
 				ClntMr *const *mrs, u32 n);
 	Result<void> marshal(Req *req, void *rqst, u32 xid, SendBuf *sb, u32 *send_len,
-			     rpcrdmax_send_wr *wrs, unsigned int *nwr);
+			     Wr **wrs, unsigned int *nwr);
 	/* Conn::marshal's steps */
 	Result<void> plan_call(void *rqst, u32 xid, const core::InlineThresholds &thr,
 			       const core::MsgShape &call, const core::MsgShape &reply);
 	Result<void> register_chunk(Req *req, void *rqst, const core::PlannedChunk &c,
 				    rpcrdmax_chunk_event which, u32 pos, u32 tail_shift,
-				    rpcrdmax_send_wr *wrs, ClntMr **regd, unsigned int *n);
+				    Wr **wrs, ClntMr **regd, unsigned int *n);
 	Result<void> register_chunks(Req *req, void *rqst, const core::MsgShape &call,
-				     rpcrdmax_send_wr *wrs, unsigned int *n);
+				     Wr **wrs, unsigned int *n);
 	int copy_inline(void *rqst, const rpcrdmax_xdr_shape &cs, const core::MsgShape &call,
 			u8 *dst, u32 room);
 	void count_call(const Req *req, const rpcrdmax_xdr_shape &cs, u32 copied);
@@ -318,7 +322,7 @@ private:
 	core::V1Header send_hdr_;
 	core::Plan plan_;
 	rpcrdmax_page_seg page_segs_[kPagesPerMr];
-	rpcrdmax_send_wr wrs_[kMaxRegsPerCall + 1];
+	Wr *wrs_[kMaxRegsPerCall];	/* the REG_MRs posted before a Call's Send */
 	core::V1Header recv_hdr_;	/* one receive CQ: completions are serial */
 	core::RequesterCredits credits_;
 	u32 cwnd_grant_ = 0;	/* the grant sunrpc's window was last set to */

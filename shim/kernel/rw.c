@@ -85,24 +85,13 @@ void rpcrdmax_rw_destroy(void *ctx, void *cm_id, void *sgl, unsigned int nsegs, 
  * complete or flush as usual.
  */
 int rpcrdmax_rw_post(void *cm_id, void *const *ctxs, unsigned int n, void *cqe,
-		     const struct rpcrdmax_send_wr *last)
+		     struct ib_send_wr *last)
 {
 	struct rdma_cm_id *id = cm_id;
-	union rpcrdmax_any_wr tail __uninitialized; /* built by rpcrdmax_ib_build_wr */
-	struct ib_sge sges[4] __uninitialized;
-	struct ib_send_wr *first = NULL;
-	int ret;
+	struct ib_send_wr *first = last;
 
-	if (last) {
-		if (last->num_sge > ARRAY_SIZE(sges))
-			return -EINVAL;
-		ret = rpcrdmax_ib_build_wr(last, &tail, sges);
-		if (ret)
-			return ret;
-		first = &tail.send;
-	} else if (!n || !cqe) {
+	if (!last && (!n || !cqe))
 		return -EINVAL;
-	}
 	while (n--)
 		first = rdma_rw_ctx_wrs(ctxs[n], id->qp, id->port_num, first ? NULL : cqe, first);
 	return ib_post_send(id->qp, first, NULL);

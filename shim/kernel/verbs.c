@@ -152,114 +152,21 @@ const char *rpcrdmax_ib_wc_status_msg(unsigned int status)
 	return ib_wc_status_msg(status);
 }
 
-static int rpcrdmax_ib_access(unsigned int access)
-{
-	return (access & RPCRDMAX_ACCESS_LOCAL_WRITE ? IB_ACCESS_LOCAL_WRITE : 0) |
-	       (access & RPCRDMAX_ACCESS_REMOTE_WRITE ? IB_ACCESS_REMOTE_WRITE : 0) |
-	       (access & RPCRDMAX_ACCESS_REMOTE_READ ? IB_ACCESS_REMOTE_READ : 0);
-}
-
-/**
- * rpcrdmax_ib_build_wr - rebuild one C++ work request as the kernel's
- * @in: the request
- * @out: the kernel request (not yet chained)
- * @sge: room for @in->num_sge entries
- *
- * Returns 0 or -EINVAL.
- */
-int rpcrdmax_ib_build_wr(const struct rpcrdmax_send_wr *in, union rpcrdmax_any_wr *out,
-			 struct ib_sge *sge)
-{
-	struct ib_send_wr *wr = &out->send;
-	unsigned int i;
-
-	memset(out, 0, sizeof(*out));
-	if (in->num_sge > 0 && (!in->sge || !sge))
-		return -EINVAL;
-	for (i = 0; i < in->num_sge; i++) {
-		sge[i].addr = in->sge[i].addr;
-		sge[i].length = in->sge[i].length;
-		sge[i].lkey = in->sge[i].lkey;
-	}
-	wr->sg_list = in->num_sge ? sge : NULL;
-	wr->num_sge = in->num_sge;
-	wr->wr_cqe = in->cqe;
-	wr->send_flags = in->cqe ? IB_SEND_SIGNALED : 0;
-	switch (in->opcode) {
-	case RPCRDMAX_WR_SEND:
-		wr->opcode = IB_WR_SEND;
-		break;
-	case RPCRDMAX_WR_SEND_INV:
-		wr->opcode = IB_WR_SEND_WITH_INV;
-		wr->ex.invalidate_rkey = in->rkey;
-		break;
-	case RPCRDMAX_WR_RDMA_WRITE:
-	case RPCRDMAX_WR_RDMA_READ:
-		wr->opcode = in->opcode == RPCRDMAX_WR_RDMA_WRITE ? IB_WR_RDMA_WRITE :
-								    IB_WR_RDMA_READ;
-		out->rdma.remote_addr = in->remote_addr;
-		out->rdma.rkey = in->rkey;
-		break;
-	case RPCRDMAX_WR_LOCAL_INV:
-		wr->opcode = IB_WR_LOCAL_INV;
-		wr->ex.invalidate_rkey = in->rkey;
-		break;
-	case RPCRDMAX_WR_REG_MR:
-		if (!in->mr)
-			return -EINVAL;
-		wr->opcode = IB_WR_REG_MR;
-		out->reg.mr = in->mr;
-		out->reg.key = ((struct ib_mr *)in->mr)->rkey;
-		out->reg.access = rpcrdmax_ib_access(in->access);
-		break;
-	default:
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/* Scatter/gather entries a chained post may carry in all. */
-#define RPCRDMAX_MAX_CHAIN_SGE 16
-
 /**
  * rpcrdmax_ib_post_send - post a chain of work requests on the Send Queue
  * @qp: the QP
- * @wrs: @n requests, posted in order
- * @n: 1 to RPCRDMAX_MAX_WR_CHAIN
- * @bad: on failure, the index of the first request not posted
+ * @first: the chain's first request (linked through ->next), built by C++
+ * @bad: on failure, the first request not posted (NULL if the driver did
+ *	not say)
  *
  * Returns 0 or a negative errno.  Requests before *@bad were posted and
  * will complete (or flush) as usual.
  */
-int rpcrdmax_ib_post_send(void *qp, const struct rpcrdmax_send_wr *wrs, unsigned int n,
-			  unsigned int *bad)
+int rpcrdmax_ib_post_send(void *qp, const struct ib_send_wr *first,
+			  const struct ib_send_wr **bad)
 {
-	/* per post: each WR and SGE is written before use (no zeroing) */
-	union rpcrdmax_any_wr chain[RPCRDMAX_MAX_WR_CHAIN] __uninitialized;
-	struct ib_sge sges[RPCRDMAX_MAX_CHAIN_SGE] __uninitialized;
-	const struct ib_send_wr *bad_wr = NULL;
-	unsigned int i, used = 0;
-	int ret;
-
-	*bad = 0;
-	if (n == 0 || n > RPCRDMAX_MAX_WR_CHAIN)
-		return -EINVAL;
-	for (i = 0; i < n; i++) {
-		if (wrs[i].num_sge > RPCRDMAX_MAX_CHAIN_SGE - used)
-			return -EINVAL;
-		ret = rpcrdmax_ib_build_wr(&wrs[i], &chain[i], sges + used);
-		if (ret)
-			return ret;
-		used += wrs[i].num_sge;
-		chain[i].send.next = i + 1 < n ? &chain[i + 1].send : NULL;
-	}
-	ret = ib_post_send(qp, &chain[0].send, &bad_wr);
-	if (ret) {
-		for (i = 0; i < n && bad_wr != &chain[i].send; i++)
-			;
-		*bad = i;
-	}
-	return ret;
+	*bad = NULL;
+	return ib_post_send(qp, first, bad);
 }
 ALLOW_ERROR_INJECTION(rpcrdmax_ib_post_send, ERRNO);
 

@@ -316,12 +316,6 @@ void rpcrdmax_svc_xprt_received(void *xprt)
 	svc_xprt_received(xprt);
 }
 
-/** rpcrdmax_svc_xprt_clear_data - no message waits on @xprt (caller holds its queue lock) */
-void rpcrdmax_svc_xprt_clear_data(void *xprt)
-{
-	clear_bit(XPT_DATA, &((struct svc_xprt *)xprt)->xpt_flags);
-}
-
 /** rpcrdmax_svc_xprt_close - have svc close @xprt (any context) */
 void rpcrdmax_svc_xprt_close(void *xprt)
 {

@@ -176,11 +176,9 @@ static void rpcrdmax_xprt_set_port(struct rpc_xprt *xprt, u16 port)
 static void rpcrdmax_xprt_wait_for_reply(struct rpc_task *task)
 {
 	struct rpc_rqst *req = task->tk_rqstp;
-	void *ep = rpcrdmax_x(req->rq_xprt)->ep;
 
-	req->rq_majortimeo = rpcrdmax_clnt_reply_major(ep, jiffies, req->rq_majortimeo,
-						       req->rq_timeout, RPC_IS_SOFT(task));
-	req->rq_timeout = rpcrdmax_clnt_reply_timeout(ep, req->rq_timeout);
+	rpcrdmax_clnt_reply_wait(rpcrdmax_x(req->rq_xprt)->ep, jiffies, RPC_IS_SOFT(task),
+				 &req->rq_majortimeo, &req->rq_timeout);
 	xprt_wait_for_reply_request_def(task);
 }
 
@@ -238,7 +236,10 @@ static int rpcrdmax_xprt_send_request(struct rpc_rqst *rqst)
 		.same_connection = rqst->rq_connect_cookie == xprt->connect_cookie,
 		.reply_expected = rqst->rq_buffer && rpc_reply_expected(rqst->rq_task),
 	};
-	int rc = rpcrdmax_clnt_transmit(rpcrdmax_x(xprt)->ep, rqst, &x);
+	int rc;
+
+	x.cong = x.connected && rpcrdmax_cong_get(xprt, rqst, rpcrdmax_x(xprt)->cong_tag);
+	rc = rpcrdmax_clnt_transmit(rpcrdmax_x(xprt)->ep, rqst, &x);
 
 	if (x.sent) {
 		rqst->rq_xtime = ktime_get();
@@ -458,18 +459,6 @@ void rpcrdmax_xprt_set_credits(void *xprt, unsigned int credits)
 void rpcrdmax_xprt_reset_cong(void *xprt)
 {
 	rpcrdmax_cong_reset(xprt, &rpcrdmax_x(xprt)->cong_tag);
-}
-
-/**
- * rpcrdmax_xprt_get_cong - take a congestion slot of the current connection
- * @xprt: the transport
- * @rqst: the request
- *
- * Returns false when none is free (sunrpc retries the transmission).
- */
-bool rpcrdmax_xprt_get_cong(void *xprt, void *rqst)
-{
-	return rpcrdmax_cong_get(xprt, rqst, rpcrdmax_x(xprt)->cong_tag);
 }
 
 /** rpcrdmax_xprt_reestablish_set - whether @xprt has a reconnect wait (it connected before) */

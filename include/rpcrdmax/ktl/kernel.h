@@ -50,6 +50,13 @@ template <typename T, unsigned long Off, unsigned long Size> inline T kfield(con
 	return *reinterpret_cast<const T *>(static_cast<const unsigned char *>(obj) + Off);
 }
 
+/* The same field, to write in place. */
+template <typename T, unsigned long Off, unsigned long Size> inline T &kfield_ref(void *obj)
+{
+	static_assert(sizeof(T) == Size, "the C++ type is not as wide as the kernel's field");
+	return *reinterpret_cast<T *>(static_cast<unsigned char *>(obj) + Off);
+}
+
 /* Opaque storage for a kernel object C++ must not look inside. */
 template <size_t Size, size_t Align> struct alignas(Align) Opaque {
 	unsigned char bytes[Size];
@@ -62,6 +69,9 @@ template <size_t Size, size_t Align> struct alignas(Align) Opaque {
 /* Field NAME (RPCRDMAX_OFF_NAME, RPCRDMAX_FSIZE_NAME) of kernel object @obj, as a T. */
 #define RPCRDMAX_FIELD(T, obj, NAME) \
 	(::rpcrdmax::ktl::kfield<T, RPCRDMAX_OFF_##NAME, RPCRDMAX_FSIZE_##NAME>(obj))
+/* The same, as an lvalue to write. */
+#define RPCRDMAX_FIELD_REF(T, obj, NAME) \
+	(::rpcrdmax::ktl::kfield_ref<T, RPCRDMAX_OFF_##NAME, RPCRDMAX_FSIZE_##NAME>(obj))
 
 /*
  * A hot path's stack buffer that is written before it is read: not

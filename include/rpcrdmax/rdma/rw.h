@@ -169,10 +169,10 @@ public:
 	 * Post every context, then @last if given (it carries its own
 	 * completion); without @last the final context signals @cqe.
 	 */
-	Result<void> post(const CmId &id, Cqe *cqe, const rpcrdmax_send_wr *last)
+	Result<void> post(const CmId &id, Cqe *cqe, Wr *last)
 	{
 		return check(rpcrdmax_rw_post(id.get(), raws_, n_, cqe ? cqe->raw() : nullptr,
-					      last));
+					      last ? last->kernel() : nullptr));
 	}
 
 	/* Unmap everything (after the chain completed or flushed). */

@@ -85,12 +85,178 @@ private:
 	Fn fn_;
 };
 
+/* MR access bits for REG_MR. */
+#define RPCRDMAX_ACCESS_LOCAL_WRITE	1u
+#define RPCRDMAX_ACCESS_REMOTE_WRITE	2u
+#define RPCRDMAX_ACCESS_REMOTE_READ	4u
+
+/* SGEs go to the kernel as they are: struct ib_sge's layout. */
+static_assert(sizeof(rpcrdmax_sge) == RPCRDMAX_SIZEOF_IB_SGE &&
+	      alignof(rpcrdmax_sge) == RPCRDMAX_ALIGNOF_IB_SGE &&
+	      __builtin_offsetof(rpcrdmax_sge, addr) == RPCRDMAX_OFF_IB_SGE_ADDR &&
+	      __builtin_offsetof(rpcrdmax_sge, length) == RPCRDMAX_OFF_IB_SGE_LENGTH &&
+	      __builtin_offsetof(rpcrdmax_sge, lkey) == RPCRDMAX_OFF_IB_SGE_LKEY,
+	      "rpcrdmax_sge is not laid out as struct ib_sge");
+
+/*
+ * A Send Queue work request in the kernel's own layout (struct
+ * ib_send_wr, with ib_rdma_wr's or ib_reg_wr's fields after it), written
+ * in place at the offsets generated from the target kernel's headers.
+ * Hot paths keep one beside what it posts (a Send buffer, an MR) and set
+ * per post only what changes; it is zeroed once, so the fields an opcode
+ * does not use stay zero.  Chained through set_next() and posted with
+ * CmId::post().  Valid until the post returns: the driver copies it.
+ */
+class Wr {
+public:
+	Wr() { ktl::mem_set(raw_.get(), 0, sizeof(raw_.bytes)); }
+	Wr(const Wr &) = delete;
+	Wr &operator=(const Wr &) = delete;
+
+	/* A Send of @sge[0, @n), with Invalidate of @inv_rkey unless 0. */
+	void send(const rpcrdmax_sge *sge, u32 n, void *cqe, u32 inv_rkey = 0)
+	{
+		head(inv_rkey ? RPCRDMAX_IB_WR_SEND_WITH_INV : RPCRDMAX_IB_WR_SEND, cqe);
+		sges(sge, n);
+		field<u32, RPCRDMAX_OFF_IB_SEND_WR_INVALIDATE_RKEY,
+		      RPCRDMAX_FSIZE_IB_SEND_WR_INVALIDATE_RKEY>() = inv_rkey;
+	}
+	/* An RDMA Write (@write) or Read of @sge[0, @n) to or from the
+	 * peer's @remote_addr under @rkey. */
+	void rdma(bool write, const rpcrdmax_sge *sge, u32 n, u64 remote_addr, u32 rkey,
+		  void *cqe)
+	{
+		head(write ? RPCRDMAX_IB_WR_RDMA_WRITE : RPCRDMAX_IB_WR_RDMA_READ, cqe);
+		sges(sge, n);
+		static_assert(RPCRDMAX_OFF_IB_RDMA_WR_WR == 0);
+		field<u64, RPCRDMAX_OFF_IB_RDMA_WR_REMOTE_ADDR,
+		      RPCRDMAX_FSIZE_IB_RDMA_WR_REMOTE_ADDR>() = remote_addr;
+		field<u32, RPCRDMAX_OFF_IB_RDMA_WR_RKEY, RPCRDMAX_FSIZE_IB_RDMA_WR_RKEY>() = rkey;
+	}
+	/* REG_MR: make @mr's mapping live under @key with @access
+	 * (RPCRDMAX_ACCESS_* bits). */
+	void reg_mr(void *mr, u32 key, u32 access, void *cqe)
+	{
+		head(RPCRDMAX_IB_WR_REG_MR, cqe);
+		sges(nullptr, 0);
+		static_assert(RPCRDMAX_OFF_IB_REG_WR_WR == 0);
+		field<void *, RPCRDMAX_OFF_IB_REG_WR_MR, RPCRDMAX_FSIZE_IB_REG_WR_MR>() = mr;
+		field<u32, RPCRDMAX_OFF_IB_REG_WR_KEY, RPCRDMAX_FSIZE_IB_REG_WR_KEY>() = key;
+		field<int, RPCRDMAX_OFF_IB_REG_WR_ACCESS, RPCRDMAX_FSIZE_IB_REG_WR_ACCESS>() =
+			ib_access(access);
+	}
+	/* LOCAL_INV of @rkey. */
+	void local_inv(u32 rkey, void *cqe)
+	{
+		head(RPCRDMAX_IB_WR_LOCAL_INV, cqe);
+		sges(nullptr, 0);
+		field<u32, RPCRDMAX_OFF_IB_SEND_WR_INVALIDATE_RKEY,
+		      RPCRDMAX_FSIZE_IB_SEND_WR_INVALIDATE_RKEY>() = rkey;
+	}
+	/* Post @next right after this one (NULL: this one ends the chain). */
+	void set_next(Wr *next)
+	{
+		field<void *, RPCRDMAX_OFF_IB_SEND_WR_NEXT, RPCRDMAX_FSIZE_IB_SEND_WR_NEXT>() =
+			next ? next->raw_.get() : nullptr;
+	}
+	ib_send_wr *kernel() { return reinterpret_cast<ib_send_wr *>(raw_.get()); }
+	const ib_send_wr *kernel() const
+	{
+		return reinterpret_cast<const ib_send_wr *>(raw_.get());
+	}
+	static Wr *from(const ib_send_wr *k)
+	{
+		/* raw_ is the only member: its address is the Wr's. */
+		return reinterpret_cast<Wr *>(const_cast<ib_send_wr *>(k));
+	}
+
+private:
+	template <typename T, unsigned long Off, unsigned long Size> T &field()
+	{
+		return ktl::kfield_ref<T, Off, Size>(raw_.get());
+	}
+	void head(int opcode, void *cqe)
+	{
+		field<int, RPCRDMAX_OFF_IB_SEND_WR_OPCODE, RPCRDMAX_FSIZE_IB_SEND_WR_OPCODE>() =
+			opcode;
+		field<void *, RPCRDMAX_OFF_IB_SEND_WR_CQE, RPCRDMAX_FSIZE_IB_SEND_WR_CQE>() = cqe;
+		field<int, RPCRDMAX_OFF_IB_SEND_WR_SEND_FLAGS,
+		      RPCRDMAX_FSIZE_IB_SEND_WR_SEND_FLAGS>() =
+			cqe ? RPCRDMAX_IB_SEND_SIGNALED : 0;
+	}
+	void sges(const rpcrdmax_sge *sge, u32 n)
+	{
+		field<const void *, RPCRDMAX_OFF_IB_SEND_WR_SG_LIST,
+		      RPCRDMAX_FSIZE_IB_SEND_WR_SG_LIST>() = n ? sge : nullptr;
+		field<int, RPCRDMAX_OFF_IB_SEND_WR_NUM_SGE, RPCRDMAX_FSIZE_IB_SEND_WR_NUM_SGE>() =
+			(int)n;
+	}
+	static int ib_access(u32 access)
+	{
+		return (access & RPCRDMAX_ACCESS_LOCAL_WRITE ? RPCRDMAX_IB_ACCESS_LOCAL_WRITE : 0) |
+		       (access & RPCRDMAX_ACCESS_REMOTE_WRITE ? RPCRDMAX_IB_ACCESS_REMOTE_WRITE : 0) |
+		       (access & RPCRDMAX_ACCESS_REMOTE_READ ? RPCRDMAX_IB_ACCESS_REMOTE_READ : 0);
+	}
+
+	ktl::Opaque<RPCRDMAX_SIZEOF_IB_WR, RPCRDMAX_ALIGNOF_IB_WR> raw_;
+};
+
+/*
+ * A work request described field by field, for the paths that post
+ * seldom (tests, probes): CmId::post_send() writes it into a Wr.
+ */
+enum rpcrdmax_wr_opcode {
+	RPCRDMAX_WR_SEND,
+	RPCRDMAX_WR_SEND_INV,
+	RPCRDMAX_WR_RDMA_WRITE,
+	RPCRDMAX_WR_RDMA_READ,
+	RPCRDMAX_WR_LOCAL_INV,
+	RPCRDMAX_WR_REG_MR,
+};
+struct WrSpec {
+	void *cqe;			/* completion storage, or NULL if unsignaled */
+	int opcode;			/* enum rpcrdmax_wr_opcode */
+	const rpcrdmax_sge *sge;
+	unsigned int num_sge;
+	unsigned long long remote_addr;	/* RDMA READ/WRITE */
+	unsigned int rkey;		/* RDMA READ/WRITE; SEND_INV, LOCAL_INV: the key */
+	void *mr;			/* REG_MR */
+	unsigned int access;		/* REG_MR: RPCRDMAX_ACCESS_* */
+};
+#define RPCRDMAX_MAX_WR_CHAIN 8
+
+/* Write @d into @w; false if @d's opcode is unknown or it lacks its MR. */
+inline bool wr_from(const WrSpec &d, Wr *w)
+{
+	switch (d.opcode) {
+	case RPCRDMAX_WR_SEND:
+	case RPCRDMAX_WR_SEND_INV:
+		w->send(d.sge, d.num_sge, d.cqe, d.opcode == RPCRDMAX_WR_SEND_INV ? d.rkey : 0);
+		return d.opcode == RPCRDMAX_WR_SEND || d.rkey;
+	case RPCRDMAX_WR_RDMA_WRITE:
+	case RPCRDMAX_WR_RDMA_READ:
+		w->rdma(d.opcode == RPCRDMAX_WR_RDMA_WRITE, d.sge, d.num_sge, d.remote_addr, d.rkey,
+			d.cqe);
+		return true;
+	case RPCRDMAX_WR_LOCAL_INV:
+		w->local_inv(d.rkey, d.cqe);
+		return true;
+	case RPCRDMAX_WR_REG_MR:
+		if (!d.mr)
+			return false;
+		w->reg_mr(d.mr, RPCRDMAX_FIELD(u32, d.mr, IB_MR_RKEY), d.access, d.cqe);
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* An RDMA Read or Write (@opcode) of @sge from or to the peer's
  * @remote_addr under @rkey; signaled through @cqe unless it is NULL. */
-inline rpcrdmax_send_wr rdma_rw_wr(int opcode, const rpcrdmax_sge *sge, u64 remote_addr,
+inline WrSpec rdma_rw_wr(int opcode, const rpcrdmax_sge *sge, u64 remote_addr,
 				   u32 rkey, void *cqe)
 {
-	rpcrdmax_send_wr wr = {};
+	WrSpec wr = {};
 	wr.cqe = cqe;
 	wr.opcode = opcode;
 	wr.sge = sge;
@@ -238,9 +404,12 @@ public:
 	/* A fresh rkey for the next registration, so stale ones never match. */
 	void bump_key() { rpcrdmax_ib_mr_bump_key(mr_); }
 
-	rpcrdmax_send_wr reg_wr(void *cqe, u32 access) const
+	/* Write into @wr the REG_MR that makes the mapping live. */
+	void reg(Wr *wr, void *cqe, u32 access) const { wr->reg_mr(mr_, rkey(), access, cqe); }
+
+	WrSpec reg_wr(void *cqe, u32 access) const
 	{
-		rpcrdmax_send_wr wr = {};
+		WrSpec wr = {};
 		wr.cqe = cqe;
 		wr.opcode = RPCRDMAX_WR_REG_MR;
 		wr.mr = mr_;
@@ -348,9 +517,35 @@ public:
 	}
 	Result<void> disconnect() { return check(rpcrdmax_cm_disconnect(id_)); }
 
-	Result<void> post_send(const rpcrdmax_send_wr *wrs, unsigned int n, unsigned int *bad)
+	/* Post the chain from @first; on failure *@bad (when given) is the
+	 * first request not posted, NULL if the driver did not say. */
+	Result<void> post(Wr *first, Wr **bad = nullptr)
 	{
-		return check(rpcrdmax_ib_post_send(qp(), wrs, n, bad));
+		const ib_send_wr *b = nullptr; /* as is if the call is error-injected */
+		int rc = rpcrdmax_ib_post_send(qp(), first->kernel(), &b);
+		if (bad)
+			*bad = rc && b ? Wr::from(b) : nullptr;
+		return check(rc);
+	}
+	/* Post @n (1 to RPCRDMAX_MAX_WR_CHAIN) described requests in a chain;
+	 * on failure the index of the first not posted goes to *@bad. */
+	Result<void> post_send(const WrSpec *wrs, unsigned int n, unsigned int *bad)
+	{
+		Wr chain[RPCRDMAX_MAX_WR_CHAIN];
+		Wr *b;
+
+		*bad = 0;
+		if (n == 0 || n > RPCRDMAX_MAX_WR_CHAIN)
+			return ktl::error(ktl::err::EINVAL);
+		for (unsigned int i = 0; i < n; i++) {
+			if (!wr_from(wrs[i], &chain[i]))
+				return ktl::error(ktl::err::EINVAL);
+			chain[i].set_next(i + 1 < n ? &chain[i + 1] : nullptr);
+		}
+		Result<void> r = post(chain, &b);
+		if (r.is_error())
+			*bad = b ? (unsigned int)(b - chain) : n;
+		return r;
 	}
 	Result<void> post_recv(Cqe *cqe, const rpcrdmax_sge *sge, unsigned int n)
 	{
