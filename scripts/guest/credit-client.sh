@@ -11,6 +11,7 @@
 # line per burst; /share/diag-client.txt and the server's
 # /share/diag-server.txt: the state of both ends when a burst failed.
 . /share/lib.sh
+. /share/credit-lib.sh
 set -u
 SERVER=192.0.2.1
 step "client: rxe up" rxe_up
@@ -67,14 +68,7 @@ diagnose() {
 		fi
 		echo "-- the hostile run:"
 		cat /tmp/burst.out
-		echo "-- rdma res show qp:"
-		rdma res show qp 2>&1
-		echo "-- rxe counters:"
-		grep -H . /sys/class/infiniband/*/ports/1/hw_counters/* 2>/dev/null
-		echo "-- tasks in uninterruptible sleep, with their kernel stacks:"
-		d_tasks
-		echo "-- kernel log (last 60 lines):"
-		dmesg | tail -n 60
+		credit_state
 	} >/share/diag-client.txt 2>&1
 	# the server dumps its side and tries rping back to us
 	touch /share/diag.now

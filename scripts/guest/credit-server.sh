@@ -6,6 +6,7 @@
 # burst, this end's state goes to /share/diag-server.txt, with an rping
 # back to the client.
 . /share/lib.sh
+. /share/credit-lib.sh
 set -u
 CLIENT=192.0.2.2
 if [ -e /share/rpcrdmax.ko ]; then
@@ -30,14 +31,7 @@ rping_pid=$!
 		done
 		echo "-- svc_rdma counters:"
 		grep -H . /proc/sys/sunrpc/svc_rdma/rdma_stat_* 2>/dev/null
-		echo "-- rdma res show qp:"
-		rdma res show qp 2>&1
-		echo "-- rxe counters:"
-		grep -H . /sys/class/infiniband/*/ports/1/hw_counters/* 2>/dev/null
-		echo "-- tasks in uninterruptible sleep, with their kernel stacks:"
-		d_tasks
-		echo "-- kernel log (last 60 lines):"
-		dmesg | tail -n 60
+		credit_state
 	} >/share/diag-server.txt 2>&1
 	touch /share/diag.done
 ) &
