@@ -354,7 +354,7 @@ cost_job() {
 cur_cli= cur_srv=
 # nfs_row DIR SERVER CLIENT PROTO: every job on one mount.
 nfs_row() {
-	local d=$1 srv=$2 cli=$3 proto=$4 ans out opts j
+	local d=$1 srv=$2 cli=$3 proto=$4 ans out opts j meta_lost=
 	ask nfsd "$srv"
 	ans=$ANS
 	if [ "$ans" != ok ]; then
@@ -389,6 +389,20 @@ nfs_row() {
 	rm -rf /mnt/nfs/bench.dat /mnt/meta/md
 	mkdir -p /mnt/meta/md
 	for j in $JOBS; do
+		# meta-create's opens may have left the client delegations
+		# (7.x's nfsd grants them on create): under one, the client
+		# answers stat itself and sends no GETATTR.  A new mount returns
+		# them, so stat costs the round trip it is meant to measure.
+		if [ "$j" = meta-stat ] && ! out=$(umount /mnt/meta 2>&1 &&
+			mount -t nfs -o "$opts,actimeo=0" $SERVER:/export /mnt/meta 2>&1); then
+			meta_lost="remount of /mnt/meta: $out"
+		fi
+		case $j in meta-* | readdir)
+			if [ -n "$meta_lost" ]; then
+				unavailable "$d" "$j" "$meta_lost"
+				continue
+			fi ;;
+		esac
 		if [ "$BENCH_COST" = 1 ]; then
 			cost_job "$d" "$j" && echo "bench: $(basename "$d") $j done"
 			continue
@@ -399,7 +413,9 @@ nfs_row() {
 		measure "$d" "$j" && echo "bench: $(basename "$d") $j done"
 	done
 	rm -rf /mnt/nfs/bench.dat /mnt/meta/md /mnt/meta/null /mnt/meta/rd
-	umount /mnt/meta || echo "bench: umount /mnt/meta failed"
+	if mountpoint -q /mnt/meta; then
+		umount /mnt/meta || echo "bench: umount /mnt/meta failed"
+	fi
 	umount /mnt/nfs || echo "bench: umount /mnt/nfs failed"
 }
 

@@ -275,6 +275,20 @@ class WholeRun(unittest.TestCase):
         self.assertEqual(sorted(run.get("readdir-500", "client", "stock:stock")), [1, 3])
         self.assertIn("listed 300 entries, not 502", run.reason(("readdir-500", "client", "stock:stock")))
 
+    def test_metric_without_rpcs_is_unavailable(self):
+        # 7.3's client answered stat from a delegation: no GETATTR, and the
+        # difference of two runs' noise is not a transport's cost
+        path = os.path.join(self.top, "raw", "r2", "stock_stock", "meta-stat.cost")
+        with open(path) as f:
+            lines = [l for l in f if not l.startswith("rpcs ")]
+        lines += ["rpcs %s %s GETATTR 7\n" % (run, p) for run in ("null", "full") for p in ("begin", "end")]
+        write(path, "".join(lines))
+        run = coststat.Run(self.top)
+        for end in coststat.ENDS:
+            self.assertEqual(sorted(run.get("stat", end, "stock:stock")), [1, 3])
+            self.assertIn("the client sent 0.00 RPCs per op", run.reason(("stat", end, "stock:stock")))
+        self.assertEqual(sorted(run.get("unlink", "client", "stock:stock")), [1, 2, 3])
+
     def test_main_writes_tsv_and_lists_metrics(self):
         out, sys.stdout = sys.stdout, io.StringIO()
         try:

@@ -48,6 +48,11 @@ METRICS = (
 )
 JOB_METRIC = {m[1]: m for m in METRICS}
 SPREAD_GOAL = 3.0  # percent: three repeats should agree within this
+# every metric moves at least one RPC per two operations (seq per MiB: one
+# READ or WRITE of 1 MiB; stat a GETATTR): below that the client answered
+# from its caches (7.3's stat under a delegation) and the figure is two
+# runs' noise, not a transport's cost
+MIN_RPCS_PER_OP = 0.5
 TRANSPORTS = ("rpcrdma", "rpcrdmax")
 PAIRS = (("client", "stock:stock", "stock:rpcrdmax"),
          ("server", "stock:stock", "rpcrdmax:stock"),
@@ -229,6 +234,12 @@ class Job:
         full, null = self.ops("full"), self.ops("null")
         if full <= null:
             raise Unavailable("the full run did no more operations than the null run")
+        rp = self.cost()["rpcs"]
+        if all((r, p) in rp for r in ("null", "full") for p in ("begin", "end")):
+            n = sum(self.rpcs_per_op().values())
+            if n < MIN_RPCS_PER_OP:
+                raise Unavailable("the client sent %.2f RPCs per op (answered from its caches):"
+                                  " no transport cost to measure" % n)
         return (self.insn("full", end) - self.insn("null", end)) / (full - null)
 
     def fixed(self, end):
