@@ -7,7 +7,8 @@
 # the mount (its connection), a new RDMA connection (the burst's own
 # check), rping to the server (RDMA CM and rxe, no svcrdma), and after a
 # failure NFS over TCP (nfsd without RDMA) and the reverse rping, from the
-# server.  /share/credit.bursts: how many (30); /share/credit.log: one
+# server.  /share/credit.bursts: how many (30); /share/credit.cmretry:
+# the hostile peer's CM retry counts (RETRY:RNR, 7:7); /share/credit.log: one
 # line per burst; /share/diag-client.txt and the server's
 # /share/diag-server.txt: the state of both ends when a burst failed.
 . /share/lib.sh
@@ -76,12 +77,13 @@ diagnose() {
 }
 
 bursts=$(cat /share/credit.bursts 2>/dev/null || echo 30)
+cmretry=$(cat /share/credit.cmretry 2>/dev/null || echo 7:7)
 : >/share/credit.log
 i=1 failed=0
 while [ $i -le "$bursts" ]; do
 	rc=0
 	timeout -k 5 150 /share/hostile --server $SERVER --port 20049 --deadline 120 \
-		--only credit-overrun --credit-anyway >/tmp/burst.out 2>&1 || rc=$?
+		--only credit-overrun --credit-anyway --cm-retry "$cmretry" >/tmp/burst.out 2>&1 || rc=$?
 	note=$(sed -n 's/^NOTE credit-overrun: //p' /tmp/burst.out | head -n 1)
 	checks=ok
 	served_rdma || checks="mount NOT served"

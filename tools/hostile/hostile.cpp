@@ -78,6 +78,9 @@ struct Options {
 	int connect_ms = 5000;
 	bool strict = false;	/* refuse known stock deviations */
 	bool credit_anyway = false; /* credit-overrun without --strict */
+	/* The retry counts our CONNECT_REQUEST asks for, which the server's
+	 * QP takes (7: without end, rxe for both; RNR by IBTA). */
+	unsigned int cm_retry = 7, cm_rnr_retry = 7;
 	bool verbose = false;
 	std::vector<std::string> only;
 	std::string ddp_path;	/* ddp-reads: the file, from the NFSv4 pseudo-root */
@@ -611,8 +614,8 @@ struct Conn {
 		cp.private_data_len = pdlen;
 		cp.responder_resources = 4; /* the server pulls Read chunks */
 		cp.initiator_depth = 4;
-		cp.retry_count = 7;
-		cp.rnr_retry_count = 7;
+		cp.retry_count = (uint8_t)opt.cm_retry;
+		cp.rnr_retry_count = (uint8_t)opt.cm_rnr_retry;
 		if (rdma_connect(id, &cp)) {
 			*why = fmt("rdma_connect: %s", strerror(errno));
 			return false;
@@ -1798,7 +1801,8 @@ void usage()
 		"usage: hostile [--server ADDR] [--port PORT] [--deadline SEC] [--wait-ms MS]\n"
 		"               [--reply-ms MS] [--strict] [--verbose] [--only NAME[,NAME...]]\n"
 		"               [--ddp-path PATH --ddp-expect FILE] [--big-path PATH] [--list]\n"
-		"               [--corpus SEED:COUNT[:FIRST]] [--credit-anyway]\n");
+		"               [--corpus SEED:COUNT[:FIRST]] [--credit-anyway]\n"
+		"               [--cm-retry RETRY:RNR]   (each 0..7; default 7:7)\n");
 	exit(255);
 }
 
@@ -1828,6 +1832,14 @@ int main(int argc, char **argv)
 			opt.strict = true;
 		else if (a == "--credit-anyway")
 			opt.credit_anyway = true;
+		else if (a == "--cm-retry") {
+			unsigned int r = 8, n = 8;
+			char tail;
+			if (sscanf(val().c_str(), "%u:%u%c", &r, &n, &tail) != 2 || r > 7 || n > 7)
+				usage();
+			opt.cm_retry = r;
+			opt.cm_rnr_retry = n;
+		}
 		else if (a == "--verbose")
 			opt.verbose = true;
 		else if (a == "--list")
