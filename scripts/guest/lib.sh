@@ -488,17 +488,21 @@ transport_unload() {
 	! lsmod | grep -q "^$m "
 }
 
-# gid_index_v4 DEV: the index of DEV's port-1 RoCE v2 GID that carries an
-# IPv4 address (::ffff:a.b.c.d), for tools that take -x (perftest).
+# gid_index_v4 DEV [ADDR]: the index of DEV's port-1 RoCE v2 GID that
+# carries an IPv4 address (::ffff:a.b.c.d), for tools that take -x
+# (perftest); with ADDR, the one that carries ADDR (rxe adds a GID for
+# each address of its netdev by itself, shortly after the address).
+IB_SYSFS=${IB_SYSFS:-/sys/class/infiniband}	# (a host test sets it)
 gid_index_v4() {
-	local f i
-	for f in /sys/class/infiniband/"$1"/ports/1/gids/*; do
+	local f i g v4=
+	[ -z "${2:-}" ] || v4=$(echo "$2" | awk -F. '{ printf "%02x%02x:%02x%02x", $1, $2, $3, $4 }')
+	for f in "$IB_SYSFS/$1"/ports/1/gids/*; do
 		i=${f##*/}
-		case $(cat "$f" 2>/dev/null) in
-		0000:0000:0000:0000:0000:ffff:*)
-			[ "$(cat /sys/class/infiniband/"$1"/ports/1/gid_attrs/types/"$i" 2>/dev/null)" = "RoCE v2" ] &&
-				{ echo "$i"; return 0; } ;;
-		esac
+		g=$(cat "$f" 2>/dev/null)
+		case $g in 0000:0000:0000:0000:0000:ffff:*) ;; *) continue ;; esac
+		[ -z "$v4" ] || [ "${g#0000:0000:0000:0000:0000:ffff:}" = "$v4" ] || continue
+		[ "$(cat "$IB_SYSFS/$1/ports/1/gid_attrs/types/$i" 2>/dev/null)" = "RoCE v2" ] &&
+			{ echo "$i"; return 0; }
 	done
 	return 1
 }
@@ -629,9 +633,16 @@ busy_snap() {
 	fi
 }
 
-# rdma_res_count KIND: the number of KIND (mr, qp, pd, ...) resources the
-# RDMA core tracks, summed over devices ("rdma res show" summary line).
+# rdma_res_count KIND [TYPE]: the number of KIND (mr, qp, pd, ...)
+# resources the RDMA core tracks, summed over devices ("rdma res show"
+# summary line); with TYPE, only KIND's resources of that type ("rdma res
+# show KIND" lines: qp RC counts the RC QPs, one per RDMA connection,
+# not rxe's own GSI QP).
 rdma_res_count() {
+	if [ -n "${2:-}" ]; then
+		rdma res show "$1" 2>/dev/null | awk -v t="$2" '{ for (i = 1; i < NF; i++) if ($i == "type" && $(i + 1) == t) n++ } END { print n + 0 }'
+		return
+	fi
 	rdma res show 2>/dev/null | awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) n += $(i + 1) } END { print n + 0 }'
 }
 
@@ -719,12 +730,13 @@ nfs_server_serve() {
 	fi
 }
 
-# rdma_res_settle KIND N SECONDS: wait until the RDMA core tracks N of KIND.
+# rdma_res_settle KIND N SECONDS [TYPE]: wait until the RDMA core tracks
+# N of KIND (of TYPE: rdma_res_count).
 rdma_res_settle() {
 	local end=$(deadline $3)
-	while [ "$(rdma_res_count "$1")" != "$2" ] && before $end; do sleep 0.2; done
-	[ "$(rdma_res_count "$1")" = "$2" ] || {
-		echo "$1: $(rdma_res_count "$1"), not $2:"
+	while [ "$(rdma_res_count "$1" "${4:-}")" != "$2" ] && before $end; do sleep 0.2; done
+	[ "$(rdma_res_count "$1" "${4:-}")" = "$2" ] || {
+		echo "$1${4:+ $4}: $(rdma_res_count "$1" "${4:-}"), not $2:"
 		rdma res show "$1" 2>&1 | sed 's/^/  /'
 		return 1
 	}

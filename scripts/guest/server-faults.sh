@@ -28,7 +28,7 @@
 . /share/lib.sh
 set -u
 SVC=/proc/sys/sunrpc/svc_rdma
-rc_qps() { rdma res show qp 2>/dev/null | grep -c 'type RC'; }
+rc_qps() { rdma_res_count qp RC; }
 # rc_qpns: the RC QPs' numbers, space-separated.
 rc_qpns() { rdma res show qp 2>/dev/null | awk '/type RC/ { for (i = 1; i < NF; i++) if ($i == "lqpn") printf "%s ", $(i + 1) }'; }
 # has_cq N: some CQ has exactly N entries.  A connection's Receive CQ is
