@@ -197,6 +197,12 @@ icount_mark() {
 	case $MARK in *error*) return 1 ;; esac
 }
 
+# mark_lines "RUN PHASE" MARK: an icount_mark answer as the lines of a
+# .cost file, "mark RUN PHASE NAME COUNT" (none for an empty MARK).
+mark_lines() {
+	[ -z "$2" ] || printf '%s\n' "$2" | sed "/^\$/d; s/^/mark $1 /"
+}
+
 # rpc_counts MOUNT: "OP COUNT" for every RPC op this client sent on MOUNT
 # (/proc/self/mountstats; the ones not sent yet are left out).
 rpc_counts() {
@@ -307,8 +313,8 @@ cost_run() {
 		ask calls stop "$d/$j.calls-server.txt"
 	fi
 	{
-		[ -z "$m1" ] || printf '%s\n' "$m1" | sed "/^\$/d; s/^/mark $run begin /"
-		[ -z "$m2" ] || printf '%s\n' "$m2" | sed "/^\$/d; s/^/mark $run end /"
+		mark_lines "$run begin" "$m1"
+		mark_lines "$run end" "$m2"
 		echo "snap $run begin client $cs1"
 		echo "snap $run end client $cs2"
 		case "$ss1 $ss2" in
@@ -352,31 +358,39 @@ cost_job() {
 }
 
 cur_cli= cur_srv=
+# transports SERVER CLIENT PROTO: nfsd on transport SERVER and, over
+# PROTO rdma, this client on CLIENT, each switched only if it is not the
+# current one; on failure WHY says which end failed and how.  (Not called
+# in $(...): ask and the current transports live in this shell.)
+transports() {
+	local srv=$1 cli=$2 out
+	WHY=
+	ask nfsd "$srv"
+	[ "$ANS" = ok ] || { WHY="server $ANS"; return 1; }
+	cur_srv=$srv
+	[ "$3" = rdma ] && [ "$cli" != "$cur_cli" ] || return 0
+	if [ -n "$cur_cli" ] && ! out=$(transport_unload "${cur_cli%-v1}" 2>&1); then
+		WHY="client: unload $cur_cli: $out"
+		return 1
+	fi
+	cur_cli=
+	if ! out=$(transport_load client "${cli%-v1}" 2>&1); then
+		WHY="client: load $cli: $out"
+		transport_unload "${cli%-v1}" >/dev/null 2>&1
+		return 1
+	fi
+	# rpcrdmax-v1: rpcrdmax's client kept to RPC-over-RDMA Version One
+	# (Documentation/v2.rst); plain rpcrdmax offers Version Two
+	[ "$cli" = rpcrdmax-v1 ] && echo 1 >/proc/sys/sunrpc/rdma_max_version
+	cur_cli=$cli
+}
+
 # nfs_row DIR SERVER CLIENT PROTO: every job on one mount.
 nfs_row() {
-	local d=$1 srv=$2 cli=$3 proto=$4 ans out opts j meta_lost=
-	ask nfsd "$srv"
-	ans=$ANS
-	if [ "$ans" != ok ]; then
-		for j in $JOBS; do unavailable "$d" "$j" "server $ans"; done
+	local d=$1 srv=$2 cli=$3 proto=$4 out opts j meta_lost=
+	if ! transports "$srv" "$cli" "$proto"; then
+		for j in $JOBS; do unavailable "$d" "$j" "$WHY"; done
 		return
-	fi
-	cur_srv=$srv
-	if [ "$proto" = rdma ] && [ "$cli" != "$cur_cli" ]; then
-		if [ -n "$cur_cli" ] && ! out=$(transport_unload "${cur_cli%-v1}" 2>&1); then
-			for j in $JOBS; do unavailable "$d" "$j" "client: unload $cur_cli: $out"; done
-			return
-		fi
-		cur_cli=
-		if ! out=$(transport_load client "${cli%-v1}" 2>&1); then
-			for j in $JOBS; do unavailable "$d" "$j" "client: load $cli: $out"; done
-			transport_unload "${cli%-v1}" >/dev/null 2>&1
-			return
-		fi
-		# rpcrdmax-v1: rpcrdmax's client kept to RPC-over-RDMA Version
-		# One (Documentation/v2.rst); plain rpcrdmax offers Version Two
-		[ "$cli" = rpcrdmax-v1 ] && echo 1 >/proc/sys/sunrpc/rdma_max_version
-		cur_cli=$cli
 	fi
 	opts="vers=$BENCH_VERS"
 	[ "$proto" = rdma ] && opts="rdma,port=20049,$opts"
