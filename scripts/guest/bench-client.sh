@@ -17,7 +17,9 @@
 #   UNAVAILABLE     "JOB why" lines for what could not be measured
 # With BENCH_COST=1 (scripts/bench --cost) the rows are the combos only
 # and each job counts instructions instead of timing them: see "Cost per
-# operation" below for its files.
+# operation" below for its files.  With BENCH_SCALE=1 as well
+# (scripts/bench --scale) each row measures connections instead of jobs:
+# see "Scale" below.
 # bash, not the guest's sh (dash): read -t, ${var/x/y}
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 . /share/lib.sh
@@ -37,11 +39,13 @@ BENCH_MIB=64		# --cost: MiB per sequential run
 BENCH_LISTINGS=100	# --cost: listings per readdir run
 BENCH_DIRENTS=500	# --cost: entries of the readdir job's directory
 BENCH_PERF_PERIOD=100003	# --cost --perf: one sample per this many ns
+BENCH_SCALE=0		# scripts/bench --scale (with BENCH_COST=1)
+BENCH_CONNS="1 16 64"	# --scale: the numbers of connections
 [ -r /share/bench.env ] && . /share/bench.env
 SERVER=192.0.2.1
 RAW=/share/raw
 JOBS="seq-write seq-read rand-read rand-read-qd1 meta-create meta-stat meta-unlink"
-mkdir -p $RAW /mnt/nfs /mnt/meta
+mkdir -p $RAW /mnt/nfs /mnt/meta /mnt/scale
 if [ "$BENCH_COST" = 1 ]; then
 	JOBS="$JOBS readdir"
 	mkdir -p /share/icount
@@ -66,11 +70,12 @@ ask() {
 	if wait_for /share/bench/ack.$n 600; then ANS=$(cat /share/bench/ack.$n); else ANS="fail: no answer in 600 s"; fi
 }
 
-# unavailable DIR JOB WHY...
+# unavailable DIR JOB WHY...: one line of DIR/UNAVAILABLE (WHY's own
+# line breaks as spaces: a mount's or a module load's output has them).
 unavailable() {
 	local d=$1 j=$2
 	shift 2
-	echo "$j $*" >>"$d/UNAVAILABLE"
+	printf '%s %s\n' "$j" "$(printf '%s' "$*" | tr '\n' ' ')" >>"$d/UNAVAILABLE"
 	echo "bench: $(basename "$(dirname "$d")")/$(basename "$d") $j unavailable: $*"
 }
 
@@ -433,6 +438,206 @@ nfs_row() {
 	umount /mnt/nfs || echo "bench: umount /mnt/nfs failed"
 }
 
+# ---- Scale (BENCH_SCALE=1) --------------------------------------------
+# The server's memory and set-up cost per RDMA connection.  In each row,
+# for each N of BENCH_CONNS: N connections from this client to the
+# server, measured, then all undone.  NFSv3 mounts, not 4.2: before Linux
+# 6.9 the NFSv4 client takes nconnect over TCP only (Debian 12's 6.1
+# makes one RDMA connection however many are asked for), and a v4.1+
+# mount of another address of the same server joins the first mount's
+# NFS client (trunking: the same server owner) instead of connecting on
+# its own; v3 takes nconnect over RDMA and has a client per server
+# address.  Up to 16 connections (nconnect's maximum) are one mount of
+# 192.0.2.1; above 16, N/16 mounts of 16 each, of .1 and of the server's
+# aliases (bench-server.sh, aliases).  A connection comes up with the
+# first RPC sent on it, and a mount sends each new RPC on the next of its
+# connections: after mounting, three GETATTRs per connection (actimeo=0:
+# each stat is one; bash's test, which forks nothing) bring all of them up.
+#   set-up  icount marks around the mounts and those GETATTRs: the
+#           mounts' own work is in the figure, shared by their connections
+#   idle    the server's memory with the N connections up and idle
+#   qd16    the same under 4 KiB random reads (fio), queue depth 16 per
+#           connection: per mount one job with as many processes as the
+#           mount has connections, each 16 deep; the snapshot once every
+#           mount has read 32 times per connection, counted only if fio
+#           still runs and every mount still reads after it
+# each against the server's memory before mounting (bench-server.sh, mem:
+# after sync and drop_caches).  Files, in DIR, per N:
+#   scale-N.cost           "mark setup begin|end NAME COUNT"
+#   scale-N.qps            the server's RC QPs: "setup COUNT" once set up,
+#                          "after COUNT" once all is unmounted
+#   scale-N.PHASE.meminfo  the server's /proc/meminfo and "rc_qps COUNT"
+#                          at that moment; PHASE before, idle, qd16
+#   scale-N.fio.json       fio's output of the load (stopped by a signal)
+#   UNAVAILABLE            "scale-N why" (nothing of N measured) and
+#                          "scale-N-setup|idle|qd16 why"
+SCALE_OPTS="rdma,port=20049,vers=3,mountproto=tcp,nolock,actimeo=0"
+scale_fio= scale_aliases=0
+
+# running PID: PID is alive (neither gone nor a zombie not reaped yet)
+running() { case $(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null) in '' | Z | X) return 1 ;; esac; }
+
+# scale_reads MOUNT...: the READs each MOUNT has sent, space-separated.
+scale_reads() {
+	local m
+	for m in "$@"; do rpc_counts "$m" | awk '$1 == "READ" { n = $2 } END { printf "%d ", n }'; done
+}
+
+# scale_loaded BEFORE AFTER MIN: every mount sent at least MIN READs
+# between BEFORE and AFTER (two scale_reads of the same mounts).
+scale_loaded() {
+	echo "$1|$2" | awk -F'|' -v min="$3" '{ n = split($1, a, " "); split($2, b, " ")
+		for (i = 1; i <= n; i++) if (b[i] - a[i] < min) exit 1
+		exit n == 0 }'
+}
+
+# scale_fio_stop: the load stopped (TERM to its session: timeout, fio and
+# fio's job processes; KILL to what is left after 120 s) and reaped.
+scale_fio_stop() {
+	local end
+	[ -n "$scale_fio" ] || return 0
+	kill -TERM -- "-$scale_fio" 2>/dev/null || kill -TERM "$scale_fio" 2>/dev/null
+	end=$(deadline 120)
+	while running "$scale_fio" && before "$end"; do nap 0.5; done
+	kill -KILL -- "-$scale_fio" 2>/dev/null
+	wait "$scale_fio" 2>/dev/null
+	scale_fio=
+}
+
+# scale_down DIR TAG: what scale_n set up, undone: the load stopped, every
+# /mnt/scale mount unmounted (each tried for 60 s: fio's processes may
+# still be leaving), the server's aliases removed; the server's RC QPs
+# once it has none, or after 60 s, as "after COUNT" in DIR/TAG.qps.
+scale_down() {
+	local d=$1 t=$2 m end
+	scale_fio_stop
+	for m in /mnt/scale/*; do
+		mountpoint -q "$m" || continue
+		end=$(deadline 60)
+		until umount "$m" 2>/dev/null || ! before "$end"; do nap 1; done
+		! mountpoint -q "$m" || umount -f "$m" || umount -l "$m" || echo "bench: $t: cannot unmount $m"
+	done
+	ask qps 0
+	case $ANS in
+	"ok "[0-9]*) echo "after ${ANS#ok }" >>"$d/$t.qps" ;;
+	*) echo "bench: $t: the server's RC QPs after unmounting: $ANS" ;;
+	esac
+	if [ "$scale_aliases" = 1 ]; then
+		ask aliases 0
+		[ "$ANS" = ok ] || echo "bench: $t: removing the server's aliases: $ANS"
+		scale_aliases=0
+	fi
+}
+
+# scale_n DIR N: N connections to the server, measured, and undone.
+scale_n() {
+	local d=$1 n=$2 t=scale-$2 per nm addrs a k=0 i m1= m2= fail= out mounts= args= r0 r1= r2 s end loaded=
+	per=$((n < 16 ? n : 16)) nm=$(((n + 15) / 16))
+	addrs=$SERVER
+	if [ "$nm" -gt 1 ]; then
+		scale_aliases=1
+		ask aliases $((nm - 1))
+		case $ANS in
+		"ok "*) addrs="$SERVER ${ANS#ok }" ;;
+		*) unavailable "$d" "$t" "server aliases: $ANS"; scale_down "$d" "$t"; return 1 ;;
+		esac
+	fi
+	ask qps 0
+	if [ "$ANS" != "ok 0" ]; then
+		unavailable "$d" "$t" "before mounting the server has RC QPs: $ANS, not 0"
+		scale_down "$d" "$t"
+		return 1
+	fi
+	ask mem "$d/$t.before.meminfo"
+	if [ "$ANS" != ok ]; then
+		unavailable "$d" "$t" "server memory before mounting: $ANS"
+		scale_down "$d" "$t"
+		return 1
+	fi
+	for a in $addrs; do mkdir -p /mnt/scale/$k; k=$((k + 1)); done
+	k=0
+	icount_mark "$t setup begin" && m1=$MARK || unavailable "$d" "$t-setup" "begin: ${MARK//$'\n'/ }"
+	for a in $addrs; do
+		if ! out=$(timeout 600 mount -t nfs -o "$SCALE_OPTS,nconnect=$per" "$a:/export" /mnt/scale/$k 2>&1); then
+			fail="mount -o $SCALE_OPTS,nconnect=$per $a:/export: $out"
+			break
+		fi
+		i=0
+		while [ $i -lt $((3 * per)) ]; do
+			[ -e /mnt/scale/$k/. ]
+			i=$((i + 1))
+		done
+		mounts="$mounts /mnt/scale/$k"
+		k=$((k + 1))
+	done
+	icount_mark "$t setup end" && m2=$MARK || unavailable "$d" "$t-setup" "end: ${MARK//$'\n'/ }"
+	{ mark_lines "setup begin" "$m1"; mark_lines "setup end" "$m2"; } >"$d/$t.cost"
+	if [ -n "$fail" ]; then
+		unavailable "$d" "$t" "$fail"
+		scale_down "$d" "$t"
+		return 1
+	fi
+	ask qps "$n"
+	case $ANS in
+	"ok "[0-9]*) echo "setup ${ANS#ok }" >>"$d/$t.qps" ;;
+	*) unavailable "$d" "$t-setup" "the server's RC QPs after the set-up: $ANS" ;;
+	esac
+	[ "$ANS" = "ok $n" ] || echo "bench: $t: the server has ${ANS#ok } RC QPs, not $n"
+	ask mem "$d/$t.idle.meminfo"
+	[ "$ANS" = ok ] || unavailable "$d" "$t-idle" "server memory, idle: $ANS"
+
+	k=0
+	for a in $addrs; do
+		args="$args --name=m$k --filename=/mnt/scale/$k/scale.dat --numjobs=$per"
+		k=$((k + 1))
+	done
+	# shellcheck disable=SC2086
+	r0=$(scale_reads $mounts)
+	rm -f /tmp/scale.json
+	# a session of its own, so that scale_fio_stop reaches every process
+	# shellcheck disable=SC2086
+	setsid timeout -k 10 3600 fio --rw=randread --bs=4k --iodepth=16 --ioengine=libaio \
+		--direct=1 --time_based --runtime=3000 --group_reporting $args \
+		--output-format=json --output=/tmp/scale.json >/tmp/scale.err 2>&1 &
+	scale_fio=$!
+	end=$(deadline 600)
+	while running "$scale_fio" && before "$end"; do
+		nap 1
+		# shellcheck disable=SC2086
+		r1=$(scale_reads $mounts)
+		scale_loaded "$r0" "$r1" $((32 * per)) && { loaded=1; break; }
+	done
+	if [ -z "$loaded" ]; then
+		unavailable "$d" "$t-qd16" "fio never read $((32 * per)) times on every mount (READs per mount: $r0-> $r1; $(tail -n 2 /tmp/scale.err | tr '\n' ' '))"
+	else
+		ask mem "$d/$t.qd16.meminfo"
+		s=$ANS
+		# shellcheck disable=SC2086
+		r2=$(scale_reads $mounts)
+		if [ "$s" != ok ]; then
+			unavailable "$d" "$t-qd16" "server memory under load: $s"
+		elif ! running "$scale_fio" || ! scale_loaded "$r1" "$r2" 1; then
+			unavailable "$d" "$t-qd16" "the load did not last through the snapshot (READs per mount: $r1-> $r2)"
+		fi
+	fi
+	scale_fio_stop
+	[ ! -s /tmp/scale.json ] || cp /tmp/scale.json "$d/$t.fio.json"
+	scale_down "$d" "$t"
+}
+
+# scale_row DIR SERVER CLIENT: every N of BENCH_CONNS on one pair of
+# transports.
+scale_row() {
+	local d=$1 n
+	if ! transports "$2" "$3" rdma; then
+		for n in $BENCH_CONNS; do unavailable "$d" "scale-$n" "$WHY"; done
+		return
+	fi
+	for n in $BENCH_CONNS; do
+		scale_n "$d" "$n" && echo "bench: $(basename "$d") scale-$n done"
+	done
+}
+
 # link_row DIR: raw perftest between the guests: 1 MiB messages for the
 # bandwidths (NFS moves up to 1 MiB per chunk here), 2 bytes for the
 # latency.  Over each guest's IPv4 RoCE v2 GID, with perftest's own TCP
@@ -479,7 +684,12 @@ for r in $(seq 1 "$BENCH_ROUNDS"); do
 		case $row in
 		link) link_row "$d" ;;
 		tcp) nfs_row "$d" "${cur_srv:-stock}" - tcp ;;
-		*) nfs_row "$d" "${row%%:*}" "${row#*:}" rdma ;;
+		*)
+			if [ "$BENCH_SCALE" = 1 ]; then
+				scale_row "$d" "${row%%:*}" "${row#*:}"
+			else
+				nfs_row "$d" "${row%%:*}" "${row#*:}" rdma
+			fi ;;
 		esac
 	done
 done

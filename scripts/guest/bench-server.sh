@@ -17,9 +17,18 @@
 #   calls start      count the calls between rpcrdmax's C and C++ (lib.sh
 #                    calls_start) -> "ok" once it counts
 #   calls stop PATH  stop; the counts into PATH -> "ok"
+#   aliases N        exactly N IPv4 addresses of ours on eth0 besides .1
+#                    (192.0.2.101 onward; 0 removes them), each with its
+#                    RoCE v2 GID on rxe0 -> "ok ADDR..." (scripts/bench --scale)
+#   qps N            wait up to 60 s for N RC QPs (one per RDMA
+#                    connection) -> "ok COUNT", the count then, N or not
+#   mem PATH         sync, drop the caches, then /proc/meminfo and
+#                    "rc_qps COUNT" into PATH -> "ok"
 # Ends on /share/client.done.  Waits use bash's read -t on a private FIFO,
 # not sleep(1): a poll loop that forks would show up in the CPU figures.
-# With BENCH_COST=1 (scripts/bench --cost) the loop looks for the next
+# With BENCH_SCALE=1 the export holds scale.dat, 16 MiB, made before any
+# measurement (the load that bench-client.sh's scale_n reads).
+# With BENCH_COST=1 (scripts/bench --cost, --scale) the loop looks for the next
 # request every 0.5 s instead of every 50 ms: each look costs this guest
 # instructions (two 9p lookups, a wake-up), and a measured window that
 # lasts longer would otherwise count more of them.
@@ -28,6 +37,7 @@
 . /share/lib.sh
 set -u
 BENCH_COST=0
+BENCH_SCALE=0
 [ -r /share/bench.env ] && . /share/bench.env
 poll=0.05
 [ "$BENCH_COST" = 1 ] && poll=0.5
@@ -35,6 +45,7 @@ step "server: rxe up" rxe_up
 step "server: load nfsd" modprobe nfsd
 mkdir -p /export /proc/fs/nfsd /var/lib/nfs/rpc_pipefs /var/lib/nfs/v4recovery /share/bench
 mount -t tmpfs -o size=1g tmpfs /export
+[ "$BENCH_SCALE" != 1 ] || step "server: scale.dat" dd if=/dev/zero of=/export/scale.dat bs=1M count=16
 mount -t nfsd nfsd /proc/fs/nfsd
 mount -t rpc_pipefs rpc_pipefs /var/lib/nfs/rpc_pipefs 2>/dev/null
 echo '/export 192.0.2.0/24(rw,no_root_squash,insecure,no_subtree_check,fsid=1)' >/etc/exports
@@ -114,6 +125,48 @@ calls_req() {
 	esac
 }
 
+# aliases N: exactly N IPv4 addresses of ours on eth0 besides 192.0.2.1:
+# 192.0.2.101 onward, /24 like .1 (scripts/vm gives the server .1 and the
+# client .2; e2e's network namespaces use .11-.13; nothing uses .101-.199).
+# A connection to one needs its RoCE v2 GID, which rxe adds by itself
+# shortly after the address: each is waited for, 30 s at most.  Sets
+# ADDRS (space-separated), or WHY.
+aliases() {
+	local n=$1 i=1 a end
+	ADDRS=
+	case $n in '' | *[!0-9]*) WHY="aliases: a count, not '$n'"; return 1 ;; esac
+	[ "$n" -le 99 ] || { WHY="aliases: at most 99, not $n"; return 1; }
+	for a in $(ip -4 -o addr show dev eth0 | awk '{ print $4 }'); do
+		case $a in 192.0.2.1[0-9][0-9]/*) ip addr del "$a" dev eth0 ;; esac
+	done
+	while [ $i -le "$n" ]; do
+		a=192.0.2.$((100 + i))
+		ip addr add "$a/24" dev eth0 || { WHY="ip addr add $a/24 dev eth0 failed"; return 1; }
+		ADDRS="$ADDRS $a"
+		i=$((i + 1))
+	done
+	ADDRS=${ADDRS# }
+	end=$(deadline 30)
+	for a in $ADDRS; do
+		while ! gid_index_v4 rxe0 "$a" >/dev/null && before "$end"; do nap 0.2; done
+		gid_index_v4 rxe0 "$a" >/dev/null || { WHY="rxe0 has no RoCE v2 GID for $a after 30 s"; return 1; }
+	done
+}
+
+# mem PATH: this guest's memory once the page cache and the reclaimable
+# slab are dropped (sync, drop_caches 3, and 2 s for the RCU-deferred
+# frees that drop starts), as /proc/meminfo shows it, then its RC QPs
+# ("rc_qps COUNT"), into PATH (written whole, then renamed).
+mem() {
+	sync
+	echo 3 >/proc/sys/vm/drop_caches || { WHY="cannot write /proc/sys/vm/drop_caches"; return 1; }
+	nap 2
+	if ! { cat /proc/meminfo; echo "rc_qps $(rdma_res_count qp RC)"; } >"$1.tmp" || ! mv "$1.tmp" "$1"; then
+		WHY="cannot write $1"
+		return 1
+	fi
+}
+
 touch /share/server.ready
 n=1
 while :; do
@@ -136,6 +189,13 @@ while :; do
 	calls)
 		# shellcheck disable=SC2086
 		if calls_req $arg; then ans=ok; else ans="fail: $WHY"; fi ;;
+	aliases)
+		if aliases "$arg"; then ans="ok${ADDRS:+ $ADDRS}"; else ans="fail: $WHY"; fi ;;
+	qps)
+		rdma_res_settle qp "$arg" 60 RC >/dev/null 2>&1
+		ans="ok $(rdma_res_count qp RC)" ;;
+	mem)
+		if mem "$arg"; then ans=ok; else ans="fail: $WHY"; fi ;;
 	*)
 		ans="fail: unknown request '$verb'" ;;
 	esac
