@@ -43,11 +43,12 @@ def write(path, text):
         f.write(text)
 
 
-def make_run(top, rounds=3, combos=COMBOS, perf=("rand-read-qd1",)):
+def run_frame(top, rounds, combos, env):
+    """A made-up run's frame: bench.env (BENCH_COMBOS, BENCH_ROUNDS and
+    env's lines), raw/order, raw/complete and each round's row folders;
+    yields (round, row, folder)."""
     write(os.path.join(top, "bench.env"),
-          'BENCH_COMBOS="%s"\nBENCH_ROUNDS=%d\nBENCH_COST=1\nBENCH_OPS=4000\nBENCH_MIB=64\n'
-          'BENCH_FILES=1000\nBENCH_LISTINGS=100\nBENCH_DIRENTS=500\nBENCH_PERF="%s"\n'
-          'BENCH_PERF_PERIOD=%d\nBENCH_SUITE=bookworm\n' % (" ".join(combos), rounds, " ".join(perf), PERIOD))
+          'BENCH_COMBOS="%s"\nBENCH_ROUNDS=%d\n%s' % (" ".join(combos), rounds, env))
     raw = os.path.join(top, "raw")
     os.makedirs(raw)
     write(os.path.join(raw, "order"), "".join("%d %s\n" % (r, " ".join(combos)) for r in range(1, rounds + 1)))
@@ -56,66 +57,74 @@ def make_run(top, rounds=3, combos=COMBOS, perf=("rand-read-qd1",)):
         for row in combos:
             d = os.path.join(raw, "r%d" % r, row.replace(":", "_"))
             os.makedirs(d)
-            for job, n in OPS.items():
-                ext = "out" if job == "readdir" else "json"
-                out = (lambda k: "listings %d entries 502\n" % k) if job == "readdir" else (lambda k: fio_json(job, k))
-                write(os.path.join(d, "%s.%s" % (job, ext)), out(n))
-                write(os.path.join(d, "%s.null.%s" % (job, ext)), out(1))
-                lines, count, now = [], {"client": 10 ** 9, "server": 2 * 10 ** 9}, 5 * 10 ** 12
-                for run, k in (("null", 1), ("full", n)):
-                    for end in ("client", "server"):
-                        lines.append("snap %s begin %s timer_list 1 %d %d" % (run, end, now, now // 2))
-                    lines += ["mark %s begin %s %d" % (run, e, count[e]) for e in ("server", "client")]
-                    lines.append("mark %s begin host %d" % (run, now))
-                    lines.append("rpcs %s begin READ 10" % run)
-                    start = dict(count)
-                    for e in count:
-                        count[e] += FIXED + int(round(per_op(job, e, row, r) * k))
-                    lines += ["mark %s end %s %d" % (run, e, count[e]) for e in ("server", "client")]
-                    lines.append("mark %s end host %d" % (run, now + 10 ** 9))
-                    lines.append("rpcs %s end READ %d" % (run, 10 + k))
-                    lines.append("rpcs %s end GETATTR %d" % (run, 2 * k))
-                    for end in ("client", "server"):
-                        # idle grows by the window less the busy time: busy ns = instructions
-                        busy = count[end] - start[end]
-                        lines.append("snap %s end %s timer_list 1 %d %d"
-                                     % (run, end, now + 10 ** 12, now // 2 + 10 ** 12 - busy))
-                write(os.path.join(d, job + ".cost"), "\n".join(lines) + "\n")
-                if job in perf:
-                    write(os.path.join(d, "%s.perf.%s" % (job, ext)), out(n))
-                    tr = "rpcrdmax" if "rpcrdmax" in row.split(":")[1] else "rpcrdma"
-                    write(os.path.join(d, "%s.perf-client.txt" % job),
-                          "# Samples: 52K of event 'cpu-clock:pppH'\n#\n"
-                          "# Overhead       Samples  Symbol\n"
-                          "# ........  ............  ......\n#\n"
-                          "    45.12%         23529  [k] default_idle\n"
-                          "     3.01%          4000  [k] xprt_thing\n"
-                          "     1.50%          2000  [k] rxe_requester\n"
-                          "     0.50%           261  [.] __memmove_avx_unaligned_erms\n")
-                    write(os.path.join(d, "%s.perf-client.kallsyms" % job),
-                          "ffffffffc0000000 t xprt_thing\t[%s]\nffffffffc0100000 t rxe_requester\t[rdma_rxe]\n" % tr)
-                    # the calls run: n RPCs; 12 crossings per RPC at a client
-                    # running rpcrdmax, 7 + the round at such a server; and
-                    # calls that do not cross (C to C, C++ to C++)
-                    write(os.path.join(d, "%s.calls.%s" % (job, ext)), out(n))
-                    with open(os.path.join(d, job + ".cost"), "a") as f:
-                        f.write("rpcs calls begin READ 100\nrpcs calls end READ %d\n" % (100 + n))
-                    for end, word, per in (("client", row.split(":")[1], 12), ("server", row.split(":")[0], 7 + r)):
-                        if word.startswith("rpcrdmax"):
-                            write(os.path.join(d, "%s.calls-%s.txt" % (job, end)),
-                                  "%d rpcrdmax_a _ZN8rpcrdmax4Conn4sendEv\n"
-                                  "%d rpcrdmax_a rpcrdmax_entry\n"
-                                  "%d rpcrdmax_entry rpcrdmax_shim_op\n"
-                                  "%d rpcrdmax_a rpcrdmax_trace_wc\n"
-                                  "%d rpcrdmax_entry _ZN8rpcrdmax4Conn4recvEv\n"
-                                  "%d rpcrdmax_ib_done __ib_process_cq\n"
-                                  "%d _ZN8rpcrdmax4Work4trampEv process_one_work\n"
-                                  "lost 0\n" % ((per - 4) * n, n, 2 * n, 5 * n, 9 * n, n, 3 * n)
-                                  + "".join("module %s\n" % f for f in (
-                                      "rpcrdmax_a", "rpcrdmax_entry", "rpcrdmax_shim_op",
-                                      "rpcrdmax_trace_wc", "rpcrdmax_ib_done",
-                                      "_ZN8rpcrdmax4Conn4sendEv", "_ZN8rpcrdmax4Conn4recvEv",
-                                      "_ZN8rpcrdmax3Cqe6upcallEv", "_ZN8rpcrdmax4Work4trampEv")))
+            yield r, row, d
+
+
+def make_run(top, rounds=3, combos=COMBOS, perf=("rand-read-qd1",)):
+    env = ('BENCH_COST=1\nBENCH_OPS=4000\nBENCH_MIB=64\nBENCH_FILES=1000\nBENCH_LISTINGS=100\n'
+           'BENCH_DIRENTS=500\nBENCH_PERF="%s"\nBENCH_PERF_PERIOD=%d\nBENCH_SUITE=bookworm\n'
+           % (" ".join(perf), PERIOD))
+    for r, row, d in run_frame(top, rounds, combos, env):
+        for job, n in OPS.items():
+            ext = "out" if job == "readdir" else "json"
+            out = (lambda k: "listings %d entries 502\n" % k) if job == "readdir" else (lambda k: fio_json(job, k))
+            write(os.path.join(d, "%s.%s" % (job, ext)), out(n))
+            write(os.path.join(d, "%s.null.%s" % (job, ext)), out(1))
+            lines, count, now = [], {"client": 10 ** 9, "server": 2 * 10 ** 9}, 5 * 10 ** 12
+            for run, k in (("null", 1), ("full", n)):
+                for end in ("client", "server"):
+                    lines.append("snap %s begin %s timer_list 1 %d %d" % (run, end, now, now // 2))
+                lines += ["mark %s begin %s %d" % (run, e, count[e]) for e in ("server", "client")]
+                lines.append("mark %s begin host %d" % (run, now))
+                lines.append("rpcs %s begin READ 10" % run)
+                start = dict(count)
+                for e in count:
+                    count[e] += FIXED + int(round(per_op(job, e, row, r) * k))
+                lines += ["mark %s end %s %d" % (run, e, count[e]) for e in ("server", "client")]
+                lines.append("mark %s end host %d" % (run, now + 10 ** 9))
+                lines.append("rpcs %s end READ %d" % (run, 10 + k))
+                lines.append("rpcs %s end GETATTR %d" % (run, 2 * k))
+                for end in ("client", "server"):
+                    # idle grows by the window less the busy time: busy ns = instructions
+                    busy = count[end] - start[end]
+                    lines.append("snap %s end %s timer_list 1 %d %d"
+                                 % (run, end, now + 10 ** 12, now // 2 + 10 ** 12 - busy))
+            write(os.path.join(d, job + ".cost"), "\n".join(lines) + "\n")
+            if job in perf:
+                write(os.path.join(d, "%s.perf.%s" % (job, ext)), out(n))
+                tr = "rpcrdmax" if "rpcrdmax" in row.split(":")[1] else "rpcrdma"
+                write(os.path.join(d, "%s.perf-client.txt" % job),
+                      "# Samples: 52K of event 'cpu-clock:pppH'\n#\n"
+                      "# Overhead       Samples  Symbol\n"
+                      "# ........  ............  ......\n#\n"
+                      "    45.12%         23529  [k] default_idle\n"
+                      "     3.01%          4000  [k] xprt_thing\n"
+                      "     1.50%          2000  [k] rxe_requester\n"
+                      "     0.50%           261  [.] __memmove_avx_unaligned_erms\n")
+                write(os.path.join(d, "%s.perf-client.kallsyms" % job),
+                      "ffffffffc0000000 t xprt_thing\t[%s]\nffffffffc0100000 t rxe_requester\t[rdma_rxe]\n" % tr)
+                # the calls run: n RPCs; 12 crossings per RPC at a client
+                # running rpcrdmax, 7 + the round at such a server; and
+                # calls that do not cross (C to C, C++ to C++)
+                write(os.path.join(d, "%s.calls.%s" % (job, ext)), out(n))
+                with open(os.path.join(d, job + ".cost"), "a") as f:
+                    f.write("rpcs calls begin READ 100\nrpcs calls end READ %d\n" % (100 + n))
+                for end, word, per in (("client", row.split(":")[1], 12), ("server", row.split(":")[0], 7 + r)):
+                    if word.startswith("rpcrdmax"):
+                        write(os.path.join(d, "%s.calls-%s.txt" % (job, end)),
+                              "%d rpcrdmax_a _ZN8rpcrdmax4Conn4sendEv\n"
+                              "%d rpcrdmax_a rpcrdmax_entry\n"
+                              "%d rpcrdmax_entry rpcrdmax_shim_op\n"
+                              "%d rpcrdmax_a rpcrdmax_trace_wc\n"
+                              "%d rpcrdmax_entry _ZN8rpcrdmax4Conn4recvEv\n"
+                              "%d rpcrdmax_ib_done __ib_process_cq\n"
+                              "%d _ZN8rpcrdmax4Work4trampEv process_one_work\n"
+                              "lost 0\n" % ((per - 4) * n, n, 2 * n, 5 * n, 9 * n, n, 3 * n)
+                              + "".join("module %s\n" % f for f in (
+                                  "rpcrdmax_a", "rpcrdmax_entry", "rpcrdmax_shim_op",
+                                  "rpcrdmax_trace_wc", "rpcrdmax_ib_done",
+                                  "_ZN8rpcrdmax4Conn4sendEv", "_ZN8rpcrdmax4Conn4recvEv",
+                                  "_ZN8rpcrdmax3Cqe6upcallEv", "_ZN8rpcrdmax4Work4trampEv")))
     write(os.path.join(top, "boundary.list"),
           "rpcrdmax_a c\nrpcrdmax_entry c++\nrpcrdmax_trace_wc c\nrpcrdmax_ib_done upcall\n")
     return top

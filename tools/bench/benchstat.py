@@ -514,6 +514,26 @@ def check_png(path):
     return w, h
 
 
+def report_args(args, name, doc, options):
+    """A report's command line: (DIR, {OPTION: VALUE}) for the options
+    named (each takes a value), or None once the usage or why DIR is not
+    a run went to stderr."""
+    args, got, top = list(args), {}, None
+    while args:
+        a = args.pop(0)
+        if a in options and args:
+            got[a] = args.pop(0)
+        elif not a.startswith("-") and top is None:
+            top = a
+        else:
+            sys.stderr.write(doc)
+            return None
+    if top is None or not os.path.isdir(os.path.join(top, "raw")):
+        sys.stderr.write("%s: %s has no raw/ folder: not a bench run\n" % (name, top))
+        return None
+    return top, got
+
+
 def main(argv):
     args = argv[1:]
     if args[:1] == ["--check-png"] and len(args) == 2:
@@ -530,22 +550,11 @@ def main(argv):
         for m in LINK_METRICS:
             print("%s link" % m[0])
         return 0
-    png = tsv = None
-    top = None
-    while args:
-        a = args.pop(0)
-        if a == "--png" and args:
-            png = args.pop(0)
-        elif a == "--tsv" and args:
-            tsv = args.pop(0)
-        elif not a.startswith("-") and top is None:
-            top = a
-        else:
-            sys.stderr.write(__doc__)
-            return 2
-    if top is None or not os.path.isdir(os.path.join(top, "raw")):
-        sys.stderr.write("benchstat: %s has no raw/ folder: not a bench run\n" % top)
+    got = report_args(args, "benchstat", __doc__, ("--png", "--tsv"))
+    if got is None:
         return 2
+    top, opts = got
+    png, tsv = opts.get("--png"), opts.get("--tsv")
     run = Run(top)
     report(run, sys.stdout)
     tsv = tsv or os.path.join(top, "summary.tsv")

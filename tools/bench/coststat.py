@@ -30,7 +30,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchstat import Unavailable, parse_fio, ratio, read_env, row_dir, summary  # noqa: E402
+from benchstat import Unavailable, parse_fio, ratio, read_env, report_args, row_dir, summary  # noqa: E402
 from perfsum import IDLE, module_of  # noqa: E402
 
 MIB = 1 << 20
@@ -58,6 +58,11 @@ PAIRS = (("client", "stock:stock", "stock:rpcrdmax"),
          ("server", "stock:stock", "rpcrdmax:stock"),
          ("both", "stock:stock", "rpcrdmax:rpcrdmax"),
          ("v2", "rpcrdmax:rpcrdmax-v1", "rpcrdmax:rpcrdmax"))
+
+
+def run_pairs(combos):
+    """The PAIRS whose two combos are both among combos."""
+    return [(what, base, new) for what, base, new in PAIRS if base in combos and new in combos]
 
 
 # ---- parsers ---------------------------------------------------------------
@@ -297,14 +302,30 @@ def unavailable_lines(d):
     return out
 
 
-class Run:
-    """A cost run: values[(metric, end, row)] = {round: instructions per op}."""
+class RunInfo:
+    """What a cost or scale run's report starts from: bench.env, its combos
+    and rounds, each round's order of rows (raw/order), and whether the
+    client guest finished (raw/complete)."""
 
     def __init__(self, top):
         self.top = top
         self.env = read_env(os.path.join(top, "bench.env"))
         self.combos = self.env.get("BENCH_COMBOS", "").split()
         self.rounds = int(self.env.get("BENCH_ROUNDS", "1") or 1)
+        self.raw = os.path.join(top, "raw")
+        try:
+            with open(os.path.join(self.raw, "order")) as f:
+                self.order = [l.split() for l in f if l.strip()]
+        except OSError:
+            self.order = []
+        self.complete = os.path.exists(os.path.join(self.raw, "complete"))
+
+
+class Run(RunInfo):
+    """A cost run: values[(metric, end, row)] = {round: instructions per op}."""
+
+    def __init__(self, top):
+        RunInfo.__init__(self, top)
         self.period = int(self.env.get("BENCH_PERF_PERIOD", "0") or 0)
         self.dirents = int(self.env["BENCH_DIRENTS"]) if self.env.get("BENCH_DIRENTS") else None
         self.values, self.why = {}, {}
@@ -313,16 +334,9 @@ class Run:
         self.fixed = {}     # (metric, end) -> [instructions]
         self.speed = {}     # end -> [instructions per host second]
         self.jobs = {}      # (round, row, job) -> Job
-        raw = os.path.join(top, "raw")
-        try:
-            with open(os.path.join(raw, "order")) as f:
-                self.order = [l.split() for l in f if l.strip()]
-        except OSError:
-            self.order = []
-        self.complete = os.path.exists(os.path.join(raw, "complete"))
         for r in range(1, self.rounds + 1):
             for row in self.combos:
-                self._row(r, row, os.path.join(raw, "r%d" % r, row_dir(row)))
+                self._row(r, row, os.path.join(self.raw, "r%d" % r, row_dir(row)))
 
     def _note(self, key, r, fn, store):
         try:
@@ -444,9 +458,7 @@ def report(run, out, top=20):
                 p("cost:   %-6s %-20s %s%s" % (end, row, cell(list(vals.values())), extra))
     p("cost: ratios rpcrdmax/stock of instructions per op: ratio of medians [range of the"
       " per-round ratios]; below 1 costs less")
-    for what, base, new in PAIRS:
-        if base not in run.combos or new not in run.combos:
-            continue
+    for what, base, new in run_pairs(run.combos):
         p("cost: ratio %s: %s / %s" % (what, new, base))
         p("cost:   %-16s %-24s %s" % ("metric", "client end", "server end"))
         for metric, _j, _u, _w in METRICS:
@@ -638,16 +650,20 @@ def crossings(run, p, top=10):
 
 # ---- main ------------------------------------------------------------------
 
+def write_cells(path, cells):
+    """A summary TSV: per (labels, {round: value}) with values, a line of
+    the labels, median, min, max and rounds."""
+    with open(path, "w") as f:
+        for labels, vals in cells:
+            if vals:
+                med, lo, hi = summary(list(vals.values()))
+                f.write("\t".join(map(str, labels)) + "\t%.6g\t%.6g\t%.6g\t%d\n" % (med, lo, hi, len(vals)))
+
+
 def write_tsv(run, path):
     """metric end row median min max rounds."""
-    with open(path, "w") as f:
-        for metric, _j, _u, _w in METRICS:
-            for end in ENDS:
-                for row in run.combos:
-                    vals = run.get(metric, end, row)
-                    if vals:
-                        med, lo, hi = summary(list(vals.values()))
-                        f.write("%s\t%s\t%s\t%.6g\t%.6g\t%.6g\t%d\n" % (metric, end, row, med, lo, hi, len(vals)))
+    write_cells(path, (((metric, end, row), run.get(metric, end, row))
+                       for metric, _j, _u, _w in METRICS for end in ENDS for row in run.combos))
 
 
 def main(argv):
@@ -657,24 +673,13 @@ def main(argv):
             for end in ENDS:
                 print("%s %s" % (m[0], end))
         return 0
-    tsv, top, d = None, 20, None
-    while args:
-        a = args.pop(0)
-        if a == "--tsv" and args:
-            tsv = args.pop(0)
-        elif a == "--top" and args:
-            top = int(args.pop(0))
-        elif not a.startswith("-") and d is None:
-            d = a
-        else:
-            sys.stderr.write(__doc__)
-            return 2
-    if d is None or not os.path.isdir(os.path.join(d, "raw")):
-        sys.stderr.write("coststat: %s has no raw/ folder: not a bench run\n" % d)
+    got = report_args(args, "coststat", __doc__, ("--tsv", "--top"))
+    if got is None:
         return 2
+    d, opts = got
     run = Run(d)
-    report(run, sys.stdout, top)
-    write_tsv(run, tsv or os.path.join(d, "summary-cost.tsv"))
+    report(run, sys.stdout, int(opts.get("--top", 20)))
+    write_tsv(run, opts.get("--tsv") or os.path.join(d, "summary-cost.tsv"))
     return 0
 
 
