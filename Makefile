@@ -46,6 +46,10 @@
 #                        end, under QEMU's -icount, in 3 rounds, with profiles
 #                        of the 4 KiB QD1 read and stat (scripts/bench --cost;
 #                        BENCH_ARGS="--backports" etc. are passed on)
+#   make bench-scale     the server's memory (idle, QD16) and set-up
+#                        instructions per RDMA connection at 1, 16 and 64
+#                        connections, rpcrdmax against stock, under -icount
+#                        (scripts/bench --scale; BENCH_ARGS passed on)
 #   make install         install rpcrdmax.ko under /lib/modules/<kver>/updates
 #                        with a modprobe.d redirect from the stock rpcrdma,
 #                        and run depmod (KVER=, DESTDIR= as usual)
@@ -57,7 +61,7 @@ SHELL := /bin/bash
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 
 .PHONY: all modules setup deb build-6.12 check-6.12 build-7 check-7 check check-quick check-host check-build check-kunit \
-	check-e2e check-debug check-debug-smoke check-battery check-battery-v2 check-fresh fuzz-server demo bench bench-cost bench-core soak clean \
+	check-e2e check-debug check-debug-smoke check-battery check-battery-v2 check-fresh fuzz-server demo bench bench-cost bench-scale bench-core soak clean \
 	install uninstall
 
 all: modules
@@ -157,6 +161,9 @@ bench:
 
 bench-cost:
 	$(TOP)/scripts/bench --cost --perf rand-read-qd1,meta-stat $(BENCH_ARGS)
+
+bench-scale:
+	$(TOP)/scripts/bench --scale $(BENCH_ARGS)
 
 # The protocol core's instructions per RPC, exactly (callgrind on the
 # host; tools/bench/corecost, Documentation/performance.rst)
