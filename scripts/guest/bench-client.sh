@@ -544,7 +544,7 @@ scale_n() {
 	fi
 	ask qps 0
 	if [ "$ANS" != "ok 0" ]; then
-		unavailable "$d" "$t" "before mounting the server has RC QPs: $ANS, not 0"
+		unavailable "$d" "$t" "before mounting, the server's RC QPs: ${ANS#ok }, not 0"
 		scale_down "$d" "$t"
 		return 1
 	fi
