@@ -182,16 +182,19 @@ inline constexpr unsigned int kListenBacklog = 64;
  * more is kept but not looked at. */
 inline constexpr u32 kReqPdMax = 64;
 /* Contexts made when a connection is set up; more are made (and counted
- * in rdma_stat_ctxt_alloc) only when more are in use at once.  A Call
+ * in rdma_stat_ctxt_alloc) only when more are in use at once, and kept
+ * for the connection's life, as stock keeps its send contexts.  A Call
  * holds a receive context from recvfrom to release, so nfsd's thread
- * count bounds them; a Reply holds a send context until its Send
- * completes, so the credits bound them. */
-inline constexpr u32 kPoolCalls = 16;
-inline constexpr u32 kPoolSends = 64;
-/* The rdma_rw room each pooled context starts with: a few contexts, the
- * first with pieces for a 1 MiB chunk that starts mid-page (257 pages,
- * as a Read chunk lands after the inline octets), so steady I/O up to
- * that size does not grow them. */
+ * count bounds them (Debian starts 8 threads); a Reply holds a send
+ * context until its Send, or the signaled one after it, completes
+ * (kSendBatch).  An idle connection costs these and no more, so a
+ * server with many mostly idle clients does not pay for the busiest. */
+inline constexpr u32 kPoolCalls = 8;
+inline constexpr u32 kPoolSends = 16;
+/* The rdma_rw room each context starts with: a few contexts, the first
+ * with pieces for a 1 MiB chunk that starts mid-page (257 pages, as a
+ * Read chunk lands after the inline octets), so steady I/O up to that
+ * size does not grow them. */
 inline constexpr u32 kPoolRwCtxs = 8;
 inline constexpr u32 kPoolRwFirst = 258;
 inline constexpr u32 kPoolRwRest = 16;

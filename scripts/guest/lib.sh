@@ -1043,10 +1043,12 @@ steady_server_check() {
 	# split a chunk into more segments than a pooled context has room
 	# for, and such a context then grows (Documentation/svcrdma.rst); with
 	# 1 MiB I/O (the battery's server) not every pooled context met its
-	# largest chunk in the warm-up.  That growth is bounded by the pool,
-	# not by the Calls: at most one per pooled context (16 receive + 64
-	# send).  A per-RPC allocation grows with the Calls instead, so in a
-	# run of more Calls than the pool holds it goes past that bound.
+	# largest chunk in the warm-up.  That growth is bounded by the
+	# contexts, not by the Calls: at most one per context the connection
+	# keeps (8 receive + 16 send made at set-up, and those the warm-up's
+	# concurrency added; 80 as the pool was until November 2026).  A
+	# per-RPC allocation grows with the Calls instead, so in a run of
+	# more Calls than that it goes past the bound.
 	local grew=$((a1 - a0)) calls=$((r1 - r0)) pool=80
 	if [ "$grew" = 0 ]; then
 		step_ok "steady: no context allocated during the run"
