@@ -235,7 +235,7 @@ int SvcConn::load_writes(SendCtx *sc, void *rqstp, CallCtx *cc, const rpcrdmax_x
 	for (u32 i = 0; i < p.nwrites; i++)
 		nctx += p.writes[i].len ? ccl.write[i].nsegs : 0;
 	if (nctx) {
-		r = sc->rw.alloc(nctx);
+		r = sc->rw.alloc(max(nctx, kRwListMin));
 		count_allocs(sc->rw.take_grown());
 	}
 	for (u32 i = 0; i < p.nwrites && r.is_ok(); i++)

@@ -191,13 +191,12 @@ inline constexpr u32 kReqPdMax = 64;
  * server with many mostly idle clients does not pay for the busiest. */
 inline constexpr u32 kPoolCalls = 8;
 inline constexpr u32 kPoolSends = 16;
-/* The rdma_rw room each context starts with: a few contexts, the first
- * with pieces for a 1 MiB chunk that starts mid-page (257 pages, as a
- * Read chunk lands after the inline octets), so steady I/O up to that
- * size does not grow them. */
-inline constexpr u32 kPoolRwCtxs = 8;
-inline constexpr u32 kPoolRwFirst = 258;
-inline constexpr u32 kPoolRwRest = 16;
+/* A context's rdma_rw room is made when a chunk first needs it, and
+ * kept: a list of at least kRwListMin contexts (one per segment; few
+ * chunks have more), each scatterlist as large as the most pages a
+ * segment of it has carried.  A connection that moves no chunk data
+ * has none. */
+inline constexpr u32 kRwListMin = 8;
 /* Backward Calls (RFC 8167) a connection may have outstanding: what
  * the backchannel rpc_xprt's slot table holds, the rdma_credit of each
  * backward Call, and the Receives kept posted, beyond the credits, for

@@ -154,12 +154,11 @@ CallCtx *SvcConn::new_call()
 	if (!cc)
 		return nullptr;
 	cc->pieces = new (Gfp::Kernel) rpcrdmax_page_seg[lim_.chunk.pieces_cap];
-	if (!cc->pieces ||
-	    cc->read_rw.reserve(kPoolRwCtxs, kPoolRwFirst, kPoolRwRest).is_error()) {
+	if (!cc->pieces) {
 		delete cc;
 		return nullptr;
 	}
-	count_allocs(1 + cc->read_rw.take_grown());
+	count_allocs(1);
 	SpinLockBhGuard g(&lock_);
 	calls_.push_back(cc);
 	return cc;
@@ -174,12 +173,11 @@ SendCtx *SvcConn::new_send()
 	sc->conn = this;
 	sc->pages = new (Gfp::Kernel) void *[lim_.chunk.reply_pages];
 	if (!sc->pages ||
-	    sc->make(id.device(), lim_.send_size, (int)(send_ids_.add_return(1) - 1)).is_error() ||
-	    sc->rw.reserve(kPoolRwCtxs, kPoolRwFirst, kPoolRwRest).is_error()) {
+	    sc->make(id.device(), lim_.send_size, (int)(send_ids_.add_return(1) - 1)).is_error()) {
 		delete sc;
 		return nullptr;
 	}
-	count_allocs(1 + sc->rw.take_grown());
+	count_allocs(1);
 	return sc;
 }
 

@@ -1053,7 +1053,7 @@ steady_server_check() {
 	if [ "$grew" = 0 ]; then
 		step_ok "steady: no context allocated during the run"
 	elif [ "$grew" -le "$pool" ] && [ "$calls" -gt "$pool" ] 2>/dev/null; then
-		step_ok "steady: $grew contexts grew during $calls Calls (at most one per pooled context)"
+		step_ok "steady: $grew contexts grew during $calls Calls (at most one per context)"
 	else
 		step_fail "steady: $grew contexts allocated during $calls Calls (more than one per pooled context, $pool, or too few Calls to tell)"
 	fi

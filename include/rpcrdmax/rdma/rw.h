@@ -131,18 +131,6 @@ public:
 		return {};
 	}
 
-	/*
-	 * Make room up front (when a pooled context is made): @max
-	 * contexts, the first with @first pieces, the others with @rest.
-	 */
-	Result<void> reserve(u32 max, unsigned int first, unsigned int rest)
-	{
-		RPCRDMAX_TRY(alloc(max));
-		for (u32 i = 0; i < max_; i++)
-			RPCRDMAX_TRY(ctxs_[i].reserve(i ? rest : first));
-		return {};
-	}
-
 	/* Allocations (lists and scatterlists) since the last call. */
 	u32 take_grown()
 	{
