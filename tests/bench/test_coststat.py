@@ -298,6 +298,21 @@ class WholeRun(unittest.TestCase):
             self.assertIn("the client sent 0.00 RPCs per op", run.reason(("stat", end, "stock:stock")))
         self.assertEqual(sorted(run.get("unlink", "client", "stock:stock")), [1, 2, 3])
 
+    def test_tiny_run_whose_net_rpcs_cancel_keeps_its_figure(self):
+        # the cost smoke's seq-write: 1 MiB, then 2; the null run sent a
+        # GETATTR more than the full one, so the net of the two is 0
+        path = os.path.join(self.top, "raw", "r2", "stock_stock", "seq-write.cost")
+        with open(path) as f:
+            lines = [l for l in f if not l.startswith("rpcs ")]
+        lines += ["rpcs null begin WRITE 4\n", "rpcs null end WRITE 5\n",
+                  "rpcs null begin GETATTR 1\n", "rpcs null end GETATTR 3\n",
+                  "rpcs full begin WRITE 5\n", "rpcs full end WRITE 7\n",
+                  "rpcs full begin GETATTR 3\n", "rpcs full end GETATTR 4\n"]
+        write(path, "".join(lines))
+        write(os.path.join(self.top, "raw", "r2", "stock_stock", "seq-write.json"), fio_json("seq-write", 2))
+        run = coststat.Run(self.top)
+        self.assertEqual(sorted(run.get("seq-write", "client", "stock:stock")), [1, 2, 3])
+
     def test_main_writes_tsv_and_lists_metrics(self):
         out, sys.stdout = sys.stdout, io.StringIO()
         try:
