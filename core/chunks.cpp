@@ -330,6 +330,14 @@ u8 *put_lists(u8 *p, const ChunkLists &cl)
 	return chunks_impl::put_write_chunk(p, cl, cl.reply);
 }
 
+u8 *put_echo_chunk(u8 *p, const ChunkLists &cl, const ChunkRef &c, u32 written)
+{
+	p = chunks_impl::put_word(p, c.nsegs);
+	for (u32 i = 0; i < c.nsegs; i++)
+		p = chunks_impl::put_segment(p, echo_segment(cl.segment(c, i), &written));
+	return p;
+}
+
 bool encode(ktl::XdrWriter &xdr, const ChunkLists &cl)
 {
 	u8 *p = xdr.reserve(cl.encoded_size());

@@ -4,6 +4,7 @@
  * (core/responder.h).
  */
 #include <rpcrdmax/core/responder.h>
+#include <rpcrdmax/core/v2.h>
 
 namespace rpcrdmax::core {
 
@@ -75,9 +76,7 @@ static bool echo_chunk(ChunkLists *out, const ChunkLists &cl, const ChunkRef &c,
 	if ((reply ? out->set_reply_chunk() : out->add_write_chunk()) != ListError::None)
 		return false;
 	for (u32 i = 0; i < c.nsegs; i++) {
-		Segment s = cl.segment(c, i);
-		s.length = ktl::min(s.length, written);
-		written -= s.length;
+		const Segment s = chunks::echo_segment(cl.segment(c, i), &written);
 		if ((reply ? out->add_reply_segment(s) : out->add_write_segment(s)) !=
 		    ListError::None)
 			return false;
@@ -126,25 +125,16 @@ static void plan_writes(const ChunkLists &cl, const ReplyShape &s, ReplyPlan *p)
 		p->body_len += p->body[i].len;
 }
 
-ReplyPlan v1_plan_reply(const V1Header &call, const ReplyShape &s, u32 inline_max,
-			V1Header *rep)
+ReplyPlan v1_plan_reply(const V1Header &call, const ReplyShape &s, u32 inline_max)
 {
 	const ChunkLists &cl = call.chunks;
 	ReplyPlan p = {};
 
 	p.route = ReplyRoute::Bad;
-	rep->xid = call.xid;
-	rep->vers = kRpcRdmaVersion1;
-	rep->proc = V1Proc::Msg;
-	rep->chunks.clear();
 	if ((u64)s.head_len + s.page_len + s.tail_len != s.len || !payloads_valid(s))
 		return p;
 	plan_writes(cl, s, &p);
-	for (u32 i = 0; i < cl.nwrite; i++)
-		if (!echo_chunk(&rep->chunks, cl, cl.write[i], i < p.nwrites ? p.writes[i].len : 0,
-				false))
-			return p;
-	if ((u64)v1_encoded_size(*rep) + p.body_len <= inline_max) {
+	if ((u64)kFixedHeaderSize + reply_lists_size(cl, false) + p.body_len <= inline_max) {
 		p.route = ReplyRoute::Inline;
 		return p;
 	}
@@ -152,11 +142,76 @@ ReplyPlan v1_plan_reply(const V1Header &call, const ReplyShape &s, u32 inline_ma
 		p.route = ReplyRoute::NoRoom;
 		return p;
 	}
-	rep->proc = V1Proc::NoMsg;
-	if (!echo_chunk(&rep->chunks, cl, cl.reply, p.body_len, true))
-		return p;
 	p.route = ReplyRoute::ReplyChunk;
 	return p;
+}
+
+u32 reply_lists_size(const ChunkLists &cl, bool reply_chunk)
+{
+	u32 n = 2 * kXdrWord; /* the empty Read list, the Write list's end */
+
+	for (u32 i = 0; i < cl.nwrite; i++)
+		n += 2 * kXdrWord + cl.write[i].nsegs * kSegmentSize;
+	return n + (reply_chunk ? chunks::reply_chunk_size(cl.reply.nsegs) : kXdrWord);
+}
+
+u8 *put_reply_lists(u8 *p, const ChunkLists &cl, const ReplyPlan &plan)
+{
+	ktl::store_be32(p, 0);
+	p += kXdrWord;
+	for (u32 i = 0; i < cl.nwrite; i++) {
+		ktl::store_be32(p, 1);
+		p = chunks::put_echo_chunk(p + kXdrWord, cl, cl.write[i], reply_written(plan, i));
+	}
+	ktl::store_be32(p, 0);
+	p += kXdrWord;
+	const bool reply = plan.route == ReplyRoute::ReplyChunk;
+	ktl::store_be32(p, reply);
+	p += kXdrWord;
+	return reply ? chunks::put_echo_chunk(p, cl, cl.reply, plan.body_len) : p;
+}
+
+ktl::Result<u32> encode_reply(const V1Header &call, const ReplyPlan &p, u32 vers, u32 credits,
+			      ktl::Bytes out)
+{
+	const bool nomsg = p.route == ReplyRoute::ReplyChunk;
+	const bool v2 = vers == kRpcRdmaVersion2;
+	const u32 fixed = kFixedHeaderSize + (v2 ? kV2ExtraHeaderSize : 0);
+	ktl::XdrWriter xdr(out);
+
+	if ((!nomsg && p.route != ReplyRoute::Inline) || (!v2 && vers != kRpcRdmaVersion1))
+		return ktl::error(ktl::err::EINVAL);
+	const u32 size = fixed + reply_lists_size(call.chunks, nomsg);
+	u8 *at = xdr.reserve(size);
+	if (!at)
+		return ktl::error(ktl::err::EMSGSIZE);
+	/* RDMA2_MSG and RDMA2_NOMSG are RDMA_MSG's and RDMA_NOMSG's numbers */
+	static_assert((u32)V2Proc::Msg == (u32)V1Proc::Msg && (u32)V2Proc::NoMsg == (u32)V1Proc::NoMsg);
+	ktl::store_be32(at, call.xid);
+	ktl::store_be32(at + 4, vers);
+	ktl::store_be32(at + 8, credits);
+	ktl::store_be32(at + 12, static_cast<u32>(nomsg ? V1Proc::NoMsg : V1Proc::Msg));
+	if (v2) {
+		ktl::store_be32(at + 16, kMsgReply);
+		ktl::store_be32(at + 20, 0);
+	}
+	put_reply_lists(at + fixed, call.chunks, p);
+	return size;
+}
+
+void v1_reply_header(const V1Header &call, const ReplyPlan &p, V1Header *rep)
+{
+	const ChunkLists &cl = call.chunks;
+
+	rep->reset();
+	rep->xid = call.xid;
+	rep->vers = kRpcRdmaVersion1;
+	rep->proc = p.route == ReplyRoute::ReplyChunk ? V1Proc::NoMsg : V1Proc::Msg;
+	for (u32 i = 0; i < cl.nwrite; i++)
+		if (!echo_chunk(&rep->chunks, cl, cl.write[i], reply_written(p, i), false))
+			return;
+	if (p.route == ReplyRoute::ReplyChunk)
+		echo_chunk(&rep->chunks, cl, cl.reply, p.body_len, true);
 }
 
 static void layout_add(InlineLayout *out, bool mapped, u32 part, u32 buf_off, u32 len)

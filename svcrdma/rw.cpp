@@ -37,10 +37,16 @@ Result<void> SvcConn::add_reads(void *rqstp, CallCtx *cc, const core::ChunkRef &
 			continue;
 		}
 		u32 take = min(s.length - skip, len);
-		int n = rpcrdmax_svc_arg_pages(rqstp, at, take, cc->pieces, lim_.chunk.pieces_cap);
+		/* a range of rq_pages touches at most this many pages */
+		const u32 cap = lim_.chunk.pieces_cap;
+		rpcrdmax_page_seg *pieces = cc->pieces.room(min(take / RPCRDMAX_PAGE_SIZE + 2, cap), cap);
+		count_allocs(cc->pieces.take_grown());
+		if (!pieces)
+			return error(err::ENOMEM);
+		int n = rpcrdmax_svc_arg_pages(rqstp, at, take, pieces, cc->pieces.capacity());
 		if (n <= 0)
 			return error(err::EMSGSIZE);
-		RPCRDMAX_TRY(cc->read_rw.add(id, Span<const rpcrdmax_page_seg>(cc->pieces, (size_t)n),
+		RPCRDMAX_TRY(cc->read_rw.add(id, Span<const rpcrdmax_page_seg>(pieces, (size_t)n),
 					     s.offset + skip, s.handle, RPCRDMAX_DMA_FROM_DEVICE));
 		stat_add(RPCRDMAX_SVC_STAT_READ);
 		at += take;
@@ -127,7 +133,6 @@ Result<void> SvcConn::add_writes(SendCtx *sc, void *rqstp, CallCtx *cc, const co
 				 const core::Range *ranges, u32 nranges)
 {
 	const core::ChunkLists &cl = cc->call.chunks;
-	rpcrdmax_page_seg *pieces = cc->pieces;
 	u32 total = 0, ri = 0, roff = 0, longest = 0;
 
 	for (u32 i = 0; i < nranges; i++) {
@@ -135,7 +140,12 @@ Result<void> SvcConn::add_writes(SendCtx *sc, void *rqstp, CallCtx *cc, const co
 		longest = max(longest, ranges[i].len);
 	}
 	/* A segment's pieces: its pages plus a split at each range edge. */
-	u32 max_pieces = min(longest / RPCRDMAX_PAGE_SIZE + 4 * nranges + 4, lim_.chunk.pieces_cap);
+	const u32 cap = lim_.chunk.pieces_cap;
+	const u32 max_pieces = min(longest / RPCRDMAX_PAGE_SIZE + 4 * nranges + 4, cap);
+	rpcrdmax_page_seg *pieces = cc->pieces.room(max_pieces, cap);
+	count_allocs(cc->pieces.take_grown());
+	if (!pieces)
+		return error(err::ENOMEM);
 	Result<void> r = {};
 	for (u32 k = 0; k < c.nsegs && total && r.is_ok(); k++) {
 		const core::Segment &s = cl.segment(c, k);

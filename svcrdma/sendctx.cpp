@@ -13,7 +13,6 @@ namespace rpcrdmax::svcrdma {
 SendCtx::~SendCtx()
 {
 	reset();
-	delete[] pages;
 }
 
 /* Allocate the Send buffer of @len octets and DMA-map it for @dev, once
@@ -42,7 +41,7 @@ void SendCtx::reset()
 	nmaps = 0;
 	map_dev = nullptr;
 	rw.destroy();
-	rpcrdmax_put_pages(pages, npages);
+	rpcrdmax_put_pages(pages.data(), npages);
 	npages = 0;
 	sq_entries = 0;
 	write_wrs = 0;

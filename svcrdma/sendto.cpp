@@ -248,29 +248,38 @@ int SvcConn::load_writes(SendCtx *sc, void *rqstp, CallCtx *cc, const rpcrdmax_x
 		return r.error().code();
 	if (!nctx && !sc->lay.nmapped)
 		return 0;
-	int n = rpcrdmax_svc_res_take_pages(rqstp, sc->pages, lim_.chunk.reply_pages);
+	int n = rpcrdmax_svc_res_take_pages(rqstp, sc->pages.data(), sc->pages.capacity());
+	if (n == -err::ENOBUFS && sc->pages.capacity() < lim_.chunk.reply_pages) {
+		/* more than the room in place: the largest Reply's, once */
+		void **room = sc->pages.room(lim_.chunk.reply_pages, lim_.chunk.reply_pages);
+		count_allocs(sc->pages.take_grown());
+		if (!room)
+			return -err::ENOMEM;
+		n = rpcrdmax_svc_res_take_pages(rqstp, room, sc->pages.capacity());
+	}
 	if (n < 0)
 		return n;
 	sc->npages = (unsigned int)n;
 	return 0;
 }
 
-/* The Reply's route, and the credits it grants; logs a Reply with none. */
-core::ReplyPlan SvcConn::plan_reply(void *rqstp, CallCtx *cc, rpcrdmax_xdr_shape *s)
+/* The Reply's route, and the @credits it grants; logs a Reply with none. */
+core::ReplyPlan SvcConn::plan_reply(void *rqstp, CallCtx *cc, rpcrdmax_xdr_shape *s,
+				    u32 *credits)
 {
 	const core::V1Header &call = cc->call;
 
 	*s = res_shape(rqstp);
 	{
 		SpinLockBhGuard g(&lock_);
-		cc->reply.credits = core::credits_responder_reply(&credits_, call.credits);
+		*credits = core::credits_responder_reply(&credits_, call.credits);
 	}
 	cc->outstanding = false;
 	cc->shape.head_len = s->head_len;
 	cc->shape.page_len = s->page_len;
 	cc->shape.tail_len = s->tail_len;
 	cc->shape.len = s->len;
-	const core::ReplyPlan p = core::v1_plan_reply(call, cc->shape, reply_thr(cc), &cc->reply);
+	const core::ReplyPlan p = core::v1_plan_reply(call, cc->shape, reply_thr(cc));
 	if (p.route == core::ReplyRoute::NoRoom)
 		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "Reply %08x of %u octets has no room",
 					 call.xid, s->len);
@@ -306,15 +315,15 @@ int SvcConn::result_payload(CallCtx *cc, u32 offset, u32 length)
 
 /* svcrdma_encode_wseg: each segment of the Reply's Write list and Reply
  * chunk as its header returns them, walked only while the event is on. */
-void SvcConn::trace_reply_segments(const SendCtx *sc, const core::ChunkLists &cl)
+void SvcConn::trace_reply_segments(const SendCtx *sc, const core::V1Header &call,
+				   const core::ReplyPlan &p)
 {
 	if (!tp_on(RPCRDMAX_TP_SVCRDMA_ENCODE_WSEG))
 		return;
-	cl.for_each_segment(cl.kWriteList | cl.kReplyChunk,
-			    [&](const core::ChunkRef &, u32 i, const core::Segment &s) {
-				    rpcrdmax_trace_svc_encode_wseg(scq_.get(), sc->cqe.id(), i,
-								   s.handle, s.length, s.offset);
-			    });
+	core::for_each_reply_segment(call, p, [&](u32 i, const core::Segment &s) {
+		rpcrdmax_trace_svc_encode_wseg(scq_.get(), sc->cqe.id(), i, s.handle, s.length,
+					       s.offset);
+	});
 }
 
 /* nfsd's sendto: the Reply to @cc's Call, posted, or RDMA_ERROR; a
@@ -331,7 +340,8 @@ int SvcConn::sendto(void *rqstp, CallCtx *cc)
 int SvcConn::reply(void *rqstp, CallCtx *cc)
 {
 	rpcrdmax_xdr_shape s;
-	const core::ReplyPlan p = plan_reply(rqstp, cc, &s);
+	u32 credits;
+	const core::ReplyPlan p = plan_reply(rqstp, cc, &s, &credits);
 
 	if (p.route == core::ReplyRoute::NoRoom)
 		return chunk_error(cc, core::V2ErrCode::ReplyResource, s.len).is_ok() ? 0 : -err::ENOTCONN;
@@ -343,13 +353,11 @@ int SvcConn::reply(void *rqstp, CallCtx *cc)
 		rpcrdmax_trace_svc_send_err(id.get(), cc->call.xid, -err::ENOMEM);
 		return -err::ENOMEM;
 	}
-	auto enc = cc->vers == core::kRpcRdmaVersion2
-			   ? core::v2_encode_msg(cc->reply, core::kMsgReply, 0, Bytes(sc->data, sc->size))
-			   : core::v1_encode(cc->reply, Bytes(sc->data, sc->size));
+	auto enc = core::encode_reply(cc->call, p, cc->vers, credits, Bytes(sc->data, sc->size));
 	int rc = enc.is_ok() ? 0 : enc.error().code();
 	u32 send_len = enc.is_ok() ? enc.value() : 0;
 	if (!rc)
-		trace_reply_segments(sc, cc->reply.chunks);
+		trace_reply_segments(sc, cc->call, p);
 	if (!rc && p.route == core::ReplyRoute::Inline) {
 		rc = load_inline(sc, rqstp, s, p, send_len);
 		send_len += p.body_len;

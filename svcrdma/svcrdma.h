@@ -197,6 +197,11 @@ inline constexpr u32 kPoolSends = 16;
  * segment of it has carried.  A connection that moves no chunk data
  * has none. */
 inline constexpr u32 kRwListMin = 8;
+/* Page pieces and Reply pages a context holds in place: a 4 KiB chunk's
+ * or Reply's need a few.  Larger ones take a heap array of the
+ * connection's most (ChunkSizes) the first time, kept. */
+inline constexpr u32 kPiecesInPlace = 16;
+inline constexpr u32 kPagesInPlace = 16;
 /* Backward Calls (RFC 8167) a connection may have outstanding: what
  * the backchannel rpc_xprt's slot table holds, the rdma_credit of each
  * backward Call, and the Receives kept posted, beyond the credits, for
@@ -267,19 +272,17 @@ struct RecvBuf : MsgBuf {
 /*
  * A receive context: one per Call between recvfrom and release, taken
  * from and given back to the connection's free list.  It owns the
- * decoded transport header, sendto's scratch for the Reply's, the
+ * decoded transport header (from which sendto encodes the Reply's), the
  * rdma_rw contexts of the Call's RDMA Reads and the page-piece scratch
  * of its Reads and Writes.
  */
 struct CallCtx {
-	~CallCtx() { delete[] pieces; }
 	ListNode node;
 	ListNode all;	/* SvcConn::calls_: every context the connection made */
 	core::V1Header call;
-	core::V1Header reply;	/* sendto's scratch */
 	core::CallLayout layout; /* the Call's pieces (recvfrom) */
 	RwList read_rw;
-	rpcrdmax_page_seg *pieces = nullptr; /* ChunkSizes::pieces_cap: one segment's (rpcrdmax_svc_*_pages) */
+	Scratch<rpcrdmax_page_seg, kPiecesInPlace> pieces; /* one segment's (rpcrdmax_svc_*_pages) */
 	/* The Reply's shape: its DDP-eligible results as xpo_result_payload
 	 * marks them (the i-th for Write chunk i), its lengths at sendto. */
 	core::ReplyShape shape = {};
@@ -316,7 +319,7 @@ struct SendCtx : MsgBuf {
 
 	ListNode node;		/* the free list, or orphans: WRs may still use it */
 	RwList rw;		/* Write chunk, then Reply chunk */
-	void **pages = nullptr;	/* ChunkSizes::reply_pages: rq_res's pages, held for the Writes or SGEs */
+	Scratch<void *, kPagesInPlace> pages; /* rq_res's pages, held for the Writes or SGEs */
 	unsigned int npages = 0;
 	u32 sq_entries = 0;	/* Send Queue slots this Reply holds */
 	u32 write_wrs = 0;	/* of those, its Write chunks' Writes (tracepoints) */
@@ -334,6 +337,13 @@ struct SendCtx : MsgBuf {
 	rpcrdmax_sge sges[core::kInlineMaxSges] = {};
 	Wr wr;			/* its Send, built in place per Reply */
 };
+
+/* What a connection's contexts weigh (Documentation/performance.rst,
+ * "Scale"): a receive context in a kmalloc-8k block, a send context
+ * (its Send buffer apart) in a kmalloc-1k one; larger chunk and Reply
+ * page arrays only on the contexts that carried such. */
+static_assert(sizeof(CallCtx) <= 8192, "a receive context outgrew its 8 KiB block");
+static_assert(sizeof(SendCtx) <= 1024, "a send context outgrew its 1 KiB block");
 
 /* RDMA Reads of one Call, waited for in recvfrom. */
 struct ReadCtx {
@@ -360,7 +370,8 @@ public:
 	int process(void *rqstp, RecvBuf *rb, void **ctxt);
 	int recvfrom(void *rqstp, void **ctxt);
 	void trace_segments(const RecvBuf *rb, const core::ChunkLists &cl);
-	void trace_reply_segments(const SendCtx *sc, const core::ChunkLists &cl);
+	void trace_reply_segments(const SendCtx *sc, const core::V1Header &call,
+				  const core::ReplyPlan &p);
 	int sendto(void *rqstp, CallCtx *cc);
 	int reply(void *rqstp, CallCtx *cc);
 	int result_payload(CallCtx *cc, u32 offset, u32 length);
@@ -436,7 +447,7 @@ private:
 			const core::ReplyPlan &p, u32 hlen);
 	int load_writes(SendCtx *sc, void *rqstp, CallCtx *cc, const rpcrdmax_xdr_shape &s,
 			const core::ReplyPlan &p);
-	core::ReplyPlan plan_reply(void *rqstp, CallCtx *cc, rpcrdmax_xdr_shape *s);
+	core::ReplyPlan plan_reply(void *rqstp, CallCtx *cc, rpcrdmax_xdr_shape *s, u32 *credits);
 	Result<void> post_reply(SendCtx *sc, u32 send_len, u32 inv_rkey);
 	void orphan(SendCtx *sc);
 	void retire(SendCtx *sc);

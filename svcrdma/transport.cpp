@@ -153,11 +153,6 @@ CallCtx *SvcConn::new_call()
 
 	if (!cc)
 		return nullptr;
-	cc->pieces = new (Gfp::Kernel) rpcrdmax_page_seg[lim_.chunk.pieces_cap];
-	if (!cc->pieces) {
-		delete cc;
-		return nullptr;
-	}
 	count_allocs(1);
 	SpinLockBhGuard g(&lock_);
 	calls_.push_back(cc);
@@ -171,9 +166,7 @@ SendCtx *SvcConn::new_send()
 	if (!sc)
 		return nullptr;
 	sc->conn = this;
-	sc->pages = new (Gfp::Kernel) void *[lim_.chunk.reply_pages];
-	if (!sc->pages ||
-	    sc->make(id.device(), lim_.send_size, (int)(send_ids_.add_return(1) - 1)).is_error()) {
+	if (sc->make(id.device(), lim_.send_size, (int)(send_ids_.add_return(1) - 1)).is_error()) {
 		delete sc;
 		return nullptr;
 	}

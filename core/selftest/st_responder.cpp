@@ -43,26 +43,26 @@ constexpr u32 kCallReply[] = {
 	kXid, 0, 2, 100003, 3, 16,
 };
 
-/* Encode @rep followed by @body octets of body (the RPC Reply: its XID,
+/* Encode the Reply header @p plans for @call (encode_reply) with
+ * @credits, followed by @body octets of body (the RPC Reply: its XID,
  * then zeros), as a Send would carry. */
-static ktl::ConstBytes send_octets(Reporter &r, const V1Header &rep, u32 body)
+static ktl::ConstBytes send_octets(Reporter &r, const V1Header &call, const ReplyPlan &p,
+				   u32 credits, u32 body)
 {
-	ktl::Bytes out = r.bytes(v1_encoded_size(rep) + body);
-	auto n = v1_encode(rep, out);
+	ktl::Bytes out = r.bytes(1024 + body);
+	auto n = encode_reply(call, p, kRpcRdmaVersion1, credits, out);
 
-	if (!ST_CHECK(r, n.is_ok()) || !ST_EQ(r, n.value(), v1_encoded_size(rep)))
+	if (!ST_CHECK(r, n.is_ok()) || !ST_CHECK(r, n.value() <= 1024))
 		return ktl::ConstBytes();
 	if (body >= 4)
-		ktl::store_be32(out.data() + n.value(), rep.xid);
-	return out;
+		ktl::store_be32(out.data() + n.value(), call.xid);
+	return out.first(n.value() + body);
 }
 
 static void write_chunk_reply(Reporter &r)
 {
-	V1Header *call = r.make<V1Header>(), *rep = r.make<V1Header>(),
-		 *got = r.make<V1Header>();
+	V1Header *call = r.make<V1Header>(), *got = r.make<V1Header>();
 	ST_NEED(r, call);
-	ST_NEED(r, rep);
 	ST_NEED(r, got);
 
 	ST_EQ(r, v1_decode_call(r.words(kCallWrite), kLim, call), V1Verdict::Ok);
@@ -71,15 +71,13 @@ static void write_chunk_reply(Reporter &r)
 	/* 1001 octets of READ data: 3 octets of round-up open the tail. */
 	ReplyShape s = { 120, 1001, 7, 1128, 1, {} };
 	s.payloads[0] = { 120, 1001 };
-	ReplyPlan p = v1_plan_reply(*call, s, kInline, rep);
+	ReplyPlan p = v1_plan_reply(*call, s, kInline);
 	ST_EQ(r, p.route, ReplyRoute::Inline);
 	ST_EQ(r, p.write_len, 1001u);
 	ST_EQ(r, p.nbody, 2u);
 	ST_EQ(r, p.body[1].off, 1124u); /* past the round-up */
 	ST_EQ(r, p.body_len, 124u);
-	rep->credits = 16;
-
-	ktl::ConstBytes wire = send_octets(r, *rep, p.body_len);
+	ktl::ConstBytes wire = send_octets(r, *call, p, 16, p.body_len);
 	ST_EQ(r, v1_decode_reply(wire, kLim, got), V1Verdict::Ok);
 	ST_EQ(r, v1_requester_action(V1Verdict::Ok), RequesterAction::Complete);
 	ST_EQ(r, got->xid, kXid);
@@ -103,22 +101,18 @@ static void write_chunk_reply(Reporter &r)
 
 static void reply_chunk_reply(Reporter &r)
 {
-	V1Header *call = r.make<V1Header>(), *rep = r.make<V1Header>(),
-		 *got = r.make<V1Header>();
+	V1Header *call = r.make<V1Header>(), *got = r.make<V1Header>();
 	ST_NEED(r, call);
-	ST_NEED(r, rep);
 	ST_NEED(r, got);
 
 	ST_EQ(r, v1_decode_call(r.words(kCallReply), kLim, call), V1Verdict::Ok);
 	/* A 5100-octet READDIR-like Reply: too long inline, no Write chunk. */
 	const ReplyShape s = { 100, 5000, 0, 5100, 0, {} };
-	ReplyPlan p = v1_plan_reply(*call, s, kInline, rep);
+	ReplyPlan p = v1_plan_reply(*call, s, kInline);
 	ST_EQ(r, p.route, ReplyRoute::ReplyChunk);
 	ST_EQ(r, p.write_len, 0u);
 	ST_EQ(r, p.body_len, 5100u);
-	rep->credits = 32;
-
-	ktl::ConstBytes wire = send_octets(r, *rep, 0); /* RDMA_NOMSG: header only */
+	ktl::ConstBytes wire = send_octets(r, *call, p, 32, 0); /* RDMA_NOMSG: header only */
 	ST_EQ(r, v1_decode_reply(wire, kLim, got), V1Verdict::Ok);
 	ST_EQ(r, got->proc, V1Proc::NoMsg);
 	ST_EQ(r, got->payload_len, 0u);
@@ -137,17 +131,15 @@ static void reply_chunk_reply(Reporter &r)
 
 static void no_room_is_err_chunk(Reporter &r)
 {
-	V1Header *call = r.make<V1Header>(), *rep = r.make<V1Header>(),
-		 *got = r.make<V1Header>();
+	V1Header *call = r.make<V1Header>(), *got = r.make<V1Header>();
 	ST_NEED(r, call);
-	ST_NEED(r, rep);
 	ST_NEED(r, got);
 
 	/* The Write-chunk Call, but a Reply whose body cannot fit inline
 	 * and which has nowhere else to go. */
 	ST_EQ(r, v1_decode_call(r.words(kCallWrite), kLim, call), V1Verdict::Ok);
 	const ReplyShape s = { 6000, 0, 0, 6000, 0, {} };
-	ST_EQ(r, v1_plan_reply(*call, s, kInline, rep).route, ReplyRoute::NoRoom);
+	ST_EQ(r, v1_plan_reply(*call, s, kInline).route, ReplyRoute::NoRoom);
 
 	ktl::Bytes out = r.bytes(64);
 	auto n = v1_encode_err_chunk(call->xid, 1, out);

@@ -11,6 +11,7 @@
  * (EPERM, SIZE_MAX) that collide with ktl names. */
 #include <rpcrdmax/core/responder.h>
 #include <rpcrdmax/core/v1.h>
+#include <rpcrdmax/core/v2.h>
 
 #include <gtest/gtest.h>
 
@@ -271,11 +272,67 @@ TEST(CallLayout, RandomCallsCoverTheirInlineOctetsOnce)
 	EXPECT_GT(accepted, 1000u);
 }
 
+/*
+ * Plan the Reply (v1_plan_reply) and read its header back as a V1Header
+ * (v1_reply_header); for the routes that send one, the header the
+ * responder encodes straight from the Call (encode_reply, in
+ * versions 1 and 2) must be that header's octets as v1_encode and
+ * v2_encode_msg write them, and too small a buffer is refused.
+ */
+static ReplyPlan plan(const V1Header &call, const ReplyShape &s, uint32_t inline_max, V1Header *rep)
+{
+	ReplyPlan p = v1_plan_reply(call, s, inline_max);
+	v1_reply_header(call, p, rep);
+	if (p.route != ReplyRoute::Inline && p.route != ReplyRoute::ReplyChunk) {
+		std::vector<uint8_t> buf(64);
+		EXPECT_TRUE(encode_reply(call, p, kRpcRdmaVersion1, 5, rpcrdmax::ktl::Bytes(buf.data(), buf.size())).is_error());
+		EXPECT_TRUE(encode_reply(call, p, kRpcRdmaVersion2, 5, rpcrdmax::ktl::Bytes(buf.data(), buf.size())).is_error());
+		return p;
+	}
+	const uint32_t credits = 7;
+	rep->credits = credits;
+	std::vector<uint8_t> want(8192), got(8192, 0xa5);
+	auto w = v1_encode(*rep, rpcrdmax::ktl::Bytes(want.data(), want.size()));
+	auto g = encode_reply(call, p, kRpcRdmaVersion1, credits, rpcrdmax::ktl::Bytes(got.data(), got.size()));
+	EXPECT_TRUE(w.is_ok() && g.is_ok());
+	if (w.is_ok() && g.is_ok()) {
+		EXPECT_EQ(g.value(), w.value());
+		EXPECT_TRUE(std::equal(want.begin(), want.begin() + w.value(), got.begin()));
+		EXPECT_TRUE(encode_reply(call, p, kRpcRdmaVersion1, credits, rpcrdmax::ktl::Bytes(got.data(), g.value() - 1))
+				    .is_error());
+	}
+	auto w2 = v2_encode_msg(*rep, kMsgReply, 0, rpcrdmax::ktl::Bytes(want.data(), want.size()));
+	auto g2 = encode_reply(call, p, kRpcRdmaVersion2, credits, rpcrdmax::ktl::Bytes(got.data(), got.size()));
+	EXPECT_TRUE(w2.is_ok() && g2.is_ok());
+	if (w2.is_ok() && g2.is_ok()) {
+		EXPECT_EQ(g2.value(), w2.value());
+		EXPECT_TRUE(std::equal(want.begin(), want.begin() + w2.value(), got.begin()));
+	}
+	/* no other version has this header */
+	EXPECT_TRUE(encode_reply(call, p, 3, credits, rpcrdmax::ktl::Bytes(got.data(), got.size())).is_error());
+	/* what the trace walks: the header's segments, in order */
+	std::vector<Segment> walked;
+	for_each_reply_segment(call, p, [&](uint32_t, const Segment &seg) { walked.push_back(seg); });
+	uint32_t k = 0;
+	rep->chunks.for_each_segment(ChunkLists::kWriteList | ChunkLists::kReplyChunk,
+				     [&](const ChunkRef &, uint32_t, const Segment &seg) {
+					     EXPECT_LT(k, walked.size());
+					     if (k < walked.size()) {
+						     EXPECT_EQ(walked[k].handle, seg.handle);
+						     EXPECT_EQ(walked[k].length, seg.length);
+						     EXPECT_EQ(walked[k].offset, seg.offset);
+					     }
+					     k++;
+				     });
+	EXPECT_EQ(k, walked.size());
+	return p;
+}
+
 TEST(ReplyPlan, NoChunksSmallReplyIsInline)
 {
 	Call c;
 	auto rep = std::make_unique<V1Header>();
-	ReplyPlan p = v1_plan_reply(c.h, read_shape(100, 200, 8), kInline, rep.get());
+	ReplyPlan p = plan(c.h, read_shape(100, 200, 8), kInline, rep.get());
 	EXPECT_EQ(p.route, ReplyRoute::Inline);
 	EXPECT_EQ(p.write_len, 0u);
 	EXPECT_EQ(p.body_len, 308u);
@@ -294,7 +351,7 @@ TEST(ReplyPlan, PayloadGoesToTheWriteChunkWithoutRoundUp)
 	c.write_chunk({600, 600}).write_chunk({4096});
 	auto rep = std::make_unique<V1Header>();
 	/* 1001 octets of READ data: 3 octets of round-up start the tail. */
-	ReplyPlan p = v1_plan_reply(c.h, read_shape(120, 1001, 7), kInline, rep.get());
+	ReplyPlan p = plan(c.h, read_shape(120, 1001, 7), kInline, rep.get());
 	EXPECT_EQ(p.route, ReplyRoute::Inline);
 	EXPECT_EQ(p.write_len, 1001u);
 	EXPECT_EQ(p.body_len, 124u);
@@ -324,7 +381,7 @@ TEST(ReplyPlan, PagesWithoutAResultStayInTheBody)
 	Call c;
 	c.write_chunk({4096});
 	auto rep = std::make_unique<V1Header>();
-	ReplyPlan p = v1_plan_reply(c.h, shape(120, 600, 8), kInline, rep.get());
+	ReplyPlan p = plan(c.h, shape(120, 600, 8), kInline, rep.get());
 	EXPECT_EQ(p.route, ReplyRoute::Inline);
 	EXPECT_EQ(p.write_len, 0u);
 	EXPECT_EQ(p.body_len, 728u);
@@ -341,7 +398,7 @@ TEST(ReplyPlan, PayloadInsideThePageListLeavesTheRestInline)
 	ReplyShape s = shape(200, 3000, 0);
 	s.npayloads = 1;
 	s.payloads[0] = {260, 2001}; /* then 3 octets of pad, then 736 of GETATTR */
-	ReplyPlan p = v1_plan_reply(c.h, s, kInline, rep.get());
+	ReplyPlan p = plan(c.h, s, kInline, rep.get());
 	EXPECT_EQ(p.route, ReplyRoute::Inline);
 	EXPECT_EQ(p.write_len, 2001u);
 	ASSERT_EQ(p.nbody, 2u);
@@ -365,7 +422,7 @@ TEST(ReplyPlan, SeveralResultsFillSeveralWriteChunksInOrder)
 	s.payloads[0] = {140, 1000};
 	s.payloads[1] = {1180, 3001}; /* 3 octets of pad after it */
 	s.payloads[2] = {4300, 100};
-	ReplyPlan p = v1_plan_reply(c.h, s, 1u << 20, rep.get());
+	ReplyPlan p = plan(c.h, s, 1u << 20, rep.get());
 	EXPECT_EQ(p.route, ReplyRoute::Inline);
 	EXPECT_EQ(p.write_len, 4001u);
 	ASSERT_EQ(p.nwrites, 2u);
@@ -388,7 +445,7 @@ TEST(ReplyPlan, RoundUpSkipIsBoundedByTheTail)
 	Call c;
 	c.write_chunk({8192});
 	auto rep = std::make_unique<V1Header>();
-	ReplyPlan p = v1_plan_reply(c.h, read_shape(64, 5, 1), kInline, rep.get());
+	ReplyPlan p = plan(c.h, read_shape(64, 5, 1), kInline, rep.get());
 	EXPECT_EQ(p.write_len, 5u);
 	EXPECT_EQ(p.body_len, 64u);
 }
@@ -398,7 +455,7 @@ TEST(ReplyPlan, TooSmallWriteChunkIsNotUsed)
 	Call c;
 	c.write_chunk({100}).reply_chunk({2048, 8192});
 	auto rep = std::make_unique<V1Header>();
-	ReplyPlan p = v1_plan_reply(c.h, read_shape(100, 5000, 0), kInline, rep.get());
+	ReplyPlan p = plan(c.h, read_shape(100, 5000, 0), kInline, rep.get());
 	EXPECT_EQ(p.route, ReplyRoute::ReplyChunk);
 	EXPECT_EQ(p.write_len, 0u);
 	EXPECT_EQ(p.body_len, 5100u);
@@ -417,10 +474,10 @@ TEST(ReplyPlan, HeaderCountsAgainstTheThreshold)
 	auto rep = std::make_unique<V1Header>();
 	/* Exactly the threshold with the 28-octet header: inline. */
 	uint32_t hdr = 28;
-	ReplyPlan p = v1_plan_reply(c.h, shape(kInline - hdr, 0, 0), kInline, rep.get());
+	ReplyPlan p = plan(c.h, shape(kInline - hdr, 0, 0), kInline, rep.get());
 	EXPECT_EQ(v1_encoded_size(*rep), hdr);
 	EXPECT_EQ(p.route, ReplyRoute::Inline);
-	p = v1_plan_reply(c.h, shape(kInline - hdr + 1, 0, 0), kInline, rep.get());
+	p = plan(c.h, shape(kInline - hdr + 1, 0, 0), kInline, rep.get());
 	EXPECT_EQ(p.route, ReplyRoute::NoRoom);
 }
 
@@ -429,11 +486,11 @@ TEST(ReplyPlan, LongReplyNeedsABigEnoughReplyChunk)
 	Call small;
 	small.reply_chunk({1000});
 	auto rep = std::make_unique<V1Header>();
-	EXPECT_EQ(v1_plan_reply(small.h, shape(8000, 0, 0), kInline, rep.get()).route,
+	EXPECT_EQ(plan(small.h, shape(8000, 0, 0), kInline, rep.get()).route,
 		  ReplyRoute::NoRoom);
 	Call big;
 	big.reply_chunk({8000});
-	ReplyPlan p = v1_plan_reply(big.h, shape(8000, 0, 0), kInline, rep.get());
+	ReplyPlan p = plan(big.h, shape(8000, 0, 0), kInline, rep.get());
 	EXPECT_EQ(p.route, ReplyRoute::ReplyChunk);
 	EXPECT_EQ(echoed(rep->chunks, rep->chunks.reply), 8000u);
 }
@@ -443,7 +500,7 @@ TEST(ReplyPlan, WriteChunkAndReplyChunkTogether)
 	Call c;
 	c.write_chunk({65536}).reply_chunk({16384});
 	auto rep = std::make_unique<V1Header>();
-	ReplyPlan p = v1_plan_reply(c.h, read_shape(5000, 65535, 2), 1024, rep.get());
+	ReplyPlan p = plan(c.h, read_shape(5000, 65535, 2), 1024, rep.get());
 	EXPECT_EQ(p.route, ReplyRoute::ReplyChunk);
 	EXPECT_EQ(p.write_len, 65535u);
 	EXPECT_EQ(p.body_len, 5001u);
@@ -460,12 +517,12 @@ TEST(ReplyPlan, InconsistentShapeIsBad)
 	auto rep = std::make_unique<V1Header>();
 	ReplyShape s = shape(10, 20, 30);
 	s.len += 1;
-	EXPECT_EQ(v1_plan_reply(c.h, s, kInline, rep.get()).route, ReplyRoute::Bad);
+	EXPECT_EQ(plan(c.h, s, kInline, rep.get()).route, ReplyRoute::Bad);
 	s = shape(0, 0, 0);
 	s.head_len = 0xffffffffu;
 	s.page_len = 2;
 	s.len = 1;
-	EXPECT_EQ(v1_plan_reply(c.h, s, kInline, rep.get()).route, ReplyRoute::Bad);
+	EXPECT_EQ(plan(c.h, s, kInline, rep.get()).route, ReplyRoute::Bad);
 }
 
 /* Results outside the Reply, overlapping or out of order, or more of them
@@ -486,13 +543,13 @@ TEST(ReplyPlan, ResultsOutsideOrOutOfOrderAreBad)
 		s.npayloads = 2;
 		s.payloads[0] = b[0];
 		s.payloads[1] = b[1];
-		ReplyPlan p = v1_plan_reply(c.h, s, kInline, rep.get());
+		ReplyPlan p = plan(c.h, s, kInline, rep.get());
 		EXPECT_EQ(p.route, ReplyRoute::Bad) << b[0].off << "+" << b[0].len;
 		EXPECT_EQ(p.write_len, 0u);
 	}
 	ReplyShape s = shape(100, 0, 0);
 	s.npayloads = kMaxChunksCap + 1;
-	EXPECT_EQ(v1_plan_reply(c.h, s, kInline, rep.get()).route, ReplyRoute::Bad);
+	EXPECT_EQ(plan(c.h, s, kInline, rep.get()).route, ReplyRoute::Bad);
 }
 
 /* Any accepted plan: the writes and the body are disjoint, in order, and
@@ -516,7 +573,7 @@ TEST(ReplyPlan, RandomResultsPartitionTheReply)
 			s.payloads[i] = {at, len};
 			at += len;
 		}
-		ReplyPlan p = v1_plan_reply(c.h, s, 1u << 20, rep.get());
+		ReplyPlan p = plan(c.h, s, 1u << 20, rep.get());
 		if (at > s.len) {
 			ASSERT_EQ(p.route, ReplyRoute::Bad);
 			continue;

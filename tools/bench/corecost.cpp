@@ -53,7 +53,7 @@ constexpr OpShape kRead = {180, 116, 4096, 116 + 4096};
 constexpr OpShape kGetattr = {164, 240, 0, 1200};
 
 /* Long-lived per-connection state, as the transports keep it. */
-V1Header g_send, g_recv, g_scall, g_sreply;
+V1Header g_send, g_recv, g_scall;
 Plan g_plan;
 RequesterCredits g_cred;
 u8 g_call_msg[2][2][512], g_reply_msg[2][2][512]; /* [op][v2] */
@@ -166,13 +166,11 @@ extern "C" __attribute__((noinline)) int corecost_server(const OpShape &o, bool 
 		s.npayloads = 1;
 		s.payloads[0] = Range{o.reply_head, o.reply_data};
 	}
-	V1Header &r = g_sreply;
-	ReplyPlan p = v1_plan_reply(c, s, kThreshold, &r);
+	ReplyPlan p = v1_plan_reply(c, s, kThreshold);
 	if (p.route != ReplyRoute::Inline)
 		abort();
-	r.credits = 128;
-	auto enc = v2 ? v2_encode_msg(r, kMsgReply, 0, ktl::Bytes(g_sendbuf, kThreshold))
-		      : v1_encode(r, ktl::Bytes(g_sendbuf, kThreshold));
+	auto enc = encode_reply(c, p, v2 ? kRpcRdmaVersion2 : kRpcRdmaVersion1, 128,
+				ktl::Bytes(g_sendbuf, kThreshold));
 	if (enc.is_error())
 		abort();
 	InlinePart parts[kInlineMaxParts];

@@ -117,12 +117,54 @@ struct ReplyPlan {
 
 /*
  * Plan the Reply to @call, of shape @s, with at most @inline_max octets
- * (transport header included) in the Send.  Fills @rep's xid, vers, proc
- * and chunks (echoed Write list and Reply chunk); the caller sets its
- * credits.
+ * (its version 1 transport header included) in the Send.
  */
-ReplyPlan v1_plan_reply(const V1Header &call, const ReplyShape &s, u32 inline_max,
-			V1Header *rep);
+ReplyPlan v1_plan_reply(const V1Header &call, const ReplyShape &s, u32 inline_max);
+
+/*
+ * The Reply's transport header as plan @p (Inline or ReplyChunk) has it:
+ * @call's XID, RDMA_MSG (RDMA_NOMSG for ReplyChunk), an empty Read list,
+ * the Call's Write list with Write chunk i echoed for p.writes[i].len
+ * octets (0 past p.nwrites), and for ReplyChunk the Call's Reply chunk
+ * echoed for p.body_len octets, else none (echo_segment).
+ *
+ * encode_reply() encodes it straight from @call, for a Call of version
+ * @vers (1, or 2: RDMA2_MSG or RDMA2_NOMSG, direction Reply,
+ * rdma_inv_handle 0), with the @credits granted: its octets, -EMSGSIZE
+ * when @out is too small, -EINVAL for a plan of another route or
+ * another version.  v1_reply_header() fills a V1Header with it (credits
+ * 0), for those that read it field by field; a responder needs none.
+ */
+ktl::Result<u32> encode_reply(const V1Header &call, const ReplyPlan &p, u32 vers, u32 credits,
+			      ktl::Bytes out);
+void v1_reply_header(const V1Header &call, const ReplyPlan &p, V1Header *rep);
+
+/* Octets of the Reply header's chunk lists (Read, Write, Reply). */
+u32 reply_lists_size(const ChunkLists &cl, bool reply_chunk);
+/* Encode them at @p, which has room for reply_lists_size(): the octet
+ * after them. */
+u8 *put_reply_lists(u8 *p, const ChunkLists &cl, const ReplyPlan &plan);
+
+/*
+ * @f(i, segment) for segment i of each chunk of the Reply's Write list
+ * and Reply chunk, in wire order, echoed as the header sends it.
+ */
+inline u32 reply_written(const ReplyPlan &p, u32 chunk)
+{
+	return chunk < p.nwrites ? p.writes[chunk].len : 0;
+}
+template <typename F> void for_each_reply_segment(const V1Header &call, const ReplyPlan &p, F f)
+{
+	const ChunkLists &cl = call.chunks;
+	auto walk = [&](const ChunkRef &c, u32 left) {
+		for (u32 i = 0; i < c.nsegs; i++)
+			f(i, chunks::echo_segment(cl.segment(c, i), &left));
+	};
+	for (u32 k = 0; k < cl.nwrite; k++)
+		walk(cl.write[k], reply_written(p, k));
+	if (p.route == ReplyRoute::ReplyChunk)
+		walk(cl.reply, p.body_len);
+}
 
 /*
  * The Send of an inline Reply: the transport header starts the Send

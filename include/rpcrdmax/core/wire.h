@@ -167,6 +167,27 @@ bool encode(ktl::XdrWriter &xdr, const ChunkLists &cl);
  * octets (the caller checked): the octet after them. */
 u8 *put_lists(u8 *p, const ChunkLists &cl);
 
+/*
+ * A Responder's copy of one of the Call's segments in its Reply: its
+ * length cut to the @left octets of the data item not yet accounted
+ * for, which it then takes from @left (RFC 8166 Section 3.4.6: "updates
+ * each segment length field to reflect the actual amount of data that
+ * is being returned in that segment"; Section 4.3.3 for the Reply
+ * chunk).
+ */
+inline Segment echo_segment(const Segment &s, u32 *left)
+{
+	Segment e = s;
+
+	e.length = s.length < *left ? s.length : *left;
+	*left -= e.length;
+	return e;
+}
+
+/* Encode chunk @c of @cl at @p as a counted array of its segments,
+ * echoed (echo_segment) for @written octets: the octet after it. */
+u8 *put_echo_chunk(u8 *p, const ChunkLists &cl, const ChunkRef &c, u32 written);
+
 /* Size of a Write list with @nchunks chunks of @nsegs segments each, or
  * of a Reply chunk (present) with @nsegs segments. */
 constexpr u32 write_list_size(u32 nchunks, u32 nsegs)
