@@ -892,6 +892,7 @@ void rpcrdmax_kunit_cxx_svcsrv_readv(void *ctx, rpcrdmax_check_fn check) RPCRDMA
 void rpcrdmax_kunit_cxx_svcsrv_payload_too_big(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svcsrv_write_chunk(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svcsrv_reuse(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svcsrv_setup(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svcsrv_recv_batch(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svcsrv_in_place(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svcsrv_send_batch(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;

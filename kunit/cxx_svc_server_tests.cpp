@@ -30,6 +30,9 @@
  *              svcrdma_small_wrch_err, and the Reply goes inline;
  *   reuse      six RPCs on one connection: contexts made once
  *              (rdma_stat_ctxt_alloc does not move after the first);
+ *   setup      what a connection makes before its first Call
+ *              (Receives, two receive and kSendBatch send contexts), and
+ *              the spare Receive buffer its first Call read in place adds;
  *   recv_batch Receives reposted kRecvBatch at a time, one chained post
  *              each;
  *   in_place   an inline Call read where it was received, a spare
@@ -571,6 +574,32 @@ static void reuse_case(Reporter check)
 		EXPECT(more_rpcs(check, &p, 0x33330010, 5));
 		EXPECT(p.stats[RPCRDMAX_SVC_STAT_CTXT_ALLOC] == made);
 		EXPECT(p.stats[RPCRDMAX_SVC_STAT_RECV] == 6);
+	}
+	pair_down(&p);
+}
+
+/*
+ * What a connection makes before its first Call: a Receive buffer per
+ * credit, backward slot and batch place (posted), kPoolCalls receive
+ * and kPoolSends send contexts; no spare Receive buffer until a Call is
+ * read in place, then one (Documentation/svcrdma.rst, "Memory").
+ */
+static void setup_case(Reporter check)
+{
+	Pair p;
+	const u32 credits = svcrdma::conn_limits().credits;
+	const long long posted = credits + svcrdma::kBcSlots + svcrdma::kRecvBatch - 1;
+
+	p.b.snd = { 200, 0, 0, 0, false };
+	p.b.rcv = { 256, 0, 0, 0, false };
+	if (pair_up(check, &p)) {
+		EXPECT(p.stats[RPCRDMAX_SVC_STAT_CTXT_ALLOC] ==
+		       posted + min(credits, svcrdma::kPoolCalls) + min(credits, svcrdma::kPoolSends));
+		long long made = p.stats[RPCRDMAX_SVC_STAT_CTXT_ALLOC];
+		if (EXPECT(forward_rpc(check, &p, 0x33330018))) {
+			EXPECT(!rpcrdmax_kunit_svc_rqst_arg_in_pages(p.rqstp));
+			EXPECT(p.stats[RPCRDMAX_SVC_STAT_CTXT_ALLOC] == made + 1);
+		}
 	}
 	pair_down(&p);
 }
@@ -1590,6 +1619,7 @@ RPCRDMAX_KUNIT_SVCSRV_ENTRY(readv)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(payload_too_big)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(write_chunk)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(reuse)
+RPCRDMAX_KUNIT_SVCSRV_ENTRY(setup)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(recv_batch)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(in_place)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(send_batch)

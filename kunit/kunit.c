@@ -305,6 +305,7 @@ RPCRDMAX_CXX_CASE(svcsrv_write_chunk)
 RPCRDMAX_CXX_CASE(svcsrv_readv)
 RPCRDMAX_CXX_CASE(svcsrv_payload_too_big)
 RPCRDMAX_CXX_CASE(svcsrv_reuse)
+RPCRDMAX_CXX_CASE(svcsrv_setup)
 RPCRDMAX_CXX_CASE(svcsrv_recv_batch)
 RPCRDMAX_CXX_CASE(svcsrv_in_place)
 RPCRDMAX_CXX_CASE(svcsrv_send_batch)
@@ -328,6 +329,7 @@ static struct kunit_case rpcrdmax_svc_server_cases[] = {
 	KUNIT_CASE(svcsrv_readv_case),
 	KUNIT_CASE(svcsrv_payload_too_big_case),
 	KUNIT_CASE(svcsrv_reuse_case),
+	KUNIT_CASE(svcsrv_setup_case),
 	KUNIT_CASE(svcsrv_recv_batch_case),
 	KUNIT_CASE(svcsrv_in_place_case),
 	KUNIT_CASE(svcsrv_send_batch_case),

@@ -125,10 +125,7 @@ bool SvcConn::arg_in_place(void *rqstp, CallCtx *cc, RecvBuf *rb)
 	if (lay.npieces != 1 || lay.pieces[0].kind != core::CallPieceKind::Inline ||
 	    lay.from_call_chunk)
 		return false;
-	{
-		SpinLockBhGuard g(&lock_);
-		spare = spare_recvs_.pop_front();
-	}
+	spare = get_spare();
 	if (!spare)
 		return false;
 	cc->rb = rb;

@@ -184,12 +184,14 @@ inline constexpr u32 kReqPdMax = 64;
 /* Contexts made when a connection is set up; more are made (and counted
  * in rdma_stat_ctxt_alloc) only when more are in use at once, and kept
  * for the connection's life, as stock keeps its send contexts.  A Call
- * holds a receive context from recvfrom to release, so nfsd's thread
- * count bounds them (Debian starts 8 threads); a Reply holds a send
- * context until its Send, or the signaled one after it, completes
- * (kSendBatch).  An idle connection costs these and no more, so a
- * server with many mostly idle clients does not pay for the busiest. */
-inline constexpr u32 kPoolCalls = 8;
+ * holds a receive context from recvfrom to release, so nfsd's threads
+ * bound them (Debian starts 8 for all connections) and a connection
+ * starts with two.  A Reply holds a send context until its Send, or the
+ * signaled one after it, completes: a connection that sends kSendBatch
+ * Replies holds that many, so it starts with them.  An idle connection
+ * costs these and no more, so a server with many mostly idle clients
+ * does not pay for the busiest. */
+inline constexpr u32 kPoolCalls = 2;
 inline constexpr u32 kPoolSends = 16;
 /* A context's rdma_rw room is made when a chunk first needs it, and
  * kept: a list of at least kRwListMin contexts (one per segment; few
@@ -225,10 +227,12 @@ static_assert(kRecvBatch <= RPCRDMAX_MAX_RECV_CHAIN);
  */
 inline constexpr u32 kSendBatch = 16;
 inline constexpr u32 kSendTailRoom = 32;
-/* Receive buffers made beyond those posted: an inline Call is read in
- * place and keeps its buffer until release, so one of these is posted
- * in its place.  nfsd's threads bound how many Calls hold one; when all
- * are held, a Call is copied into rq_pages instead (arg_in_place). */
+static_assert(kPoolSends >= kSendBatch);
+/* Receive buffers made beyond those posted, at most: an inline Call is
+ * read in place and keeps its buffer until release, so one of these is
+ * posted in its place.  Each is made when first needed (get_spare) and
+ * kept; nfsd's threads bound how many Calls hold one.  When all are
+ * held, a Call is copied into rq_pages instead (arg_in_place). */
 inline constexpr u32 kSpareRecvs = 16;
 
 class Listener;
@@ -413,6 +417,7 @@ private:
 	Result<void> fill_pools(u32 ncalls, u32 nsends);
 	CallCtx *new_call();
 	SendCtx *new_send();
+	RecvBuf *get_spare();
 	CallCtx *get_call();
 	SendCtx *get_send();
 	void put_send(SendCtx *sc);
@@ -467,6 +472,8 @@ private:
 	u32 max_send_sge_ = 1;		/* SGEs an inline Reply may use */
 	List<RecvBuf, &RecvBuf::node> ready_;
 	List<RecvBuf, &RecvBuf::node> spare_recvs_;	/* under lock_; see kSpareRecvs */
+	RecvBuf *spares_[kSpareRecvs] = {};		/* under lock_: made by get_spare */
+	u32 nspares_ = 0;				/* under lock_: slots taken in spares_ */
 	List<SendCtx, &SendCtx::node> orphans_;
 	/* Sends posted and not yet retired, in Send Queue order (kSendBatch) */
 	SpinLock post_lock_;

@@ -142,6 +142,8 @@ SvcConn::~SvcConn()
 					 rpcrdmax_cm_peer_addr(id.get()), n);
 	}
 	delete[] recvs_;
+	for (u32 i = 0; i < nspares_; i++)
+		delete spares_[i];
 	delete v2_;
 }
 
@@ -329,16 +331,14 @@ Result<void> SvcConn::make_queues(const rpcrdmax_dev_attrs &attrs)
 }
 
 /* One Receive buffer per credit and per backward Call slot, and
- * kRecvBatch - 1 for those waiting to be reposted, mapped and posted;
- * kSpareRecvs more, mapped, for the inline Calls nfsd reads in place.
+ * kRecvBatch - 1 for those waiting to be reposted, mapped and posted.
  * (The memory budget counts the credits' alone: the few more are the
- * same for every connection.) */
+ * same for every connection.)  Spares come later (get_spare). */
 Result<void> SvcConn::make_receives()
 {
 	void *dev = id.device();
-	const u32 posted = lim_.credits + kBcSlots + kRecvBatch - 1;
 
-	nrecvs_ = posted + kSpareRecvs;
+	nrecvs_ = lim_.credits + kBcSlots + kRecvBatch - 1;
 	recvs_ = new (kRecvGfp) RecvBuf[nrecvs_];
 	if (!recvs_)
 		return error(err::ENOMEM);
@@ -350,15 +350,48 @@ Result<void> SvcConn::make_receives()
 		if (rb.map_failed(made))
 			rpcrdmax_trace_svc_dma_map_err(id.get(), rb.map.dma(), lim_.recv_size);
 		RPCRDMAX_TRY(made);
-		if (i < posted) {
-			RPCRDMAX_TRY(post_recv(&rb));
-		} else {
-			SpinLockBhGuard g(&lock_);
-			spare_recvs_.push_back(&rb);
-		}
+		RPCRDMAX_TRY(post_recv(&rb));
 	}
 	count_allocs(nrecvs_);
 	return {};
+}
+
+/*
+ * A Receive buffer to post in place of one an inline Call keeps
+ * (arg_in_place): a free spare, or while fewer than kSpareRecvs were
+ * made, a new one (counted in rdma_stat_ctxt_alloc), kept for the
+ * connection's life.  nullptr when there is none: the Call is copied.
+ * A spare that could not be made still takes its place in the count.
+ */
+RecvBuf *SvcConn::get_spare()
+{
+	u32 slot;
+	{
+		SpinLockBhGuard g(&lock_);
+		if (RecvBuf *rb = spare_recvs_.pop_front())
+			return rb;
+		if (nspares_ == kSpareRecvs)
+			return nullptr;
+		slot = nspares_++;
+	}
+	RecvBuf *rb = new (kRecvGfp) RecvBuf;
+	if (rb) {
+		rb->conn = this;
+		/* cid: after the posted ones' */
+		auto made = rb->make(id.device(), lim_.recv_size, RPCRDMAX_DMA_FROM_DEVICE,
+				     (int)(nrecvs_ + slot), kRecvGfp);
+		if (rb->map_failed(made))
+			rpcrdmax_trace_svc_dma_map_err(id.get(), rb->map.dma(), lim_.recv_size);
+		if (made.is_error()) {
+			delete rb;
+			rb = nullptr;
+		}
+	}
+	if (rb)
+		count_allocs(1);
+	SpinLockBhGuard g(&lock_);
+	spares_[slot] = rb;
+	return rb;
 }
 
 /* Set the connection up from its request, make its svc_xprt, accept. */
