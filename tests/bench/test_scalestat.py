@@ -123,6 +123,23 @@ class WholeRun(unittest.TestCase):
         self.assertIn("scale: ratio both: rpcrdmax:rpcrdmax / stock:stock", text)
         self.assertIn("scale: check: the server's RC QPs once everything was unmounted: 0 every time", text)
 
+    def test_above_stock_as_printed(self):
+        class Stub:
+            def __init__(self, figs):
+                self.figs = figs
+
+            def get(self, metric, row, n):
+                return self.figs[row]
+
+            def reason(self, key):
+                return "none"
+        level = Stub({"stock:stock": {1: 1319.8}, "rpcrdmax:stock": {1: 1320.0}})
+        text = scalestat.ratio_text(level, "vmalloc", "KiB", "stock:stock", "rpcrdmax:stock", 16)
+        self.assertEqual(text, "1.000 [1.000-1.000]")
+        above = Stub({"stock:stock": {1: 1000.0}, "rpcrdmax:stock": {1: 1002.0}})
+        text = scalestat.ratio_text(above, "vmalloc", "KiB", "stock:stock", "rpcrdmax:stock", 16)
+        self.assertEqual(text, "1.002 [1.002-1.002]  above stock")
+
     def test_missing_snapshot_is_unavailable(self):
         os.remove(os.path.join(self.d(2, "stock:stock"), "scale-16.qd16.meminfo"))
         run = scalestat.Run(self.top)

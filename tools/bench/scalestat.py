@@ -195,7 +195,8 @@ def cell(vals, unit):
 
 
 def ratio_text(run, metric, unit, base, new, n):
-    """"0.950 [0.940-0.960]" (and "above stock" over 1), or unavailable: why."""
+    """"0.950 [0.940-0.960]" (and "above stock" over 1.000 as printed), or
+    unavailable: why."""
     b, v = run.get(metric, base, n), run.get(metric, new, n)
     for row, vals in ((base, b), (new, v)):
         if not vals:
@@ -207,7 +208,8 @@ def ratio_text(run, metric, unit, base, new, n):
     rr = ratio(b, v)
     if rr is None:
         return "unavailable: no round with both figures"
-    return "%.3f [%.3f-%.3f]%s" % (rr[0], rr[1], rr[2], "  above stock" if rr[0] > 1 else "")
+    # "above stock" as printed: a ratio that shows as 1.000 is level
+    return "%.3f [%.3f-%.3f]%s" % (rr[0], rr[1], rr[2], "  above stock" if round(rr[0], 3) > 1 else "")
 
 
 def report(run, out):
