@@ -106,6 +106,8 @@ static void plan_writes(const ChunkLists &cl, const ReplyShape &s, ReplyPlan *p)
 	u32 at = 0; /* the body's next octet */
 
 	p->nwrites = ktl::min(cl.nwrite, kMaxChunksCap);
+	for (u32 i = 0; i < p->nwrites; i++)
+		p->writes[i] = {};
 	for (u32 i = 0; i < s.npayloads && i < p->nwrites; i++) {
 		const Range &r = s.payloads[i];
 		if (!r.len || cl.chunk_length(cl.write[i]) < r.len)
@@ -128,9 +130,14 @@ static void plan_writes(const ChunkLists &cl, const ReplyShape &s, ReplyPlan *p)
 ReplyPlan v1_plan_reply(const V1Header &call, const ReplyShape &s, u32 inline_max)
 {
 	const ChunkLists &cl = call.chunks;
-	ReplyPlan p = {};
+	/* set below: the counts, and writes[] and body[] up to them */
+	ReplyPlan p RPCRDMAX_NOINIT;
 
 	p.route = ReplyRoute::Bad;
+	p.nwrites = 0;
+	p.write_len = 0;
+	p.body_len = 0;
+	p.nbody = 0;
 	if ((u64)s.head_len + s.page_len + s.tail_len != s.len || !payloads_valid(s))
 		return p;
 	plan_writes(cl, s, &p);
@@ -223,7 +230,12 @@ static void layout_add(InlineLayout *out, bool mapped, u32 part, u32 buf_off, u3
 bool v1_layout_inline(u32 hlen, const InlinePart *parts, u32 n, u32 max_sge, u32 map_min,
 		      InlineLayout *out)
 {
-	*out = {};
+	/* the counts; sge[] and mapped[] are set up to nsge and n */
+	out->nsge = 0;
+	out->nmapped = 0;
+	out->buf_len = 0;
+	out->send_len = 0;
+	out->pulled_up = 0;
 	if (n > kInlineMaxParts || !max_sge)
 		return false;
 	max_sge = ktl::min(max_sge, kInlineMaxSges);

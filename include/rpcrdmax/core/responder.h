@@ -102,7 +102,7 @@ enum class ReplyRoute : u8 {
 	Bad,	    /* inconsistent shape, or chunks that cannot be echoed */
 };
 
-struct ReplyPlan {
+struct ReplyPlan { /* writes[] set up to nwrites, body[] up to nbody */
 	ReplyRoute route;
 	/* Write chunk i (i < nwrites) is filled with octets writes[i] of the
 	 * Reply (length 0: left empty). */
@@ -191,7 +191,7 @@ struct InlineSge {
 	u32 len;
 };
 
-struct InlineLayout {
+struct InlineLayout { /* sge[] set up to nsge, mapped[] up to the parts' count */
 	u32 nsge;
 	u32 nmapped;	/* of which sent from a page (the Reply then holds its pages) */
 	InlineSge sge[kInlineMaxSges];

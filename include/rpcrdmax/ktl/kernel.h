@@ -73,16 +73,7 @@ template <size_t Size, size_t Align> struct alignas(Align) Opaque {
 #define RPCRDMAX_FIELD_REF(T, obj, NAME) \
 	(::rpcrdmax::ktl::kfield_ref<T, RPCRDMAX_OFF_##NAME, RPCRDMAX_FSIZE_##NAME>(obj))
 
-/*
- * A hot path's stack buffer that is written before it is read: not
- * zeroed on every call, as Debian's kernels (CONFIG_INIT_STACK_ALL_ZERO)
- * otherwise do for every local variable (the kernel's __uninitialized).
- */
-#if __has_attribute(__uninitialized__)
-#define RPCRDMAX_NOINIT __attribute__((__uninitialized__))
-#else
-#define RPCRDMAX_NOINIT
-#endif
+/* RPCRDMAX_NOINIT: ktl/types.h */
 
 /* Report a broken invariant (once, with a backtrace) and evaluate to it. */
 #define RPCRDMAX_WARN_ON(cond)                                                 \

@@ -32,3 +32,14 @@ inline constexpr u64 U64_MAX = 0xffffffffffffffffull;
 inline constexpr size_t SIZE_MAX = static_cast<size_t>(-1);
 
 } // namespace rpcrdmax::ktl
+
+/*
+ * A hot path's stack object that is written before it is read: not
+ * zeroed on every call, as Debian's kernels (CONFIG_INIT_STACK_ALL_ZERO)
+ * otherwise do for every local variable (the kernel's __uninitialized).
+ */
+#if __has_attribute(__uninitialized__)
+#define RPCRDMAX_NOINIT __attribute__((__uninitialized__))
+#else
+#define RPCRDMAX_NOINIT
+#endif

@@ -15,17 +15,42 @@
 
 namespace rpcrdmax::ktl {
 
+/* A host-order word to network (big-endian) order and back. */
+constexpr u32 be32_swap(u32 v)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return __builtin_bswap32(v);
+#else
+	return v;
+#endif
+}
+
+/*
+ * A big-endian word at any alignment: one load (or store) and a byte
+ * swap.  Written byte by byte, GCC kept the four byte stores and shifts
+ * of each encoded word (make bench-core: 39 instructions of a server's
+ * 996 per READ, 15 of a client's 847).
+ */
 constexpr u32 load_be32(const u8 *p)
 {
-	return (u32)p[0] << 24 | (u32)p[1] << 16 | (u32)p[2] << 8 | (u32)p[3];
+	if (__builtin_is_constant_evaluated())
+		return (u32)p[0] << 24 | (u32)p[1] << 16 | (u32)p[2] << 8 | (u32)p[3];
+	u32 v;
+	__builtin_memcpy(&v, p, sizeof(v));
+	return be32_swap(v);
 }
 
 constexpr void store_be32(u8 *p, u32 v)
 {
-	p[0] = (u8)(v >> 24);
-	p[1] = (u8)(v >> 16);
-	p[2] = (u8)(v >> 8);
-	p[3] = (u8)v;
+	if (__builtin_is_constant_evaluated()) {
+		p[0] = (u8)(v >> 24);
+		p[1] = (u8)(v >> 16);
+		p[2] = (u8)(v >> 8);
+		p[3] = (u8)v;
+		return;
+	}
+	v = be32_swap(v);
+	__builtin_memcpy(p, &v, sizeof(v));
 }
 
 /* XDR pads opaque data to a multiple of four octets. */
