@@ -80,8 +80,7 @@ Result<void> SvcConn::read_chunks(void *rqstp, CallCtx *cc)
 	}
 	if (!nctx)
 		return {};
-	Result<void> r = rw.alloc(max(nctx, kRwListMin));
-	count_allocs(rw.take_grown());
+	Result<void> r = rw_room(rw, nctx);
 	for (u32 i = 0; i < lay.npieces && r.is_ok(); i++) {
 		const core::CallPiece &p = lay.pieces[i];
 		if (p.kind == core::CallPieceKind::Chunk)

@@ -234,10 +234,8 @@ int SvcConn::load_writes(SendCtx *sc, void *rqstp, CallCtx *cc, const rpcrdmax_x
 
 	for (u32 i = 0; i < p.nwrites; i++)
 		nctx += p.writes[i].len ? ccl.write[i].nsegs : 0;
-	if (nctx) {
-		r = sc->rw.alloc(max(nctx, kRwListMin));
-		count_allocs(sc->rw.take_grown());
-	}
+	if (nctx)
+		r = rw_room(sc->rw, nctx);
 	for (u32 i = 0; i < p.nwrites && r.is_ok(); i++)
 		if (p.writes[i].len)
 			r = add_writes(sc, rqstp, cc, ccl.write[i], &p.writes[i], 1);

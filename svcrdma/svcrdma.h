@@ -264,6 +264,15 @@ inline void count_allocs(u32 n)
 		stat_add(RPCRDMAX_SVC_STAT_CTXT_ALLOC, n);
 }
 
+/* Room in @rw for @nctx contexts (at least kRwListMin), counted when it grows. */
+inline Result<void> rw_room(RwList &rw, u32 nctx)
+{
+	Result<void> r = rw.alloc(max(nctx, kRwListMin));
+
+	count_allocs(rw.take_grown());
+	return r;
+}
+
 struct RecvBuf : MsgBuf {
 	RecvBuf() : MsgBuf(&RecvBuf::done, RPCRDMAX_WC_EV_SVC_RECV) {}
 	static void done(Cqe *c, const rpcrdmax_wc &wc);
