@@ -5,7 +5,11 @@
  * must re-encode to exactly the header octets received, and the header
  * and payload lengths must account for the whole buffer.  An accepted
  * Call must also lay out (core::v1_layout_call) with its inline octets
- * used once, in order, and its pieces adding up to the message.
+ * used once, in order, and its pieces adding up to the message; and a
+ * Reply planned for it (a shape drawn from the input) must encode
+ * straight from the Call (core::encode_reply) to what v1_encode writes
+ * for its echoed header (v1_reply_header), which the requester's
+ * decoder accepts with each chunk holding what the plan wrote.
  */
 #include <rpcrdmax/core/responder.h>
 #include <rpcrdmax/core/v1.h>
@@ -48,6 +52,59 @@ void check_layout(const V1Header &h)
 		abort();
 }
 
+V1Header g_rep, g_back;
+uint8_t g_direct[1 << 16];
+
+/* The Reply to Call @h, of a shape the input's first octets draw. */
+void check_reply(const V1Header &h, const uint8_t *data, size_t size)
+{
+	uint8_t b[12] = {};
+	memcpy(b, data, size < sizeof(b) ? size : sizeof(b));
+	ReplyShape s = {};
+	s.head_len = (uint32_t)(b[0] | b[1] << 8);
+	s.page_len = (uint32_t)(b[2] | b[3] << 8 | b[4] << 16);
+	s.tail_len = b[5];
+	s.len = s.head_len + s.page_len + s.tail_len;
+	s.npayloads = b[6] % 3;
+	for (uint32_t i = 0, at = b[7]; i < s.npayloads; i++) {
+		const uint32_t len = (uint32_t)(b[8 + 2 * i] | b[9 + 2 * i] << 8) % (s.page_len + 1);
+		s.payloads[i] = { at, len };
+		at += len + b[11];
+	}
+	const uint32_t inline_max = 1024u + 64u * b[11];
+	ReplyPlan p = v1_plan_reply(h, s, inline_max);
+	v1_reply_header(h, p, &g_rep);
+	if (p.route != ReplyRoute::Inline && p.route != ReplyRoute::ReplyChunk) {
+		if (encode_reply(h, p, kRpcRdmaVersion1, 1, ktl::Bytes(g_direct, sizeof(g_direct))).is_ok())
+			abort();
+		return;
+	}
+	g_rep.credits = 9;
+	auto want = v1_encode(g_rep, ktl::Bytes(g_out, sizeof(g_out)));
+	auto got = encode_reply(h, p, kRpcRdmaVersion1, 9, ktl::Bytes(g_direct, sizeof(g_direct)));
+	if (want.is_error() || got.is_error() || want.value() != got.value() ||
+	    memcmp(g_out, g_direct, got.value()) != 0)
+		abort();
+	/* the requester reads it back: RDMA_NOMSG is the header alone,
+	 * RDMA_MSG carries an RPC message (its XID, a Reply) after it */
+	uint32_t len = got.value();
+	if (p.route == ReplyRoute::Inline) {
+		ktl::store_be32(g_direct + len, h.xid);
+		ktl::store_be32(g_direct + len + 4, 1);
+		len += 8;
+	}
+	if (v1_decode_reply(ktl::ConstBytes(g_direct, len), DecodeLimits{}, &g_back) != V1Verdict::Ok)
+		abort();
+	const ChunkLists &cl = g_back.chunks;
+	if (cl.nwrite != h.chunks.nwrite || cl.has_reply != (p.route == ReplyRoute::ReplyChunk))
+		abort();
+	for (uint32_t i = 0; i < cl.nwrite; i++)
+		if (cl.chunk_length(cl.write[i]) != (i < p.nwrites ? p.writes[i].len : 0))
+			abort();
+	if (cl.has_reply && cl.chunk_length(cl.reply) != p.body_len)
+		abort();
+}
+
 void check(bool call, const uint8_t *data, size_t size, const DecodeLimits &lim)
 {
 	ktl::ConstBytes in(data, size);
@@ -60,8 +117,10 @@ void check(bool call, const uint8_t *data, size_t size, const DecodeLimits &lim)
 		abort();
 	if (v == V1Verdict::Ok && (size_t)g_hdr.hdr_len + g_hdr.payload_len != size)
 		abort();
-	if (call && v == V1Verdict::Ok)
+	if (call && v == V1Verdict::Ok) {
 		check_layout(g_hdr);
+		check_reply(g_hdr, data, size);
+	}
 	if (v != V1Verdict::Ok && v != V1Verdict::ErrorReply && v != V1Verdict::BadErrorCode)
 		return;
 	if (g_hdr.hdr_len > size)
