@@ -127,7 +127,7 @@ static void plan_writes(const ChunkLists &cl, const ReplyShape &s, ReplyPlan *p)
 		p->body_len += p->body[i].len;
 }
 
-ReplyPlan v1_plan_reply(const V1Header &call, const ReplyShape &s, u32 inline_max)
+ReplyPlan v1_plan_reply(const V1Header &call, const ReplyShape &s, u32 vers, u32 inline_max)
 {
 	const ChunkLists &cl = call.chunks;
 	/* set below: the counts, and writes[] and body[] up to them */
@@ -141,7 +141,7 @@ ReplyPlan v1_plan_reply(const V1Header &call, const ReplyShape &s, u32 inline_ma
 	if ((u64)s.head_len + s.page_len + s.tail_len != s.len || !payloads_valid(s))
 		return p;
 	plan_writes(cl, s, &p);
-	if ((u64)kFixedHeaderSize + reply_lists_size(cl, false) + p.body_len <= inline_max) {
+	if ((u64)fixed_header_size(vers) + reply_lists_size(cl, false) + p.body_len <= inline_max) {
 		p.route = ReplyRoute::Inline;
 		return p;
 	}
@@ -183,7 +183,7 @@ ktl::Result<u32> encode_reply(const V1Header &call, const ReplyPlan &p, u32 vers
 {
 	const bool nomsg = p.route == ReplyRoute::ReplyChunk;
 	const bool v2 = vers == kRpcRdmaVersion2;
-	const u32 fixed = kFixedHeaderSize + (v2 ? kV2ExtraHeaderSize : 0);
+	const u32 fixed = fixed_header_size(vers);
 	ktl::XdrWriter xdr(out);
 
 	if ((!nomsg && p.route != ReplyRoute::Inline) || (!v2 && vers != kRpcRdmaVersion1))

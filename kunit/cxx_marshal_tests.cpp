@@ -1797,7 +1797,9 @@ static bool v2_answer(Reporter check, Bench *b, u32 len, u32 seed)
 /*
  * Version 2 accepted: the first RPC as above, counted once as a version 2
  * connection; then a 3000-octet Call goes inline (the draft's 4096
- * default, Section 2.3; version 1's 1024 would make it a Long Call); after
+ * default, Section 2.3; version 1's 1024 would make it a Long Call), and
+ * so does one that fills 4096 with version 2's header, not one that would
+ * fill them with version 1's; after
  * the server's RDMA2_CONNPROP names 2048-octet Receives, the same Call is
  * a Long Call (Section 5.2.1).
  */
@@ -1823,6 +1825,26 @@ static void v2_accepted_case(Reporter check)
 			EXPECT(r->call.proc == core::V1Proc::Msg);
 			EXPECT(r->call.chunks.empty());
 			EXPECT(v2_answer(check, &b, 64, 52));
+		}
+		/* The header counts at version 2's size, two words more than
+		 * version 1's (Section 6.2): a Call that fills 4096 octets
+		 * with a 36-octet header goes inline, one that would fill
+		 * them with version 1's 28 goes as a Long Call. */
+		bench_next(&b);
+		b.snd = { kInline - core::kMinChunkHeaderSize - core::kV2ExtraHeaderSize, 0, 0, 0, false };
+		if (bench_send(check, &b, 0x44440004) && r->take_call(check) &&
+		    call_matches(check, &b)) {
+			EXPECT(r->call.proc == core::V1Proc::Msg);
+			EXPECT(r->call.chunks.empty());
+			EXPECT(v2_answer(check, &b, 64, 54));
+		}
+		bench_next(&b);
+		b.snd = { kInline - core::kMinChunkHeaderSize, 0, 0, 0, false };
+		if (bench_send(check, &b, 0x44440005) && r->take_call(check) &&
+		    call_matches(check, &b)) {
+			EXPECT(r->call.proc == core::V1Proc::NoMsg);
+			EXPECT(r->call.chunks.has_call_chunk());
+			EXPECT(v2_answer(check, &b, 64, 55));
 		}
 		mem_set(h, 0, sizeof(*h));
 		h->vers = core::kRpcRdmaVersion2;

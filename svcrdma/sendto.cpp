@@ -277,7 +277,7 @@ core::ReplyPlan SvcConn::plan_reply(void *rqstp, CallCtx *cc, rpcrdmax_xdr_shape
 	cc->shape.page_len = s->page_len;
 	cc->shape.tail_len = s->tail_len;
 	cc->shape.len = s->len;
-	const core::ReplyPlan p = core::v1_plan_reply(call, cc->shape, reply_thr(cc));
+	const core::ReplyPlan p = core::v1_plan_reply(call, cc->shape, cc->vers, reply_thr(cc));
 	if (p.route == core::ReplyRoute::NoRoom)
 		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "Reply %08x of %u octets has no room",
 					 call.xid, s->len);

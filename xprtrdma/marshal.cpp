@@ -79,12 +79,12 @@ void Conn::trace_chunk(rpcrdmax_chunk_event which, void *rqst, u32 pos, ClntMr *
  * item is DDP-eligible then; large messages go whole (Long Call, Reply
  * chunk).
  */
-Result<void> Conn::plan_call(void *rqst, u32 xid, const core::InlineThresholds &thr,
+Result<void> Conn::plan_call(void *rqst, u32 xid, u32 vers, const core::InlineThresholds &thr,
 			     const core::MsgShape &call, const core::MsgShape &reply)
 {
 	const core::PlanParams params = { thr.call, thr.reply, kMrsPerReq,
 					  pages_per_mr, RPCRDMAX_PAGE_SIZE,
-					  !rqst_data_touch(rqst) };
+					  !rqst_data_touch(rqst), vers };
 	core::PlanError pe = core::plan_rpc(call, reply, params, &plan_);
 	if (pe != core::PlanError::None) {
 		ep_->stats.failed_marshal.add_return(1);
@@ -95,8 +95,7 @@ Result<void> Conn::plan_call(void *rqst, u32 xid, const core::InlineThresholds &
 	core::V1Header &h = send_hdr_;
 	h.reset();
 	h.xid = xid;
-	h.vers = call_vers() == core::kRpcRdmaVersion2 ? core::kRpcRdmaVersion2
-						      : core::kRpcRdmaVersion1;
+	h.vers = vers;
 	h.credits = core::credits_requester_request(credits_);
 	h.proc = plan_.proc;
 	return {};
@@ -247,8 +246,11 @@ Result<void> Conn::marshal(Req *req, void *rqst, u32 xid, SendBuf *sb, u32 *send
 	    rpcrdmax_xprt_rqst_fill_sparse(rqst, RPCRDMAX_GFP_NOFS | RPCRDMAX_GFP_NOWARN))
 		return error(err::ENOBUFS);
 	const core::MsgShape call = marshal_shape(cs), reply = marshal_shape(rs);
-	const core::InlineThresholds thr = call_thresholds();
-	RPCRDMAX_TRY(plan_call(rqst, xid, thr, call, reply));
+	/* read once: the thresholds, the plan and the header agree on it */
+	const u32 vers = call_vers() == core::kRpcRdmaVersion2 ? core::kRpcRdmaVersion2
+							       : core::kRpcRdmaVersion1;
+	const core::InlineThresholds thr = call_thresholds(vers);
+	RPCRDMAX_TRY(plan_call(rqst, xid, vers, thr, call, reply));
 
 	core::V1Header &h = send_hdr_;
 	const bool v2 = h.vers == core::kRpcRdmaVersion2;

@@ -120,10 +120,10 @@ void Conn::refuse_backward_chunks(u32 xid, u32 vers)
 					 xid);
 }
 
-/* The inline thresholds for the next Call in the version it goes in. */
-core::InlineThresholds Conn::call_thresholds() const
+/* The inline thresholds for the next Call, which goes in version @vers. */
+core::InlineThresholds Conn::call_thresholds(u32 vers) const
 {
-	if (call_vers() != core::kRpcRdmaVersion2)
+	if (vers != core::kRpcRdmaVersion2)
 		return thresholds;
 	const u32 rbsiz = (u32)peer_rbsiz_.read();
 	u32 call = min(max(rbsiz ? rbsiz : v2_peer_recv_, core::kPdMinInline), send_size);

@@ -240,7 +240,7 @@ public:
 	Result<void> marshal(Req *req, void *rqst, u32 xid, SendBuf *sb, u32 *send_len,
 			     Wr **wrs, unsigned int *nwr);
 	/* Conn::marshal's steps */
-	Result<void> plan_call(void *rqst, u32 xid, const core::InlineThresholds &thr,
+	Result<void> plan_call(void *rqst, u32 xid, u32 vers, const core::InlineThresholds &thr,
 			       const core::MsgShape &call, const core::MsgShape &reply);
 	Result<void> register_chunk(Req *req, void *rqst, const core::PlannedChunk &c,
 				    rpcrdmax_chunk_event which, u32 pos, u32 tail_shift,
@@ -275,7 +275,7 @@ public:
 	u32 call_vers() const { return (u32)calls_vers_.read(); }
 	bool v2_confirmed() const { return v2_confirmed_.read() != 0; }
 	bool v2_unanswered() const;
-	core::InlineThresholds call_thresholds() const;
+	core::InlineThresholds call_thresholds(u32 vers) const;
 
 	core::InlineThresholds thresholds = { core::kPdMinInline, core::kPdMinInline };
 	u32 send_size = 0;	/* our Send buffers: rdma_max_inline_write */

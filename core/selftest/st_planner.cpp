@@ -14,7 +14,7 @@ namespace rpcrdmax::core::selftest {
 
 namespace planner_cases {
 
-constexpr PlanParams kParams{1024, 1024, 8, 4, 4096, true};
+constexpr PlanParams kParams{1024, 1024, 8, 4, 4096, true, kRpcRdmaVersion1};
 
 constexpr MsgShape head_only(u32 len)
 {

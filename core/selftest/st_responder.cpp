@@ -71,7 +71,7 @@ static void write_chunk_reply(Reporter &r)
 	/* 1001 octets of READ data: 3 octets of round-up open the tail. */
 	ReplyShape s = { 120, 1001, 7, 1128, 1, {} };
 	s.payloads[0] = { 120, 1001 };
-	ReplyPlan p = v1_plan_reply(*call, s, kInline);
+	ReplyPlan p = v1_plan_reply(*call, s, kRpcRdmaVersion1, kInline);
 	ST_EQ(r, p.route, ReplyRoute::Inline);
 	ST_EQ(r, p.write_len, 1001u);
 	ST_EQ(r, p.nbody, 2u);
@@ -108,7 +108,7 @@ static void reply_chunk_reply(Reporter &r)
 	ST_EQ(r, v1_decode_call(r.words(kCallReply), kLim, call), V1Verdict::Ok);
 	/* A 5100-octet READDIR-like Reply: too long inline, no Write chunk. */
 	const ReplyShape s = { 100, 5000, 0, 5100, 0, {} };
-	ReplyPlan p = v1_plan_reply(*call, s, kInline);
+	ReplyPlan p = v1_plan_reply(*call, s, kRpcRdmaVersion1, kInline);
 	ST_EQ(r, p.route, ReplyRoute::ReplyChunk);
 	ST_EQ(r, p.write_len, 0u);
 	ST_EQ(r, p.body_len, 5100u);
@@ -139,7 +139,7 @@ static void no_room_is_err_chunk(Reporter &r)
 	 * and which has nowhere else to go. */
 	ST_EQ(r, v1_decode_call(r.words(kCallWrite), kLim, call), V1Verdict::Ok);
 	const ReplyShape s = { 6000, 0, 0, 6000, 0, {} };
-	ST_EQ(r, v1_plan_reply(*call, s, kInline).route, ReplyRoute::NoRoom);
+	ST_EQ(r, v1_plan_reply(*call, s, kRpcRdmaVersion1, kInline).route, ReplyRoute::NoRoom);
 
 	ktl::Bytes out = r.bytes(64);
 	auto n = v1_encode_err_chunk(call->xid, 1, out);

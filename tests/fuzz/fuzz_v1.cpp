@@ -58,7 +58,7 @@ uint8_t g_direct[1 << 16];
 /* The Reply to Call @h, of a shape the input's first octets draw. */
 void check_reply(const V1Header &h, const uint8_t *data, size_t size)
 {
-	uint8_t b[12] = {};
+	uint8_t b[13] = {};
 	memcpy(b, data, size < sizeof(b) ? size : sizeof(b));
 	ReplyShape s = {};
 	s.head_len = (uint32_t)(b[0] | b[1] << 8);
@@ -72,8 +72,15 @@ void check_reply(const V1Header &h, const uint8_t *data, size_t size)
 		at += len + b[11];
 	}
 	const uint32_t inline_max = 1024u + 64u * b[11];
-	ReplyPlan p = v1_plan_reply(h, s, inline_max);
+	const uint32_t vers = b[12] & 1 ? kRpcRdmaVersion2 : kRpcRdmaVersion1;
+	ReplyPlan p = v1_plan_reply(h, s, vers, inline_max);
 	v1_reply_header(h, p, &g_rep);
+	/* an inline Reply's Send fits: its header, in its version, and the body */
+	if (p.route == ReplyRoute::Inline) {
+		auto n = encode_reply(h, p, vers, 9, ktl::Bytes(g_direct, sizeof(g_direct)));
+		if (n.is_error() || (uint64_t)n.value() + p.body_len > inline_max)
+			abort();
+	}
 	if (p.route != ReplyRoute::Inline && p.route != ReplyRoute::ReplyChunk) {
 		if (encode_reply(h, p, kRpcRdmaVersion1, 1, ktl::Bytes(g_direct, sizeof(g_direct))).is_ok())
 			abort();

@@ -9,6 +9,7 @@
  * (EPERM, SIZE_MAX) that collide with ktl names. */
 #include <rpcrdmax/core/planner.h>
 #include <rpcrdmax/core/v1.h>
+#include <rpcrdmax/core/v2.h>
 
 #include <gtest/gtest.h>
 
@@ -61,7 +62,7 @@ TEST(Planner, FormTable)
 	auto plan = std::make_unique<Plan>();
 
 	for (const Row &row : rows) {
-		PlanParams p{row.threshold, row.threshold, 16, 64, 4096, true};
+		PlanParams p{row.threshold, row.threshold, 16, 64, 4096, true, kRpcRdmaVersion1};
 		ASSERT_EQ(plan_rpc(row.call, row.reply, p, plan.get()), PlanError::None) << row.what;
 		EXPECT_EQ(plan->call, row.cf) << row.what;
 		EXPECT_EQ(plan->reply, row.rf) << row.what;
@@ -73,13 +74,47 @@ TEST(Planner, FormTable)
 	}
 }
 
-void to_header(const Plan &p, V1Header *h)
+/*
+ * A version 2 header is two words longer than version 1's (draft Section
+ * 6.2): a Call or Reply that just fits a threshold in version 1 does not
+ * in version 2, and goes in chunks instead of overrunning the peer's
+ * Receive.
+ */
+TEST(Planner, Version2HeaderCountsAgainstTheThreshold)
+{
+	auto plan = std::make_unique<Plan>();
+	const uint32_t thr = 4096, v1_hdr = kMinChunkHeaderSize;
+	const MsgShape fits_v1 = shape(thr - v1_hdr, 0, 0, 0, false);
+	const MsgShape fits_v2 = shape(thr - v1_hdr - kV2ExtraHeaderSize, 0, 0, 0, false);
+	const MsgShape small = shape(100, 0, 0, 0, false);
+	PlanParams p{thr, thr, 16, 64, 4096, true, kRpcRdmaVersion1};
+
+	ASSERT_EQ(plan_rpc(fits_v1, fits_v1, p, plan.get()), PlanError::None);
+	EXPECT_EQ(plan->call, CallForm::Inline);
+	EXPECT_EQ(plan->reply, ReplyForm::Inline);
+	EXPECT_EQ(plan->call_hdr_len, v1_hdr);
+	p.vers = kRpcRdmaVersion2;
+	ASSERT_EQ(plan_rpc(fits_v1, small, p, plan.get()), PlanError::None);
+	EXPECT_EQ(plan->call, CallForm::LongCall);
+	ASSERT_EQ(plan_rpc(small, fits_v1, p, plan.get()), PlanError::None);
+	EXPECT_EQ(plan->reply, ReplyForm::ReplyChunk);
+	ASSERT_EQ(plan_rpc(fits_v2, fits_v2, p, plan.get()), PlanError::None);
+	EXPECT_EQ(plan->call, CallForm::Inline);
+	EXPECT_EQ(plan->reply, ReplyForm::Inline);
+	EXPECT_EQ(plan->call_hdr_len, v1_hdr + kV2ExtraHeaderSize);
+	EXPECT_EQ(plan->reply_hdr_len, v1_hdr + kV2ExtraHeaderSize);
+	EXPECT_EQ(plan->reply_inline_max, thr - v1_hdr - kV2ExtraHeaderSize);
+	p.vers = 3;
+	EXPECT_EQ(plan_rpc(small, small, p, plan.get()), PlanError::BadParams);
+}
+
+void to_header(const Plan &p, uint32_t vers, V1Header *h)
 {
 	ChunkLists &cl = h->chunks;
 	uint32_t handle = 1;
 
 	h->xid = 1;
-	h->vers = 1;
+	h->vers = vers;
 	h->credits = 1;
 	h->proc = p.proc;
 	cl.clear();
@@ -141,7 +176,7 @@ TEST(Planner, RandomShapesInvariants)
 	for (int iter = 0; iter < 20000; iter++) {
 		auto pick = [&](uint32_t n) { return (uint32_t)(rng() % n); };
 		PlanParams p{1024u << pick(6), 1024u << pick(6), 1 + pick(32), 1 + pick(256),
-			     4096, pick(8) != 0};
+			     4096, pick(8) != 0, pick(2) ? kRpcRdmaVersion2 : kRpcRdmaVersion1};
 		bool cddp = pick(2), rddp = pick(2);
 		MsgShape call = shape(4 + 4 * pick(3000), pick(4) ? pick(1 << 20) : 0, pick(4096),
 				      pick(2000), cddp);
@@ -196,8 +231,15 @@ TEST(Planner, RandomShapesInvariants)
 		if (HasFailure())
 			return;
 
-		/* a responder accepts the header built from the plan */
-		to_header(*plan, h.get());
+		/* a responder accepts the header built from the plan, which
+		 * is as long as planned in the Call's version */
+		to_header(*plan, p.vers, h.get());
+		if (p.vers == kRpcRdmaVersion2) {
+			auto res = v2_encode_msg(*h, kMsgCall, 0, ktl::Bytes(buf.data(), buf.size()));
+			ASSERT_TRUE(res.is_ok());
+			ASSERT_EQ(res.value(), plan->call_hdr_len);
+			continue;
+		}
 		ASSERT_EQ(v1_encoded_size(*h), plan->call_hdr_len);
 		auto res = v1_encode(*h, ktl::Bytes(buf.data(), buf.size()));
 		ASSERT_TRUE(res.is_ok());

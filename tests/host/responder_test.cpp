@@ -279,10 +279,20 @@ TEST(CallLayout, RandomCallsCoverTheirInlineOctetsOnce)
  * versions 1 and 2) must be that header's octets as v1_encode and
  * v2_encode_msg write them, and too small a buffer is refused.
  */
-static ReplyPlan plan(const V1Header &call, const ReplyShape &s, uint32_t inline_max, V1Header *rep)
+static ReplyPlan plan(const V1Header &call, const ReplyShape &s, uint32_t inline_max, V1Header *rep,
+		      uint32_t vers = kRpcRdmaVersion1)
 {
-	ReplyPlan p = v1_plan_reply(call, s, inline_max);
+	ReplyPlan p = v1_plan_reply(call, s, vers, inline_max);
 	v1_reply_header(call, p, rep);
+	if (p.route == ReplyRoute::Inline) {
+		/* the Send fits: its header, in its version, and the body */
+		std::vector<uint8_t> hb(8192);
+		auto n = encode_reply(call, p, vers, 1, rpcrdmax::ktl::Bytes(hb.data(), hb.size()));
+		EXPECT_TRUE(n.is_ok());
+		if (n.is_ok()) {
+			EXPECT_LE(n.value() + p.body_len, inline_max);
+		}
+	}
 	if (p.route != ReplyRoute::Inline && p.route != ReplyRoute::ReplyChunk) {
 		std::vector<uint8_t> buf(64);
 		EXPECT_TRUE(encode_reply(call, p, kRpcRdmaVersion1, 5, rpcrdmax::ktl::Bytes(buf.data(), buf.size())).is_error());
@@ -481,6 +491,25 @@ TEST(ReplyPlan, HeaderCountsAgainstTheThreshold)
 	EXPECT_EQ(p.route, ReplyRoute::NoRoom);
 }
 
+/* Version 2's header is two words longer (draft Section 6.2): the Reply
+ * that just fits in version 1 goes in the Reply chunk in version 2, or
+ * has no room. */
+TEST(ReplyPlan, Version2HeaderCountsAgainstTheThreshold)
+{
+	Call c;
+	auto rep = std::make_unique<V1Header>();
+	const uint32_t hdr = 28 + kV2ExtraHeaderSize;
+	EXPECT_EQ(plan(c.h, shape(kInline - hdr, 0, 0), kInline, rep.get(), kRpcRdmaVersion2).route,
+		  ReplyRoute::Inline);
+	EXPECT_EQ(plan(c.h, shape(kInline - hdr + 1, 0, 0), kInline, rep.get(), kRpcRdmaVersion2).route,
+		  ReplyRoute::NoRoom);
+	Call rc;
+	rc.reply_chunk({kInline});
+	EXPECT_EQ(plan(rc.h, shape(kInline - 28, 0, 0), kInline, rep.get()).route, ReplyRoute::Inline);
+	EXPECT_EQ(plan(rc.h, shape(kInline - 28, 0, 0), kInline, rep.get(), kRpcRdmaVersion2).route,
+		  ReplyRoute::ReplyChunk);
+}
+
 TEST(ReplyPlan, LongReplyNeedsABigEnoughReplyChunk)
 {
 	Call small;
@@ -573,7 +602,8 @@ TEST(ReplyPlan, RandomResultsPartitionTheReply)
 			s.payloads[i] = {at, len};
 			at += len;
 		}
-		ReplyPlan p = plan(c.h, s, 1u << 20, rep.get());
+		ReplyPlan p = plan(c.h, s, 1u << 20, rep.get(),
+				   rng() % 2 ? kRpcRdmaVersion2 : kRpcRdmaVersion1);
 		if (at > s.len) {
 			ASSERT_EQ(p.route, ReplyRoute::Bad);
 			continue;

@@ -93,7 +93,8 @@ MsgShape reply_shape(const OpShape &o)
 extern "C" __attribute__((noinline)) int corecost_client(const OpShape &o, bool v2, u32 xid,
 							  const u8 *reply, u32 reply_len)
 {
-	const PlanParams params = {kThreshold, kThreshold, 8, 256, 4096, true};
+	const PlanParams params = {kThreshold, kThreshold, 8, 256, 4096, true,
+				   v2 ? kRpcRdmaVersion2 : kRpcRdmaVersion1};
 	if (plan_rpc(call_shape(o), reply_shape(o), params, &g_plan) != PlanError::None)
 		abort();
 	V1Header &h = g_send;
@@ -166,7 +167,7 @@ extern "C" __attribute__((noinline)) int corecost_server(const OpShape &o, bool 
 		s.npayloads = 1;
 		s.payloads[0] = Range{o.reply_head, o.reply_data};
 	}
-	ReplyPlan p = v1_plan_reply(c, s, kThreshold);
+	ReplyPlan p = v1_plan_reply(c, s, v2 ? kRpcRdmaVersion2 : kRpcRdmaVersion1, kThreshold);
 	if (p.route != ReplyRoute::Inline)
 		abort();
 	auto enc = encode_reply(c, p, v2 ? kRpcRdmaVersion2 : kRpcRdmaVersion1, 128,
@@ -190,7 +191,8 @@ namespace {
 void build(int k, bool v2, const OpShape &o)
 {
 	const u32 xid = 0x1000;
-	const PlanParams params = {kThreshold, kThreshold, 8, 256, 4096, true};
+	const PlanParams params = {kThreshold, kThreshold, 8, 256, 4096, true,
+				   v2 ? kRpcRdmaVersion2 : kRpcRdmaVersion1};
 	if (plan_rpc(call_shape(o), reply_shape(o), params, &g_plan) != PlanError::None)
 		abort();
 	V1Header h;

@@ -42,6 +42,7 @@
 
 #include <rpcrdmax/core/wire.h>
 #include <rpcrdmax/core/v1.h>
+#include <rpcrdmax/core/v2.h>
 
 namespace rpcrdmax::core {
 
@@ -73,6 +74,7 @@ struct PlanParams {
 	u32 pages_per_mr;	    /* pages one registration maps */
 	u32 page_size;		    /* a power of two, e.g. 4096 */
 	bool ddp_allowed;	    /* false e.g. under RPCSEC_GSS integrity */
+	u32 vers;		    /* the Call's RPC-over-RDMA version, 1 or 2 */
 };
 
 enum class CallForm : u8 { Inline, ReadChunk, LongCall, LongCallReadChunk };

@@ -25,6 +25,7 @@
 #pragma once
 
 #include <rpcrdmax/core/v1.h>
+#include <rpcrdmax/core/v2.h>
 #include <rpcrdmax/core/wire.h>
 
 namespace rpcrdmax::core {
@@ -116,10 +117,11 @@ struct ReplyPlan { /* writes[] set up to nwrites, body[] up to nbody */
 };
 
 /*
- * Plan the Reply to @call, of shape @s, with at most @inline_max octets
- * (its version 1 transport header included) in the Send.
+ * Plan the Reply to @call, of shape @s, sent in RPC-over-RDMA version
+ * @vers with at most @inline_max octets in the Send, its transport
+ * header included (a version 2 header is two words longer).
  */
-ReplyPlan v1_plan_reply(const V1Header &call, const ReplyShape &s, u32 inline_max);
+ReplyPlan v1_plan_reply(const V1Header &call, const ReplyShape &s, u32 vers, u32 inline_max);
 
 /*
  * The Reply's transport header as plan @p (Inline or ReplyChunk) has it:

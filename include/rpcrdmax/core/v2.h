@@ -40,6 +40,14 @@ inline constexpr u32 kV2VersHigh = 2;
  * rdma_direction and rdma_inv_handle (Section 6.2). */
 inline constexpr u32 kV2ExtraHeaderSize = 2 * kXdrWord;
 
+/* The fixed part of a version @vers RDMA_MSG or RDMA_NOMSG header, in
+ * octets: what an inline threshold must hold beyond the chunk lists and
+ * the RPC message (RFC 8166 Section 3.3.2 counts the whole Send). */
+constexpr u32 fixed_header_size(u32 vers)
+{
+	return kFixedHeaderSize + (vers == kRpcRdmaVersion2 ? kV2ExtraHeaderSize : 0);
+}
+
 enum class V2Proc : u32 {
 	Msg = 0,
 	NoMsg = 1,
