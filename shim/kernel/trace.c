@@ -18,8 +18,14 @@
  * before it calls the function that fires one.  static_key_enabled() reads
  * the same count; made from the one list, the table has no gap.
  */
+#ifdef CONFIG_TRACEPOINTS
 #define RPCRDMAX_TP_KEY(id, event) \
 	[RPCRDMAX_TP_##id] = &RPCRDMAX_TP_STATIC_KEY(__tracepoint_##event)->enabled.counter,
+#else
+/* A kernel without tracepoints (the KUnit kernel's tinyconfig): never on. */
+static const int rpcrdmax_tp_never;
+#define RPCRDMAX_TP_KEY(id, event) [RPCRDMAX_TP_##id] = &rpcrdmax_tp_never,
+#endif
 const int *const rpcrdmax_tp_key[RPCRDMAX_TP_COUNT] = {
 	RPCRDMAX_HOT_TRACEPOINTS(RPCRDMAX_TP_KEY)
 };
