@@ -14,8 +14,12 @@
  *               segments); the server RDMA Reads them with RwList into
  *               page pieces starting mid-page, as a Read chunk lands in
  *               rq_pages, and the content is checked; twice with one
- *               RwList, the second time allocating nothing (contexts
- *               and scatterlists reused, as svcrdma's pooled ones are);
+ *               RwList, the first time making the list and one
+ *               scatterlist block for the three segments (rw_pieces'
+ *               bound), the second allocating nothing (as svcrdma's
+ *               pooled contexts are reused); then with a block too small
+ *               for the chain, the segments past it taking scatterlists
+ *               of their own, content still checked;
  *   rw_write    the server RDMA Writes page pieces through RwCtx into a
  *               client FRWR registration, content checked;
  *   send_inv    RDMA Write then Send With Invalidate in one RwList chain:
@@ -213,7 +217,7 @@ static void rw_read_case(Reporter check)
 	const u32 len[Loopback::kMrs] = { 4096, 1001, 2500 };
 	const u32 base = 300; /* where the chunk lands: mid-page, as after inline octets */
 	core::Segment seg[Loopback::kMrs];
-	RwList rw;
+	RwList rw, small;
 
 	if (!EXPECT(lb && done && pieces) || !connect_pair(check, lb))
 		goto out;
@@ -226,35 +230,44 @@ static void rw_read_case(Reporter check)
 			goto out;
 	}
 	/* Twice with the same list: the second pass reuses the contexts
-	 * and their scatterlists, and allocates nothing. */
-	for (u32 pass = 0; pass < 2; pass++) {
+	 * and their block, and allocates nothing.  The third, on a list
+	 * whose block holds the first segment's two pieces only, lends it to
+	 * that segment; the other two make scatterlists of their own. */
+	for (u32 pass = 0; pass < 3; pass++) {
+		RwList &l = pass < 2 ? rw : small;
+		u32 total = 0;
+		for (int i = 0; i < Loopback::kMrs; i++)
+			total += len[i];
+		const u32 bound = pass < 2 ? svcrdma::rw_pieces(total, Loopback::kMrs, 1) : 2;
 		for (u32 pg = 0; pg < 3; pg++)
 			mem_set(page_bytes(lb->spages[pg]), 0, RPCRDMAX_PAGE_SIZE);
-		if (!EXPECT_OK(rw.alloc(Loopback::kMrs)))
+		if (!EXPECT_OK(l.alloc(Loopback::kMrs, bound)))
 			goto out;
 		u32 at = base, wrs = 0;
 		for (int i = 0; i < Loopback::kMrs; i++) {
 			u32 n = server_pieces(lb, at, seg[i].length, pieces, 8);
 			if (!EXPECT(n >= 1))
 				goto out;
-			auto added = rw.add(lb->server.id, Span<const rpcrdmax_page_seg>(pieces, n),
-					    seg[i].offset, seg[i].handle, RPCRDMAX_DMA_FROM_DEVICE);
+			auto added = l.add(lb->server.id, Span<const rpcrdmax_page_seg>(pieces, n),
+					   seg[i].offset, seg[i].handle, RPCRDMAX_DMA_FROM_DEVICE);
 			if (!EXPECT_OK(added))
 				goto out;
 			EXPECT(added.value() >= 1);
 			wrs += added.value();
 			at += seg[i].length;
 		}
-		EXPECT(rw.size() == (u32)Loopback::kMrs && rw.sq_entries() == wrs);
-		if (!EXPECT_OK(rw.post(lb->server.id, &done->cqe, nullptr)) ||
+		EXPECT(l.size() == (u32)Loopback::kMrs && l.sq_entries() == wrs);
+		if (!EXPECT_OK(l.post(lb->server.id, &done->cqe, nullptr)) ||
 		    !EXPECT(done->completion.wait_ms(kWaitMs)))
 			goto out;
 		/* Only the chain's last request signals. */
 		EXPECT((u32)done->count.read() == pass + 1);
 		EXPECT(done->wc.status == RPCRDMAX_IB_WC_SUCCESS);
-		rw.destroy();
-		/* The list and one scatterlist per context, made once. */
-		EXPECT(rw.take_grown() == (pass == 0 ? 1u + Loopback::kMrs : 0u));
+		l.destroy();
+		/* Pass 0: the list and its block; pass 1: nothing; pass 2: the
+		 * list, its block and the scatterlists of segments 1 and 2. */
+		const u32 grown[3] = { 2, 0, 2 + Loopback::kMrs - 1 };
+		EXPECT(l.take_grown() == grown[pass]);
 		/* The chunk lies at base.., segment after segment; around it, zeros. */
 		at = base;
 		bool same = true;
@@ -272,6 +285,7 @@ static void rw_read_case(Reporter check)
 	}
 out:
 	rw.destroy();
+	small.destroy();
 	if (lb)
 		disconnect_pair(lb);
 	delete lb;
@@ -295,7 +309,7 @@ static bool server_write(Reporter check, Loopback *lb, RwList *rw, u32 from,
 {
 	rpcrdmax_page_seg pieces[4];
 	u32 n = server_pieces(lb, from, seg.length, pieces, 4);
-	return EXPECT(n >= 2) && EXPECT_OK(rw->alloc(1)) &&
+	return EXPECT(n >= 2) && EXPECT_OK(rw->alloc(1, n)) &&
 	       EXPECT_OK(rw->add(lb->server.id, Span<const rpcrdmax_page_seg>(pieces, n),
 				 seg.offset, seg.handle, RPCRDMAX_DMA_TO_DEVICE)) &&
 	       post_rw(check, lb, rw, cqe, last);

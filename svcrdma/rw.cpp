@@ -68,7 +68,7 @@ Result<void> SvcConn::read_chunks(void *rqstp, CallCtx *cc)
 	const core::CallLayout &lay = cc->layout;
 	const core::ChunkLists &cl = cc->call.chunks;
 	RwList &rw = cc->read_rw;
-	u32 nctx = 0, at = 0;
+	u32 nctx = 0, nranges = 0, len = 0, at = 0;
 
 	/* Contexts: one per segment read, at most. */
 	for (u32 i = 0; i < lay.npieces; i++) {
@@ -77,10 +77,14 @@ Result<void> SvcConn::read_chunks(void *rqstp, CallCtx *cc)
 			nctx += cl.read[p.chunk].nsegs;
 		else if (p.kind == core::CallPieceKind::Inline && lay.from_call_chunk)
 			nctx += cl.read[0].nsegs;
+		else
+			continue;
+		len += p.len;
+		nranges++;
 	}
 	if (!nctx)
 		return {};
-	Result<void> r = rw_room(rw, nctx);
+	Result<void> r = rw_room(rw, nctx, rw_pieces(len, nctx, nranges));
 	for (u32 i = 0; i < lay.npieces && r.is_ok(); i++) {
 		const core::CallPiece &p = lay.pieces[i];
 		if (p.kind == core::CallPieceKind::Chunk)

@@ -229,13 +229,24 @@ int SvcConn::load_writes(SendCtx *sc, void *rqstp, CallCtx *cc, const rpcrdmax_x
 {
 	const core::ChunkLists &ccl = cc->call.chunks;
 	const bool use_reply = p.route == core::ReplyRoute::ReplyChunk;
-	u32 nctx = use_reply ? ccl.reply.nsegs : 0;
+	u32 nctx = 0, nranges = 0, len = 0;
 	Result<void> r = {};
 
-	for (u32 i = 0; i < p.nwrites; i++)
-		nctx += p.writes[i].len ? ccl.write[i].nsegs : 0;
+	for (u32 i = 0; i < p.nwrites; i++) {
+		if (!p.writes[i].len)
+			continue;
+		nctx += ccl.write[i].nsegs;
+		nranges++;
+		len += p.writes[i].len;
+	}
+	if (use_reply) {
+		nctx += ccl.reply.nsegs;
+		nranges += p.nbody;
+		for (u32 i = 0; i < p.nbody; i++)
+			len += p.body[i].len;
+	}
 	if (nctx)
-		r = rw_room(sc->rw, nctx);
+		r = rw_room(sc->rw, nctx, rw_pieces(len, nctx, nranges));
 	for (u32 i = 0; i < p.nwrites && r.is_ok(); i++)
 		if (p.writes[i].len)
 			r = add_writes(sc, rqstp, cc, ccl.write[i], &p.writes[i], 1);

@@ -195,10 +195,14 @@ inline constexpr u32 kPoolCalls = 2;
 inline constexpr u32 kPoolSends = 16;
 /* A context's rdma_rw room is made when a chunk first needs it, and
  * kept: a list of at least kRwListMin contexts (one per segment; few
- * chunks have more), each scatterlist as large as the most pages a
- * segment of it has carried.  A connection that moves no chunk data
- * has none. */
+ * chunks have more) and one scatterlist block for all of them, of at
+ * least kRwPiecesMin entries and grown to the most page pieces a chain
+ * of it has needed (rw_pieces).  A stock client splits a large Write
+ * chunk into several segments: one block, not a scatterlist per
+ * segment, keeps a send context to one allocation when it first meets
+ * such a Reply.  A connection that moves no chunk data has none. */
 inline constexpr u32 kRwListMin = 8;
+inline constexpr u32 kRwPiecesMin = 8;
 /* Page pieces and Reply pages a context holds in place: a 4 KiB chunk's
  * or Reply's need a few.  Larger ones take a heap array of the
  * connection's most (ChunkSizes) the first time, kept. */
@@ -264,10 +268,21 @@ inline void count_allocs(u32 n)
 		stat_add(RPCRDMAX_SVC_STAT_CTXT_ALLOC, n);
 }
 
-/* Room in @rw for @nctx contexts (at least kRwListMin), counted when it grows. */
-inline Result<void> rw_room(RwList &rw, u32 nctx)
+/*
+ * The page pieces, at most, of a chain moving @len octets through @nctx
+ * segments from or to @nranges ranges of pages: each segment and each
+ * range may start and end mid-page.
+ */
+constexpr u32 rw_pieces(u32 len, u32 nctx, u32 nranges)
 {
-	Result<void> r = rw.alloc(max(nctx, kRwListMin));
+	return len / RPCRDMAX_PAGE_SIZE + 2 * (nctx + nranges);
+}
+
+/* Room in @rw for @nctx contexts (at least kRwListMin) and @pieces
+ * scatterlist entries (at least kRwPiecesMin), counted when it grows. */
+inline Result<void> rw_room(RwList &rw, u32 nctx, u32 pieces)
+{
+	Result<void> r = rw.alloc(max(nctx, kRwListMin), max(pieces, kRwPiecesMin));
 
 	count_allocs(rw.take_grown());
 	return r;

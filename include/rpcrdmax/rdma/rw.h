@@ -7,10 +7,13 @@
  * requests (plain SGEs or registrations, as the device needs) and says
  * how many Send Queue entries they take.  An RwList posts several
  * contexts, optionally followed by a Send, as one chain whose final
- * request alone signals.  Both are made to be reused: destroy() unmaps
- * but keeps the memory, so a connection's pooled contexts allocate only
- * when they first need more room.  As with every work request, a posted context
- * is destroyed only after that completion (or the flush).
+ * request alone signals; its contexts take their scatterlists from one
+ * block the list keeps, sized by the caller for the whole chain, so a
+ * chunk of many segments costs one allocation, not one per segment.
+ * Both are made to be reused: destroy() unmaps but keeps the memory, so
+ * a connection's pooled contexts allocate only when they first need more
+ * room.  As with every work request, a posted context is destroyed only
+ * after that completion (or the flush).
  */
 #pragma once
 
@@ -30,16 +33,21 @@ public:
 	}
 
 	/* @dir: RPCRDMAX_DMA_FROM_DEVICE reads, RPCRDMAX_DMA_TO_DEVICE writes.
-	 * The scatterlist is kept for the next init(); it grows (and
-	 * take_grown() counts it) only when a context needs more pieces. */
+	 * @sgl: scatterlist room for segs.size() entries lent by the caller
+	 * (an RwList's block) until destroy(), or nullptr for the context's
+	 * own, kept for the next init(); that grows (and take_grown() counts
+	 * it) only when a context needs more pieces. */
 	Result<u32> init(const CmId &id, ktl::Span<const rpcrdmax_page_seg> segs,
-			 u64 remote_addr, u32 rkey, int dir)
+			 u64 remote_addr, u32 rkey, int dir, ktl::u8 *sgl = nullptr)
 	{
 		if (id_ || segs.empty())
 			return ktl::error(ktl::err::EINVAL);
 		auto n = static_cast<unsigned int>(segs.size());
-		RPCRDMAX_TRY(reserve(n));
-		int wrs = rpcrdmax_rw_init(ctx_.get(), id.get(), sgl_, segs.data(), n, remote_addr,
+		if (!sgl) {
+			RPCRDMAX_TRY(reserve(n));
+			sgl = sgl_;
+		}
+		int wrs = rpcrdmax_rw_init(ctx_.get(), id.get(), sgl, segs.data(), n, remote_addr,
 					   rkey, dir);
 		if (wrs < 0) {
 			/* rdma_rw is the server's only (stock's event name) */
@@ -47,6 +55,7 @@ public:
 			return Errno::from(wrs);
 		}
 		id_ = id.get();
+		in_use_ = sgl;
 		nsegs_ = n;
 		dir_ = dir;
 		sq_entries_ = static_cast<u32>(wrs);
@@ -70,12 +79,13 @@ public:
 		return {};
 	}
 
-	/* Unmap; the scatterlist stays for reuse (freed with the context). */
+	/* Unmap; the own scatterlist stays for reuse (freed with the context). */
 	void destroy()
 	{
 		if (id_)
-			rpcrdmax_rw_destroy(ctx_.get(), id_, sgl_, nsegs_, dir_);
+			rpcrdmax_rw_destroy(ctx_.get(), id_, in_use_, nsegs_, dir_);
 		id_ = nullptr;
+		in_use_ = nullptr;
 		sq_entries_ = 0;
 	}
 
@@ -89,7 +99,8 @@ public:
 private:
 	ktl::Opaque<RPCRDMAX_SIZEOF_RW_CTX, RPCRDMAX_ALIGNOF_RW_CTX> ctx_;
 	void *id_ = nullptr;
-	ktl::u8 *sgl_ = nullptr;
+	ktl::u8 *sgl_ = nullptr;	/* own, made when no room was lent */
+	ktl::u8 *in_use_ = nullptr;	/* own or lent, while prepared */
 	unsigned int sgl_cap_ = 0;
 	unsigned int nsegs_ = 0;
 	int dir_ = 0;
@@ -107,31 +118,47 @@ public:
 	{
 		delete[] ctxs_;
 		delete[] raws_;
+		delete[] sgl_;
 	}
 
 	/*
-	 * Room for @max contexts.  A list is reused: it grows (counted, see
-	 * take_grown()) only when it is empty and @max is more than it has.
+	 * Room for @max contexts and, in the block they share, @pieces
+	 * scatterlist entries in all: the caller's bound on the page pieces
+	 * of the whole chain.  A context whose pieces no longer fit the block
+	 * uses its own scatterlist instead, so a low bound costs allocations,
+	 * never correctness.  A list is reused: it and its block grow
+	 * (counted, see take_grown()) only when it is empty and asked for
+	 * more than it has.
 	 */
-	Result<void> alloc(u32 max)
+	Result<void> alloc(u32 max, u32 pieces)
 	{
 		if (!max || n_)
 			return ktl::error(ktl::err::EINVAL);
-		if (max <= max_)
-			return {};
-		delete[] ktl::exchange(ctxs_, nullptr);
-		delete[] ktl::exchange(raws_, nullptr);
-		max_ = 0;
-		ctxs_ = new (ktl::Gfp::Kernel) RwCtx[max];
-		raws_ = new (ktl::Gfp::Kernel) void *[max];
-		if (!ctxs_ || !raws_)
-			return ktl::error(ktl::err::ENOMEM);
-		max_ = max;
-		grew_++;
+		if (max > max_) {
+			delete[] ktl::exchange(ctxs_, nullptr);
+			delete[] ktl::exchange(raws_, nullptr);
+			max_ = 0;
+			ctxs_ = new (ktl::Gfp::Kernel) RwCtx[max];
+			raws_ = new (ktl::Gfp::Kernel) void *[max];
+			if (!ctxs_ || !raws_)
+				return ktl::error(ktl::err::ENOMEM);
+			max_ = max;
+			grew_++;
+		}
+		if (pieces > sgl_cap_) {
+			delete[] ktl::exchange(sgl_, nullptr);
+			sgl_cap_ = 0;
+			sgl_ = new (ktl::Gfp::Kernel) ktl::u8[(ktl::size_t)pieces *
+							      RPCRDMAX_SIZEOF_SCATTERLIST];
+			if (!sgl_)
+				return ktl::error(ktl::err::ENOMEM);
+			sgl_cap_ = pieces;
+			grew_++;
+		}
 		return {};
 	}
 
-	/* Allocations (lists and scatterlists) since the last call. */
+	/* Allocations (lists, blocks and own scatterlists) since the last call. */
 	u32 take_grown()
 	{
 		u32 n = ktl::exchange(grew_, 0u);
@@ -146,7 +173,13 @@ public:
 	{
 		if (n_ == max_)
 			return ktl::error(ktl::err::ENOBUFS);
-		u32 wrs = RPCRDMAX_TRY(ctxs_[n_].init(id, segs, remote_addr, rkey, dir));
+		/* the next entries of the block, or (past it) the context's own */
+		ktl::u8 *room = nullptr;
+		if (segs.size() <= sgl_cap_ - sgl_used_)
+			room = sgl_ + (ktl::size_t)sgl_used_ * RPCRDMAX_SIZEOF_SCATTERLIST;
+		u32 wrs = RPCRDMAX_TRY(ctxs_[n_].init(id, segs, remote_addr, rkey, dir, room));
+		if (room)
+			sgl_used_ += static_cast<u32>(segs.size());
 		raws_[n_] = ctxs_[n_].raw();
 		n_++;
 		sq_entries_ += wrs;
@@ -170,6 +203,7 @@ public:
 			ctxs_[i].destroy();
 		n_ = 0;
 		sq_entries_ = 0;
+		sgl_used_ = 0;
 	}
 
 	u32 size() const { return n_; }
@@ -178,6 +212,8 @@ public:
 private:
 	RwCtx *ctxs_ = nullptr;
 	void **raws_ = nullptr;
+	ktl::u8 *sgl_ = nullptr;	 /* the contexts' scatterlists, in order */
+	u32 sgl_cap_ = 0, sgl_used_ = 0; /* entries */
 	u32 max_ = 0, n_ = 0;
 	u32 sq_entries_ = 0;
 	u32 grew_ = 0;
