@@ -43,13 +43,6 @@ static bool shape_ok(const MsgShape &m)
 	return true;
 }
 
-/* A header with empty chunk lists, in the Call's version: version 2's
- * fixed part is two words longer (draft Section 6.2). */
-static u64 min_header(const PlanParams &p)
-{
-	return fixed_header_size(p.vers) + (kMinChunkHeaderSize - kFixedHeaderSize);
-}
-
 static bool params_ok(const PlanParams &p)
 {
 	return (p.vers == kRpcRdmaVersion1 || p.vers == kRpcRdmaVersion2) &&
@@ -115,7 +108,7 @@ static bool ddp_usable(const MsgShape &m, const PlanParams &p)
 static PlanError plan_reply(const MsgShape &m, const PlanParams &p, Plan *out)
 {
 	u64 total = stream_len(m);
-	u64 hdr = min_header(p);
+	u64 hdr = min_header_size(p.vers);
 
 	out->reply = ReplyForm::Inline;
 	if (hdr + total <= p.reply_threshold) {
@@ -155,7 +148,7 @@ static PlanError plan_reply(const MsgShape &m, const PlanParams &p, Plan *out)
 static PlanError plan_call(const MsgShape &m, const PlanParams &p, Plan *out)
 {
 	u64 total = stream_len(m);
-	u64 hdr = min_header(p);
+	u64 hdr = min_header_size(p.vers);
 	u64 reduced = (u64)m.head.len + m.tail.len;
 
 	if (out->has_write)

@@ -17,9 +17,9 @@ namespace rpcrdmax::svcrdma {
 /* The largest backward Call's RPC message: it goes inline, after a
  * transport header with empty chunk lists, in the client's receive
  * inline threshold and our Send buffer. */
-u32 SvcConn::bc_max_payload() const
+u32 SvcConn::bc_max_payload(u32 vers) const
 {
-	return min(thr_.reply, lim_.send_size) - core::kMinChunkHeaderSize;
+	return min(thr_.reply, lim_.send_size) - core::min_header_size(vers);
 }
 
 int SvcConn::bc_send(void *rqst, u32 xid, u32 len)
@@ -28,7 +28,7 @@ int SvcConn::bc_send(void *rqst, u32 xid, u32 len)
 	 * in it too, with rdma_direction CALL (draft Sections 4.2, 6.2.2):
 	 * a header two words longer. */
 	const bool v2 = first_vers_.read() == (int)core::kRpcRdmaVersion2;
-	const u32 max = bc_max_payload() - (v2 ? core::kV2ExtraHeaderSize : 0);
+	const u32 max = bc_max_payload(v2 ? core::kRpcRdmaVersion2 : core::kRpcRdmaVersion1);
 
 	if (lost_.read())
 		return -err::ENOTCONN;

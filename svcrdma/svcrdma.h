@@ -420,7 +420,9 @@ public:
 	 * Replies) and Send Queue room set-up reserved, kBcSlots on every
 	 * connection, as stock's server. */
 	u32 bc_slots() const { return kBcSlots; }
-	u32 bc_max_payload() const;
+	/* The largest backward Call's RPC part in version @vers (sunrpc is
+	 * told version 1's: the connection's version comes later). */
+	u32 bc_max_payload(u32 vers = core::kRpcRdmaVersion1) const;
 	int bc_send(void *rqst, u32 xid, u32 len);
 
 	void recv_done(RecvBuf *rb, const rpcrdmax_wc &wc);

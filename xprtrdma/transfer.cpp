@@ -143,10 +143,10 @@ Result<void> Conn::send(void *rqst, u32 xid)
  * messages inline only (see Conn::backward_call), so a chunkless header
  * and the message fit both inline thresholds and our buffers.
  */
-u32 Conn::bc_max_payload() const
+u32 Conn::bc_max_payload(u32 vers) const
 {
 	return min(min(thresholds.call, thresholds.reply), min(send_size, recv_size)) -
-	       core::kMinChunkHeaderSize;
+	       core::min_header_size(vers);
 }
 
 /* Send the Reply to a backward Call: an inline, chunkless RDMA_MSG. */
@@ -155,7 +155,7 @@ Result<void> Conn::bc_send(void *rqst, u32 xid, u32 len)
 	bool signal;
 	const bool v2 = bc_vers_.read() == (int)core::kRpcRdmaVersion2;
 
-	if (len > bc_max_payload() - (v2 ? core::kV2ExtraHeaderSize : 0))
+	if (len > bc_max_payload(v2 ? core::kRpcRdmaVersion2 : core::kRpcRdmaVersion1))
 		return error(err::EMSGSIZE);
 	SendBuf *sb = take_send(&signal);
 	if (!sb) {

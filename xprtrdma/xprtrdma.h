@@ -215,7 +215,7 @@ public:
 	Result<void> setup(const void *addr, unsigned int addrlen, bool offer_v2);
 	Result<void> send(void *rqst, u32 xid);
 	Result<void> bc_send(void *rqst, u32 xid, u32 len);
-	u32 bc_max_payload() const;
+	u32 bc_max_payload(u32 vers = core::kRpcRdmaVersion1) const;
 	void recv_done(RecvBuf *rb, const rpcrdmax_wc &wc);
 	void send_done(SendBuf *sb, const rpcrdmax_wc &wc);
 	void send_status(const rpcrdmax_wc &wc);

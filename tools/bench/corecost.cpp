@@ -42,6 +42,8 @@ namespace {
 
 constexpr u32 kThreshold = 4096;
 
+constexpr u32 vers_of(bool v2) { return v2 ? kRpcRdmaVersion2 : kRpcRdmaVersion1; }
+
 struct OpShape {
 	u32 call_len;	 /* the RPC Call, all in the head */
 	u32 reply_head;	 /* the Reply's octets before its data */
@@ -94,13 +96,13 @@ extern "C" __attribute__((noinline)) int corecost_client(const OpShape &o, bool 
 							  const u8 *reply, u32 reply_len)
 {
 	const PlanParams params = {kThreshold, kThreshold, 8, 256, 4096, true,
-				   v2 ? kRpcRdmaVersion2 : kRpcRdmaVersion1};
+				   vers_of(v2)};
 	if (plan_rpc(call_shape(o), reply_shape(o), params, &g_plan) != PlanError::None)
 		abort();
 	V1Header &h = g_send;
 	h.reset();
 	h.xid = xid;
-	h.vers = v2 ? kRpcRdmaVersion2 : kRpcRdmaVersion1;
+	h.vers = vers_of(v2);
 	h.credits = credits_requester_request(g_cred);
 	h.proc = g_plan.proc;
 	if (g_plan.has_write) {
@@ -167,10 +169,10 @@ extern "C" __attribute__((noinline)) int corecost_server(const OpShape &o, bool 
 		s.npayloads = 1;
 		s.payloads[0] = Range{o.reply_head, o.reply_data};
 	}
-	ReplyPlan p = v1_plan_reply(c, s, v2 ? kRpcRdmaVersion2 : kRpcRdmaVersion1, kThreshold);
+	ReplyPlan p = v1_plan_reply(c, s, vers_of(v2), kThreshold);
 	if (p.route != ReplyRoute::Inline)
 		abort();
-	auto enc = encode_reply(c, p, v2 ? kRpcRdmaVersion2 : kRpcRdmaVersion1, 128,
+	auto enc = encode_reply(c, p, vers_of(v2), 128,
 				ktl::Bytes(g_sendbuf, kThreshold));
 	if (enc.is_error())
 		abort();
@@ -192,13 +194,13 @@ void build(int k, bool v2, const OpShape &o)
 {
 	const u32 xid = 0x1000;
 	const PlanParams params = {kThreshold, kThreshold, 8, 256, 4096, true,
-				   v2 ? kRpcRdmaVersion2 : kRpcRdmaVersion1};
+				   vers_of(v2)};
 	if (plan_rpc(call_shape(o), reply_shape(o), params, &g_plan) != PlanError::None)
 		abort();
 	V1Header h;
 	h.reset();
 	h.xid = xid;
-	h.vers = v2 ? kRpcRdmaVersion2 : kRpcRdmaVersion1;
+	h.vers = vers_of(v2);
 	h.credits = 128;
 	h.proc = V1Proc::Msg;
 	if (g_plan.has_write &&

@@ -48,6 +48,13 @@ constexpr u32 fixed_header_size(u32 vers)
 	return kFixedHeaderSize + (vers == kRpcRdmaVersion2 ? kV2ExtraHeaderSize : 0);
 }
 
+/* A chunkless version @vers RDMA_MSG header (three empty chunk lists), in
+ * octets: the least a Send carries beyond its RPC message. */
+constexpr u32 min_header_size(u32 vers)
+{
+	return fixed_header_size(vers) + (kMinChunkHeaderSize - kFixedHeaderSize);
+}
+
 enum class V2Proc : u32 {
 	Msg = 0,
 	NoMsg = 1,
