@@ -60,6 +60,9 @@
  *                  the inline Reply in the tail, the length counts 5001;
  *   foreign_rkey   a Send With Invalidate of another RPC's rkey (RFC 8797
  *                  Section 4.1): a bad reply, the connection reset;
+ *   mr_pool        a connection starts with kMrBatch MRs, not the whole
+ *                  pool; Calls that hold MRs until fewer than kMrLowWater
+ *                  are free make the refill work add kMrBatch more;
  *   inv_fence      an RPC freed with its Write chunk's MR live, whose
  *                  LOCAL_INV cannot complete (stuck behind a Send the
  *                  responder never acknowledges): the client disconnects
@@ -1215,6 +1218,47 @@ static void write_chunk_case(Reporter check)
 }
 
 /*
+ * The MR pool grows on demand.  Each READ-style Call holds one MR (its
+ * Write chunk's) until its Reply; none comes here.  Holding enough to
+ * leave fewer than kMrLowWater free queues the refill, which makes the
+ * next kMrBatch; then the Calls are freed (their MRs invalidated).
+ */
+static void mr_pool_case(Reporter check)
+{
+	using xprtrdma::kMrBatch;
+	constexpr u32 kHeld = kMrBatch - xprtrdma::kMrLowWater + 1;
+	Bench b;
+	void *calls[kHeld] = {}, *rqsts[kHeld] = {};
+	u32 held = 0;
+
+	read_style(&b);
+	if (!bench_up(check, &b, kDefaultPd) ||
+	    !EXPECT(b.ep->stats.mrs_allocated.read() == (long long)kMrBatch))
+		goto out;
+	for (; held < kHeld; held++) {
+		if (!bench_send(check, &b, 0x11110100 + held) || !b.r->take_call(check) ||
+		    !call_matches(check, &b))
+			break;
+		calls[held] = ktl::exchange(b.call, nullptr);
+		rqsts[held] = ktl::exchange(b.rqst, nullptr);
+	}
+	if (EXPECT(held == kHeld)) {
+		for (u32 ms = 0; ms < kWaitMs; ms += 10) {
+			if (b.ep->stats.mrs_allocated.read() >= 2 * (long long)kMrBatch)
+				break;
+			rpcrdmax_msleep(10);
+		}
+		EXPECT(b.ep->stats.mrs_allocated.read() == 2 * (long long)kMrBatch);
+	}
+out:
+	for (u32 i = 0; i < held; i++) {
+		rpcrdmax_clnt_buf_free(b.ep, calls[i]);
+		rpcrdmax_kunit_rqst_free(rqsts[i]);
+	}
+	bench_down(&b);
+}
+
+/*
  * RFC 8797 Section 4.1: a Reply's Send With Invalidate may retire only
  * an rkey of its own RPC.  The first RPC's Reply invalidates its Write
  * chunk's rkey and completes; that MR goes back to the pool still
@@ -2227,6 +2271,7 @@ RPCRDMAX_KUNIT_MARSHAL_ENTRY(connect_delay)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(reply_major)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(write_chunk)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(foreign_rkey)
+RPCRDMAX_KUNIT_MARSHAL_ENTRY(mr_pool)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(inv_fence)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(reply_chunk)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(rdma_error)

@@ -14,6 +14,7 @@ Conn::~Conn()
 {
 	/* Everything posted completes (or flushes) before anything goes.
 	 * (No id when its creation failed: nothing was posted.) */
+	frwr_stop_refill();
 	if (id.get() && id.qp())
 		id.drain();
 	frwr_detach_all();

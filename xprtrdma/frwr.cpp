@@ -19,25 +19,66 @@
 
 namespace rpcrdmax::xprtrdma {
 
+/* The pool's room, and its first kMrBatch MRs. */
 Result<void> Conn::frwr_setup(void *dev, u32 ppm)
 {
 	pages_per_mr = ppm;
+	mr_dev_ = dev;
 	mrs_ = new (Gfp::Kernel) ClntMr[kMrPool];
 	if (!mrs_)
 		return error(err::ENOMEM);
-	for (u32 i = 0; i < kMrPool; i++) {
-		mrs_[i].conn = this;
-		mrs_[i].cqe.set_id((int)i); /* mr.id in its tracepoints */
-		Result<void> r = mrs_[i].mr.alloc(pd_.get(), dev, ppm);
+	return frwr_grow();
+}
+
+/* Make the next kMrBatch MRs of the pool and free them (may sleep). */
+Result<void> Conn::frwr_grow()
+{
+	const u32 from = mrs_made_, to = min(from + kMrBatch, kMrPool);
+
+	for (u32 i = from; i < to; i++) {
+		ClntMr *m = &mrs_[i];
+		m->conn = this;
+		m->cqe.set_id((int)i); /* mr.id in its tracepoints */
+		Result<void> r = m->mr.alloc(pd_.get(), mr_dev_, pages_per_mr);
 		if (r.is_error()) {
 			rpcrdmax_trace_frwr_alloc(i, r.error().code());
 			return r;
 		}
-		free_mrs_.push_back(&mrs_[i]);
 		ep_->stats.mrs_allocated.add_return(1);
+		SpinLockBhGuard g(&free_lock_);
+		mrs_made_ = i + 1;
+		free_mrs_.push_back(m);
+		free_mr_count_++;
 	}
-	rpcrdmax_trace_createmrs(ep_->xprt_, kMrPool);
+	rpcrdmax_trace_createmrs(ep_->xprt_, to - from);
 	return {};
+}
+
+/* The refill work: grow the pool while it runs low (see kMrBatch). */
+void Conn::frwr_refill(FnWork *w)
+{
+	Conn *c = container_of(w, &Conn::mr_refill_);
+	bool more = true;
+
+	while (more) {
+		if (c->frwr_grow().is_error())
+			break; /* the next Call that finds the pool low asks again */
+		SpinLockBhGuard g(&c->free_lock_);
+		more = !c->refill_stopped_ && c->free_mr_count_ < kMrLowWater &&
+		       c->mrs_made_ < kMrPool;
+	}
+	SpinLockBhGuard g(&c->free_lock_);
+	c->refill_queued_ = false;
+}
+
+/* The connection is going: no refill runs after this returns. */
+void Conn::frwr_stop_refill()
+{
+	{
+		SpinLockBhGuard g(&free_lock_);
+		refill_stopped_ = true;
+	}
+	mr_refill_.cancel_sync();
 }
 
 Result<ClntMr *> Conn::frwr_register(Req *req, void *rqst, bool rcv,
@@ -48,6 +89,11 @@ Result<ClntMr *> Conn::frwr_register(Req *req, void *rqst, bool rcv,
 	{
 		SpinLockBhGuard g(&free_lock_);
 		m = free_mrs_.pop_front();
+		free_mr_count_ -= m != nullptr;
+		/* queued under the lock: frwr_stop_refill() then cancels it */
+		if (free_mr_count_ < kMrLowWater && mrs_made_ < kMrPool && !refill_queued_ &&
+		    !refill_stopped_)
+			refill_queued_ = mr_refill_.queue();
 	}
 	if (!m) {
 		rpcrdmax_trace_nomrs_err(ep_->xprt_, rqst);
@@ -65,6 +111,7 @@ Result<ClntMr *> Conn::frwr_register(Req *req, void *rqst, bool rcv,
 			rpcrdmax_trace_frwr_maperr(m->cqe.id(), dir, mapped.error().code(), n);
 		SpinLockBhGuard g(&free_lock_);
 		free_mrs_.push_front(m);
+		free_mr_count_++;
 		return mapped.error();
 	}
 	m->mr.bump_key();
@@ -89,6 +136,7 @@ void Conn::frwr_release(Req *req)
 		m->req = nullptr;
 		SpinLockBhGuard g(&free_lock_);
 		free_mrs_.push_back(m);
+		free_mr_count_++;
 	}
 }
 
@@ -176,7 +224,7 @@ void Conn::frwr_detach_all()
 {
 	if (!mrs_)
 		return;
-	for (u32 i = 0; i < kMrPool; i++) {
+	for (u32 i = 0; i < mrs_made_; i++) {
 		ClntMr *m = &mrs_[i];
 		if (m->req) {
 			List<ClntMr, &ClntMr::node>::remove(m);

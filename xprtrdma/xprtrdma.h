@@ -52,13 +52,19 @@ inline constexpr u32 kMaxDataPages = 256;	/* 1 MiB of RPC payload */
 inline constexpr u32 kMaxPayload = kMaxDataPages * RPCRDMAX_PAGE_SIZE;
 inline constexpr u32 kPagesPerMr = kMaxDataPages + 2; /* unaligned data spans one more */
 inline constexpr u32 kMrsPerReq = 8;		/* registrations one RPC may hold */
-/* MRs per connection: a fixed pool, whatever the credits (each holds a
- * kPagesPerMr-entry scatterlist), as many as 32 RPCs of kMrsPerReq.  The
- * slot table may have more RPCs in flight (rdma_slot_table_entries,
- * 128 by default), but most register one MR (a READ's or WRITE's data)
- * or none (a GETATTR).  A Call that finds the pool empty gets -ENOBUFS:
- * sunrpc sends it again a quarter second later (call_transmit_status). */
+/* MRs per connection: at most a fixed pool, whatever the credits (each
+ * holds a kPagesPerMr-entry scatterlist), as many as 32 RPCs of
+ * kMrsPerReq.  The slot table may have more RPCs in flight
+ * (rdma_slot_table_entries, 128 by default), but most register one MR
+ * (a READ's or WRITE's data) or none (a GETATTR).  A connection starts
+ * with kMrBatch; when fewer than kMrLowWater are free, a work item makes
+ * kMrBatch more (frwr.cpp), as stock makes its MRs on demand.  A Call
+ * that finds none free gets -ENOBUFS: sunrpc sends it again a quarter
+ * second later (call_transmit_status). */
 inline constexpr u32 kMrPool = 32 * kMrsPerReq;
+inline constexpr u32 kMrBatch = 4 * kMrsPerReq;
+inline constexpr u32 kMrLowWater = 2 * kMrsPerReq;
+static_assert(kMrPool % kMrBatch == 0 && kMrLowWater < kMrBatch);
 inline constexpr u32 kMaxRegsPerCall = 2 * kMrsPerReq;	/* marshal's cap */
 /* Send buffers for @reqs credits: Replies can lag their Sends' completions. */
 constexpr u32 send_bufs(u32 reqs) { return 2 * reqs; }
@@ -225,6 +231,9 @@ public:
 
 	/* frwr.cpp */
 	Result<void> frwr_setup(void *dev, u32 pages_per_mr);
+	Result<void> frwr_grow();
+	static void frwr_refill(FnWork *w);
+	void frwr_stop_refill();
 	Result<ClntMr *> frwr_register(Req *req, void *rqst, bool rcv,
 				       const core::PlannedSegment &ps, u32 extent_shift, int dir,
 				       u32 access);
@@ -309,7 +318,10 @@ private:
 	Cq scq_, rcq_;
 	SendBuf *sends_ = nullptr;	/* send_bufs(credits asked for) */
 	RecvBuf *recvs_ = nullptr;	/* the credits asked for + kBcSlots */
-	ClntMr *mrs_ = nullptr;
+	ClntMr *mrs_ = nullptr;		/* kMrPool, the first mrs_made_ made */
+	void *mr_dev_ = nullptr;
+	u32 mrs_made_ = 0;		/* under free_lock_; by frwr_setup, then frwr_refill */
+	FnWork mr_refill_{ &Conn::frwr_refill };
 	SpinLock free_lock_;		/* Send buffers and MRs */
 	List<SendBuf, &SendBuf::node> free_sends_;
 	/* Posted Sends, oldest first: a signaled completion retires every
@@ -318,6 +330,9 @@ private:
 	u32 free_count_ = 0;
 	u32 since_signal_ = 0;
 	List<ClntMr, &ClntMr::node> free_mrs_;
+	u32 free_mr_count_ = 0;
+	bool refill_queued_ = false;	/* under free_lock_ */
+	bool refill_stopped_ = false;	/* the connection is going: queue no more */
 	/* Transmit-path scratch, serialized by sunrpc's write lock. */
 	core::V1Header send_hdr_;
 	core::Plan plan_;

@@ -362,6 +362,7 @@ public:
 
 	Result<void> alloc(void *pd, void *device, unsigned int max_pages)
 	{
+		delete[] ktl::exchange(sgl_, nullptr); /* a failed alloc() may be retried */
 		sgl_ = new (ktl::Gfp::Kernel) ktl::u8[max_pages * RPCRDMAX_SIZEOF_SCATTERLIST];
 		if (!sgl_)
 			return ktl::error(ktl::err::ENOMEM);
