@@ -39,8 +39,8 @@ Result<void> SvcConn::add_reads(void *rqstp, CallCtx *cc, const core::ChunkRef &
 		u32 take = min(s.length - skip, len);
 		/* a range of rq_pages touches at most this many pages */
 		const u32 cap = lim_.chunk.pieces_cap;
-		rpcrdmax_page_seg *pieces = cc->pieces.room(min(take / RPCRDMAX_PAGE_SIZE + 2, cap), cap);
-		count_allocs(cc->pieces.take_grown());
+		rpcrdmax_page_seg *pieces =
+			scratch_room(cc->pieces, min(take / RPCRDMAX_PAGE_SIZE + 2, cap), cap);
 		if (!pieces)
 			return error(err::ENOMEM);
 		int n = rpcrdmax_svc_arg_pages(rqstp, at, take, pieces, cc->pieces.capacity());
@@ -145,8 +145,7 @@ Result<void> SvcConn::add_writes(SendCtx *sc, void *rqstp, CallCtx *cc, const co
 	/* A segment's pieces: its pages plus a split at each range edge. */
 	const u32 cap = lim_.chunk.pieces_cap;
 	const u32 max_pieces = min(longest / RPCRDMAX_PAGE_SIZE + 4 * nranges + 4, cap);
-	rpcrdmax_page_seg *pieces = cc->pieces.room(max_pieces, cap);
-	count_allocs(cc->pieces.take_grown());
+	rpcrdmax_page_seg *pieces = scratch_room(cc->pieces, max_pieces, cap);
 	if (!pieces)
 		return error(err::ENOMEM);
 	Result<void> r = {};

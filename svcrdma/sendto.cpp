@@ -260,8 +260,7 @@ int SvcConn::load_writes(SendCtx *sc, void *rqstp, CallCtx *cc, const rpcrdmax_x
 	int n = rpcrdmax_svc_res_take_pages(rqstp, sc->pages.data(), sc->pages.capacity());
 	if (n == -err::ENOBUFS && sc->pages.capacity() < lim_.chunk.reply_pages) {
 		/* more than the room in place: the largest Reply's, once */
-		void **room = sc->pages.room(lim_.chunk.reply_pages, lim_.chunk.reply_pages);
-		count_allocs(sc->pages.take_grown());
+		void **room = scratch_room(sc->pages, lim_.chunk.reply_pages, lim_.chunk.reply_pages);
 		if (!room)
 			return -err::ENOMEM;
 		n = rpcrdmax_svc_res_take_pages(rqstp, room, sc->pages.capacity());

@@ -278,6 +278,17 @@ constexpr u32 rw_pieces(u32 len, u32 nctx, u32 nranges)
 	return len / RPCRDMAX_PAGE_SIZE + 2 * (nctx + nranges);
 }
 
+/* @s's room for @need entries (growing it to @most: ktl::Scratch::room),
+ * counted when it grows; NULL: no memory. */
+template <typename T, u32 N>
+inline T *scratch_room(Scratch<T, N> &s, u32 need, u32 most)
+{
+	T *p = s.room(need, most);
+
+	count_allocs(s.take_grown());
+	return p;
+}
+
 /* Room in @rw for @nctx contexts (at least kRwListMin) and @pieces
  * scatterlist entries (at least kRwPiecesMin), counted when it grows. */
 inline Result<void> rw_room(RwList &rw, u32 nctx, u32 pieces)
