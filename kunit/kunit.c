@@ -175,24 +175,23 @@ static struct kunit_suite rpcrdmax_consts_suite = {
 
 /* ---- rpcrdmax_cxx_runtime ------------------------------------------- */
 
-#define RPCRDMAX_CXX_CASE(fn)                                          \
-	static void fn##_case(struct kunit *test)                      \
-	{                                                              \
-		rpcrdmax_kunit_cxx_##fn(test, rpcrdmax_kunit_check);   \
-	}
-
 /*
- * A case that watches tracepoints with probes of its own: on a kernel
- * built without them (the plain KUnit kernel's tinyconfig; the debug
- * kernel and Debian's have them) there is nothing to watch, so it skips.
+ * RPCRDMAX_CXX_CASE: a case whose body is the C++ function of its name.
+ * RPCRDMAX_CXX_TP_CASE: one that watches tracepoints with probes of its
+ * own: on a kernel built without them (the plain KUnit kernel's
+ * tinyconfig; the debug kernel and Debian's have them) there is nothing
+ * to watch, so it skips.
  */
-#define RPCRDMAX_CXX_TP_CASE(fn)                                       \
+#define RPCRDMAX_CXX_CASE_IF(fn, need, why)                            \
 	static void fn##_case(struct kunit *test)                      \
 	{                                                              \
-		if (!IS_ENABLED(CONFIG_TRACEPOINTS))                   \
-			kunit_skip(test, "no CONFIG_TRACEPOINTS");     \
+		if (!(need))                                           \
+			kunit_skip(test, "%s", why);                   \
 		rpcrdmax_kunit_cxx_##fn(test, rpcrdmax_kunit_check);   \
 	}
+#define RPCRDMAX_CXX_CASE(fn) RPCRDMAX_CXX_CASE_IF(fn, true, "")
+#define RPCRDMAX_CXX_TP_CASE(fn) \
+	RPCRDMAX_CXX_CASE_IF(fn, IS_ENABLED(CONFIG_TRACEPOINTS), "no CONFIG_TRACEPOINTS")
 
 RPCRDMAX_CXX_CASE(new_delete)
 RPCRDMAX_CXX_CASE(virtual)

@@ -153,9 +153,10 @@ u32 Conn::bc_max_payload(u32 vers) const
 Result<void> Conn::bc_send(void *rqst, u32 xid, u32 len)
 {
 	bool signal;
-	const bool v2 = bc_vers_.read() == (int)core::kRpcRdmaVersion2;
+	const u32 vers = (u32)bc_vers_.read();
+	const bool v2 = vers == core::kRpcRdmaVersion2;
 
-	if (len > bc_max_payload(v2 ? core::kRpcRdmaVersion2 : core::kRpcRdmaVersion1))
+	if (len > bc_max_payload(vers))
 		return error(err::EMSGSIZE);
 	SendBuf *sb = take_send(&signal);
 	if (!sb) {
