@@ -20,6 +20,7 @@ Conn::~Conn()
 	frwr_detach_all();
 	delete v2hdr_;
 	delete[] mrs_;
+	ep_->stats.mrs_live.add_return(-(int)mrs_made_);
 	delete[] recvs_;
 	delete[] sends_;
 }

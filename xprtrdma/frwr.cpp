@@ -45,10 +45,10 @@ Result<void> Conn::frwr_grow()
 			return r;
 		}
 		ep_->stats.mrs_allocated.add_return(1);
+		ep_->stats.mrs_live.add_return(1);
 		SpinLockBhGuard g(&free_lock_);
 		mrs_made_ = i + 1;
-		free_mrs_.push_back(m);
-		free_mr_count_++;
+		frwr_put_free(m, false);
 	}
 	rpcrdmax_trace_createmrs(ep_->xprt_, to - from);
 	return {};
@@ -110,8 +110,7 @@ Result<ClntMr *> Conn::frwr_register(Req *req, void *rqst, bool rcv,
 		if (n > 0)
 			rpcrdmax_trace_frwr_maperr(m->cqe.id(), dir, mapped.error().code(), n);
 		SpinLockBhGuard g(&free_lock_);
-		free_mrs_.push_front(m);
-		free_mr_count_++;
+		frwr_put_free(m, true);
 		return mapped.error();
 	}
 	m->mr.bump_key();
@@ -135,9 +134,19 @@ void Conn::frwr_release(Req *req)
 		m->mr.unmap();
 		m->req = nullptr;
 		SpinLockBhGuard g(&free_lock_);
-		free_mrs_.push_back(m);
-		free_mr_count_++;
+		frwr_put_free(m, false);
 	}
+}
+
+/* @m into the free list, counted; @next: at its head, to be taken next
+ * (an MR that was never posted).  Under free_lock_. */
+void Conn::frwr_put_free(ClntMr *m, bool next)
+{
+	if (next)
+		free_mrs_.push_front(m);
+	else
+		free_mrs_.push_back(m);
+	free_mr_count_++;
 }
 
 /* The server invalidated @rkey: true if it is one of @req's. */

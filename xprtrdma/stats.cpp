@@ -68,6 +68,7 @@ void ClntEp::print_counters(void *seq)
 		{ "bcall_v2_count", s.bc_v2_calls.read() },
 		{ "local_inv_fenced_count", s.inv_fenced.read() },
 		{ "late_call_count", s.late_calls.read() },
+		{ "mrs_live", s.mrs_live.read() },
 	};
 	for (const auto &r : rows)
 		rpcrdmax_seq_printf(seq, "%s %lld\n", r.name, r.value);

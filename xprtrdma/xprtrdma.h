@@ -202,6 +202,7 @@ struct Counters {
 	Atomic64 request_bytes, reply_bytes, pullup_bytes, fixup_bytes;
 	Atomic failed_marshal, bad_reply, backchannel_calls, bc_replies, bc_dropped, send_errors;
 	Atomic mrs_allocated, mrs_recovered, local_inv_needed, empty_sendctx;
+	Atomic mrs_live;	/* MRs its connections hold now (mrs_allocated never falls) */
 	Atomic req_blocks; /* request blocks allocated (reused ones not counted) */
 	/* RPC-over-RDMA Version Two: connections by the version they
 	 * settled on, RDMA2_ERRORs received for our Calls, property
@@ -238,6 +239,7 @@ public:
 				       const core::PlannedSegment &ps, u32 extent_shift, int dir,
 				       u32 access);
 	void frwr_release(Req *req);
+	void frwr_put_free(ClntMr *m, bool next);
 	bool frwr_remote_invalidated(Req *req, u32 rkey);
 	Result<void> frwr_invalidate(Req *req, bool signal_req);
 	void frwr_detach_all();
