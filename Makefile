@@ -43,8 +43,9 @@
 #                        latency, metadata, CPU per op, in rounds
 #                        (Documentation/performance.rst)
 #   make bench-cost      the cost meter: instructions per operation at each
-#                        end, under QEMU's -icount, in 3 rounds, with profiles
-#                        of the 4 KiB QD1 read and stat (scripts/bench --cost;
+#                        end, under QEMU's -icount, in 3 rounds, each guest
+#                        kernel's by symbol (--exact), with profiles of the
+#                        4 KiB QD1 read and stat (scripts/bench --cost;
 #                        BENCH_ARGS="--backports" etc. are passed on)
 #   make bench-scale     the server's memory (idle, QD16) and set-up
 #                        instructions per RDMA connection at 1, 16 and 64
@@ -160,7 +161,7 @@ bench:
 	$(TOP)/scripts/bench
 
 bench-cost:
-	$(TOP)/scripts/bench --cost --perf rand-read-qd1,meta-stat $(BENCH_ARGS)
+	$(TOP)/scripts/bench --cost --exact --perf rand-read-qd1,meta-stat $(BENCH_ARGS)
 
 bench-scale:
 	$(TOP)/scripts/bench --scale $(BENCH_ARGS)

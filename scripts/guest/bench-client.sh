@@ -39,6 +39,7 @@ BENCH_MIB=64		# --cost: MiB per sequential run
 BENCH_LISTINGS=100	# --cost: listings per readdir run
 BENCH_DIRENTS=500	# --cost: entries of the readdir job's directory
 BENCH_PERF_PERIOD=100003	# --cost --perf: one sample per this many ns
+BENCH_EXACT=0		# --cost --exact: the guests' QEMU count by block address
 BENCH_SCALE=0		# scripts/bench --scale (with BENCH_COST=1)
 BENCH_CONNS="1 16 64"	# --scale: the numbers of connections
 [ -r /share/bench.env ] && . /share/bench.env
@@ -357,6 +358,14 @@ cost_job() {
 	esac
 	cost_run "$d" "$j" null || return 1
 	cost_run "$d" "$j" full || return 1
+	# --exact: the symbols the counts by address are read with, once
+	# per row (its transports stay loaded, at the same addresses, for
+	# all of its jobs)
+	if [ "$BENCH_EXACT" = 1 ] && [ ! -e "$d/kallsyms-client" ]; then
+		text_symbols "$d/kallsyms-client" || unavailable "$d" exact-client "cannot save /proc/kallsyms"
+		ask kallsyms "$d/kallsyms-server"
+		[ "$ANS" = ok ] || unavailable "$d" exact-server "server $ANS"
+	fi
 	perf_job "$j" || return 0
 	cost_run "$d" "$j" perf
 	cost_run "$d" "$j" calls

@@ -22,6 +22,8 @@
 #                    RoCE v2 GID on rxe0 -> "ok ADDR..." (scripts/bench --scale)
 #   qps N            wait up to 60 s for N RC QPs (one per RDMA
 #                    connection) -> "ok COUNT", the count then, N or not
+#   kallsyms PATH    this kernel's text symbols into PATH (lib.sh
+#                    text_symbols; scripts/bench --exact) -> "ok"
 #   mem PATH         sync, drop the caches, then /proc/meminfo and
 #                    "rc_qps COUNT" into PATH -> "ok"
 # Ends on /share/client.done.  Waits use bash's read -t on a private FIFO,
@@ -196,6 +198,8 @@ while :; do
 		ans="ok $(rdma_res_count qp RC)" ;;
 	mem)
 		if mem "$arg"; then ans=ok; else ans="fail: $WHY"; fi ;;
+	kallsyms)
+		if text_symbols "$arg"; then ans=ok; else ans="fail: cannot write $arg"; fi ;;
 	*)
 		ans="fail: unknown request '$verb'" ;;
 	esac

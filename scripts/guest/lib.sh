@@ -606,6 +606,14 @@ calls_stop() {
 	} >"$3"
 }
 
+# text_symbols OUT: the kernel's and the modules' text symbols
+# (/proc/kallsyms lines of type t or T, with their addresses: root reads
+# them) into OUT, for the exact count's symbols (scripts/bench --exact,
+# tools/bench/coststat.py).
+text_symbols() {
+	awk '$2 == "t" || $2 == "T"' /proc/kallsyms >"$1"
+}
+
 # busy_snap: one line, "SOURCE NCPU NOW IDLE": the guest's monotonic
 # clock and the idle time summed over its CPUs, both in nanoseconds, so
 # that NCPU * dNOW - dIDLE is the time the CPUs were busy between two

@@ -80,6 +80,14 @@ shim_upcalls() {
 cache_ready() { [ -e "$1/.complete" ]; }
 cache_mark() { touch "$1/.complete"; }
 
+# QEMU's plugin header (scripts/setup qemu-plugin), keyed by the installed
+# qemu-system-x86's version (':' and '~' made '_').
+qemu_plugin_dir() {
+	local v
+	v=$(dpkg-query -W -f='${Version}' qemu-system-x86 2>/dev/null) || die "qemu-system-x86 is not installed"
+	echo "$RPCRDMAX_CACHE/qemu-plugin/${v//[:~]/_}"
+}
+
 # The guests' QEMU: at least this major version (scripts/setup installs it
 # from bookworm-backports).
 QEMU_MIN_MAJOR=10

@@ -335,3 +335,143 @@ class WholeRun(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+# The exact count by address (--exact): per row, the transport's symbol
+# xmit at 0x...c0000010 costs XMIT instructions per op, the kernel's
+# nfs_op per op 3 * XMIT, and a block beyond any symbol's reach UNKNOWN
+# per op; each run also has a fixed part in another transport symbol.
+XMIT = {"stock:stock": 1000.0, "rpcrdmax:rpcrdmax": 700.0}
+KSYMS = ("ffffffff81000000 T nfs_op\n"
+         "ffffffff81000800 t nfs_other\n"
+         "ffffffffc0000000 t xmit\t[%s]\n"
+         "ffffffffc0000400 t setup\t[%s]\n")
+UNKNOWN = 11
+
+
+def add_exact(top, combos, rounds):
+    with open(os.path.join(top, "bench.env"), "a") as f:
+        f.write("BENCH_EXACT=1\n")
+    icount = os.path.join(top, "icount")
+    os.makedirs(icount)
+    seq = 0
+    for r in range(1, rounds + 1):
+        for row in combos:
+            d = os.path.join(top, "raw", "r%d" % r, row.replace(":", "_"))
+            for end in coststat.ENDS:
+                tr = coststat.transport_of(row, end)
+                write(os.path.join(d, "kallsyms-" + end), KSYMS % (tr, tr))
+            for job, n in OPS.items():
+                lines = []
+                for run, k in (("null", 1), ("full", n)):
+                    # two dumps in the window: the sum of both counts
+                    lines.append("mark %s begin seq %d" % (run, seq))
+                    for part in (1, 2):
+                        seq += 1
+                        for end in coststat.ENDS:
+                            x = XMIT[row] * (1 + (r - 2) / 100.0) * (2 if end == "server" else 1)
+                            body = ["ffffffffc0000010 %d" % int(x * k / 2),
+                                    "ffffffff81000040 %d" % int(3 * x * k / 2),
+                                    "ffffffffc0000420 %d" % 5000,
+                                    "ffffffffd0000000 %d" % (UNKNOWN * k / 2)]
+                            write(os.path.join(icount, "pc.%s.%d" % (end, seq)),
+                                  "pccount 4 0\n" + "\n".join(body) + "\n")
+                    lines.append("mark %s end seq %d" % (run, seq))
+                    seq += 1   # a mark between the runs, outside both windows
+                    for end in coststat.ENDS:
+                        write(os.path.join(icount, "pc.%s.%d" % (end, seq)),
+                              "pccount 4 0\nffffffffc0000010 999999\n")
+                with open(os.path.join(d, job + ".cost"), "a") as f:
+                    f.write("\n".join(lines) + "\n")
+
+
+class Exact(unittest.TestCase):
+    COMBOS = ("stock:stock", "rpcrdmax:rpcrdmax")
+
+    def setUp(self):
+        self.top = make_run(tempfile.mkdtemp(prefix="coststat-exact-"), rounds=3,
+                            combos=self.COMBOS, perf=())
+        add_exact(self.top, self.COMBOS, 3)
+
+    def tearDown(self):
+        shutil.rmtree(self.top)
+
+    def test_parse_pc(self):
+        self.assertEqual(coststat.pcsum.parse_pc("pccount 2 5\nffffffff81000000 10\nffffffffc0000000 3\n"),
+                         ({0xffffffff81000000: 10, 0xffffffffc0000000: 3}, 5))
+        for bad in ("", "pccount 2\n", "pccount 2 0\nzz\n", "pccount 1 0\nffff 1 2\n"):
+            with self.assertRaises(coststat.Unavailable):
+                coststat.pcsum.parse_pc(bad)
+
+    def test_symbols(self):
+        s = coststat.pcsum.Symbols(KSYMS % ("rpcrdmax", "rpcrdmax") + "ffffffff81000900 D data\n")
+        self.assertEqual(s.of(0xffffffff81000000), ("nfs_op", "kernel"))
+        self.assertEqual(s.of(0xffffffff810007ff), ("nfs_op", "kernel"))
+        self.assertEqual(s.of(0xffffffff81000900), ("nfs_other", "kernel"))   # data is not text
+        self.assertEqual(s.of(0xffffffffc0000010), ("xmit", "rpcrdmax"))
+        self.assertEqual(s.of(0xffffffff80000000), ("[unknown]", "unknown"))
+        self.assertEqual(s.of(0xffffffffd0000000), ("[unknown]", "unknown"))
+
+    def test_per_symbol_figures_come_back_exactly(self):
+        run = coststat.Run(self.top)
+        vals, why = coststat.exact_values(run)
+        self.assertFalse(why, why)
+        for row in self.COMBOS:
+            tr = coststat.transport_of(row, "client")
+            for r in (1, 2, 3):
+                for end in coststat.ENDS:
+                    c = vals[("rand-read-qd1", end, row)][r]
+                    x = XMIT[row] * (1 + (r - 2) / 100.0) * (2 if end == "server" else 1)
+                    self.assertAlmostEqual(c[("xmit", tr)], x, delta=0.01)
+                    self.assertAlmostEqual(c[("nfs_op", "kernel")], 3 * x, delta=0.01)
+                    self.assertAlmostEqual(c[("setup", tr)], 0.0, delta=1e-9)   # fixed: cancels
+                    self.assertAlmostEqual(c[("[unknown]", "unknown")], UNKNOWN, delta=0.01)
+
+    def test_report(self):
+        out = io.StringIO()
+        coststat.report(coststat.Run(self.top), out)
+        text = out.getvalue()
+        self.assertIn("cost: exact rand-read-qd1 (insn/op)", text)
+        # the kernel's 4011 per op (xmit, nfs_op, the unknown block), 1000 of them the transport's
+        self.assertIn("cost:   client stock:stock          kernel 4.011k   [-1.0% +1.0%] (3.9% of the"
+                      " whole guest's 104k); rpcrdma 1k       [-1.0% +1.0%]", text)
+        # a symbol whose cost the null run cancels (setup) is not listed
+        self.assertIn("cost:     top 20 symbols of rpcrdmax (insn/op, mean over the rounds):\n"
+                      "cost:             700  xmit\n"
+                      "cost:     top 20 symbols of the kernel (insn/op, module):\n", text)
+        # the transports' own ratio: 700 / 1000 at the client
+        self.assertIn("cost: exact ratio both: rpcrdmax:rpcrdmax / stock:stock", text)
+        self.assertIn("cost:   rand-read-qd1    client 0.700 [0.700-0.700]", text)
+        self.assertNotIn("cost: exact seq-read (insn/MiB)\ncost:   client stock:stock          unavailable", text)
+
+    def test_missing_dump_is_unavailable(self):
+        os.remove(os.path.join(self.top, "icount", "pc.client.2"))
+        run = coststat.Run(self.top)
+        vals, why = coststat.exact_values(run)
+        self.assertNotIn(1, vals.get(("seq-write", "client", "stock:stock"), {}))
+        self.assertIn("no count by address for client at mark 2", "; ".join(why[("seq-write", "client", "stock:stock")]))
+        self.assertIn(1, vals[("seq-write", "server", "stock:stock")])
+
+    def test_overflow_is_unavailable(self):
+        write(os.path.join(self.top, "icount", "pc.server.1"), "pccount 4 7\n")
+        vals, why = coststat.exact_values(coststat.Run(self.top))
+        self.assertIn("ran out of counters", "; ".join(why[("seq-write", "server", "stock:stock")]))
+
+    def test_without_exact_no_section(self):
+        out = io.StringIO()
+        run = coststat.Run(self.top)
+        run.env["BENCH_EXACT"] = "0"
+        coststat.report(run, out)
+        self.assertNotIn("cost: exact", out.getvalue())
+
+    def test_main_writes_exact_tsv(self):
+        out, sys.stdout = sys.stdout, io.StringIO()
+        try:
+            self.assertEqual(coststat.main(["coststat", self.top]), 0)
+        finally:
+            sys.stdout = out
+        with open(os.path.join(self.top, "summary-exact.tsv")) as f:
+            rows = {tuple(l.split("\t")[:4]): l.split("\t")[4:] for l in f}
+        self.assertEqual(len(rows), len(coststat.METRICS) * 2 * len(self.COMBOS) * 2)
+        self.assertAlmostEqual(float(rows[("stat", "client", "rpcrdmax:rpcrdmax", "rpcrdmax")][0]), 700.0, places=3)
+        self.assertAlmostEqual(float(rows[("stat", "server", "stock:stock", "kernel")][0]), 8011.0, places=3)

@@ -5,6 +5,9 @@
     coststat.py DIR [--tsv FILE] [--top N]
     coststat.py --metrics            every metric and end, one per line
 
+Writes the figures to FILE (DIR/summary-cost.tsv) as well; an --exact
+run's kernel and transport module figures to DIR/summary-exact.tsv.
+
 DIR is a `scripts/bench --cost` run's folder (build/bench): bench.env and
 raw/ as the client guest left them (scripts/guest/bench-client.sh, "Cost
 per operation").  The guests ran under QEMU's -icount, and around each
@@ -32,6 +35,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from benchstat import Unavailable, parse_fio, ratio, read_env, report_args, row_dir, summary  # noqa: E402
 from perfsum import IDLE, module_of  # noqa: E402
+import pcsum  # noqa: E402
 
 MIB = 1 << 20
 ENDS = ("client", "server")
@@ -229,6 +233,32 @@ class Job:
         if not b or not e:
             raise Unavailable(self.why(self.job + "-cost") or "no marks around the %s run" % run)
         return delta(b.get(end), e.get(end), "%s instruction count (%s run)" % (end, run))
+
+    def seq(self, run, phase):
+        """The number of RUN's PHASE mark (icountd's "seq" line)."""
+        v = self.cost()["mark"].get((run, phase), {}).get("seq")
+        if v is None:
+            raise Unavailable("no mark number around the %s run (not an --exact run)" % run)
+        return v
+
+    def exact(self, end, dumps):
+        """The guest kernel's instructions per op by (symbol, module), full
+        run less null run, from the count by address (--exact)."""
+        full, null = self.ops("full"), self.ops("null")
+        if full <= null:
+            raise Unavailable("the full run did no more operations than the null run")
+        syms = pcsum.Symbols(self.read("kallsyms-" + end, self.why("exact-" + end) or
+                                       "no kallsyms-%s saved in the row" % end))
+        f, fo = dumps.window(end, self.seq("full", "begin"), self.seq("full", "end"))
+        n, no = dumps.window(end, self.seq("null", "begin"), self.seq("null", "end"))
+        if fo or no:
+            raise Unavailable("the plugin ran out of counters (%d instructions in its overflow)" % (fo + no))
+        out = collections.Counter()
+        for key, v in pcsum.by_symbol(f, syms).items():
+            out[key] += v / (full - null)
+        for key, v in pcsum.by_symbol(n, syms).items():
+            out[key] -= v / (full - null)
+        return out
 
     def host_ns(self, run):
         marks = self.cost()["mark"]
@@ -471,6 +501,7 @@ def report(run, out, top=20):
                 cells.append("unavailable" if rr is None else "%.3f [%.3f-%.3f]" % rr[:3])
             p("cost:   %-16s %-24s %s" % (metric, cells[0], cells[1]))
     checks(run, p)
+    exact(run, p, top)
     profiles(run, p, top)
     crossings(run, p)
 
@@ -591,6 +622,111 @@ def profiles(run, p, top):
                         p("cost:       %9s %5.1f%%  %s" % (si(n * P / ops_sum), 100.0 * n / total, sym))
 
 
+EXACT_SYMBOLS = ("rand-read-qd1", "stat")  # metrics whose top symbols are listed
+
+
+def exact_values(run):
+    """{(metric, end, row): {round: Counter((symbol, module) -> insn/op)}}
+    and why the missing ones are, from an --exact run's counts by address
+    (computed once per run)."""
+    if getattr(run, "_exact", None) is not None:
+        return run._exact
+    dumps = pcsum.Dumps(run.top)
+    vals, why = {}, {}
+    for (r, row, job), jb in run.jobs.items():
+        metric = JOB_METRIC[job][0]
+        for end in ENDS:
+            try:
+                vals.setdefault((metric, end, row), {})[r] = jb.exact(end, dumps)
+            except (Unavailable, OSError, ValueError, ZeroDivisionError) as e:
+                why.setdefault((metric, end, row), set()).add(str(e))
+    run._exact = (vals, why)
+    return run._exact
+
+
+def exact_modules(run):
+    """[((metric, end, row, what), {round: insn/op})]: the kernel's
+    instructions per op ("kernel": all of it) and the row's transport
+    module's at that end, from an --exact run."""
+    vals, _why = exact_values(run)
+    out = []
+    for metric, _j, _u, _w in METRICS:
+        for end in ENDS:
+            for row in run.combos:
+                per_round = vals.get((metric, end, row), {})
+                tr = transport_of(row, end)
+                out.append(((metric, end, row, "kernel"),
+                            {r: sum(c.values()) for r, c in per_round.items()}))
+                out.append(((metric, end, row, tr),
+                            {r: sum(v for (_s, m), v in c.items() if m == tr)
+                             for r, c in per_round.items()}))
+    return out
+
+
+def exact(run, p, top):
+    """The --exact section: each end's kernel instructions per op by module
+    and, for EXACT_SYMBOLS, by symbol; the transports' ratios."""
+    if run.env.get("BENCH_EXACT") != "1":
+        return
+    vals, why = exact_values(run)
+    p("cost: exact: the guest kernel's instructions per op by module and symbol, counted by"
+      " block address (QEMU plugin tools/bench/pccount.c), full run less null run as above;"
+      " median over the rounds [lowest highest]; user space is not counted here")
+    module_of_row = {}
+    for metric, _j, unit, _w in METRICS:
+        p("cost: exact %s (%s)" % (metric, unit))
+        for end in ENDS:
+            for row in run.combos:
+                per_round = {r: c for r, c in vals.get((metric, end, row), {}).items()}
+                if not per_round:
+                    p("cost:   %-6s %-20s unavailable: %s" % (end, row, "; ".join(sorted(
+                        why.get((metric, end, row), ()))) or "no value"))
+                    continue
+                tr = transport_of(row, end)
+                kern = {r: sum(c.values()) for r, c in per_round.items()}
+                mod = {r: sum(v for (_s, m), v in c.items() if m == tr) for r, c in per_round.items()}
+                module_of_row[(metric, end, row)] = mod
+                whole = run.get(metric, end, row)
+                share = ""
+                if whole:
+                    share = " (%.1f%% of the whole guest's %s)" % (
+                        100.0 * statistics.median(kern.values()) / statistics.median(whole.values()),
+                        si(statistics.median(whole.values())))
+                p("cost:   %-6s %-20s kernel %s%s; %s %s" % (
+                    end, row, cell(list(kern.values())), share, tr, cell(list(mod.values()))))
+                mean = collections.Counter()
+                for c in per_round.values():
+                    for k, v in c.items():
+                        mean[k] += v / len(per_round)
+                by_mod = collections.Counter()
+                for (_s, m), v in mean.items():
+                    by_mod[m] += v
+                p("cost:     by module: " + ", ".join("%s %s" % (m, si(v)) for m, v in by_mod.most_common(10)))
+                if metric not in EXACT_SYMBOLS:
+                    continue
+                p("cost:     top %d symbols of %s (insn/op, mean over the rounds):" % (top, tr))
+                # what the null run cancels (below half an instruction per
+                # op either way) is not listed
+                shown = [(k, v) for k, v in mean.most_common() if abs(v) >= 0.5]
+                for (sym, m), v in [(k, v) for k, v in shown if k[1] == tr][:top]:
+                    p("cost:       %9s  %s" % (si(v), sym))
+                p("cost:     top %d symbols of the kernel (insn/op, module):" % top)
+                for (sym, m), v in shown[:top]:
+                    p("cost:       %9s  %s [%s]" % (si(v), sym, m))
+    p("cost: exact: ratios of the transport module's own instructions per op at each end"
+      " (rpcrdmax.ko or rpcrdma.ko, whichever the row runs there) [range of the per-round"
+      " ratios]")
+    for what, base, new in run_pairs(run.combos):
+        p("cost: exact ratio %s: %s / %s" % (what, new, base))
+        for metric, _j, _u, _w in METRICS:
+            cells = []
+            for end in ENDS:
+                rr = ratio(module_of_row.get((metric, end, base), {}),
+                           module_of_row.get((metric, end, new), {}))
+                cells.append("unavailable" if rr is None else "%.3f [%.3f-%.3f]" % rr[:3])
+            p("cost:   %-16s client %-24s server %s" % (metric, cells[0], cells[1]))
+
+
 def crossings(run, p, top=10):
     """The calls between rpcrdmax's C shims and its C++ (the profiled jobs'
     calls runs), per RPC and per op, at each end where rpcrdmax ran."""
@@ -683,6 +819,9 @@ def main(argv):
     run = Run(d)
     report(run, sys.stdout, int(opts.get("--top", 20)))
     write_tsv(run, opts.get("--tsv") or os.path.join(d, "summary-cost.tsv"))
+    if run.env.get("BENCH_EXACT") == "1":
+        # metric end row kernel|MODULE median min max rounds
+        write_cells(os.path.join(d, "summary-exact.tsv"), exact_modules(run))
     return 0
 
 
