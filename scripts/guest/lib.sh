@@ -607,11 +607,12 @@ calls_stop() {
 }
 
 # text_symbols OUT: the kernel's and the modules' text symbols
-# (/proc/kallsyms lines of type t or T, with their addresses: root reads
-# them) into OUT, for the exact count's symbols (scripts/bench --exact,
-# tools/bench/coststat.py).
+# (/proc/kallsyms lines of type t or T, and w or W: C++'s inline
+# functions and template instances are weak; with their addresses: root
+# reads them) into OUT, for the exact count's symbols (scripts/bench
+# --exact, tools/bench/coststat.py).
 text_symbols() {
-	awk '$2 == "t" || $2 == "T"' /proc/kallsyms >"$1"
+	awk '$2 ~ /^[tTwW]$/' /proc/kallsyms >"$1"
 }
 
 # busy_snap: one line, "SOURCE NCPU NOW IDLE": the guest's monotonic

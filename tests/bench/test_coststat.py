@@ -345,7 +345,8 @@ XMIT = {"stock:stock": 1000.0, "rpcrdmax:rpcrdmax": 700.0}
 KSYMS = ("ffffffff81000000 T nfs_op\n"
          "ffffffff81000800 t nfs_other\n"
          "ffffffffc0000000 t xmit\t[%s]\n"
-         "ffffffffc0000400 t setup\t[%s]\n")
+         "ffffffffc0000400 t setup\t[%s]\n"
+         "ffffffffc0000800 W _ZN1a6inlineEv\t[%s]\n")
 UNKNOWN = 11
 
 
@@ -360,7 +361,7 @@ def add_exact(top, combos, rounds):
             d = os.path.join(top, "raw", "r%d" % r, row.replace(":", "_"))
             for end in coststat.ENDS:
                 tr = coststat.transport_of(row, end)
-                write(os.path.join(d, "kallsyms-" + end), KSYMS % (tr, tr))
+                write(os.path.join(d, "kallsyms-" + end), KSYMS % (tr, tr, tr))
             for job, n in OPS.items():
                 lines = []
                 for run, k in (("null", 1), ("full", n)):
@@ -404,11 +405,13 @@ class Exact(unittest.TestCase):
                 coststat.pcsum.parse_pc(bad)
 
     def test_symbols(self):
-        s = coststat.pcsum.Symbols(KSYMS % ("rpcrdmax", "rpcrdmax") + "ffffffff81000900 D data\n")
+        s = coststat.pcsum.Symbols(KSYMS % (("rpcrdmax",) * 3) + "ffffffff81000900 D data\n")
         self.assertEqual(s.of(0xffffffff81000000), ("nfs_op", "kernel"))
         self.assertEqual(s.of(0xffffffff810007ff), ("nfs_op", "kernel"))
         self.assertEqual(s.of(0xffffffff81000900), ("nfs_other", "kernel"))   # data is not text
         self.assertEqual(s.of(0xffffffffc0000010), ("xmit", "rpcrdmax"))
+        # a weak symbol (C++'s inline functions) is text too
+        self.assertEqual(s.of(0xffffffffc0000810), ("_ZN1a6inlineEv", "rpcrdmax"))
         self.assertEqual(s.of(0xffffffff80000000), ("[unknown]", "unknown"))
         self.assertEqual(s.of(0xffffffffd0000000), ("[unknown]", "unknown"))
 

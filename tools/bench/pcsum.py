@@ -9,8 +9,9 @@ they ran in; tools/bench/icountd.py has it write, at every mark N, what
 grew since mark N-1 into DIR/icount/pc.NAME.N ("pccount BLOCKS OVERFLOW"
 then "ADDR COUNT" lines, ADDR in hex).  The instructions of a window
 between marks B and E are the sum of files B+1 .. E.  A block's count
-goes to the text symbol (/proc/kallsyms, type t or T, as the guest saved
-it: bench-client.sh's kallsyms-NAME) with the highest address at or
+goes to the text symbol (/proc/kallsyms, type t or T, or w or W: C++'s
+inline functions are weak; as the guest saved it: bench-client.sh's
+kallsyms-NAME) with the highest address at or
 below its start; a block within no symbol's reach (beyond MAX_REACH of
 the one below it) goes to "[unknown]".  coststat.py prints the report.
 """
@@ -52,7 +53,7 @@ class Symbols:
         rows = []
         for line in text.splitlines():
             f = line.split()
-            if len(f) < 3 or f[1] not in ("t", "T"):
+            if len(f) < 3 or f[1] not in ("t", "T", "w", "W"):
                 continue
             mod = f[3].strip("[]") if len(f) > 3 else "kernel"
             rows.append((int(f[0], 16), f[2], mod))
