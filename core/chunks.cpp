@@ -294,11 +294,26 @@ constexpr u64 align4(u64 n)
 
 ListError decode(ktl::XdrReader &xdr, const DecodeLimits &lim, ChunkLists *out)
 {
-	chunks_impl::Caps caps = chunks_impl::clamp_limits(lim);
-	ListError err;
+	ListError err = ListError::None;
+	bool reads = true;
 
 	out->clear();
-	err = chunks_impl::get_read_list(xdr, caps, out);
+	/* Most messages carry no Read chunk, and most no chunk at all:
+	 * an absent Read list is taken as it is, and with it an absent
+	 * Write list and Reply chunk (three zero words) at once. */
+	if (xdr.remaining() >= 3 * kXdrWord) {
+		const u8 *p = xdr.rest().data();
+		if (ktl::load_be32(p) == 0) {
+			const bool more = (ktl::load_be32(p + 4) | ktl::load_be32(p + 8)) != 0;
+			(void)xdr.skip(more ? kXdrWord : 3 * kXdrWord);
+			if (!more)
+				return ListError::None;
+			reads = false;
+		}
+	}
+	chunks_impl::Caps caps = chunks_impl::clamp_limits(lim);
+	if (reads)
+		err = chunks_impl::get_read_list(xdr, caps, out);
 	if (err == ListError::None)
 		err = chunks_impl::get_write_list(xdr, caps, out);
 	if (err == ListError::None)

@@ -302,11 +302,9 @@ static rpcrdmax_decode_err decode_err_event(core::V1Verdict v)
 }
 
 /* svcrdma_decode_rseg and _wseg: each segment of the Call's Read and
- * Write lists, walked only while either event is on. */
+ * Write lists (called only while either event is on). */
 void SvcConn::trace_segments(const RecvBuf *rb, const core::ChunkLists &cl)
 {
-	if (!tp_any(RPCRDMAX_TP_SVCRDMA_DECODE_RSEG, RPCRDMAX_TP_SVCRDMA_DECODE_WSEG))
-		return;
 	const int cid = rb->cqe.id();
 	cl.for_each_segment(cl.kReadList, [&](const core::ChunkRef &c, u32 i, const core::Segment &s) {
 		rpcrdmax_trace_svc_rseg(rcq_.get(), cid, i, c.position, s.handle, s.length, s.offset);
@@ -411,7 +409,8 @@ int SvcConn::process(void *rqstp, RecvBuf *rb, void **ctxt)
 	if (tp_on(RPCRDMAX_TP_SVCRDMA_DECODE_RQST))
 		rpcrdmax_trace_svc_decode(rcq_.get(), rb->cqe.id(), h.xid, h.vers, (u32)h.proc,
 					  h.credits, h.hdr_len);
-	trace_segments(rb, h.chunks);
+	if (tp_any(RPCRDMAX_TP_SVCRDMA_DECODE_RSEG, RPCRDMAX_TP_SVCRDMA_DECODE_WSEG))
+		trace_segments(rb, h.chunks);
 	const u8 *msg = rb->data + h.hdr_len;
 	if (reply) {
 		/* A Reply arriving at a responder answers one of its

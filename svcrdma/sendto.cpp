@@ -322,12 +322,10 @@ int SvcConn::result_payload(CallCtx *cc, u32 offset, u32 length)
 }
 
 /* svcrdma_encode_wseg: each segment of the Reply's Write list and Reply
- * chunk as its header returns them, walked only while the event is on. */
+ * chunk as its header returns them (called only while the event is on). */
 void SvcConn::trace_reply_segments(const SendCtx *sc, const core::V1Header &call,
 				   const core::ReplyPlan &p)
 {
-	if (!tp_on(RPCRDMAX_TP_SVCRDMA_ENCODE_WSEG))
-		return;
 	core::for_each_reply_segment(call, p, [&](u32 i, const core::Segment &s) {
 		rpcrdmax_trace_svc_encode_wseg(scq_.get(), sc->cqe.id(), i, s.handle, s.length,
 					       s.offset);
@@ -364,7 +362,7 @@ int SvcConn::reply(void *rqstp, CallCtx *cc)
 	auto enc = core::encode_reply(cc->call, p, cc->vers, credits, Bytes(sc->data, sc->size));
 	int rc = enc.is_ok() ? 0 : enc.error().code();
 	u32 send_len = enc.is_ok() ? enc.value() : 0;
-	if (!rc)
+	if (!rc && tp_on(RPCRDMAX_TP_SVCRDMA_ENCODE_WSEG))
 		trace_reply_segments(sc, cc->call, p);
 	if (!rc && p.route == core::ReplyRoute::Inline) {
 		rc = load_inline(sc, rqstp, s, p, send_len);
