@@ -396,6 +396,10 @@ static void inline_case(Reporter check)
 		EXPECT(p.stats[RPCRDMAX_SVC_STAT_RECV] == 1);
 		EXPECT(p.stats[RPCRDMAX_SVC_STAT_DROPPED] == 0);
 		EXPECT(p.stats[RPCRDMAX_SVC_STAT_READ] == 0);
+		/* A Reply with a tail and no page list: head and tail copied
+		 * from where rq_res has them (not next to each other). */
+		bench_again(&p.b);
+		EXPECT(forward_rpc(check, &p, 0x33330007, { 200, 0, 52 }));
 	}
 	pair_down(&p);
 }

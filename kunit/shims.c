@@ -505,7 +505,9 @@ bool rpcrdmax_kunit_svc_rqst_arg_in_pages(void *rqstp)
  * @src: the Reply, @head + @page_len + @tail octets
  * @head: octets in the head kvec (the first respage), at most a page
  * @page_len: octets in the page list (the respages after it), from offset 0
- * @tail: octets in the tail kvec, in the head's page after the head
+ * @tail: octets in the tail kvec, in the head's page, kTailGap octets
+ *	after the head (filled with 0xee: a reader that takes the tail to
+ *	follow the head reads them)
  *
  * Returns 0 or -EMSGSIZE.
  */
@@ -517,7 +519,9 @@ int rpcrdmax_kunit_svc_rqst_reply(void *rqstp, const void *src, unsigned int hea
 	unsigned int npages = DIV_ROUND_UP(page_len, PAGE_SIZE), i;
 	const u8 *p = src;
 
-	if (head + tail > PAGE_SIZE || r->rq_respages + 1 + npages > r->rq_page_end)
+	enum { kTailGap = 8 };
+
+	if (head + kTailGap + tail > PAGE_SIZE || r->rq_respages + 1 + npages > r->rq_page_end)
 		return -EMSGSIZE;
 	res->head[0].iov_base = page_address(r->rq_respages[0]);
 	res->head[0].iov_len = head;
@@ -528,7 +532,8 @@ int rpcrdmax_kunit_svc_rqst_reply(void *rqstp, const void *src, unsigned int hea
 	for (i = 0; i < npages; i++)
 		memcpy(page_address(res->pages[i]), p + head + i * PAGE_SIZE,
 		       min_t(unsigned int, PAGE_SIZE, page_len - i * PAGE_SIZE));
-	res->tail[0].iov_base = (u8 *)res->head[0].iov_base + head;
+	memset((u8 *)res->head[0].iov_base + head, 0xee, kTailGap);
+	res->tail[0].iov_base = (u8 *)res->head[0].iov_base + head + kTailGap;
 	res->tail[0].iov_len = tail;
 	memcpy(res->tail[0].iov_base, p + head + page_len, tail);
 	res->len = head + page_len + tail;

@@ -172,6 +172,35 @@ static int inline_parts(void *rqstp, const rpcrdmax_xdr_shape &s, const core::Re
 	return (int)n;
 }
 
+/* Copy the plan's body ranges of a Reply without a page list (@s) into
+ * @dst, in order, straight from rq_res's head and tail (kernel memory at
+ * their addresses); 0 or a negative errno. */
+static int copy_flat_body(void *rqstp, const rpcrdmax_xdr_shape &s, const core::ReplyPlan &p,
+			  u8 *dst)
+{
+	const XdrBufView res = xdr_buf_at(rqstp, RPCRDMAX_OFF_SVC_RQST_RES);
+	const u8 *head = reinterpret_cast<const u8 *>(res.head_base());
+	const u8 *tail = reinterpret_cast<const u8 *>(res.tail_base());
+
+	for (u32 i = 0; i < p.nbody; i++) {
+		u32 off = p.body[i].off, len = p.body[i].len;
+		if ((u64)off + len > (u64)s.head_len + s.tail_len)
+			return -err::EMSGSIZE;
+		if (off < s.head_len) {
+			const u32 k = min(len, s.head_len - off);
+			mem_copy(dst, head + off, k);
+			dst += k;
+			off += k;
+			len -= k;
+		}
+		if (len) {
+			mem_copy(dst, tail + (off - s.head_len), len);
+			dst += len;
+		}
+	}
+	return 0;
+}
+
 /* Copy the plan's body ranges into @dst, in order; 0 or a negative errno. */
 static int copy_body(void *rqstp, const core::ReplyPlan &p, u8 *dst)
 {
@@ -197,6 +226,12 @@ int SvcConn::load_inline(SendCtx *sc, void *rqstp, const rpcrdmax_xdr_shape &s,
 	rpcrdmax_page_seg segs[core::kInlineMaxParts] RPCRDMAX_NOINIT;
 	core::InlinePart parts[core::kInlineMaxParts] RPCRDMAX_NOINIT;
 	core::InlineLayout lay RPCRDMAX_NOINIT;
+
+	/* No page list (most small Replies: GETATTR, LOOKUP): nothing to
+	 * map, the body is copied whole, as v1_layout_inline would have it,
+	 * without cutting it into pieces first. */
+	if (!s.page_len)
+		return copy_flat_body(rqstp, s, p, sc->data + hlen);
 	int n = inline_parts(rqstp, s, p, segs, parts, core::kInlineMaxParts);
 
 	if (n < 0 || !core::v1_layout_inline(hlen, parts, (u32)n, max_send_sge_,
