@@ -290,6 +290,7 @@ enum rpcrdmax_wc_event {
 	RPCRDMAX_WC_EV_SVC_RECV,	/* svcrdma_wc_recv, _recv_flush, _recv_err */
 	RPCRDMAX_WC_EV_SVC_SEND,	/* svcrdma_wc_send, _send_flush, _send_err */
 	RPCRDMAX_WC_EV_SVC_READ,	/* svcrdma_wc_read, _read_flush, _read_err */
+	RPCRDMAX_WC_EV_COUNT
 };
 void rpcrdmax_ib_cqe_init(void *cqe, rpcrdmax_wc_fn fn,
 			  enum rpcrdmax_wc_event event) RPCRDMAX_NOEXCEPT;

@@ -60,6 +60,10 @@ union rpcrdmax_any_wr {
 void rpcrdmax_trace_cb_setup(struct rpc_xprt *xprt, unsigned int reqs);
 void rpcrdmax_trace_wc(enum rpcrdmax_wc_event event, struct ib_cq *cq, const struct ib_wc *wc,
 		       int cid);
+/* The enabled count of each completion event's tracepoint (the
+ * server's: of its success event): a successful completion whose event
+ * is off costs a test, not a call. */
+extern const int *const rpcrdmax_wc_key[RPCRDMAX_WC_EV_COUNT];
 
 struct rpc_rqst;
 struct rpc_xprt;

@@ -31,6 +31,25 @@ const int *const rpcrdmax_tp_key[RPCRDMAX_TP_COUNT] = {
 };
 #undef RPCRDMAX_TP_KEY
 
+#ifdef CONFIG_TRACEPOINTS
+#define RPCRDMAX_WC_KEY(ev, event) \
+	[ev] = &RPCRDMAX_TP_STATIC_KEY(__tracepoint_##event)->enabled.counter
+#else
+#define RPCRDMAX_WC_KEY(ev, event) [ev] = &rpcrdmax_tp_never
+#endif
+static const int rpcrdmax_wc_none;
+const int *const rpcrdmax_wc_key[RPCRDMAX_WC_EV_COUNT] = {
+	[RPCRDMAX_WC_EV_NONE] = &rpcrdmax_wc_none,
+	RPCRDMAX_WC_KEY(RPCRDMAX_WC_EV_CLNT_RECEIVE, xprtrdma_wc_receive),
+	RPCRDMAX_WC_KEY(RPCRDMAX_WC_EV_CLNT_SEND, xprtrdma_wc_send),
+	RPCRDMAX_WC_KEY(RPCRDMAX_WC_EV_CLNT_LI, xprtrdma_wc_li),
+	RPCRDMAX_WC_KEY(RPCRDMAX_WC_EV_CLNT_LI_WAKE, xprtrdma_wc_li_wake),
+	RPCRDMAX_WC_KEY(RPCRDMAX_WC_EV_SVC_RECV, svcrdma_wc_recv),
+	RPCRDMAX_WC_KEY(RPCRDMAX_WC_EV_SVC_SEND, svcrdma_wc_send),
+	RPCRDMAX_WC_KEY(RPCRDMAX_WC_EV_SVC_READ, svcrdma_wc_read),
+};
+#undef RPCRDMAX_WC_KEY
+
 /* The server's completion events: a success, a flush, an error. */
 #define RPCRDMAX_SVC_WC(wc, name, ...)					\
 	do {								\
@@ -54,6 +73,7 @@ void rpcrdmax_trace_wc(enum rpcrdmax_wc_event event, struct ib_cq *cq, const str
 {
 	switch (event) {
 	case RPCRDMAX_WC_EV_NONE:
+	case RPCRDMAX_WC_EV_COUNT:
 		break;
 	case RPCRDMAX_WC_EV_CLNT_RECEIVE:
 		trace_xprtrdma_wc_receive(wc, cq->res.id, cid);

@@ -114,8 +114,10 @@ static void rpcrdmax_ib_done(struct ib_cq *cq, struct ib_wc *wc)
 	/* Only a successful completion carries a valid opcode and flags. */
 	if (wc->status == IB_WC_SUCCESS && w.with_invalidate)
 		w.invalidated_rkey = wc->ex.invalidate_rkey;
-	/* Before fn, which may reuse the storage. */
-	rpcrdmax_trace_wc(c->event, cq, wc, c->id);
+	/* Before fn, which may reuse the storage; a success whose event is
+	 * off goes without the call (rpcrdmax_wc_key). */
+	if (wc->status != IB_WC_SUCCESS || READ_ONCE(*rpcrdmax_wc_key[c->event]) > 0)
+		rpcrdmax_trace_wc(c->event, cq, wc, c->id);
 	c->fn(c, &w);
 }
 
