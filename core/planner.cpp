@@ -228,6 +228,26 @@ PlanError plan_rpc(const MsgShape &call, const MsgShape &reply,
 	return planner_impl::plan_call(call, params, out);
 }
 
+bool plan_inline(u64 call_len, u64 reply_len, const PlanParams &params, Plan *out)
+{
+	if (params.vers != kRpcRdmaVersion1 && params.vers != kRpcRdmaVersion2)
+		return false;
+	const u32 hdr = min_header_size(params.vers);
+
+	if (hdr + call_len > params.call_threshold || hdr + reply_len > params.reply_threshold)
+		return false;
+	out->proc = V1Proc::Msg;
+	out->call = CallForm::Inline;
+	out->reply = ReplyForm::Inline;
+	out->call_hdr_len = hdr;
+	out->call_inline_len = (u32)call_len;
+	out->reply_hdr_len = hdr;
+	out->reply_inline_max = params.reply_threshold - hdr;
+	out->has_call_chunk = out->has_read = false;
+	out->has_write = out->has_reply = false;
+	return true;
+}
+
 bool place_reply_around_ddp(u32 head_room, u32 page_len, u32 tail_room, u32 len, u32 ddp_len,
 			    ReplyPlacement *out)
 {

@@ -20,6 +20,7 @@
  * malformed Reply is dropped.
  */
 #include <rpcrdmax/core/v1.h>
+#include <rpcrdmax/core/v2.h>
 #include <rpcrdmax/ktl/utility.h>
 #include <rpcrdmax/ktl/xdr.h>
 
@@ -139,6 +140,15 @@ static V1Verdict classify_proc(V1Proc proc)
 
 V1Verdict v1_decode_call(ktl::ConstBytes buf, const DecodeLimits &lim, V1Header *hdr)
 {
+	u32 dir, inv;
+
+	if (decode_chunkless_msg(buf, kRpcRdmaVersion1, hdr, &dir, &inv))
+		return V1Verdict::Ok;
+	return v1_decode_call_full(buf, lim, hdr);
+}
+
+V1Verdict v1_decode_call_full(ktl::ConstBytes buf, const DecodeLimits &lim, V1Header *hdr)
+{
 	buf = v1_impl::bound(buf);
 	ktl::XdrReader xdr(buf);
 	const ChunkLists &cl = hdr->chunks;
@@ -178,6 +188,15 @@ V1Verdict v1_decode_call(ktl::ConstBytes buf, const DecodeLimits &lim, V1Header 
 }
 
 V1Verdict v1_decode_reply(ktl::ConstBytes buf, const DecodeLimits &lim, V1Header *hdr)
+{
+	u32 dir, inv;
+
+	if (decode_chunkless_msg(buf, kRpcRdmaVersion1, hdr, &dir, &inv))
+		return V1Verdict::Ok;
+	return v1_decode_reply_full(buf, lim, hdr);
+}
+
+V1Verdict v1_decode_reply_full(ktl::ConstBytes buf, const DecodeLimits &lim, V1Header *hdr)
 {
 	buf = v1_impl::bound(buf);
 	ktl::XdrReader xdr(buf);
@@ -365,13 +384,17 @@ ktl::Result<u32> v1_encode_err_chunk(u32 xid, u32 credits, ktl::Bytes out)
 
 ktl::Result<u32> v1_encode_inline_msg(u32 xid, u32 credits, ktl::Bytes out)
 {
-	ktl::XdrWriter xdr(out);
-
-	if (!(xdr.put_u32(xid) && xdr.put_u32(kRpcRdmaVersion1) && xdr.put_u32(credits) &&
-	      xdr.put_u32(static_cast<u32>(V1Proc::Msg)) && xdr.put_u32(0) && xdr.put_u32(0) &&
-	      xdr.put_u32(0)))
+	if (out.size() < kMinChunkHeaderSize)
 		return ktl::error(ktl::err::EMSGSIZE);
-	return (u32)xdr.offset();
+	u8 *p = out.data();
+	ktl::store_be32(p, xid);
+	ktl::store_be32(p + 4, kRpcRdmaVersion1);
+	ktl::store_be32(p + 8, credits);
+	ktl::store_be32(p + 12, static_cast<u32>(V1Proc::Msg));
+	ktl::store_be32(p + 16, 0); /* no Read list, Write list, Reply chunk */
+	ktl::store_be32(p + 20, 0);
+	ktl::store_be32(p + 24, 0);
+	return kMinChunkHeaderSize;
 }
 
 MsgDirection v1_msg_direction(const V1Header &hdr, ktl::ConstBytes rpc_msg)

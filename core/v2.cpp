@@ -382,15 +382,23 @@ ktl::Result<u32> v2_encode_connprop(u32 xid, u32 credits, u32 rbsiz, bool with_b
 
 ktl::Result<u32> v2_encode_inline_msg(u32 xid, u32 credits, u32 direction, ktl::Bytes out)
 {
-	ktl::XdrWriter xdr(out);
+	constexpr u32 size = kMinChunkHeaderSize + kV2ExtraHeaderSize;
 
 	if (direction > kMsgReply)
 		return ktl::error(ktl::err::EINVAL);
-	if (xdr.put_u32(xid) && xdr.put_u32(kRpcRdmaVersion2) && xdr.put_u32(credits) &&
-	    xdr.put_u32(static_cast<u32>(V2Proc::Msg)) && xdr.put_u32(direction) &&
-	    xdr.put_u32(0) && xdr.put_u32(0) && xdr.put_u32(0) && xdr.put_u32(0))
-		return (u32)xdr.offset();
-	return ktl::error(ktl::err::EMSGSIZE);
+	if (out.size() < size)
+		return ktl::error(ktl::err::EMSGSIZE);
+	u8 *p = out.data();
+	ktl::store_be32(p, xid);
+	ktl::store_be32(p + 4, kRpcRdmaVersion2);
+	ktl::store_be32(p + 8, credits);
+	ktl::store_be32(p + 12, static_cast<u32>(V2Proc::Msg));
+	ktl::store_be32(p + 16, direction);
+	ktl::store_be32(p + 20, 0); /* rdma_inv_handle: none */
+	ktl::store_be32(p + 24, 0); /* no Read list, Write list, Reply chunk */
+	ktl::store_be32(p + 28, 0);
+	ktl::store_be32(p + 32, 0);
+	return size;
 }
 
 const char *v2_err_name(u32 code)
@@ -410,8 +418,48 @@ const char *v2_err_name(u32 code)
 	return "unknown error";
 }
 
+bool decode_chunkless_msg(ktl::ConstBytes buf, u32 vers, V1Header *hdr, u32 *direction,
+			  u32 *inv_handle)
+{
+	const u32 extra = vers == kRpcRdmaVersion2 ? kV2ExtraHeaderSize : 0;
+	const u32 hdr_len = kMinChunkHeaderSize + extra;
+	const u8 *p = buf.data();
+
+	/* the header and at least the RPC message's XID */
+	if (buf.size() < hdr_len + kXdrWord || buf.size() > ktl::U32_MAX)
+		return false;
+	const u8 *lists = p + kFixedHeaderSize + extra;
+	if (ktl::load_be32(p + 4) != vers ||
+	    ktl::load_be32(p + 12) != static_cast<u32>(V1Proc::Msg) ||
+	    (ktl::load_be32(lists) | ktl::load_be32(lists + 4) | ktl::load_be32(lists + 8)) ||
+	    ktl::load_be32(p + hdr_len) != ktl::load_be32(p))
+		return false;
+	if (extra) {
+		/* rdma_direction (draft Section 6.2.2): a Call or a Reply */
+		*direction = ktl::load_be32(p + kFixedHeaderSize);
+		if (*direction > kMsgReply)
+			return false;
+		*inv_handle = ktl::load_be32(p + kFixedHeaderSize + 4);
+	}
+	hdr->reset();
+	hdr->xid = ktl::load_be32(p);
+	hdr->vers = vers;
+	hdr->credits = ktl::load_be32(p + 8);
+	hdr->hdr_len = hdr_len;
+	hdr->payload_len = (u32)buf.size() - hdr_len;
+	return true;
+}
+
 V2Verdict v2_decode_msg(ktl::ConstBytes buf, const DecodeLimits &lim, V1Header *call,
 			u32 *direction, u32 *inv_handle)
+{
+	if (decode_chunkless_msg(buf, kRpcRdmaVersion2, call, direction, inv_handle))
+		return V2Verdict::Ok;
+	return v2_decode_msg_full(buf, lim, call, direction, inv_handle);
+}
+
+V2Verdict v2_decode_msg_full(ktl::ConstBytes buf, const DecodeLimits &lim, V1Header *call,
+			     u32 *direction, u32 *inv_handle)
 {
 	buf = buf.first(ktl::U32_MAX);
 	ktl::XdrReader xdr(buf);

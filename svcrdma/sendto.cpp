@@ -306,26 +306,31 @@ int SvcConn::load_writes(SendCtx *sc, void *rqstp, CallCtx *cc, const rpcrdmax_x
 	return 0;
 }
 
-/* The Reply's route, and the @credits it grants; logs a Reply with none. */
-core::ReplyPlan SvcConn::plan_reply(void *rqstp, CallCtx *cc, rpcrdmax_xdr_shape *s,
-				    u32 *credits)
+/* The rdma_credit of @cc's Reply; its Call is no longer outstanding. */
+u32 SvcConn::grant_reply(CallCtx *cc)
+{
+	u32 credits;
+	{
+		SpinLockBhGuard g(&lock_);
+		credits = core::credits_responder_reply(&credits_, cc->call.credits);
+	}
+	cc->outstanding = false;
+	return credits;
+}
+
+/* The Reply's route for @s; logs a Reply with none. */
+core::ReplyPlan SvcConn::plan_reply(CallCtx *cc, const rpcrdmax_xdr_shape &s)
 {
 	const core::V1Header &call = cc->call;
 
-	*s = res_shape(rqstp);
-	{
-		SpinLockBhGuard g(&lock_);
-		*credits = core::credits_responder_reply(&credits_, call.credits);
-	}
-	cc->outstanding = false;
-	cc->shape.head_len = s->head_len;
-	cc->shape.page_len = s->page_len;
-	cc->shape.tail_len = s->tail_len;
-	cc->shape.len = s->len;
+	cc->shape.head_len = s.head_len;
+	cc->shape.page_len = s.page_len;
+	cc->shape.tail_len = s.tail_len;
+	cc->shape.len = s.len;
 	const core::ReplyPlan p = core::v1_plan_reply(call, cc->shape, cc->vers, reply_thr(cc));
 	if (p.route == core::ReplyRoute::NoRoom)
 		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "Reply %08x of %u octets has no room",
-					 call.xid, s->len);
+					 call.xid, s.len);
 	else if (p.route == core::ReplyRoute::Bad)
 		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "cannot plan Reply %08x", call.xid);
 	return p;
@@ -378,12 +383,64 @@ int SvcConn::sendto(void *rqstp, CallCtx *cc)
 	return rc;
 }
 
+/* The rkey a Reply to @cc's Call invalidates (RFC 8797), or 0: in version
+ * 2 only the handle the Call named (draft Section 6.2.3). */
+u32 SvcConn::reply_inv(const CallCtx *cc) const
+{
+	if (cc->vers == core::kRpcRdmaVersion2)
+		return can_inv_ ? cc->inv_handle : 0;
+	return send_inv_ ? cc->call.chunks.reply_inv_handle() : 0;
+}
+
+/*
+ * A Reply with no page list to a Call that offered no Write list or
+ * Reply chunk, when it fits inline (GETATTR, LOOKUP, ACCESS, a WRITE's
+ * Reply): the route v1_plan_reply() would give it (RDMA_MSG, RFC 8166
+ * Section 3.5.1), taken without planning: a chunkless header, and
+ * rq_res's head and tail copied after it.
+ */
+bool SvcConn::reply_is_flat(const CallCtx *cc, const rpcrdmax_xdr_shape &s) const
+{
+	const core::ChunkLists &cl = cc->call.chunks;
+
+	return !s.page_len && !cl.nwrite && !cl.has_reply && (u64)s.head_len + s.tail_len == s.len &&
+	       (u64)core::min_header_size(cc->vers) + s.len <= reply_thr(cc);
+}
+
+int SvcConn::reply_flat(void *rqstp, CallCtx *cc, const rpcrdmax_xdr_shape &s)
+{
+	const u32 credits = grant_reply(cc);
+	SendCtx *sc = get_send();
+
+	if (!sc) {
+		rpcrdmax_trace_svc_send_err(id.get(), cc->call.xid, -err::ENOMEM);
+		return -err::ENOMEM;
+	}
+	const Bytes buf(sc->data, sc->size);
+	auto enc = cc->vers == core::kRpcRdmaVersion2
+			   ? core::v2_encode_inline_msg(cc->call.xid, credits, core::kMsgReply, buf)
+			   : core::v1_encode_inline_msg(cc->call.xid, credits, buf);
+	if (enc.is_error() || enc.value() + s.len > sc->size) {
+		rpcrdmax_trace_svc_send_err(id.get(), cc->call.xid, -err::EMSGSIZE);
+		put_send(sc);
+		return -err::EMSGSIZE;
+	}
+	xdr_buf_at(rqstp, RPCRDMAX_OFF_SVC_RQST_RES).copy_flat(sc->data + enc.value(), s.head_len,
+							       s.tail_len);
+	auto r = post_reply(sc, enc.value() + s.len, reply_inv(cc));
+	if (r.is_error())
+		rpcrdmax_trace_svc_send_err(id.get(), cc->call.xid, r.error().code());
+	return r.is_ok() ? 0 : r.error().code();
+}
+
 int SvcConn::reply(void *rqstp, CallCtx *cc)
 {
-	rpcrdmax_xdr_shape s;
-	u32 credits;
-	const core::ReplyPlan p = plan_reply(rqstp, cc, &s, &credits);
+	const rpcrdmax_xdr_shape s = res_shape(rqstp);
 
+	if (reply_is_flat(cc, s))
+		return reply_flat(rqstp, cc, s);
+	const u32 credits = grant_reply(cc);
+	const core::ReplyPlan p = plan_reply(cc, s);
 	if (p.route == core::ReplyRoute::NoRoom)
 		return chunk_error(cc, core::V2ErrCode::ReplyResource, s.len).is_ok() ? 0 : -err::ENOTCONN;
 	if (p.route == core::ReplyRoute::Bad)
@@ -412,11 +469,7 @@ int SvcConn::reply(void *rqstp, CallCtx *cc)
 		put_send(sc);
 		return rc;
 	}
-	/* Version 2: only the handle the Call named (draft Section 6.2.3). */
-	const u32 inv = cc->vers == core::kRpcRdmaVersion2 ? (can_inv_ ? cc->inv_handle : 0)
-			: send_inv_			 ? cc->call.chunks.reply_inv_handle()
-							 : 0;
-	auto r = post_reply(sc, send_len, inv);
+	auto r = post_reply(sc, send_len, reply_inv(cc));
 	if (r.is_error())
 		rpcrdmax_trace_svc_send_err(id.get(), cc->call.xid, r.error().code());
 	return r.is_ok() ? 0 : r.error().code();

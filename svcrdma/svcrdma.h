@@ -489,7 +489,11 @@ private:
 			const core::ReplyPlan &p, u32 hlen);
 	int load_writes(SendCtx *sc, void *rqstp, CallCtx *cc, const rpcrdmax_xdr_shape &s,
 			const core::ReplyPlan &p);
-	core::ReplyPlan plan_reply(void *rqstp, CallCtx *cc, rpcrdmax_xdr_shape *s, u32 *credits);
+	u32 grant_reply(CallCtx *cc);
+	core::ReplyPlan plan_reply(CallCtx *cc, const rpcrdmax_xdr_shape &s);
+	u32 reply_inv(const CallCtx *cc) const;
+	bool reply_is_flat(const CallCtx *cc, const rpcrdmax_xdr_shape &s) const;
+	int reply_flat(void *rqstp, CallCtx *cc, const rpcrdmax_xdr_shape &s);
 	Result<void> post_reply(SendCtx *sc, u32 send_len, u32 inv_rkey);
 	void orphan(SendCtx *sc);
 	void retire(SendCtx *sc);

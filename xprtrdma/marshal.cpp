@@ -169,6 +169,21 @@ Result<void> Conn::register_chunks(Req *req, void *rqst, const core::MsgShape &c
 	return {};
 }
 
+/* The whole Call of @rqst (@cs) copied to @dst (@room octets): the
+ * octets copied, or -EMSGSIZE. */
+static int copy_whole(void *rqst, const rpcrdmax_xdr_shape &cs, u8 *dst, u32 room)
+{
+	/* No page list (most Calls): head and tail are kernel memory at
+	 * the xdr_buf's addresses, copied here. */
+	if (!cs.page_len && cs.head_len + cs.tail_len == cs.len) {
+		if (cs.len > room)
+			return -err::EMSGSIZE;
+		rqst_xdr(rqst, false).copy_flat(dst, cs.head_len, cs.tail_len);
+		return (int)cs.len;
+	}
+	return rpcrdmax_xprt_rqst_snd_copy(rqst, dst, room);
+}
+
 /* Step 4: what of the Call travels inline, copied to @dst (@room
  * octets): all of it, or for a Read chunk the head and the tail less the
  * data's XDR round-up; nothing for a Long Call.  The octets copied, or a
@@ -178,21 +193,7 @@ int Conn::copy_inline(void *rqst, const rpcrdmax_xdr_shape &cs, const core::MsgS
 {
 	switch (plan_.call) {
 	case core::CallForm::Inline:
-		/* No page list (most Calls): head and tail are kernel memory
-		 * at the xdr_buf's addresses, copied here. */
-		if (!cs.page_len && cs.head_len + cs.tail_len == cs.len) {
-			const ktl::XdrBufView b = rqst_xdr(rqst, false);
-			if (cs.len > room)
-				return -err::EMSGSIZE;
-			if (cs.head_len)
-				mem_copy(dst, reinterpret_cast<const void *>(b.head_base()),
-					 cs.head_len);
-			if (cs.tail_len)
-				mem_copy(dst + cs.head_len,
-					 reinterpret_cast<const void *>(b.tail_base()), cs.tail_len);
-			return (int)cs.len;
-		}
-		return rpcrdmax_xprt_rqst_snd_copy(rqst, dst, room);
+		return copy_whole(rqst, cs, dst, room);
 	case core::CallForm::ReadChunk: {
 		const u32 tail_at = cs.head_len + cs.page_len + call.pad;
 		int copied = rpcrdmax_xprt_rqst_snd_copy_range(rqst, 0, cs.head_len, dst, room);
@@ -214,28 +215,41 @@ int Conn::copy_inline(void *rqst, const rpcrdmax_xdr_shape &cs, const core::MsgS
 void Conn::count_call(const Req *req, const rpcrdmax_xdr_shape &cs, u32 copied)
 {
 	Counters &st = ep_->stats;
-	u32 rsegs = (plan_.has_read ? plan_.read.nsegs : 0) +
-		    (plan_.has_call_chunk ? plan_.call_chunk.nsegs : 0);
-	u32 registered = (plan_.has_read ? plan_.read.length : 0) +
-			 (plan_.has_call_chunk ? plan_.call_chunk.length : 0) +
-			 req->write_offered + req->reply_offered;
 
-	st.read_chunks.add_return((int)rsegs);
-	st.write_chunks.add_return(plan_.has_write ? (int)plan_.write.nsegs : 0);
-	st.reply_chunks.add_return(plan_.has_reply ? (int)plan_.reply_chunk.nsegs : 0);
-	st.request_bytes.add_return(registered);
+	if (plan_.has_read || plan_.has_call_chunk) {
+		st.read_chunks.add_return((int)((plan_.has_read ? plan_.read.nsegs : 0) +
+						(plan_.has_call_chunk ? plan_.call_chunk.nsegs : 0)));
+		st.request_bytes.add_return((plan_.has_read ? plan_.read.length : 0) +
+					    (plan_.has_call_chunk ? plan_.call_chunk.length : 0));
+	}
+	if (plan_.has_write)
+		st.write_chunks.add_return((int)plan_.write.nsegs);
+	if (plan_.has_reply)
+		st.reply_chunks.add_return((int)plan_.reply_chunk.nsegs);
+	if (req->write_offered || req->reply_offered)
+		st.request_bytes.add_return(req->write_offered + req->reply_offered);
 	if (plan_.proc == core::V1Proc::NoMsg)
 		st.nomsg_calls.add_return(1);
 	if (copied > cs.head_len)
 		st.pullup_bytes.add_return(copied - cs.head_len);
 }
 
+/* Octets of an xdr_buf's stream as described by @s: for a Call, at least
+ * what is sent; for a Reply, the room for the largest possible one. */
+static u64 shape_len(const rpcrdmax_xdr_shape &s)
+{
+	return max<u64>((u64)s.head_len + s.page_len + s.tail_len, s.len);
+}
+
 /*
  * The Call of @rqst into Send buffer @sb: planned (step 1), its chunks
  * registered (2), its transport header encoded (3), what travels inline
- * copied after it (4), counted (5).  *@send_len: the octets to send;
- * wrs[0, *@nwr): the REG_MRs to post before the Send.  -ENOBUFS when no
- * MR is free (sunrpc retries), -EIO when the Call cannot be sent.
+ * copied after it (4), counted (5).  An RPC whose Call and largest Reply
+ * both fit inline (most: GETATTR, LOOKUP, a READ's Call) skips the
+ * shapes and registration: a chunkless header and the Call copied after
+ * it.  *@send_len: the octets to send; wrs[0, *@nwr): the REG_MRs to post
+ * before the Send.  -ENOBUFS when no MR is free (sunrpc retries), -EIO
+ * when the Call cannot be sent.
  */
 Result<void> Conn::marshal(Req *req, void *rqst, u32 xid, SendBuf *sb, u32 *send_len,
 			   Wr **wrs, unsigned int *nwr)
@@ -245,37 +259,57 @@ Result<void> Conn::marshal(Req *req, void *rqst, u32 xid, SendBuf *sb, u32 *send
 	if (rqst_rcv_sparse(rqst) &&
 	    rpcrdmax_xprt_rqst_fill_sparse(rqst, RPCRDMAX_GFP_NOFS | RPCRDMAX_GFP_NOWARN))
 		return error(err::ENOBUFS);
-	const core::MsgShape call = marshal_shape(cs), reply = marshal_shape(rs);
 	/* read once: the thresholds, the plan and the header agree on it */
 	const u32 vers = call_vers() == core::kRpcRdmaVersion2 ? core::kRpcRdmaVersion2
 							       : core::kRpcRdmaVersion1;
+	const bool v2 = vers == core::kRpcRdmaVersion2;
 	const core::InlineThresholds thr = call_thresholds(vers);
-	RPCRDMAX_TRY(plan_call(rqst, xid, vers, thr, call, reply));
-
-	core::V1Header &h = send_hdr_;
-	const bool v2 = h.vers == core::kRpcRdmaVersion2;
-	unsigned int n = 0;
-	Result<void> r = register_chunks(req, rqst, call, wrs, &n);
-	/* Version 2 (draft Section 6.2.3): the server may invalidate the
-	 * one handle this names; the others we invalidate. */
-	req->inv_handle = r.is_ok() && v2 && n ? h.chunks.reply_inv_handle() : 0;
-
 	const u32 limit = min(thr.call, send_size);
+	unsigned int n = 0;
 	u32 hl = 0;
 	int copied = 0;
-	if (r.is_ok()) {
-		auto enc = v2 ? core::v2_encode_msg(h, core::kMsgCall, req->inv_handle,
-						    Bytes(sb->data, limit))
-			      : core::v1_encode(h, Bytes(sb->data, limit));
-		if (enc.is_error())
+	Result<void> r;
+
+	if (core::plan_inline(shape_len(cs), shape_len(rs),
+			      { limit, thr.reply, kMrsPerReq, pages_per_mr, RPCRDMAX_PAGE_SIZE,
+				true, vers },
+			      &plan_)) {
+		const u32 credits = core::credits_requester_request(credits_);
+		auto enc = v2 ? core::v2_encode_inline_msg(xid, credits, core::kMsgCall,
+							   Bytes(sb->data, limit))
+			      : core::v1_encode_inline_msg(xid, credits, Bytes(sb->data, limit));
+		req->inv_handle = 0;
+		if (enc.is_error()) {
 			r = enc.error();
-		else
+		} else {
 			hl = enc.value();
-	}
-	if (r.is_ok()) {
-		copied = copy_inline(rqst, cs, call, sb->data + hl, limit - hl);
-		if (copied < 0)
-			r = error(err::EMSGSIZE);
+			copied = copy_whole(rqst, cs, sb->data + hl, limit - hl);
+			if (copied < 0)
+				r = error(err::EMSGSIZE);
+		}
+	} else {
+		const core::MsgShape call = marshal_shape(cs), reply = marshal_shape(rs);
+		RPCRDMAX_TRY(plan_call(rqst, xid, vers, thr, call, reply));
+
+		core::V1Header &h = send_hdr_;
+		r = register_chunks(req, rqst, call, wrs, &n);
+		/* Version 2 (draft Section 6.2.3): the server may invalidate
+		 * the one handle this names; the others we invalidate. */
+		req->inv_handle = r.is_ok() && v2 && n ? h.chunks.reply_inv_handle() : 0;
+		if (r.is_ok()) {
+			auto enc = v2 ? core::v2_encode_msg(h, core::kMsgCall, req->inv_handle,
+							    Bytes(sb->data, limit))
+				      : core::v1_encode(h, Bytes(sb->data, limit));
+			if (enc.is_error())
+				r = enc.error();
+			else
+				hl = enc.value();
+		}
+		if (r.is_ok()) {
+			copied = copy_inline(rqst, cs, call, sb->data + hl, limit - hl);
+			if (copied < 0)
+				r = error(err::EMSGSIZE);
+		}
 	}
 	if (r.is_error()) {
 		/* Nothing was posted: the MRs were only mapped. */
@@ -634,7 +668,8 @@ void Conn::finish_reply(Req *req)
 	int status = req->reply_status;
 
 	frwr_release(req);
-	ep_->stats.reply_bytes.add_return((long long)req->ddp_len + req->nomsg_len);
+	if (req->ddp_len || req->nomsg_len)
+		ep_->stats.reply_bytes.add_return((long long)req->ddp_len + req->nomsg_len);
 	if (status == 0) {
 		if (req->nomsg_len) {
 			status = (int)req->nomsg_len;

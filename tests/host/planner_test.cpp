@@ -308,3 +308,52 @@ TEST(Planner, PlaceReplyAroundDdpRefuses)
 }
 
 } // namespace
+
+/*
+ * plan_inline() is plan_rpc()'s answer for RPCs that fit inline both
+ * ways, without the shapes: where it says yes, plan_rpc() plans the same
+ * (inline, inline, the same header sizes); where plan_rpc() plans both
+ * inline, it says yes; and it never says yes to what does not fit.
+ */
+TEST(Planner, PlanInlineAgreesWithPlanRpc)
+{
+	auto full = std::make_unique<Plan>();
+	auto fast = std::make_unique<Plan>();
+	std::mt19937_64 rng(4243);
+	int yes = 0, no = 0;
+
+	for (int i = 0; i < 20000; i++) {
+		const uint32_t thr = 1024u << (rng() % 4);
+		const uint32_t vers = rng() % 2 ? kRpcRdmaVersion2 : kRpcRdmaVersion1;
+		const MsgShape call = shape(4 * (uint32_t)(rng() % (thr / 2)), (uint32_t)(rng() % 2) * (uint32_t)(rng() % thr),
+					    0, (uint32_t)(rng() % 8), false);
+		const MsgShape reply = shape((uint32_t)(rng() % thr), (uint32_t)(rng() % 2) * (uint32_t)(rng() % thr),
+					     0, (uint32_t)(rng() % 8), false);
+		const uint64_t call_len = (uint64_t)call.head.len + call.pages.len + call.tail.len;
+		const uint64_t reply_len = (uint64_t)reply.head.len + reply.pages.len + reply.tail.len;
+		PlanParams p{thr, thr, 16, 64, 4096, true, vers};
+
+		ASSERT_EQ(plan_rpc(call, reply, p, full.get()), PlanError::None);
+		const bool both_inline = full->call == CallForm::Inline && full->reply == ReplyForm::Inline;
+		fast->call_hdr_len = 0xdead;
+		const bool fits = plan_inline(call_len, reply_len, p, fast.get());
+		ASSERT_EQ(fits, both_inline) << "call " << call_len << " reply " << reply_len << " thr " << thr;
+		if (!fits) {
+			EXPECT_EQ(fast->call_hdr_len, 0xdeadu);
+			no++;
+			continue;
+		}
+		yes++;
+		EXPECT_LE(fast->call_hdr_len + call_len, thr);
+		EXPECT_EQ(fast->proc, full->proc);
+		EXPECT_EQ(fast->call_hdr_len, full->call_hdr_len);
+		EXPECT_EQ(fast->call_inline_len, full->call_inline_len);
+		EXPECT_EQ(fast->reply_hdr_len, full->reply_hdr_len);
+		EXPECT_EQ(fast->reply_inline_max, full->reply_inline_max);
+		EXPECT_FALSE(fast->has_call_chunk || fast->has_read || fast->has_write || fast->has_reply);
+	}
+	EXPECT_GT(yes, 1000);
+	EXPECT_GT(no, 1000);
+	PlanParams bad{4096, 4096, 16, 64, 4096, true, 3};
+	EXPECT_FALSE(plan_inline(100, 100, bad, fast.get()));
+}

@@ -97,25 +97,40 @@ extern "C" __attribute__((noinline)) int corecost_client(const OpShape &o, bool 
 {
 	const PlanParams params = {kThreshold, kThreshold, 8, 256, 4096, true,
 				   vers_of(v2)};
-	if (plan_rpc(call_shape(o), reply_shape(o), params, &g_plan) != PlanError::None)
-		abort();
-	V1Header &h = g_send;
-	h.reset();
-	h.xid = xid;
-	h.vers = vers_of(v2);
-	h.credits = credits_requester_request(g_cred);
-	h.proc = g_plan.proc;
-	if (g_plan.has_write) {
-		if (h.chunks.add_write_chunk() != ListError::None ||
-		    h.chunks.add_write_segment(Segment{0x1000 + xid, g_plan.write.length,
-						       0xffff888000000000ull}) != ListError::None)
+	const MsgShape cs = call_shape(o), rs = reply_shape(o);
+	auto stream = [](const MsgShape &m) {
+		return (u64)m.head.len + m.pages.len + m.pad + m.tail.len;
+	};
+	/* as xprtrdma's marshal: inline both ways without the planner */
+	if (plan_inline(stream(cs), stream(rs), params, &g_plan)) {
+		const u32 credits = credits_requester_request(g_cred);
+		auto enc = v2 ? v2_encode_inline_msg(xid, credits, kMsgCall,
+						     ktl::Bytes(g_sendbuf, kThreshold))
+			      : v1_encode_inline_msg(xid, credits, ktl::Bytes(g_sendbuf, kThreshold));
+		if (enc.is_error())
+			abort();
+	} else {
+		if (plan_rpc(cs, rs, params, &g_plan) != PlanError::None)
+			abort();
+		V1Header &h = g_send;
+		h.reset();
+		h.xid = xid;
+		h.vers = vers_of(v2);
+		h.credits = credits_requester_request(g_cred);
+		h.proc = g_plan.proc;
+		if (g_plan.has_write) {
+			if (h.chunks.add_write_chunk() != ListError::None ||
+			    h.chunks.add_write_segment(Segment{0x1000 + xid, g_plan.write.length,
+							       0xffff888000000000ull}) !=
+				    ListError::None)
+				abort();
+		}
+		const u32 inv = v2 ? h.chunks.reply_inv_handle() : 0;
+		auto enc = v2 ? v2_encode_msg(h, kMsgCall, inv, ktl::Bytes(g_sendbuf, kThreshold))
+			      : v1_encode(h, ktl::Bytes(g_sendbuf, kThreshold));
+		if (enc.is_error())
 			abort();
 	}
-	const u32 inv = v2 ? h.chunks.reply_inv_handle() : 0;
-	auto enc = v2 ? v2_encode_msg(h, kMsgCall, inv, ktl::Bytes(g_sendbuf, kThreshold))
-		      : v1_encode(h, ktl::Bytes(g_sendbuf, kThreshold));
-	if (enc.is_error())
-		abort();
 
 	V1Header &r = g_recv;
 	const ktl::ConstBytes raw(reply, reply_len);
@@ -161,6 +176,18 @@ extern "C" __attribute__((noinline)) int corecost_server(const OpShape &o, bool 
 	    MsgDirection::Call)
 		abort();
 
+	/* as svcrdma's reply_flat: a chunkless Call's Reply without a page
+	 * list that fits inline goes without planning */
+	const u32 hdr = min_header_size(vers_of(v2));
+	if (!o.reply_data && !c.chunks.nwrite && !c.chunks.has_reply &&
+	    hdr + o.reply_head <= kThreshold) {
+		auto enc = v2 ? v2_encode_inline_msg(c.xid, 128, kMsgReply,
+						     ktl::Bytes(g_sendbuf, kThreshold))
+			      : v1_encode_inline_msg(c.xid, 128, ktl::Bytes(g_sendbuf, kThreshold));
+		if (enc.is_error())
+			abort();
+		return (int)(enc.value() + o.reply_head);
+	}
 	ReplyShape s = {};
 	s.head_len = o.reply_head;
 	s.page_len = o.reply_data;

@@ -124,6 +124,16 @@ enum class PlanError : u8 {
 PlanError plan_rpc(const MsgShape &call, const MsgShape &reply,
 		   const PlanParams &params, Plan *out);
 
+/*
+ * The plan of an RPC whose whole Call (@call_len octets) and largest
+ * possible Reply (@reply_len) each fit inline under @params' thresholds
+ * with a chunkless header: what plan_rpc() gives such an RPC, without
+ * looking at the shapes (most RPCs: GETATTR, LOOKUP, a READ's Call with
+ * no data to read in).  False, with @out untouched, when either does not
+ * fit or @params' version is unknown: plan_rpc() decides then.
+ */
+bool plan_inline(u64 call_len, u64 reply_len, const PlanParams &params, Plan *out);
+
 const char *plan_error_name(PlanError e);
 
 /*

@@ -210,6 +210,22 @@ bool v2_peek(ktl::ConstBytes buf, u32 *vers, V2Proc *proc);
  */
 V2Verdict v2_decode_msg(ktl::ConstBytes buf, const DecodeLimits &lim, V1Header *call,
 			u32 *direction, u32 *inv_handle);
+/* The same without its decode_chunkless_msg() shortcut (host tests). */
+V2Verdict v2_decode_msg_full(ktl::ConstBytes buf, const DecodeLimits &lim, V1Header *call,
+			     u32 *direction, u32 *inv_handle);
+
+/*
+ * Most messages at once: an RDMA_MSG (@vers 1) or RDMA2_MSG (@vers 2,
+ * with its rdma_direction and rdma_inv_handle in *@direction and
+ * *@inv_handle) with all three chunk lists absent, followed by an RPC
+ * message that begins with the header's XID.  Fills @hdr exactly as
+ * v1_decode_call(), v1_decode_reply() or v2_decode_msg() would for it and
+ * returns true; false (@hdr then undefined) for any other message, which
+ * those decoders then judge.
+ */
+bool decode_chunkless_msg(ktl::ConstBytes buf, u32 vers, V1Header *hdr, u32 *direction,
+			  u32 *inv_handle);
+
 
 /* Encode @hdr (the version 1 view: XID, credits, Msg or NoMsg, chunk
  * lists) as a version 2 RDMA2_MSG or RDMA2_NOMSG with @direction and

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "kernel.h"
+#include "utility.h"
 
 namespace rpcrdmax::ktl {
 
@@ -25,6 +26,17 @@ public:
 	u32 flags() const { return RPCRDMAX_FIELD(unsigned int, b_, XDR_BUF_FLAGS); }
 	u32 buflen() const { return RPCRDMAX_FIELD(unsigned int, b_, XDR_BUF_BUFLEN); }
 	u32 len() const { return RPCRDMAX_FIELD(unsigned int, b_, XDR_BUF_LEN); }
+
+	/// The message of a buffer without a page list into @dst: @head
+	/// octets from the head, then @tail from the tail (both kernel
+	/// memory at their addresses; the caller checked the lengths).
+	void copy_flat(u8 *dst, u32 head, u32 tail) const
+	{
+		if (head)
+			mem_copy(dst, reinterpret_cast<const void *>(head_base()), head);
+		if (tail)
+			mem_copy(dst + head, reinterpret_cast<const void *>(tail_base()), tail);
+	}
 
 private:
 	const void *b_;
