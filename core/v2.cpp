@@ -339,13 +339,10 @@ V2Verdict v2_decode(ktl::ConstBytes buf, const DecodeLimits &lim, V2Header *hdr)
 
 bool v2_peek(ktl::ConstBytes buf, u32 *vers, V2Proc *proc)
 {
-	ktl::XdrReader xdr(buf);
-	u32 xid, credits, p;
-
-	if (!xdr.get_u32(&xid) || !xdr.get_u32(vers) || !xdr.get_u32(&credits) ||
-	    !xdr.get_u32(&p))
+	if (buf.size() < kFixedHeaderSize)
 		return false;
-	*proc = static_cast<V2Proc>(p);
+	*vers = ktl::load_be32(buf.data() + 4);
+	*proc = static_cast<V2Proc>(ktl::load_be32(buf.data() + 12));
 	return true;
 }
 

@@ -154,7 +154,7 @@ void Conn::count_version(u32 vers)
  * 7.1).  Tell the server our properties (Section 5.3.1). */
 void Conn::v2_confirm()
 {
-	if (v2_confirmed_.cmpxchg(0, 1) != 0)
+	if (v2_confirmed_.read() || v2_confirmed_.cmpxchg(0, 1) != 0)
 		return;
 	ep_->v2_probe(false);
 	count_version(core::kRpcRdmaVersion2);
