@@ -74,7 +74,7 @@ void RecvBuf::done(Cqe *c, const rpcrdmax_wc &wc)
 	rb->conn->recv_done(rb, wc);
 }
 
-void SvcConn::recv_done(RecvBuf *rb, const rpcrdmax_wc &wc)
+RPCRDMAX_HOT_ENTRY void SvcConn::recv_done(RecvBuf *rb, const rpcrdmax_wc &wc)
 {
 	if (!wc_ok(wc, "Receive")) {
 		lost();
@@ -452,7 +452,7 @@ int SvcConn::process(void *rqstp, RecvBuf *rb, void **ctxt)
  * the Call in @rqstp.  The Reply's pages in rq_pages are set here: none
  * until a Call is in place, and none again when there is no Call.
  */
-int SvcConn::recvfrom(void *rqstp, void **ctxt)
+RPCRDMAX_HOT_ENTRY int SvcConn::recvfrom(void *rqstp, void **ctxt)
 {
 	svc_set_respages(rqstp, 0, 0);
 	RecvBuf *rb = dequeue();

@@ -21,7 +21,7 @@ void SendCtx::done(Cqe *c, const rpcrdmax_wc &wc)
 	sc->conn->send_done(sc, wc);
 }
 
-void SvcConn::send_done(SendCtx *sc, const rpcrdmax_wc &wc)
+RPCRDMAX_HOT_ENTRY void SvcConn::send_done(SendCtx *sc, const rpcrdmax_wc &wc)
 {
 	if (!wc_ok(wc, "Send"))
 		lost();
@@ -374,7 +374,7 @@ void SvcConn::trace_reply_segments(const SendCtx *sc, const core::V1Header &call
 
 /* nfsd's sendto: the Reply to @cc's Call, posted, or RDMA_ERROR; a
  * negative errno when neither went out, which closes the connection. */
-int SvcConn::sendto(void *rqstp, CallCtx *cc)
+RPCRDMAX_HOT_ENTRY int SvcConn::sendto(void *rqstp, CallCtx *cc)
 {
 	if (!cc)
 		return -err::EINVAL;

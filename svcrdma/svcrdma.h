@@ -417,14 +417,14 @@ public:
 	void put_call(CallCtx *cc);
 	void uncount();
 	void uncount_call(CallCtx *cc);
-	void note_overrun(u32 xid);
+	RPCRDMAX_COLD void note_overrun(u32 xid);
 	void settle(Settle how);
 	void settle(CallCtx *cc, Settle how);
-	void drop_backward_reply(CallCtx *cc);
+	RPCRDMAX_COLD void drop_backward_reply(CallCtx *cc);
 	bool gone() const;
 	Settle failed() const { return gone() ? Settle::Lost : Settle::Dropped; }
 	void detach();
-	void lost();
+	RPCRDMAX_COLD void lost();
 	void drain();
 
 	/* Backward Calls outstanding at once: the Receives (for their
@@ -434,7 +434,7 @@ public:
 	/* The largest backward Call's RPC part in version @vers (sunrpc is
 	 * told version 1's: the connection's version comes later). */
 	u32 bc_max_payload(u32 vers = core::kRpcRdmaVersion1) const;
-	int bc_send(void *rqst, u32 xid, u32 len);
+	RPCRDMAX_COLD int bc_send(void *rqst, u32 xid, u32 len);
 
 	void recv_done(RecvBuf *rb, const rpcrdmax_wc &wc);
 	void send_done(SendCtx *sc, const rpcrdmax_wc &wc);
@@ -458,7 +458,7 @@ private:
 	CallCtx *get_call();
 	SendCtx *get_send();
 	void put_send(SendCtx *sc);
-	void backward_reply(const core::V1Header &h, const u8 *msg, u32 len);
+	RPCRDMAX_COLD void backward_reply(const core::V1Header &h, const u8 *msg, u32 len);
 	Result<u32> take_arg(void *rqstp, CallCtx *cc, RecvBuf *rb);
 	bool arg_in_place(void *rqstp, CallCtx *cc, RecvBuf *rb);
 	Result<u32> build_arg(void *rqstp, CallCtx *cc, const u8 *inl);
@@ -466,12 +466,12 @@ private:
 	Result<void> add_reads(void *rqstp, CallCtx *cc, const core::ChunkRef &c, u32 skip,
 			       u32 len, u32 at);
 	Result<void> post_reads(RwList &rw);
-	Result<void> send_error(u32 xid, bool vers, const core::V2Error *e = nullptr,
+	RPCRDMAX_COLD Result<void> send_error(u32 xid, bool vers, const core::V2Error *e = nullptr,
 				u32 rvers = core::kRpcRdmaVersion2);
 	/* RPC-over-RDMA Version Two (svcrdma/v2.cpp) */
 	bool decode_v1(RecvBuf *rb, CallCtx *cc, bool *reply);
 	bool decode_v2(RecvBuf *rb, CallCtx *cc, bool *reply);
-	Settle v2_control(RecvBuf *rb);
+	RPCRDMAX_COLD Settle v2_control(RecvBuf *rb);
 	Settle v2_refuse(const RecvBuf *rb, u32 xid, core::V2Verdict v);
 	Settle v2_error(u32 xid, const core::V2Error &e, const char *why);
 	Settle sent(Result<void> r) const;
@@ -481,7 +481,7 @@ private:
 	Result<void> connprop_post();
 	u32 control_grant();
 	u32 reply_thr(const CallCtx *cc) const;
-	Result<void> chunk_error(const CallCtx *cc, core::V2ErrCode code, u32 length_needed);
+	RPCRDMAX_COLD Result<void> chunk_error(const CallCtx *cc, core::V2ErrCode code, u32 length_needed);
 	Result<void> sq_reserve(u32 n);
 	Result<void> add_writes(SendCtx *sc, void *rqstp, CallCtx *cc, const core::ChunkRef &c,
 				const core::Range *ranges, u32 nranges);

@@ -214,7 +214,7 @@ CallCtx *SvcConn::get_call()
 
 /* svc gives @cc back (release): a Call it never answered was lost with
  * the connection, or dropped by nfsd (svc_drop). */
-void SvcConn::put_call(CallCtx *cc)
+RPCRDMAX_HOT_ENTRY void SvcConn::put_call(CallCtx *cc)
 {
 	if (cc->busy && !cc->settled)
 		settle(cc, gone() ? Settle::Lost : Settle::SvcDrop);

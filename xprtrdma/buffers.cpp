@@ -84,7 +84,7 @@ void ClntEp::keep_req(Req *req)
  * blocks are rounded up to a power of two (the kmalloc size class they
  * fill anyway) so that reuse settles on the largest size in use.
  */
-Req *ClntEp::buf_alloc(u32 callsize, u32 rcvsize, unsigned int gfp)
+RPCRDMAX_HOT_ENTRY Req *ClntEp::buf_alloc(u32 callsize, u32 rcvsize, unsigned int gfp)
 {
 	const u32 cs = round_up<u32>(callsize, 64), rs = round_up<u32>(rcvsize, 64);
 	const u64 need64 = (u64)kReqHeader + cs + rs;
@@ -110,7 +110,7 @@ Req *ClntEp::buf_alloc(u32 callsize, u32 rcvsize, unsigned int gfp)
 	return req;
 }
 
-void ClntEp::buf_free(Req *req)
+RPCRDMAX_HOT_ENTRY void ClntEp::buf_free(Req *req)
 {
 	/* Most RPCs end with their MRs retired by the Reply handler: then
 	 * no lock.  Unlocked is safe: only this RPC adds MRs to its

@@ -111,7 +111,7 @@ int ClntEp::connect(const void *addr, unsigned int addrlen)
  * 3.3.1), when posting finds the connection gone, and after sending a
  * Call that expects no Reply (its credit would stay counted).
  */
-int ClntEp::transmit(void *rqst, rpcrdmax_xmit *x)
+RPCRDMAX_HOT_ENTRY int ClntEp::transmit(void *rqst, rpcrdmax_xmit *x)
 {
 	int rc;
 

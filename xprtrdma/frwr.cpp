@@ -202,7 +202,7 @@ Result<void> Conn::frwr_invalidate(Req *req, bool)
 	return posted;
 }
 
-void Req::inv_done(Cqe *c, const rpcrdmax_wc &wc)
+RPCRDMAX_HOT_ENTRY void Req::inv_done(Cqe *c, const rpcrdmax_wc &wc)
 {
 	Req *req = container_of(c, &Req::inv_cqe);
 	Conn *conn = req->conn;

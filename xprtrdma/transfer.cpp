@@ -17,7 +17,7 @@ void SendBuf::done(Cqe *c, const rpcrdmax_wc &wc)
 	sb->conn->send_done(sb, wc);
 }
 
-void Conn::send_done(SendBuf *sb, const rpcrdmax_wc &wc)
+RPCRDMAX_HOT_ENTRY void Conn::send_done(SendBuf *sb, const rpcrdmax_wc &wc)
 {
 	{
 		/* Only some Sends are signaled: this one retires its elders. */
@@ -186,7 +186,7 @@ void RecvBuf::done(Cqe *c, const rpcrdmax_wc &wc)
 	rb->conn->recv_done(rb, wc);
 }
 
-void Conn::recv_done(RecvBuf *rb, const rpcrdmax_wc &wc)
+RPCRDMAX_HOT_ENTRY void Conn::recv_done(RecvBuf *rb, const rpcrdmax_wc &wc)
 {
 	if (!wc_ok(wc, "Receive")) {
 		lost(); /* the buffer stays idle */

@@ -221,12 +221,12 @@ public:
 	int cm_event(CmId *, const rpcrdmax_cm_event_info &ev) override;
 	Result<void> setup(const void *addr, unsigned int addrlen, bool offer_v2);
 	Result<void> send(void *rqst, u32 xid);
-	Result<void> bc_send(void *rqst, u32 xid, u32 len);
+	RPCRDMAX_COLD Result<void> bc_send(void *rqst, u32 xid, u32 len);
 	u32 bc_max_payload(u32 vers = core::kRpcRdmaVersion1) const;
 	void recv_done(RecvBuf *rb, const rpcrdmax_wc &wc);
 	void send_done(SendBuf *sb, const rpcrdmax_wc &wc);
 	void send_status(const rpcrdmax_wc &wc);
-	void lost();
+	RPCRDMAX_COLD void lost();
 	void fail(int event);
 	void fence_invalidate(Req *req);
 
@@ -263,9 +263,9 @@ public:
 	void count_call(const Req *req, const rpcrdmax_xdr_shape &cs, u32 copied);
 	/* True when @rb may be reposted now (false: a Req holds it). */
 	bool handle_reply(RecvBuf *rb, u32 len, const rpcrdmax_wc &wc);
-	void backward_call(const core::V1Header &h, const u8 *msg);
-	bool backward_read_list(ConstBytes raw);
-	void reply_err(rpcrdmax_reply_err which, ConstBytes hdr);
+	RPCRDMAX_COLD void backward_call(const core::V1Header &h, const u8 *msg);
+	RPCRDMAX_COLD bool backward_read_list(ConstBytes raw);
+	RPCRDMAX_COLD void reply_err(rpcrdmax_reply_err which, ConstBytes hdr);
 	void finish_reply(Req *req);
 	bool retire(Req *req, void *rqst);
 	void update_grant(u32 credit_field);
@@ -274,13 +274,13 @@ public:
 
 	/* v2.cpp */
 	bool v2_message(RecvBuf *rb, ConstBytes raw, const rpcrdmax_wc &wc, core::V2Proc proc);
-	void v2_err_vers(ConstBytes raw, u32 xid, u32 low, u32 high);
-	void v2_error(ConstBytes raw);
-	void v2_control(ConstBytes raw);
+	RPCRDMAX_COLD void v2_err_vers(ConstBytes raw, u32 xid, u32 low, u32 high);
+	RPCRDMAX_COLD void v2_error(ConstBytes raw);
+	RPCRDMAX_COLD void v2_control(ConstBytes raw);
 	void v2_confirm();
 	void note_connprop(const core::PropSet &props);
 	template <typename Encode> Result<void> post_control(Encode encode);
-	void refuse_backward_chunks(u32 xid, u32 vers);
+	RPCRDMAX_COLD void refuse_backward_chunks(u32 xid, u32 vers);
 	void ctl_done(const rpcrdmax_wc &wc);
 	void count_version(u32 vers);
 	u32 call_vers() const { return (u32)calls_vers_.read(); }

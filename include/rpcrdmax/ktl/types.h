@@ -43,3 +43,18 @@ inline constexpr size_t SIZE_MAX = static_cast<size_t>(-1);
 #else
 #define RPCRDMAX_NOINIT
 #endif
+
+/*
+ * A hot path's entry point (a completion, sunrpc's or nfsd's call into
+ * the transport): every C++ function it calls is inlined into it, so
+ * that the path runs as one function (no call, prologue, stack
+ * protector and return thunk per step).  C shims stay calls.
+ */
+#define RPCRDMAX_HOT_ENTRY __attribute__((__flatten__))
+
+/*
+ * A path the hot entries reach but seldom take (errors, control
+ * messages, the backward direction): kept out of line, so that
+ * RPCRDMAX_HOT_ENTRY does not copy it into each of them.
+ */
+#define RPCRDMAX_COLD __attribute__((__noinline__, __cold__))
