@@ -367,6 +367,7 @@ class Run(RunInfo):
         self.fixed = {}     # (metric, end) -> [instructions]
         self.speed = {}     # end -> [instructions per host second]
         self.jobs = {}      # (round, row, job) -> Job
+        self.exact = None   # exact_values(), once computed
         for r in range(1, self.rounds + 1):
             for row in self.combos:
                 self._row(r, row, os.path.join(self.raw, "r%d" % r, row_dir(row)))
@@ -629,8 +630,8 @@ def exact_values(run):
     """{(metric, end, row): {round: Counter((symbol, module) -> insn/op)}}
     and why the missing ones are, from an --exact run's counts by address
     (computed once per run)."""
-    if getattr(run, "_exact", None) is not None:
-        return run._exact
+    if run.exact is not None:
+        return run.exact
     dumps = pcsum.Dumps(run.top)
     vals, why = {}, {}
     for (r, row, job), jb in run.jobs.items():
@@ -640,8 +641,15 @@ def exact_values(run):
                 vals.setdefault((metric, end, row), {})[r] = jb.exact(end, dumps)
             except (Unavailable, OSError, ValueError, ZeroDivisionError) as e:
                 why.setdefault((metric, end, row), set()).add(str(e))
-    run._exact = (vals, why)
-    return run._exact
+    run.exact = (vals, why)
+    return run.exact
+
+
+def kernel_and_module(per_round, tr):
+    """From {round: Counter((symbol, module) -> insn/op)}: {round: the
+    kernel's instructions per op} and {round: transport module TR's}."""
+    return ({r: sum(c.values()) for r, c in per_round.items()},
+            {r: sum(v for (_s, m), v in c.items() if m == tr) for r, c in per_round.items()})
 
 
 def exact_modules(run):
@@ -653,13 +661,10 @@ def exact_modules(run):
     for metric, _j, _u, _w in METRICS:
         for end in ENDS:
             for row in run.combos:
-                per_round = vals.get((metric, end, row), {})
                 tr = transport_of(row, end)
-                out.append(((metric, end, row, "kernel"),
-                            {r: sum(c.values()) for r, c in per_round.items()}))
-                out.append(((metric, end, row, tr),
-                            {r: sum(v for (_s, m), v in c.items() if m == tr)
-                             for r, c in per_round.items()}))
+                kern, mod = kernel_and_module(vals.get((metric, end, row), {}), tr)
+                out.append(((metric, end, row, "kernel"), kern))
+                out.append(((metric, end, row, tr), mod))
     return out
 
 
@@ -683,8 +688,7 @@ def exact(run, p, top):
                         why.get((metric, end, row), ()))) or "no value"))
                     continue
                 tr = transport_of(row, end)
-                kern = {r: sum(c.values()) for r, c in per_round.items()}
-                mod = {r: sum(v for (_s, m), v in c.items() if m == tr) for r, c in per_round.items()}
+                kern, mod = kernel_and_module(per_round, tr)
                 module_of_row[(metric, end, row)] = mod
                 whole = run.get(metric, end, row)
                 share = ""
