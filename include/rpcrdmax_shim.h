@@ -60,6 +60,7 @@ extern "C" {
 	X(XDR_BUF_HEAD_LEN, struct xdr_buf, head[0].iov_len) \
 	X(XDR_BUF_TAIL_BASE, struct xdr_buf, tail[0].iov_base) \
 	X(XDR_BUF_TAIL_LEN, struct xdr_buf, tail[0].iov_len) \
+	X(XDR_BUF_PAGES, struct xdr_buf, pages) \
 	X(XDR_BUF_PAGE_BASE, struct xdr_buf, page_base) \
 	X(XDR_BUF_PAGE_LEN, struct xdr_buf, page_len) \
 	X(XDR_BUF_FLAGS, struct xdr_buf, flags) \
@@ -906,6 +907,7 @@ void rpcrdmax_kunit_cxx_svcsrv_v2(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_N
 void rpcrdmax_kunit_cxx_svcsrv_v2_capped(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svcsrv_v2_peers(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svcsrv_res_beyond_next(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svcsrv_res_pieces(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svcsrv_settle(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svcsrv_xdr_errors(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 /* rpcrdmax_svcrdma (kunit/cxx_svc_tests.cpp) */

@@ -1609,6 +1609,58 @@ static void res_beyond_next_case(Reporter check)
 	rpcrdmax_kunit_svc_rqst_free(r);
 }
 
+/*
+ * The pieces of a Reply range: svcrdma::res_pieces() reads a range of
+ * the page list in place; for every range of a Reply with a head, a page
+ * list starting mid-page and a tail, it gives what the shim's
+ * rpcrdmax_svc_res_pages() gives (the same pieces, or the same error
+ * when they do not fit @max).
+ */
+static void res_pieces_case(Reporter check)
+{
+	static u8 src[100 + 3 * RPCRDMAX_PAGE_SIZE + 500 + 40];
+	constexpr u32 kHead = 100, kPages = 3 * RPCRDMAX_PAGE_SIZE + 500, kTail = 40;
+	constexpr u32 kLen = kHead + kPages + kTail;
+	rpcrdmax_page_seg a[8], b[8];
+	void *r = rpcrdmax_kunit_svc_rqst_new(8);
+	u32 compared = 0, in_pages = 0;
+
+	if (!EXPECT(r))
+		return;
+	ktl::svc_set_respages(r, 1, 1);
+	if (!EXPECT(rpcrdmax_kunit_svc_rqst_reply(r, src, kHead, kPages, kTail) == 0))
+		goto out;
+	/* the page list starts 1000 octets into its first page */
+	RPCRDMAX_FIELD_REF(unsigned int,
+			   static_cast<u8 *>(r) + RPCRDMAX_OFF_SVC_RQST_RES, XDR_BUF_PAGE_BASE) = 1000;
+	static const u32 lens[] = {0, 1, 100, 3000, 4096, 9000, kLen};
+	static const u32 maxes[] = {1, 2, 8};
+
+	for (u32 off = 0; off <= kLen; off += 97) {
+		for (u32 len : lens) {
+			if (off + len > kLen)
+				continue;
+			for (u32 max : maxes) {
+				mem_set(a, 0, sizeof(a));
+				mem_set(b, 0, sizeof(b));
+				const int na = svcrdma::res_pieces(r, off, len, a, max);
+				const int nb = rpcrdmax_svc_res_pages(r, off, len, b, max);
+				compared++;
+				in_pages += off >= kHead && off + len <= kHead + kPages;
+				if (!EXPECT(na == nb))
+					goto out;
+				for (int i = 0; i < na; i++)
+					if (!EXPECT(a[i].page == b[i].page && a[i].offset == b[i].offset &&
+						    a[i].len == b[i].len))
+						goto out;
+			}
+		}
+	}
+	EXPECT(in_pages > 100 && compared > in_pages);
+out:
+	rpcrdmax_kunit_svc_rqst_free(r);
+}
+
 #undef EXPECT
 
 } // namespace rpcrdmax::kunit_svcsrv
@@ -1635,5 +1687,6 @@ RPCRDMAX_KUNIT_SVCSRV_ENTRY(v2)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(v2_capped)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(v2_peers)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(res_beyond_next)
+RPCRDMAX_KUNIT_SVCSRV_ENTRY(res_pieces)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(settle)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(xdr_errors)

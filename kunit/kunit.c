@@ -333,6 +333,7 @@ RPCRDMAX_CXX_CASE(svcsrv_v2_peers)
 RPCRDMAX_CXX_CASE(svcsrv_res_beyond_next)
 RPCRDMAX_CXX_CASE(svcsrv_settle)
 RPCRDMAX_CXX_CASE(svcsrv_xdr_errors)
+RPCRDMAX_CXX_CASE(svcsrv_res_pieces)
 
 static struct kunit_case rpcrdmax_svc_server_cases[] = {
 	KUNIT_CASE(svcsrv_inline_case),
@@ -355,6 +356,7 @@ static struct kunit_case rpcrdmax_svc_server_cases[] = {
 	KUNIT_CASE(svcsrv_v2_capped_case),
 	KUNIT_CASE(svcsrv_v2_peers_case),
 	KUNIT_CASE(svcsrv_res_beyond_next_case),
+	KUNIT_CASE(svcsrv_res_pieces_case),
 	KUNIT_CASE(svcsrv_settle_case),
 	KUNIT_CASE(svcsrv_xdr_errors_case),
 	{}

@@ -160,7 +160,7 @@ Result<void> SvcConn::add_writes(SendCtx *sc, void *rqstp, CallCtx *cc, const co
 				continue;
 			}
 			u32 take = min(avail, left);
-			int got = rpcrdmax_svc_res_pages(rqstp, ranges[ri].off + roff, take, pieces + n,
+			int got = res_pieces(rqstp, ranges[ri].off + roff, take, pieces + n,
 							 max_pieces - n);
 			if (got <= 0)
 				r = error(err::EMSGSIZE);

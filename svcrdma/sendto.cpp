@@ -160,7 +160,7 @@ static int inline_parts(void *rqstp, const rpcrdmax_xdr_shape &s, const core::Re
 		for (u32 at = p.body[i].off; at < r_end;) {
 			bool page = at >= pg_lo && at < pg_hi;
 			u32 end = min(r_end, at < pg_lo ? pg_lo : page ? pg_hi : r_end);
-			int got = rpcrdmax_svc_res_pages(rqstp, at, end - at, segs + n, max - n);
+			int got = res_pieces(rqstp, at, end - at, segs + n, max - n);
 			if (got < 0)
 				return got;
 			for (u32 k = n; k < n + (u32)got; k++)

@@ -79,6 +79,20 @@ inline rpcrdmax_xdr_shape res_shape(const void *rqstp)
 	return s;
 }
 
+/// The page pieces behind the Reply's octets [@off, @off + @len) in
+/// @segs, at most @max, as rpcrdmax_svc_res_pages() gives them: a range
+/// within rq_res's page list (a READ's data) read in place, any other
+/// through the shim.  How many, or a negative errno.
+inline int res_pieces(void *rqstp, u32 off, u32 len, rpcrdmax_page_seg *segs, u32 max)
+{
+	const XdrBufView res = xdr_buf_at(rqstp, RPCRDMAX_OFF_SVC_RQST_RES);
+	const u32 head = res.head_len();
+
+	if (off >= head && (u64)(off - head) + len <= res.page_len())
+		return res.page_pieces(off - head, len, segs, max);
+	return rpcrdmax_svc_res_pages(rqstp, off, len, segs, max);
+}
+
 /// Count @n events in rdma_stat_* counter @which (RPCRDMAX_SVC_STAT_*):
 /// this CPU's copy, one instruction; nothing before the counters exist.
 inline void stat_add(unsigned int which, unsigned int n = 1)

@@ -21,11 +21,35 @@ public:
 	u32 head_len() const { return (u32)RPCRDMAX_FIELD(unsigned long, b_, XDR_BUF_HEAD_LEN); }
 	unsigned long tail_base() const { return RPCRDMAX_FIELD(unsigned long, b_, XDR_BUF_TAIL_BASE); }
 	u32 tail_len() const { return (u32)RPCRDMAX_FIELD(unsigned long, b_, XDR_BUF_TAIL_LEN); }
+	void *const *pages() const { return RPCRDMAX_FIELD(void *const *, b_, XDR_BUF_PAGES); }
 	u32 page_base() const { return RPCRDMAX_FIELD(unsigned int, b_, XDR_BUF_PAGE_BASE); }
 	u32 page_len() const { return RPCRDMAX_FIELD(unsigned int, b_, XDR_BUF_PAGE_LEN); }
 	u32 flags() const { return RPCRDMAX_FIELD(unsigned int, b_, XDR_BUF_FLAGS); }
 	u32 buflen() const { return RPCRDMAX_FIELD(unsigned int, b_, XDR_BUF_BUFLEN); }
 	u32 len() const { return RPCRDMAX_FIELD(unsigned int, b_, XDR_BUF_LEN); }
+
+	/// Octets [@off, @off + @len) of the page list (@off counted from
+	/// its first octet) as page pieces in @segs, at most @max: how
+	/// many, -ENOBUFS when more, -EMSGSIZE when past the page list.
+	int page_pieces(u32 off, u32 len, rpcrdmax_page_seg *segs, u32 max) const
+	{
+		if ((u64)off + len > page_len())
+			return -err::EMSGSIZE;
+		void *const *pg = pages();
+		u64 at = (u64)page_base() + off;
+		u32 n = 0;
+
+		while (len) {
+			const u32 in = (u32)(at % RPCRDMAX_PAGE_SIZE);
+			const u32 k = min<u32>(len, RPCRDMAX_PAGE_SIZE - in);
+			if (n == max)
+				return -err::ENOBUFS;
+			segs[n++] = { pg[at / RPCRDMAX_PAGE_SIZE], in, k };
+			at += k;
+			len -= k;
+		}
+		return (int)n;
+	}
 
 	/// The message of a buffer without a page list into @dst: @head
 	/// octets from the head, then @tail from the tail (both kernel
