@@ -447,6 +447,22 @@ class Exact(unittest.TestCase):
         self.assertIn("cost:   rand-read-qd1    client 0.700 [0.700-0.700]", text)
         self.assertNotIn("cost: exact seq-read (insn/MiB)\ncost:   client stock:stock          unavailable", text)
 
+    def test_blocks_of_one_symbol(self):
+        lines = []
+        coststat.blocks(coststat.Run(self.top), lines.append, "xmit")
+        text = "\n".join(lines)
+        # xmit's one block, 0x10 into it: its instructions per op, the
+        # mean of the rounds (-1 %, 0, +1 %); the fixed block of setup
+        # and the kernel's are not xmit's
+        self.assertIn("cost: blocks of xmit, rand-read-qd1 client rpcrdmax:rpcrdmax (insn/op by"
+                      " offset, mean over 3 round(s); 700 in all):\ncost:   +0x10           700", text)
+        self.assertIn("cost: blocks of xmit, stat server stock:stock", text)
+        self.assertIn("+0x10            2k", text)
+        self.assertNotIn("+0x40", text)
+        lines = []
+        coststat.blocks(coststat.Run(self.top), lines.append, "no_such_symbol")
+        self.assertEqual(lines, [])
+
     def test_missing_dump_is_unavailable(self):
         os.remove(os.path.join(self.top, "icount", "pc.client.2"))
         run = coststat.Run(self.top)

@@ -3,6 +3,8 @@
 """coststat - the cost meter's report: instructions per operation.
 
     coststat.py DIR [--tsv FILE] [--top N]
+    coststat.py DIR --blocks SYMBOL  inside SYMBOL of an --exact run: its
+                                     costliest blocks by offset
     coststat.py --metrics            every metric and end, one per line
 
 Writes the figures to FILE (DIR/summary-cost.tsv) as well; an --exact
@@ -244,6 +246,10 @@ class Job:
     def exact(self, end, dumps):
         """The guest kernel's instructions per op by (symbol, module), full
         run less null run, from the count by address (--exact)."""
+        return self.exact_by(end, dumps, pcsum.by_symbol)
+
+    def exact_by(self, end, dumps, group, *extra):
+        """exact(), the counts grouped by GROUP(counts, symbols, *EXTRA)."""
         full, null = self.ops("full"), self.ops("null")
         if full <= null:
             raise Unavailable("the full run did no more operations than the null run")
@@ -254,9 +260,9 @@ class Job:
         if fo or no:
             raise Unavailable("the plugin ran out of counters (%d instructions in its overflow)" % (fo + no))
         out = collections.Counter()
-        for key, v in pcsum.by_symbol(f, syms).items():
+        for key, v in group(f, syms, *extra).items():
             out[key] += v / (full - null)
-        for key, v in pcsum.by_symbol(n, syms).items():
+        for key, v in group(n, syms, *extra).items():
             out[key] -= v / (full - null)
         return out
 
@@ -731,6 +737,36 @@ def exact(run, p, top):
             p("cost:   %-16s client %-24s server %s" % (metric, cells[0], cells[1]))
 
 
+def blocks(run, p, symbol, top=40):
+    """--blocks SYMBOL: inside one symbol (a hot entry that runs as one
+    function), its costliest translation blocks by offset, for the
+    EXACT_SYMBOLS metrics at each end and row where it runs; read them
+    against `objdump -d` of the module at that symbol."""
+    dumps = pcsum.Dumps(run.top)
+    for metric in EXACT_SYMBOLS:
+        for end in ENDS:
+            for row in run.combos:
+                per_round = []
+                for (r, rw, job), jb in sorted(run.jobs.items()):
+                    if rw != row or JOB_METRIC[job][0] != metric:
+                        continue
+                    try:
+                        per_round.append(jb.exact_by(end, dumps, pcsum.by_block, symbol))
+                    except (Unavailable, OSError, ValueError, ZeroDivisionError):
+                        continue
+                mean = collections.Counter()
+                for c in per_round:
+                    for off, v in c.items():
+                        mean[off] += v / len(per_round)
+                shown = sorted((off, v) for off, v in mean.most_common(top) if abs(v) >= 0.5)
+                if not shown:
+                    continue
+                p("cost: blocks of %s, %s %s %s (insn/op by offset, mean over %d round(s);"
+                  " %s in all):" % (symbol, metric, end, row, len(per_round), si(sum(mean.values()))))
+                for off, v in shown:
+                    p("cost:   +0x%-6x %9s" % (off, si(v)))
+
+
 def crossings(run, p, top=10):
     """The calls between rpcrdmax's C shims and its C++ (the profiled jobs'
     calls runs), per RPC and per op, at each end where rpcrdmax ran."""
@@ -816,11 +852,14 @@ def main(argv):
             for end in ENDS:
                 print("%s %s" % (m[0], end))
         return 0
-    got = report_args(args, "coststat", __doc__, ("--tsv", "--top"))
+    got = report_args(args, "coststat", __doc__, ("--tsv", "--top", "--blocks"))
     if got is None:
         return 2
     d, opts = got
     run = Run(d)
+    if "--blocks" in opts:
+        blocks(run, lambda line: print(line), opts["--blocks"])
+        return 0
     report(run, sys.stdout, int(opts.get("--top", 20)))
     write_tsv(run, opts.get("--tsv") or os.path.join(d, "summary-cost.tsv"))
     if run.env.get("BENCH_EXACT") == "1":

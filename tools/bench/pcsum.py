@@ -63,11 +63,16 @@ class Symbols:
         self.addrs = [r[0] for r in rows]
         self.rows = rows
 
-    def of(self, addr):
+    def locate(self, addr):
+        """(symbol, module, offset of ADDR in it); offset None when
+        ADDR is within no symbol's reach."""
         i = bisect.bisect_right(self.addrs, addr) - 1
         if i < 0 or addr - self.addrs[i] > MAX_REACH:
-            return ("[unknown]", "unknown")
-        return self.rows[i][1], self.rows[i][2]
+            return ("[unknown]", "unknown", None)
+        return self.rows[i][1], self.rows[i][2], addr - self.addrs[i]
+
+    def of(self, addr):
+        return self.locate(addr)[:2]
 
 
 class Dumps:
@@ -110,4 +115,15 @@ def by_symbol(counts, syms):
     out = collections.Counter()
     for a, n in counts.items():
         out[syms.of(a)] += n
+    return out
+
+
+def by_block(counts, syms, symbol):
+    """{offset in SYMBOL: instructions} of the blocks of {address:
+    instructions} that start within SYMBOL (any module's of that name)."""
+    out = collections.Counter()
+    for a, n in counts.items():
+        name, _mod, off = syms.locate(a)
+        if name == symbol and off is not None:
+            out[off] += n
     return out
