@@ -158,14 +158,9 @@ public:
 		return {};
 	}
 
-	/* Allocations (lists, blocks and own scatterlists) since the last call. */
-	u32 take_grown()
-	{
-		u32 n = ktl::exchange(grew_, 0u);
-		for (u32 i = 0; i < max_; i++)
-			n += ctxs_[i].take_grown();
-		return n;
-	}
+	/* Allocations (lists, blocks and own scatterlists) since the last
+	 * call: add() collects each context's as it prepares it. */
+	u32 take_grown() { return ktl::exchange(grew_, 0u); }
 
 	/* Prepare the next context; returns its Send Queue entries. */
 	Result<u32> add(const CmId &id, ktl::Span<const rpcrdmax_page_seg> segs, u64 remote_addr,
@@ -177,7 +172,11 @@ public:
 		ktl::u8 *room = nullptr;
 		if (segs.size() <= sgl_cap_ - sgl_used_)
 			room = sgl_ + (ktl::size_t)sgl_used_ * RPCRDMAX_SIZEOF_SCATTERLIST;
-		u32 wrs = RPCRDMAX_TRY(ctxs_[n_].init(id, segs, remote_addr, rkey, dir, room));
+		Result<u32> r = ctxs_[n_].init(id, segs, remote_addr, rkey, dir, room);
+		grew_ += ctxs_[n_].take_grown();
+		if (r.is_error())
+			return r.error();
+		const u32 wrs = r.value();
 		if (room)
 			sgl_used_ += static_cast<u32>(segs.size());
 		raws_[n_] = ctxs_[n_].raw();
