@@ -194,13 +194,11 @@ ktl::Result<u32> encode_reply(const V1Header &call, const ReplyPlan &p, u32 vers
 		return ktl::error(ktl::err::EMSGSIZE);
 	/* RDMA2_MSG and RDMA2_NOMSG are RDMA_MSG's and RDMA_NOMSG's numbers */
 	static_assert((u32)V2Proc::Msg == (u32)V1Proc::Msg && (u32)V2Proc::NoMsg == (u32)V1Proc::NoMsg);
-	ktl::store_be32(at, call.xid);
-	ktl::store_be32(at + 4, vers);
-	ktl::store_be32(at + 8, credits);
-	ktl::store_be32(at + 12, static_cast<u32>(nomsg ? V1Proc::NoMsg : V1Proc::Msg));
+	u8 *w = put_fixed_header(at, call.xid, vers, credits,
+				 static_cast<u32>(nomsg ? V1Proc::NoMsg : V1Proc::Msg));
 	if (v2) {
-		ktl::store_be32(at + 16, kMsgReply);
-		ktl::store_be32(at + 20, 0);
+		ktl::store_be32(w, kMsgReply);
+		ktl::store_be32(w + 4, 0);
 	}
 	put_reply_lists(at + fixed, call.chunks, p);
 	return size;

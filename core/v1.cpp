@@ -333,11 +333,7 @@ ktl::Result<u32> v1_encode(const V1Header &hdr, ktl::Bytes out)
 	u8 *p = xdr.reserve(size);
 	if (!p)
 		return ktl::error(ktl::err::EMSGSIZE);
-	ktl::store_be32(p, hdr.xid);
-	ktl::store_be32(p + 4, hdr.vers);
-	ktl::store_be32(p + 8, hdr.credits);
-	ktl::store_be32(p + 12, static_cast<u32>(hdr.proc));
-	p += kFixedHeaderSize;
+	p = put_fixed_header(p, hdr.xid, hdr.vers, hdr.credits, static_cast<u32>(hdr.proc));
 	if (hdr.proc == V1Proc::Error) {
 		ktl::store_be32(p, hdr.err);
 		if (hdr.err == static_cast<u32>(V1ErrCode::Vers)) {
@@ -386,14 +382,8 @@ ktl::Result<u32> v1_encode_inline_msg(u32 xid, u32 credits, ktl::Bytes out)
 {
 	if (out.size() < kMinChunkHeaderSize)
 		return ktl::error(ktl::err::EMSGSIZE);
-	u8 *p = out.data();
-	ktl::store_be32(p, xid);
-	ktl::store_be32(p + 4, kRpcRdmaVersion1);
-	ktl::store_be32(p + 8, credits);
-	ktl::store_be32(p + 12, static_cast<u32>(V1Proc::Msg));
-	ktl::store_be32(p + 16, 0); /* no Read list, Write list, Reply chunk */
-	ktl::store_be32(p + 20, 0);
-	ktl::store_be32(p + 24, 0);
+	put_no_chunks(put_fixed_header(out.data(), xid, kRpcRdmaVersion1, credits,
+				       static_cast<u32>(V1Proc::Msg)));
 	return kMinChunkHeaderSize;
 }
 

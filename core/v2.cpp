@@ -385,16 +385,11 @@ ktl::Result<u32> v2_encode_inline_msg(u32 xid, u32 credits, u32 direction, ktl::
 		return ktl::error(ktl::err::EINVAL);
 	if (out.size() < size)
 		return ktl::error(ktl::err::EMSGSIZE);
-	u8 *p = out.data();
-	ktl::store_be32(p, xid);
-	ktl::store_be32(p + 4, kRpcRdmaVersion2);
-	ktl::store_be32(p + 8, credits);
-	ktl::store_be32(p + 12, static_cast<u32>(V2Proc::Msg));
-	ktl::store_be32(p + 16, direction);
-	ktl::store_be32(p + 20, 0); /* rdma_inv_handle: none */
-	ktl::store_be32(p + 24, 0); /* no Read list, Write list, Reply chunk */
-	ktl::store_be32(p + 28, 0);
-	ktl::store_be32(p + 32, 0);
+	u8 *p = put_fixed_header(out.data(), xid, kRpcRdmaVersion2, credits,
+				 static_cast<u32>(V2Proc::Msg));
+	ktl::store_be32(p, direction);
+	ktl::store_be32(p + 4, 0); /* rdma_inv_handle: none */
+	put_no_chunks(p + kV2ExtraHeaderSize);
 	return size;
 }
 
@@ -508,13 +503,10 @@ ktl::Result<u32> v2_encode_msg(const V1Header &hdr, u32 direction, u32 inv_handl
 	u8 *p = xdr.reserve(size);
 	if (!p)
 		return ktl::error(ktl::err::EMSGSIZE);
-	ktl::store_be32(p, hdr.xid);
-	ktl::store_be32(p + 4, kRpcRdmaVersion2);
-	ktl::store_be32(p + 8, hdr.credits);
-	ktl::store_be32(p + 12, static_cast<u32>(proc));
-	ktl::store_be32(p + 16, direction);
-	ktl::store_be32(p + 20, inv_handle);
-	chunks::put_lists(p + kFixedHeaderSize + kV2ExtraHeaderSize, hdr.chunks);
+	p = put_fixed_header(p, hdr.xid, kRpcRdmaVersion2, hdr.credits, static_cast<u32>(proc));
+	ktl::store_be32(p, direction);
+	ktl::store_be32(p + 4, inv_handle);
+	chunks::put_lists(p + kV2ExtraHeaderSize, hdr.chunks);
 	return size;
 }
 

@@ -226,7 +226,6 @@ V2Verdict v2_decode_msg_full(ktl::ConstBytes buf, const DecodeLimits &lim, V1Hea
 bool decode_chunkless_msg(ktl::ConstBytes buf, u32 vers, V1Header *hdr, u32 *direction,
 			  u32 *inv_handle);
 
-
 /* Encode @hdr (the version 1 view: XID, credits, Msg or NoMsg, chunk
  * lists) as a version 2 RDMA2_MSG or RDMA2_NOMSG with @direction and
  * @inv_handle.  -EINVAL for any other procedure or direction. */

@@ -38,6 +38,28 @@ inline constexpr u32 kReadSegmentSize = 24;  /* discriminator, position, segment
 inline constexpr u32 kFixedHeaderSize = 16;  /* xid, vers, credit, proc */
 inline constexpr u32 kMinChunkHeaderSize = kFixedHeaderSize + 3 * kXdrWord;
 
+/* The fixed words every transport header starts with (rdma_xid,
+ * rdma_vers, rdma_credit, rdma_proc: RFC 8166 Section 4.2, the Version
+ * Two draft's Section 6.2) at @p; returns the octet after them. */
+inline u8 *put_fixed_header(u8 *p, u32 xid, u32 vers, u32 credits, u32 proc)
+{
+	ktl::store_be32(p, xid);
+	ktl::store_be32(p + 4, vers);
+	ktl::store_be32(p + 8, credits);
+	ktl::store_be32(p + 12, proc);
+	return p + kFixedHeaderSize;
+}
+
+/* Three absent chunk lists (Read list, Write list, Reply chunk) at @p;
+ * returns the octet after them. */
+inline u8 *put_no_chunks(u8 *p)
+{
+	ktl::store_be32(p, 0);
+	ktl::store_be32(p + 4, 0);
+	ktl::store_be32(p + 8, 0);
+	return p + 3 * kXdrWord;
+}
+
 /* Compile-time capacities of ChunkLists. */
 inline constexpr u32 kMaxSegmentsCap = 256; /* all segments in one header */
 inline constexpr u32 kMaxChunksCap = 16;    /* Read or Write chunks per list */
