@@ -142,7 +142,7 @@ V1Verdict v1_decode_call(ktl::ConstBytes buf, const DecodeLimits &lim, V1Header 
 {
 	u32 dir, inv;
 
-	if (decode_chunkless_msg(buf, kRpcRdmaVersion1, hdr, &dir, &inv))
+	if (decode_common_msg(buf, kRpcRdmaVersion1, lim, hdr, &dir, &inv))
 		return V1Verdict::Ok;
 	return v1_decode_call_full(buf, lim, hdr);
 }
@@ -191,7 +191,7 @@ V1Verdict v1_decode_reply(ktl::ConstBytes buf, const DecodeLimits &lim, V1Header
 {
 	u32 dir, inv;
 
-	if (decode_chunkless_msg(buf, kRpcRdmaVersion1, hdr, &dir, &inv))
+	if (decode_common_msg(buf, kRpcRdmaVersion1, lim, hdr, &dir, &inv))
 		return V1Verdict::Ok;
 	return v1_decode_reply_full(buf, lim, hdr);
 }

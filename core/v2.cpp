@@ -410,42 +410,29 @@ const char *v2_err_name(u32 code)
 	return "unknown error";
 }
 
-bool decode_chunkless_msg(ktl::ConstBytes buf, u32 vers, V1Header *hdr, u32 *direction,
-			  u32 *inv_handle)
+u32 one_write_lists(ktl::ConstBytes buf, u32 fixed, const DecodeLimits &lim, Segment *seg)
 {
-	const u32 extra = vers == kRpcRdmaVersion2 ? kV2ExtraHeaderSize : 0;
-	const u32 hdr_len = kMinChunkHeaderSize + extra;
-	const u8 *p = buf.data();
+	const u32 hdr_len = kMinChunkHeaderSize + kOneWriteChunkSize + (fixed - kFixedHeaderSize);
+	const u8 *lists = buf.data() + fixed;
+	u64 end;
 
-	/* the header and at least the RPC message's XID */
-	if (buf.size() < hdr_len + kXdrWord || buf.size() > ktl::U32_MAX)
-		return false;
-	const u8 *lists = p + kFixedHeaderSize + extra;
-	if (ktl::load_be32(p + 4) != vers ||
-	    ktl::load_be32(p + 12) != static_cast<u32>(V1Proc::Msg) ||
-	    (ktl::load_be32(lists) | ktl::load_be32(lists + 4) | ktl::load_be32(lists + 8)) ||
-	    ktl::load_be32(p + hdr_len) != ktl::load_be32(p))
-		return false;
-	if (extra) {
-		/* rdma_direction (draft Section 6.2.2): a Call or a Reply */
-		*direction = ktl::load_be32(p + kFixedHeaderSize);
-		if (*direction > kMsgReply)
-			return false;
-		*inv_handle = ktl::load_be32(p + kFixedHeaderSize + 4);
-	}
-	hdr->reset();
-	hdr->xid = ktl::load_be32(p);
-	hdr->vers = vers;
-	hdr->credits = ktl::load_be32(p + 8);
-	hdr->hdr_len = hdr_len;
-	hdr->payload_len = (u32)buf.size() - hdr_len;
-	return true;
+	if (buf.size() < hdr_len + kXdrWord || ktl::load_be32(lists + 4) != 1 ||
+	    ktl::load_be32(lists + 8) != 1 || ktl::load_be32(lists + 28) ||
+	    ktl::load_be32(lists + 32) || !lim.max_write_chunks || !lim.max_segments_per_chunk ||
+	    !lim.max_segments)
+		return 0;
+	seg->handle = ktl::load_be32(lists + 12);
+	seg->length = ktl::load_be32(lists + 16);
+	seg->offset = (u64)ktl::load_be32(lists + 20) << 32 | ktl::load_be32(lists + 24);
+	if (ktl::add_overflow<u64>(seg->offset, seg->length, &end))
+		return 0;
+	return hdr_len;
 }
 
 V2Verdict v2_decode_msg(ktl::ConstBytes buf, const DecodeLimits &lim, V1Header *call,
 			u32 *direction, u32 *inv_handle)
 {
-	if (decode_chunkless_msg(buf, kRpcRdmaVersion2, call, direction, inv_handle))
+	if (decode_common_msg(buf, kRpcRdmaVersion2, lim, call, direction, inv_handle))
 		return V2Verdict::Ok;
 	return v2_decode_msg_full(buf, lim, call, direction, inv_handle);
 }

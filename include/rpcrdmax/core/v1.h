@@ -152,7 +152,7 @@ V1Verdict v1_decode_call(ktl::ConstBytes buf, const DecodeLimits &lim, V1Header 
 /* Decode a received Reply (requester side).  @hdr is always written. */
 V1Verdict v1_decode_reply(ktl::ConstBytes buf, const DecodeLimits &lim, V1Header *hdr);
 
-/* The two without their decode_chunkless_msg() (core/v2.h) shortcut:
+/* The two without their decode_common_msg() (core/v2.h) shortcut:
  * host tests check the shortcut against them. */
 V1Verdict v1_decode_call_full(ktl::ConstBytes buf, const DecodeLimits &lim, V1Header *hdr);
 V1Verdict v1_decode_reply_full(ktl::ConstBytes buf, const DecodeLimits &lim, V1Header *hdr);

@@ -210,21 +210,76 @@ bool v2_peek(ktl::ConstBytes buf, u32 *vers, V2Proc *proc);
  */
 V2Verdict v2_decode_msg(ktl::ConstBytes buf, const DecodeLimits &lim, V1Header *call,
 			u32 *direction, u32 *inv_handle);
-/* The same without its decode_chunkless_msg() shortcut (host tests). */
+/* The same without its decode_common_msg() shortcut (host tests). */
 V2Verdict v2_decode_msg_full(ktl::ConstBytes buf, const DecodeLimits &lim, V1Header *call,
 			     u32 *direction, u32 *inv_handle);
 
 /*
  * Most messages at once: an RDMA_MSG (@vers 1) or RDMA2_MSG (@vers 2,
  * with its rdma_direction and rdma_inv_handle in *@direction and
- * *@inv_handle) with all three chunk lists absent, followed by an RPC
- * message that begins with the header's XID.  Fills @hdr exactly as
- * v1_decode_call(), v1_decode_reply() or v2_decode_msg() would for it and
+ * *@inv_handle) whose Read list and Reply chunk are absent and whose
+ * Write list is absent or one Write chunk of one segment (a READ's Call
+ * and its Reply), followed by an RPC message that begins with the
+ * header's XID.  Fills @hdr exactly as v1_decode_call(),
+ * v1_decode_reply() or v2_decode_msg() would for it under @lim and
  * returns true; false (@hdr then undefined) for any other message, which
  * those decoders then judge.
  */
-bool decode_chunkless_msg(ktl::ConstBytes buf, u32 vers, V1Header *hdr, u32 *direction,
-			  u32 *inv_handle);
+/* decode_common_msg's second form: the lists at @fixed octets into
+ * @buf (after the fixed header) hold an absent Read list, one Write
+ * chunk of one segment (into *@seg) and an absent Reply chunk, as @lim
+ * allows.  The header's length, or 0. */
+u32 one_write_lists(ktl::ConstBytes buf, u32 fixed, const DecodeLimits &lim, Segment *seg);
+
+/* Inline: each caller's constant @vers leaves one version's loads. */
+inline bool decode_common_msg(ktl::ConstBytes buf, u32 vers, const DecodeLimits &lim,
+			      V1Header *hdr, u32 *direction, u32 *inv_handle)
+{
+	const u32 fixed = fixed_header_size(vers);
+	const u8 *p = buf.data();
+	const u8 *lists = p + fixed;
+	u32 hdr_len = fixed + 3 * kXdrWord;
+	Segment seg RPCRDMAX_NOINIT; /* read only with @write */
+
+	/* the chunkless header and at least the RPC message's XID */
+	if (buf.size() < hdr_len + kXdrWord || buf.size() > ktl::U32_MAX)
+		return false;
+	if (ktl::load_be32(p + 4) != vers ||
+	    ktl::load_be32(p + 12) != static_cast<u32>(V1Proc::Msg) || ktl::load_be32(lists))
+		return false;
+	/* the Write list: absent (most), or a READ's one segment */
+	const bool write = ktl::load_be32(lists + 4) != 0;
+	if (write) {
+		hdr_len = one_write_lists(buf, fixed, lim, &seg);
+		if (!hdr_len)
+			return false;
+	} else if (ktl::load_be32(lists + 8)) {
+		return false;
+	}
+	if (ktl::load_be32(p + hdr_len) != ktl::load_be32(p))
+		return false;
+	if (vers == kRpcRdmaVersion2) {
+		/* rdma_direction (draft Section 6.2.2): a Call or a Reply */
+		*direction = ktl::load_be32(p + kFixedHeaderSize);
+		if (*direction > kMsgReply)
+			return false;
+		*inv_handle = ktl::load_be32(p + kFixedHeaderSize + 4);
+	}
+	hdr->reset();
+	hdr->xid = ktl::load_be32(p);
+	hdr->vers = vers;
+	hdr->credits = ktl::load_be32(p + 8);
+	hdr->hdr_len = hdr_len;
+	hdr->payload_len = (u32)buf.size() - hdr_len;
+	if (write) {
+		ChunkLists &cl = hdr->chunks;
+		cl.segs[0] = seg;
+		cl.write[0] = ChunkRef{0, 0, 1};
+		cl.nsegs = 1;
+		cl.nwrite = 1;
+	}
+	return true;
+}
 
 /* Encode @hdr (the version 1 view: XID, credits, Msg or NoMsg, chunk
  * lists) as a version 2 RDMA2_MSG or RDMA2_NOMSG with @direction and

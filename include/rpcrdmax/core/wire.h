@@ -37,6 +37,9 @@ inline constexpr u32 kSegmentSize = 16;	     /* handle, length, offset */
 inline constexpr u32 kReadSegmentSize = 24;  /* discriminator, position, segment */
 inline constexpr u32 kFixedHeaderSize = 16;  /* xid, vers, credit, proc */
 inline constexpr u32 kMinChunkHeaderSize = kFixedHeaderSize + 3 * kXdrWord;
+/* What one Write chunk of one segment adds to a Write list: its
+ * discriminator, its segment count and the segment. */
+inline constexpr u32 kOneWriteChunkSize = 2 * kXdrWord + kSegmentSize;
 
 /* The fixed words every transport header starts with (rdma_xid,
  * rdma_vers, rdma_credit, rdma_proc: RFC 8166 Section 4.2, the Version
