@@ -248,6 +248,44 @@ bool plan_inline(u64 call_len, u64 reply_len, const PlanParams &params, Plan *ou
 	return true;
 }
 
+bool plan_one_write(const MsgShape &call, const MsgShape &reply, const PlanParams &params,
+		    Plan *out)
+{
+	using namespace planner_impl;
+
+	if (!params_ok(params) || !shape_ok(call) || !shape_ok(reply) || !ddp_usable(reply, params))
+		return false;
+	const u64 hdr = min_header_size(params.vers) + write_chunk_bytes(1);
+	const u64 in_reg = reply.pages.page_offset & (params.page_size - 1);
+	const u64 reg = (u64)params.pages_per_mr * params.page_size;
+	const u64 call_len = stream_len(call);
+
+	/* the whole Reply would not fit inline; its data item fits one
+	 * registration; the rest of it and the Call fit inline */
+	if (min_header_size(params.vers) + stream_len(reply) <= params.reply_threshold ||
+	    in_reg + reply.pages.len > reg ||
+	    hdr + reply.head.len + reply.tail.len > params.reply_threshold ||
+	    hdr + call_len > params.call_threshold)
+		return false;
+	out->proc = V1Proc::Msg;
+	out->call = CallForm::Inline;
+	out->reply = ReplyForm::WriteChunk;
+	out->call_hdr_len = (u32)hdr;
+	out->call_inline_len = (u32)call_len;
+	out->reply_hdr_len = (u32)hdr;
+	out->reply_inline_max = params.reply_threshold - (u32)hdr;
+	out->has_call_chunk = out->has_read = out->has_reply = false;
+	out->has_write = true;
+	chunk_init(&out->call_chunk, 0);
+	chunk_init(&out->read, 0);
+	chunk_init(&out->reply_chunk, 0);
+	out->write.position = 0;
+	out->write.length = reply.pages.len;
+	out->write.nsegs = 1;
+	out->write.segs[0] = PlannedSegment{ExtentId::Pages, 0, reply.pages.len};
+	return true;
+}
+
 bool place_reply_around_ddp(u32 head_room, u32 page_len, u32 tail_room, u32 len, u32 ddp_len,
 			    ReplyPlacement *out)
 {

@@ -85,7 +85,10 @@ Result<void> Conn::plan_call(void *rqst, u32 xid, u32 vers, const core::InlineTh
 	const core::PlanParams params = { thr.call, thr.reply, kMrsPerReq,
 					  pages_per_mr, RPCRDMAX_PAGE_SIZE,
 					  !rqst_data_touch(rqst), vers };
-	core::PlanError pe = core::plan_rpc(call, reply, params, &plan_);
+	/* a READ's shape first: one Write segment, all else inline */
+	core::PlanError pe = core::plan_one_write(call, reply, params, &plan_)
+				     ? core::PlanError::None
+				     : core::plan_rpc(call, reply, params, &plan_);
 	if (pe != core::PlanError::None) {
 		ep_->stats.failed_marshal.add_return(1);
 		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_WARNING, "cannot plan XID %08x: %s", xid,

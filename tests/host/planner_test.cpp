@@ -357,3 +357,61 @@ TEST(Planner, PlanInlineAgreesWithPlanRpc)
 	PlanParams bad{4096, 4096, 16, 64, 4096, true, 3};
 	EXPECT_FALSE(plan_inline(100, 100, bad, fast.get()));
 }
+
+/*
+ * plan_one_write() is plan_rpc()'s answer for a READ-shaped RPC: where it
+ * says yes, plan_rpc() plans the same (Call inline, one Write chunk of
+ * one segment, the same header sizes and segment); where plan_rpc() plans
+ * that, it says yes; it leaves the plan untouched when it says no.
+ */
+TEST(Planner, PlanOneWriteAgreesWithPlanRpc)
+{
+	auto full = std::make_unique<Plan>();
+	auto fast = std::make_unique<Plan>();
+	std::mt19937_64 rng(4245);
+	int yes = 0, no = 0;
+
+	for (int i = 0; i < 40000; i++) {
+		const uint32_t thr = 1024u << (rng() % 4);
+		const uint32_t vers = rng() % 2 ? kRpcRdmaVersion2 : kRpcRdmaVersion1;
+		const uint32_t ppm = 1u << (rng() % 5);
+		const uint32_t data = (uint32_t)(rng() % (ppm * 4096 * 2 + 1));
+		const MsgShape call = shape(4 * (uint32_t)(rng() % (thr / 2)), (uint32_t)(rng() % 4 == 0) * (uint32_t)(rng() % thr),
+					    0, (uint32_t)(rng() % 8), false);
+		MsgShape reply = shape(4 * (uint32_t)(rng() % (thr / 3)), data, (uint32_t)(rng() % 4096),
+				       (uint32_t)(rng() % 8) + (uint32_t)ktl::xdr_pad(data), rng() % 8 != 0);
+		if (rng() % 16 == 0)
+			reply.pad = (uint32_t)(rng() % 5); /* a bad shape now and then */
+		PlanParams p{thr, thr, (uint32_t)(rng() % 3), ppm, 4096, rng() % 8 != 0, vers};
+
+		const PlanError e = plan_rpc(call, reply, p, full.get());
+		const bool one_write = e == PlanError::None && full->call == CallForm::Inline &&
+				       full->reply == ReplyForm::WriteChunk && full->write.nsegs == 1;
+		fast->call_hdr_len = 0xdead;
+		const bool said = plan_one_write(call, reply, p, fast.get());
+		ASSERT_EQ(said, one_write) << "i " << i;
+		if (!said) {
+			EXPECT_EQ(fast->call_hdr_len, 0xdeadu);
+			no++;
+			continue;
+		}
+		yes++;
+		EXPECT_EQ(fast->proc, full->proc);
+		EXPECT_EQ(fast->call, full->call);
+		EXPECT_EQ(fast->reply, full->reply);
+		EXPECT_EQ(fast->call_hdr_len, full->call_hdr_len);
+		EXPECT_EQ(fast->call_inline_len, full->call_inline_len);
+		EXPECT_EQ(fast->reply_hdr_len, full->reply_hdr_len);
+		EXPECT_EQ(fast->reply_inline_max, full->reply_inline_max);
+		EXPECT_FALSE(fast->has_call_chunk || fast->has_read || fast->has_reply);
+		ASSERT_TRUE(fast->has_write);
+		EXPECT_EQ(fast->write.position, full->write.position);
+		EXPECT_EQ(fast->write.length, full->write.length);
+		ASSERT_EQ(fast->write.nsegs, 1u);
+		EXPECT_EQ(fast->write.segs[0].extent, full->write.segs[0].extent);
+		EXPECT_EQ(fast->write.segs[0].offset, full->write.segs[0].offset);
+		EXPECT_EQ(fast->write.segs[0].length, full->write.segs[0].length);
+	}
+	EXPECT_GT(yes, 1000);
+	EXPECT_GT(no, 1000);
+}

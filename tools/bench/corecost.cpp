@@ -110,7 +110,9 @@ extern "C" __attribute__((noinline)) int corecost_client(const OpShape &o, bool 
 		if (enc.is_error())
 			abort();
 	} else {
-		if (plan_rpc(cs, rs, params, &g_plan) != PlanError::None)
+		/* as marshal's plan_call: a READ's shape first */
+		if (!plan_one_write(cs, rs, params, &g_plan) &&
+		    plan_rpc(cs, rs, params, &g_plan) != PlanError::None)
 			abort();
 		V1Header &h = g_send;
 		h.reset();

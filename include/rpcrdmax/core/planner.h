@@ -134,6 +134,17 @@ PlanError plan_rpc(const MsgShape &call, const MsgShape &reply,
  */
 bool plan_inline(u64 call_len, u64 reply_len, const PlanParams &params, Plan *out);
 
+/*
+ * The plan of an RPC whose whole Call fits inline and whose Reply's
+ * DDP-eligible result fits one registration, the rest of the Reply
+ * fitting inline beside one Write chunk of one segment (a READ of up to
+ * pages_per_mr pages): what plan_rpc() gives it, with less of the
+ * general walk.  False, with @out untouched, for any other RPC:
+ * plan_rpc() decides then.
+ */
+bool plan_one_write(const MsgShape &call, const MsgShape &reply, const PlanParams &params,
+		    Plan *out);
+
 const char *plan_error_name(PlanError e);
 
 /*
