@@ -410,7 +410,7 @@ const char *v2_err_name(u32 code)
 	return "unknown error";
 }
 
-u32 one_write_lists(ktl::ConstBytes buf, u32 fixed, const DecodeLimits &lim, Segment *seg)
+u32 one_write_lists(ktl::ConstBytes buf, u32 fixed, Segment *seg)
 {
 	const u32 hdr_len = kMinChunkHeaderSize + kOneWriteChunkSize + (fixed - kFixedHeaderSize);
 	const u8 *lists = buf.data() + fixed;
@@ -418,8 +418,7 @@ u32 one_write_lists(ktl::ConstBytes buf, u32 fixed, const DecodeLimits &lim, Seg
 
 	if (buf.size() < hdr_len + kXdrWord || ktl::load_be32(lists + 4) != 1 ||
 	    ktl::load_be32(lists + 8) != 1 || ktl::load_be32(lists + 28) ||
-	    ktl::load_be32(lists + 32) || !lim.max_write_chunks || !lim.max_segments_per_chunk ||
-	    !lim.max_segments)
+	    ktl::load_be32(lists + 32))
 		return 0;
 	seg->handle = ktl::load_be32(lists + 12);
 	seg->length = ktl::load_be32(lists + 16);

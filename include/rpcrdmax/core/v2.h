@@ -227,9 +227,9 @@ V2Verdict v2_decode_msg_full(ktl::ConstBytes buf, const DecodeLimits &lim, V1Hea
  */
 /* decode_common_msg's second form: the lists at @fixed octets into
  * @buf (after the fixed header) hold an absent Read list, one Write
- * chunk of one segment (into *@seg) and an absent Reply chunk, as @lim
- * allows.  The header's length, or 0. */
-u32 one_write_lists(ktl::ConstBytes buf, u32 fixed, const DecodeLimits &lim, Segment *seg);
+ * chunk of one segment (into *@seg) and an absent Reply chunk.  The
+ * header's length, or 0. */
+u32 one_write_lists(ktl::ConstBytes buf, u32 fixed, Segment *seg);
 
 /* Inline: each caller's constant @vers leaves one version's loads. */
 inline bool decode_common_msg(ktl::ConstBytes buf, u32 vers, const DecodeLimits &lim,
@@ -239,7 +239,6 @@ inline bool decode_common_msg(ktl::ConstBytes buf, u32 vers, const DecodeLimits 
 	const u8 *p = buf.data();
 	const u8 *lists = p + fixed;
 	u32 hdr_len = fixed + 3 * kXdrWord;
-	Segment seg RPCRDMAX_NOINIT; /* read only with @write */
 
 	/* the chunkless header and at least the RPC message's XID */
 	if (buf.size() < hdr_len + kXdrWord || buf.size() > ktl::U32_MAX)
@@ -250,7 +249,10 @@ inline bool decode_common_msg(ktl::ConstBytes buf, u32 vers, const DecodeLimits 
 	/* the Write list: absent (most), or a READ's one segment */
 	const bool write = ktl::load_be32(lists + 4) != 0;
 	if (write) {
-		hdr_len = one_write_lists(buf, fixed, lim, &seg);
+		if (!lim.max_write_chunks || !lim.max_segments_per_chunk || !lim.max_segments)
+			return false;
+		/* the segment goes where the Write chunk will name it */
+		hdr_len = one_write_lists(buf, fixed, &hdr->chunks.segs[0]);
 		if (!hdr_len)
 			return false;
 	} else if (ktl::load_be32(lists + 8)) {
@@ -273,7 +275,6 @@ inline bool decode_common_msg(ktl::ConstBytes buf, u32 vers, const DecodeLimits 
 	hdr->payload_len = (u32)buf.size() - hdr_len;
 	if (write) {
 		ChunkLists &cl = hdr->chunks;
-		cl.segs[0] = seg;
 		cl.write[0] = ChunkRef{0, 0, 1};
 		cl.nsegs = 1;
 		cl.nwrite = 1;
