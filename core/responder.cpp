@@ -153,6 +153,64 @@ ReplyPlan v1_plan_reply(const V1Header &call, const ReplyShape &s, u32 vers, u32
 	return p;
 }
 
+/* A Reply header's lists with the Call's one Write chunk of one segment
+ * echoed and no Reply chunk: empty Read list, the chunk, the Write
+ * list's end, no Reply chunk. */
+static constexpr u32 kOneWriteReplyLists = 3 * kXdrWord + kOneWriteChunkSize;
+
+bool plan_one_write_reply(const V1Header &call, const ReplyShape &s, u32 vers, u32 inline_max,
+			  u32 *written, u32 *tail_skip, u32 *body_len)
+{
+	const ChunkLists &cl = call.chunks;
+
+	if (cl.nwrite != 1 || cl.write[0].nsegs != 1 || cl.has_reply || s.npayloads != 1)
+		return false;
+	const Range &r = s.payloads[0];
+	if (!r.len || r.off != s.head_len || r.len != s.page_len ||
+	    r.len > cl.segment(cl.write[0], 0).length ||
+	    (u64)s.head_len + s.page_len + s.tail_len != s.len)
+		return false;
+	/* the round-up, where the tail holds it (plan_writes) */
+	const u32 pad = ktl::min(ktl::round_up<u32>(r.len, 4) - r.len, s.tail_len);
+	const u32 body = s.head_len + (s.tail_len - pad);
+	if ((u64)fixed_header_size(vers) + kOneWriteReplyLists + body > inline_max)
+		return false;
+	*written = r.len;
+	*tail_skip = pad;
+	*body_len = body;
+	return true;
+}
+
+ktl::Result<u32> encode_one_write_reply(const V1Header &call, u32 written, u32 vers, u32 credits,
+					ktl::Bytes out)
+{
+	const u32 fixed = fixed_header_size(vers);
+	const u32 size = fixed + kOneWriteReplyLists;
+	const Segment &seg = call.chunks.segs[call.chunks.write[0].first];
+
+	if (vers != kRpcRdmaVersion1 && vers != kRpcRdmaVersion2)
+		return ktl::error(ktl::err::EINVAL);
+	if (out.size() < size)
+		return ktl::error(ktl::err::EMSGSIZE);
+	u8 *p = put_fixed_header(out.data(), call.xid, vers, credits,
+				 static_cast<u32>(V1Proc::Msg));
+	if (vers == kRpcRdmaVersion2) {
+		ktl::store_be32(p, kMsgReply);
+		ktl::store_be32(p + 4, 0);
+	}
+	p = out.data() + fixed;
+	ktl::store_be32(p, 0);	    /* Read list */
+	ktl::store_be32(p + 4, 1);  /* one Write chunk */
+	ktl::store_be32(p + 8, 1);  /* of one segment */
+	ktl::store_be32(p + 12, seg.handle);
+	ktl::store_be32(p + 16, written < seg.length ? written : seg.length);
+	ktl::store_be32(p + 20, (u32)(seg.offset >> 32));
+	ktl::store_be32(p + 24, (u32)seg.offset);
+	ktl::store_be32(p + 28, 0); /* the Write list's end */
+	ktl::store_be32(p + 32, 0); /* no Reply chunk */
+	return size;
+}
+
 u32 reply_lists_size(const ChunkLists &cl, bool reply_chunk)
 {
 	u32 n = 2 * kXdrWord; /* the empty Read list, the Write list's end */

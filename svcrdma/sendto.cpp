@@ -318,15 +318,19 @@ u32 SvcConn::grant_reply(CallCtx *cc)
 	return credits;
 }
 
-/* The Reply's route for @s; logs a Reply with none. */
-core::ReplyPlan SvcConn::plan_reply(CallCtx *cc, const rpcrdmax_xdr_shape &s)
+/* rq_res's shape @s into @cc's, beside the results nfsd marked. */
+void SvcConn::note_shape(CallCtx *cc, const rpcrdmax_xdr_shape &s)
 {
-	const core::V1Header &call = cc->call;
-
 	cc->shape.head_len = s.head_len;
 	cc->shape.page_len = s.page_len;
 	cc->shape.tail_len = s.tail_len;
 	cc->shape.len = s.len;
+}
+
+/* The Reply's route for @cc's noted shape (@s); logs a Reply with none. */
+core::ReplyPlan SvcConn::plan_reply(CallCtx *cc, const rpcrdmax_xdr_shape &s)
+{
+	const core::V1Header &call = cc->call;
 	const core::ReplyPlan p = core::v1_plan_reply(call, cc->shape, cc->vers, reply_thr(cc));
 	if (p.route == core::ReplyRoute::NoRoom)
 		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "Reply %08x of %u octets has no room",
@@ -433,6 +437,55 @@ int SvcConn::reply_flat(void *rqstp, CallCtx *cc, const rpcrdmax_xdr_shape &s)
 	return r.is_ok() ? 0 : r.error().code();
 }
 
+/*
+ * A READ's Reply (core::plan_one_write_reply: the Call's one Write
+ * segment takes rq_res's whole page list, the rest fits inline): the
+ * route v1_plan_reply() would give it, taken without planning: the
+ * header echoing the segment for @written octets, rq_res's head and its
+ * tail past the result's round-up (@tail_skip) copied after it
+ * (@body_len octets in all), and the page list RDMA Written into the
+ * segment ahead of the Send.
+ */
+int SvcConn::reply_one_write(void *rqstp, CallCtx *cc, const rpcrdmax_xdr_shape &s, u32 credits,
+			     u32 written, u32 tail_skip, u32 body_len)
+{
+	SendCtx *sc = get_send();
+
+	if (!sc)
+		return reply_failed(cc, nullptr, -err::ENOMEM);
+	auto enc = core::encode_one_write_reply(cc->call, written, cc->vers, credits,
+						Bytes(sc->data, sc->size));
+	if (enc.is_error() || enc.value() + body_len > sc->size)
+		return reply_failed(cc, sc, -err::EMSGSIZE);
+	xdr_buf_at(rqstp, RPCRDMAX_OFF_SVC_RQST_RES)
+		.copy_flat(sc->data + enc.value(), s.head_len, s.tail_len - tail_skip, tail_skip);
+	/* what load_writes reads of a plan: the one Write chunk's range */
+	core::ReplyPlan p RPCRDMAX_NOINIT;
+	p.route = core::ReplyRoute::Inline;
+	p.nwrites = 1;
+	p.writes[0] = { s.head_len, written };
+	int rc = load_writes(sc, rqstp, cc, s, p);
+	if (rc)
+		return reply_failed(cc, sc, rc);
+	auto r = post_reply(sc, enc.value() + body_len, reply_inv(cc));
+	if (r.is_error())
+		rpcrdmax_trace_svc_send_err(id.get(), cc->call.xid, r.error().code());
+	return r.is_ok() ? 0 : r.error().code();
+}
+
+/* A Reply that could not be sent: logged and traced, @sc (if any) given
+ * back; returns @rc. */
+int SvcConn::reply_failed(CallCtx *cc, SendCtx *sc, int rc)
+{
+	if (sc)
+		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "cannot send Reply %08x: %d",
+					 cc->call.xid, rc);
+	rpcrdmax_trace_svc_send_err(id.get(), cc->call.xid, rc);
+	if (sc)
+		put_send(sc);
+	return rc;
+}
+
 int SvcConn::reply(void *rqstp, CallCtx *cc)
 {
 	const rpcrdmax_xdr_shape s = res_shape(rqstp);
@@ -440,6 +493,12 @@ int SvcConn::reply(void *rqstp, CallCtx *cc)
 	if (reply_is_flat(cc, s))
 		return reply_flat(rqstp, cc, s);
 	const u32 credits = grant_reply(cc);
+	note_shape(cc, s);
+	u32 written, tail_skip, body_len;
+	if (!tp_on(RPCRDMAX_TP_SVCRDMA_ENCODE_WSEG) &&
+	    core::plan_one_write_reply(cc->call, cc->shape, cc->vers, reply_thr(cc), &written,
+				       &tail_skip, &body_len))
+		return reply_one_write(rqstp, cc, s, credits, written, tail_skip, body_len);
 	const core::ReplyPlan p = plan_reply(cc, s);
 	if (p.route == core::ReplyRoute::NoRoom)
 		return chunk_error(cc, core::V2ErrCode::ReplyResource, s.len).is_ok() ? 0 : -err::ENOTCONN;
@@ -447,10 +506,8 @@ int SvcConn::reply(void *rqstp, CallCtx *cc)
 		return -err::EINVAL;
 
 	SendCtx *sc = get_send();
-	if (!sc) {
-		rpcrdmax_trace_svc_send_err(id.get(), cc->call.xid, -err::ENOMEM);
-		return -err::ENOMEM;
-	}
+	if (!sc)
+		return reply_failed(cc, nullptr, -err::ENOMEM);
 	auto enc = core::encode_reply(cc->call, p, cc->vers, credits, Bytes(sc->data, sc->size));
 	int rc = enc.is_ok() ? 0 : enc.error().code();
 	u32 send_len = enc.is_ok() ? enc.value() : 0;
@@ -462,13 +519,8 @@ int SvcConn::reply(void *rqstp, CallCtx *cc)
 	}
 	if (!rc)
 		rc = load_writes(sc, rqstp, cc, s, p);
-	if (rc) {
-		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "cannot send Reply %08x: %d",
-					 cc->call.xid, rc);
-		rpcrdmax_trace_svc_send_err(id.get(), cc->call.xid, rc);
-		put_send(sc);
-		return rc;
-	}
+	if (rc)
+		return reply_failed(cc, sc, rc);
 	auto r = post_reply(sc, send_len, reply_inv(cc));
 	if (r.is_error())
 		rpcrdmax_trace_svc_send_err(id.get(), cc->call.xid, r.error().code());

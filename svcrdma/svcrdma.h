@@ -508,6 +508,10 @@ private:
 	u32 reply_inv(const CallCtx *cc) const;
 	bool reply_is_flat(const CallCtx *cc, const rpcrdmax_xdr_shape &s) const;
 	int reply_flat(void *rqstp, CallCtx *cc, const rpcrdmax_xdr_shape &s);
+	int reply_one_write(void *rqstp, CallCtx *cc, const rpcrdmax_xdr_shape &s, u32 credits,
+			    u32 written, u32 tail_skip, u32 body_len);
+	void note_shape(CallCtx *cc, const rpcrdmax_xdr_shape &s);
+	RPCRDMAX_COLD int reply_failed(CallCtx *cc, SendCtx *sc, int rc);
 	Result<void> post_reply(SendCtx *sc, u32 send_len, u32 inv_rkey);
 	void orphan(SendCtx *sc);
 	void retire(SendCtx *sc);

@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <random>
 #include <vector>
@@ -633,6 +634,80 @@ TEST(ReplyPlan, RandomResultsPartitionTheReply)
 		ASSERT_EQ(body_total(p), p.body_len);
 	}
 	EXPECT_GT(written, 1000u);
+}
+
+/*
+ * plan_one_write_reply() and encode_one_write_reply() are v1_plan_reply()
+ * and encode_reply() for a READ's Reply: where the shortcut says yes,
+ * the plan is Inline with the one result in the Write chunk, the same
+ * body (the head, the tail less the round-up) and the same header
+ * octets; where the plan is that, it says yes.
+ */
+TEST(ReplyPlan, OneWriteShortcutAgreesWithThePlan)
+{
+	std::mt19937 rng(5667);
+	int yes = 0, no = 0;
+
+	for (int iter = 0; iter < 40000; iter++) {
+		Call c;
+		const uint32_t nw = rng() % 8 == 0 ? 2 : 1;
+		for (uint32_t i = 0; i < nw; i++) {
+			if (rng() % 8 == 0)
+				c.write_chunk({uint32_t(rng() % 5000 + 1), 100});
+			else
+				c.write_chunk({uint32_t(rng() % 5000 + 1)});
+		}
+		if (rng() % 8 == 0)
+			c.reply_chunk({4096});
+		c.h.chunks.segs[0].offset = rng() % 2 ? 0x1000 : 0xffff888012345678ull;
+		const uint32_t head = 4 * uint32_t(rng() % 80), page = uint32_t(rng() % 5000);
+		ReplyShape s = shape(head, page, uint32_t(rng() % 12));
+		s.npayloads = rng() % 8 == 0 ? 0 : 1;
+		s.payloads[0] = {head, page};
+		if (rng() % 8 == 0)
+			s.payloads[0] = {head + uint32_t(rng() % 8), page - uint32_t(rng() % 8)};
+		if (rng() % 16 == 0)
+			s.len++;
+		const uint32_t vers = rng() % 2 ? kRpcRdmaVersion2 : kRpcRdmaVersion1;
+		const uint32_t inline_max = 100 + uint32_t(rng() % 300);
+
+		const ReplyPlan p = v1_plan_reply(c.h, s, vers, inline_max);
+		const bool one = p.route == ReplyRoute::Inline && c.h.chunks.nwrite == 1 &&
+				 c.h.chunks.write[0].nsegs == 1 && !c.h.chunks.has_reply &&
+				 p.nwrites == 1 && p.writes[0].len == page && page &&
+				 p.writes[0].off == s.head_len;
+		uint32_t written = 7, skip = 7, body = 7;
+		const bool said = plan_one_write_reply(c.h, s, vers, inline_max, &written, &skip, &body);
+		ASSERT_EQ(said, one) << "iter " << iter;
+		if (!said) {
+			EXPECT_EQ(written + skip + body, 21u);
+			no++;
+			continue;
+		}
+		yes++;
+		EXPECT_EQ(written, p.write_len);
+		EXPECT_EQ(body, p.body_len);
+		/* the body: the head, then the tail past the round-up */
+		const Range last = p.nbody ? p.body[p.nbody - 1] : Range{0, 0};
+		if (last.off > s.head_len)
+			EXPECT_EQ(last.off, s.head_len + s.page_len + skip);
+		else
+			EXPECT_EQ(skip + s.head_len + s.page_len, s.len);
+
+		uint8_t a[512], b[512];
+		memset(a, 0xaa, sizeof(a));
+		memset(b, 0xaa, sizeof(b));
+		auto fast = encode_one_write_reply(c.h, written, vers, 77, rpcrdmax::ktl::Bytes(a, sizeof(a)));
+		auto full = encode_reply(c.h, p, vers, 77, rpcrdmax::ktl::Bytes(b, sizeof(b)));
+		ASSERT_TRUE(fast.is_ok() && full.is_ok());
+		ASSERT_EQ(fast.value(), full.value());
+		ASSERT_EQ(memcmp(a, b, sizeof(a)), 0) << "iter " << iter;
+		EXPECT_TRUE(encode_one_write_reply(c.h, written, vers, 77,
+						   rpcrdmax::ktl::Bytes(a, fast.value() - 1))
+				    .is_error());
+	}
+	EXPECT_GT(yes, 1000);
+	EXPECT_GT(no, 1000);
 }
 
 /* ---- inline Send layout (v1_layout_inline) ---------------------------- */

@@ -198,6 +198,16 @@ extern "C" __attribute__((noinline)) int corecost_server(const OpShape &o, bool 
 		s.npayloads = 1;
 		s.payloads[0] = Range{o.reply_head, o.reply_data};
 	}
+	/* as svcrdma's reply_one_write: a READ's Reply without planning */
+	u32 written, tail_skip, body_len;
+	if (plan_one_write_reply(c, s, vers_of(v2), kThreshold, &written, &tail_skip,
+				 &body_len)) {
+		auto enc = encode_one_write_reply(c, written, vers_of(v2), 128,
+						  ktl::Bytes(g_sendbuf, kThreshold));
+		if (enc.is_error())
+			abort();
+		return (int)(enc.value() + body_len);
+	}
 	ReplyPlan p = v1_plan_reply(c, s, vers_of(v2), kThreshold);
 	if (p.route != ReplyRoute::Inline)
 		abort();

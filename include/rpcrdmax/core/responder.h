@@ -124,6 +124,25 @@ struct ReplyPlan { /* writes[] set up to nwrites, body[] up to nbody */
 ReplyPlan v1_plan_reply(const V1Header &call, const ReplyShape &s, u32 vers, u32 inline_max);
 
 /*
+ * A READ's Reply at once: @call offered one Write chunk of one segment
+ * and no Reply chunk, and @s's one result is its whole page list and
+ * fits that segment.  When v1_plan_reply() would send it inline with the
+ * result in the Write chunk, true with *@written (the result's octets),
+ * *@tail_skip (its round-up, at the tail's start) and *@body_len (the
+ * head and the rest of the tail, sent inline after the header); the
+ * header is encode_one_write_reply()'s.  False for any other Reply,
+ * which v1_plan_reply() plans.
+ */
+bool plan_one_write_reply(const V1Header &call, const ReplyShape &s, u32 vers, u32 inline_max,
+			  u32 *written, u32 *tail_skip, u32 *body_len);
+
+/* The header encode_reply() gives such a Reply (RDMA_MSG or RDMA2_MSG,
+ * the one segment echoed for @written octets), from fixed offsets: its
+ * octets, or -EMSGSIZE when @out is too small. */
+ktl::Result<u32> encode_one_write_reply(const V1Header &call, u32 written, u32 vers, u32 credits,
+					ktl::Bytes out);
+
+/*
  * The Reply's transport header as plan @p (Inline or ReplyChunk) has it:
  * @call's XID, RDMA_MSG (RDMA_NOMSG for ReplyChunk), an empty Read list,
  * the Call's Write list with Write chunk i echoed for p.writes[i].len

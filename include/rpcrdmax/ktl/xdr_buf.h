@@ -51,15 +51,17 @@ public:
 		return (int)n;
 	}
 
-	/// The message of a buffer without a page list into @dst: @head
-	/// octets from the head, then @tail from the tail (both kernel
-	/// memory at their addresses; the caller checked the lengths).
-	void copy_flat(u8 *dst, u32 head, u32 tail) const
+	/// The head and tail of a buffer (its whole message when it has no
+	/// page list) into @dst: @head octets from the head, then @tail
+	/// from the tail past its first @tail_skip (both kernel memory at
+	/// their addresses; the caller checked the lengths).
+	void copy_flat(u8 *dst, u32 head, u32 tail, u32 tail_skip = 0) const
 	{
 		if (head)
 			mem_copy(dst, reinterpret_cast<const void *>(head_base()), head);
 		if (tail)
-			mem_copy(dst + head, reinterpret_cast<const void *>(tail_base()), tail);
+			mem_copy(dst + head,
+				 reinterpret_cast<const u8 *>(tail_base()) + tail_skip, tail);
 	}
 
 private:
