@@ -393,6 +393,33 @@ ktl::Result<u32> v2_encode_inline_msg(u32 xid, u32 credits, u32 direction, ktl::
 	return size;
 }
 
+ktl::Result<u32> encode_one_write_msg(u32 xid, u32 vers, u32 credits, u32 direction,
+				      u32 inv_handle, const Segment &seg, ktl::Bytes out)
+{
+	const u32 size = min_header_size(vers) + kOneWriteChunkSize;
+
+	if ((vers != kRpcRdmaVersion1 && vers != kRpcRdmaVersion2) || direction > kMsgReply)
+		return ktl::error(ktl::err::EINVAL);
+	if (out.size() < size)
+		return ktl::error(ktl::err::EMSGSIZE);
+	u8 *p = put_fixed_header(out.data(), xid, vers, credits, static_cast<u32>(V1Proc::Msg));
+	if (vers == kRpcRdmaVersion2) {
+		ktl::store_be32(p, direction);
+		ktl::store_be32(p + 4, inv_handle);
+		p += kV2ExtraHeaderSize;
+	}
+	ktl::store_be32(p, 0);	    /* Read list */
+	ktl::store_be32(p + 4, 1);  /* one Write chunk */
+	ktl::store_be32(p + 8, 1);  /* of one segment */
+	ktl::store_be32(p + 12, seg.handle);
+	ktl::store_be32(p + 16, seg.length);
+	ktl::store_be32(p + 20, (u32)(seg.offset >> 32));
+	ktl::store_be32(p + 24, (u32)seg.offset);
+	ktl::store_be32(p + 28, 0); /* the Write list's end */
+	ktl::store_be32(p + 32, 0); /* no Reply chunk */
+	return size;
+}
+
 const char *v2_err_name(u32 code)
 {
 	switch (static_cast<V2ErrCode>(code)) {
@@ -410,23 +437,37 @@ const char *v2_err_name(u32 code)
 	return "unknown error";
 }
 
-u32 one_write_lists(ktl::ConstBytes buf, u32 fixed, Segment *seg)
+namespace v2_impl {
+
+bool one_write_msg(ktl::ConstBytes buf, u32 vers, const DecodeLimits &lim, V1Header *hdr,
+		   u32 *direction, u32 *inv_handle)
 {
-	const u32 hdr_len = kMinChunkHeaderSize + kOneWriteChunkSize + (fixed - kFixedHeaderSize);
-	const u8 *lists = buf.data() + fixed;
+	const u32 hdr_len = min_header_size(vers) + kOneWriteChunkSize;
+	const u8 *lists = buf.data() + fixed_header_size(vers);
+	Segment seg;
 	u64 end;
 
-	if (buf.size() < hdr_len + kXdrWord || ktl::load_be32(lists + 4) != 1 ||
-	    ktl::load_be32(lists + 8) != 1 || ktl::load_be32(lists + 28) ||
-	    ktl::load_be32(lists + 32))
-		return 0;
-	seg->handle = ktl::load_be32(lists + 12);
-	seg->length = ktl::load_be32(lists + 16);
-	seg->offset = (u64)ktl::load_be32(lists + 20) << 32 | ktl::load_be32(lists + 24);
-	if (ktl::add_overflow<u64>(seg->offset, seg->length, &end))
-		return 0;
-	return hdr_len;
+	/* the caller checked the fixed words and the chunkless length */
+	if (buf.size() < hdr_len + kXdrWord || ktl::load_be32(lists) ||
+	    ktl::load_be32(lists + 4) != 1 || ktl::load_be32(lists + 8) != 1 ||
+	    ktl::load_be32(lists + 28) || ktl::load_be32(lists + 32) || !lim.max_write_chunks ||
+	    !lim.max_segments_per_chunk || !lim.max_segments)
+		return false;
+	seg.handle = ktl::load_be32(lists + 12);
+	seg.length = ktl::load_be32(lists + 16);
+	seg.offset = (u64)ktl::load_be32(lists + 20) << 32 | ktl::load_be32(lists + 24);
+	if (ktl::add_overflow<u64>(seg.offset, seg.length, &end) ||
+	    !common_msg_rest(buf, vers, hdr_len, hdr, direction, inv_handle))
+		return false;
+	ChunkLists &cl = hdr->chunks;
+	cl.segs[0] = seg;
+	cl.write[0] = ChunkRef{0, 0, 1};
+	cl.nsegs = 1;
+	cl.nwrite = 1;
+	return true;
 }
+
+} // namespace v2_impl
 
 V2Verdict v2_decode_msg(ktl::ConstBytes buf, const DecodeLimits &lim, V1Header *call,
 			u32 *direction, u32 *inv_handle)

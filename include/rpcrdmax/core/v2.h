@@ -225,39 +225,15 @@ V2Verdict v2_decode_msg_full(ktl::ConstBytes buf, const DecodeLimits &lim, V1Hea
  * returns true; false (@hdr then undefined) for any other message, which
  * those decoders then judge.
  */
-/* decode_common_msg's second form: the lists at @fixed octets into
- * @buf (after the fixed header) hold an absent Read list, one Write
- * chunk of one segment (into *@seg) and an absent Reply chunk.  The
- * header's length, or 0. */
-u32 one_write_lists(ktl::ConstBytes buf, u32 fixed, Segment *seg);
+namespace v2_impl {
 
-/* Inline: each caller's constant @vers leaves one version's loads. */
-inline bool decode_common_msg(ktl::ConstBytes buf, u32 vers, const DecodeLimits &lim,
-			      V1Header *hdr, u32 *direction, u32 *inv_handle)
+/* decode_common_msg's last steps for a header of @hdr_len octets: the
+ * RPC message's XID, rdma_direction, and @hdr filled but its lists. */
+inline bool common_msg_rest(ktl::ConstBytes buf, u32 vers, u32 hdr_len, V1Header *hdr,
+			    u32 *direction, u32 *inv_handle)
 {
-	const u32 fixed = fixed_header_size(vers);
 	const u8 *p = buf.data();
-	const u8 *lists = p + fixed;
-	u32 hdr_len = fixed + 3 * kXdrWord;
 
-	/* the chunkless header and at least the RPC message's XID */
-	if (buf.size() < hdr_len + kXdrWord || buf.size() > ktl::U32_MAX)
-		return false;
-	if (ktl::load_be32(p + 4) != vers ||
-	    ktl::load_be32(p + 12) != static_cast<u32>(V1Proc::Msg) || ktl::load_be32(lists))
-		return false;
-	/* the Write list: absent (most), or a READ's one segment */
-	const bool write = ktl::load_be32(lists + 4) != 0;
-	if (write) {
-		if (!lim.max_write_chunks || !lim.max_segments_per_chunk || !lim.max_segments)
-			return false;
-		/* the segment goes where the Write chunk will name it */
-		hdr_len = one_write_lists(buf, fixed, &hdr->chunks.segs[0]);
-		if (!hdr_len)
-			return false;
-	} else if (ktl::load_be32(lists + 8)) {
-		return false;
-	}
 	if (ktl::load_be32(p + hdr_len) != ktl::load_be32(p))
 		return false;
 	if (vers == kRpcRdmaVersion2) {
@@ -273,13 +249,33 @@ inline bool decode_common_msg(ktl::ConstBytes buf, u32 vers, const DecodeLimits 
 	hdr->credits = ktl::load_be32(p + 8);
 	hdr->hdr_len = hdr_len;
 	hdr->payload_len = (u32)buf.size() - hdr_len;
-	if (write) {
-		ChunkLists &cl = hdr->chunks;
-		cl.write[0] = ChunkRef{0, 0, 1};
-		cl.nsegs = 1;
-		cl.nwrite = 1;
-	}
 	return true;
+}
+
+/* decode_common_msg's second form (a READ's): an absent Read list, one
+ * Write chunk of one segment, an absent Reply chunk. */
+bool one_write_msg(ktl::ConstBytes buf, u32 vers, const DecodeLimits &lim, V1Header *hdr,
+		   u32 *direction, u32 *inv_handle);
+
+} // namespace v2_impl
+
+/* Inline: each caller's constant @vers leaves one version's loads; the
+ * chunkless form (most messages) is decided here. */
+inline bool decode_common_msg(ktl::ConstBytes buf, u32 vers, const DecodeLimits &lim,
+			      V1Header *hdr, u32 *direction, u32 *inv_handle)
+{
+	const u32 hdr_len = min_header_size(vers);
+	const u8 *p = buf.data();
+	const u8 *lists = p + fixed_header_size(vers);
+
+	/* the chunkless header and at least the RPC message's XID */
+	if (buf.size() < hdr_len + kXdrWord || buf.size() > ktl::U32_MAX ||
+	    ktl::load_be32(p + 4) != vers ||
+	    ktl::load_be32(p + 12) != static_cast<u32>(V1Proc::Msg))
+		return false;
+	if (ktl::load_be32(lists) | ktl::load_be32(lists + 4) | ktl::load_be32(lists + 8))
+		return v2_impl::one_write_msg(buf, vers, lim, hdr, direction, inv_handle);
+	return v2_impl::common_msg_rest(buf, vers, hdr_len, hdr, direction, inv_handle);
 }
 
 /* Encode @hdr (the version 1 view: XID, credits, Msg or NoMsg, chunk
@@ -323,6 +319,17 @@ ktl::Result<u32> v2_encode_connprop(u32 xid, u32 credits, u32 rbsiz, bool with_b
 /* A chunkless RDMA2_MSG header for an inline message of @direction
  * (CALL or REPLY), rdma_inv_handle 0: what the backward direction sends. */
 ktl::Result<u32> v2_encode_inline_msg(u32 xid, u32 credits, u32 direction, ktl::Bytes out);
+
+/*
+ * An RDMA_MSG (@vers 1) or RDMA2_MSG (@vers 2: @direction, @inv_handle)
+ * header whose only chunk is @seg, one Write chunk of one segment: what
+ * a READ's Call offers and its Reply returns (decode_common_msg's second
+ * form), written from fixed offsets as v1_encode() and v2_encode_msg()
+ * would.  Its octets; -EMSGSIZE when @out is too small, -EINVAL for
+ * another version or direction.
+ */
+ktl::Result<u32> encode_one_write_msg(u32 xid, u32 vers, u32 credits, u32 direction,
+				      u32 inv_handle, const Segment &seg, ktl::Bytes out);
 
 /* The draft's name of rdma_err @code (Section 6.2.4), for log lines. */
 const char *v2_err_name(u32 code);
