@@ -184,31 +184,12 @@ bool plan_one_write_reply(const V1Header &call, const ReplyShape &s, u32 vers, u
 ktl::Result<u32> encode_one_write_reply(const V1Header &call, u32 written, u32 vers, u32 credits,
 					ktl::Bytes out)
 {
-	const u32 fixed = fixed_header_size(vers);
-	const u32 size = fixed + kOneWriteReplyLists;
-	const Segment &seg = call.chunks.segs[call.chunks.write[0].first];
+	u32 left = written;
 
-	if (vers != kRpcRdmaVersion1 && vers != kRpcRdmaVersion2)
-		return ktl::error(ktl::err::EINVAL);
-	if (out.size() < size)
-		return ktl::error(ktl::err::EMSGSIZE);
-	u8 *p = put_fixed_header(out.data(), call.xid, vers, credits,
-				 static_cast<u32>(V1Proc::Msg));
-	if (vers == kRpcRdmaVersion2) {
-		ktl::store_be32(p, kMsgReply);
-		ktl::store_be32(p + 4, 0);
-	}
-	p = out.data() + fixed;
-	ktl::store_be32(p, 0);	    /* Read list */
-	ktl::store_be32(p + 4, 1);  /* one Write chunk */
-	ktl::store_be32(p + 8, 1);  /* of one segment */
-	ktl::store_be32(p + 12, seg.handle);
-	ktl::store_be32(p + 16, written < seg.length ? written : seg.length);
-	ktl::store_be32(p + 20, (u32)(seg.offset >> 32));
-	ktl::store_be32(p + 24, (u32)seg.offset);
-	ktl::store_be32(p + 28, 0); /* the Write list's end */
-	ktl::store_be32(p + 32, 0); /* no Reply chunk */
-	return size;
+	return encode_one_write_msg(call.xid, vers, credits, kMsgReply, 0,
+				    chunks::echo_segment(call.chunks.segs[call.chunks.write[0].first],
+							 &left),
+				    out);
 }
 
 u32 reply_lists_size(const ChunkLists &cl, bool reply_chunk)

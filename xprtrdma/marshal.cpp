@@ -237,6 +237,14 @@ void Conn::count_call(const Req *req, const rpcrdmax_xdr_shape &cs, u32 copied)
 		st.pullup_bytes.add_return(copied - cs.head_len);
 }
 
+/* A READ's plan (core::plan_one_write): the Call inline, its only chunk
+ * one Write chunk of one segment. */
+static bool one_write_call(const core::Plan &p)
+{
+	return p.call == core::CallForm::Inline && p.has_write && p.write.nsegs == 1 &&
+	       !p.has_reply && !p.has_read && !p.has_call_chunk;
+}
+
 /* Octets of an xdr_buf's stream as described by @s: for a Call, at least
  * what is sent; for a Reply, the room for the largest possible one. */
 static u64 shape_len(const rpcrdmax_xdr_shape &s)
@@ -300,9 +308,15 @@ Result<void> Conn::marshal(Req *req, void *rqst, u32 xid, SendBuf *sb, u32 *send
 		 * the one handle this names; the others we invalidate. */
 		req->inv_handle = r.is_ok() && v2 && n ? h.chunks.reply_inv_handle() : 0;
 		if (r.is_ok()) {
-			auto enc = v2 ? core::v2_encode_msg(h, core::kMsgCall, req->inv_handle,
-							    Bytes(sb->data, limit))
-				      : core::v1_encode(h, Bytes(sb->data, limit));
+			auto enc = one_write_call(plan_)
+					   ? core::encode_one_write_msg(xid, vers, h.credits,
+									core::kMsgCall,
+									req->inv_handle,
+									h.chunks.segs[0],
+									Bytes(sb->data, limit))
+				   : v2 ? core::v2_encode_msg(h, core::kMsgCall, req->inv_handle,
+							      Bytes(sb->data, limit))
+					: core::v1_encode(h, Bytes(sb->data, limit));
 			if (enc.is_error())
 				r = enc.error();
 			else

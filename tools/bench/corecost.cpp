@@ -128,8 +128,13 @@ extern "C" __attribute__((noinline)) int corecost_client(const OpShape &o, bool 
 				abort();
 		}
 		const u32 inv = v2 ? h.chunks.reply_inv_handle() : 0;
-		auto enc = v2 ? v2_encode_msg(h, kMsgCall, inv, ktl::Bytes(g_sendbuf, kThreshold))
-			      : v1_encode(h, ktl::Bytes(g_sendbuf, kThreshold));
+		/* as marshal: a READ's Call from fixed offsets */
+		auto enc = g_plan.has_write && g_plan.write.nsegs == 1 && !g_plan.has_reply
+				   ? encode_one_write_msg(xid, vers_of(v2), h.credits, kMsgCall, inv,
+							  h.chunks.segs[0],
+							  ktl::Bytes(g_sendbuf, kThreshold))
+			   : v2 ? v2_encode_msg(h, kMsgCall, inv, ktl::Bytes(g_sendbuf, kThreshold))
+				: v1_encode(h, ktl::Bytes(g_sendbuf, kThreshold));
 		if (enc.is_error())
 			abort();
 	}
