@@ -886,6 +886,7 @@ void rpcrdmax_kunit_cxx_marshal_v2_props(void *ctx, rpcrdmax_check_fn check) RPC
 void rpcrdmax_kunit_cxx_marshal_v2_inv_handle(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_v2_backward(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_hot_trace(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_rqst_pieces(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 /* rpcrdmax_svc_server (kunit/cxx_svc_server_tests.cpp) */
 void rpcrdmax_kunit_cxx_svcsrv_inline(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svcsrv_read_chunk(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;

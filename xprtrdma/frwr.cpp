@@ -100,9 +100,8 @@ Result<ClntMr *> Conn::frwr_register(Req *req, void *rqst, bool rcv,
 		return error(err::ENOBUFS);
 	}
 
-	int n = rpcrdmax_xprt_rqst_pages(rqst, rcv, static_cast<unsigned int>(ps.extent),
-					 ps.offset + extent_shift, ps.length, page_segs_,
-					 pages_per_mr);
+	int n = rqst_pieces(rqst, rcv, static_cast<unsigned int>(ps.extent),
+			    ps.offset + extent_shift, ps.length, page_segs_, pages_per_mr);
 	Result<void> mapped = n > 0 ? m->mr.map(Span<const rpcrdmax_page_seg>(page_segs_, (u32)n),
 					       dir)
 				    : Result<void>(error(err::E2BIG));
