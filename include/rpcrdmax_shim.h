@@ -757,10 +757,6 @@ void *rpcrdmax_clnt_create(void *xprt) RPCRDMAX_NOEXCEPT;
 unsigned int rpcrdmax_clnt_max_payload(void *ep) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_clnt_connect(void *ep, const void *addr, unsigned int addrlen) RPCRDMAX_NOEXCEPT;
 unsigned long rpcrdmax_clnt_connect_delay(void *ep) RPCRDMAX_NOEXCEPT;
-/* A Call sent at @now (soft or not) waits for its Reply: its major and
- * retransmit timeouts (jiffies), its own in, the ones to wait with out. */
-void rpcrdmax_clnt_reply_wait(void *ep, unsigned long now, bool soft, unsigned long *major,
-			      unsigned long *timeout) RPCRDMAX_NOEXCEPT;
 /*
  * send_request: what sunrpc knows of one message to transmit (a Call, or
  * the Reply to a backward Call), and what the endpoint decided: whether
@@ -779,6 +775,13 @@ struct rpcrdmax_xmit {
 	 * free and is taken (shim/sunrpc/xprt_cong.c), as sunrpc's
 	 * send_request takes one before it transmits. */
 	bool cong;
+	/* In: whether it is a soft RPC, jiffies as it is sent, its major
+	 * and retransmit timeouts (jiffies).  Out, when it was sent and
+	 * expects a Reply: the two it waits for that Reply with
+	 * (ClntEp::reply_major, ClntEp::reply_timeout), for rq_majortimeo
+	 * and rq_timeout before sunrpc's wait. */
+	bool soft;
+	unsigned long now, major, timeout;
 };
 int rpcrdmax_clnt_transmit(void *ep, void *rqst, struct rpcrdmax_xmit *x) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_clnt_close(void *ep) RPCRDMAX_NOEXCEPT;

@@ -38,7 +38,9 @@
  *                  over head, pages and tail;
  *   transmit       send_request's rules: not connected, no congestion
  *                  slot, a retransmission on the same connection (reset),
- *                  a Call with no Reply expected (sent, then reset);
+ *                  a Call with no Reply expected (sent, then reset); a
+ *                  Call sent leaves the timeouts its Reply is waited for
+ *                  with (reply_major's), one with no Reply its own;
  *   connect_fails  a CM event that fails a connect in progress ends its
  *                  wait at once with stock's errno (device removal:
  *                  -ENODEV) and is named for the log line; a removal
@@ -46,7 +48,7 @@
  *   connect_delay  sunrpc's ->connect: the first attempt at once (the
  *                  reconnect wait set to 5 s), later ones after what is
  *                  left of that wait, which then backs off from 5 s;
- *   reply_major    sunrpc's wait for a Reply: a hard Call gets one
+ *   reply_major    the wait for a Reply: a hard Call gets one
  *                  whole retransmit timeout on the wire, its major
  *                  timeout moved to then when sooner (counted when it
  *                  had run out already), across a jiffies wrap; a soft
@@ -983,7 +985,14 @@ static void transmit_case(Reporter check)
 		x.same_connection = true;
 		EXPECT(b.ep->transmit(b.rqst, &x) == -err::ENOTCONN && !x.sent && x.reset);
 		x.same_connection = false;
+		/* sent: the timeouts its Reply is waited for with, the major
+		 * moved to one retransmit timeout from now (reply_major) */
+		const unsigned long now = 100000, to = 15000;
+		x.now = now;
+		x.major = now + 5;
+		x.timeout = to;
 		EXPECT(b.ep->transmit(b.rqst, &x) == 0 && x.sent && !x.reset);
+		EXPECT(x.major == now + to && x.timeout == to);
 		fill_reply(rpc, sizeof(rpc), b.xid, 21);
 		/* the Call went out once, as given */
 		if (b.r->take_call(check) && call_matches(check, &b) &&
@@ -993,7 +1002,12 @@ static void transmit_case(Reporter check)
 	bench_down(&b);
 	if (bench_up(check, &nr, kDefaultPd) && bench_prepare(check, &nr, 0x1111000b)) {
 		rpcrdmax_xmit x = { nr.xid, nr.snd_len(), true, false, false, false, false, false, true };
+		x.now = 100000;
+		x.major = x.now + 5;
+		x.timeout = 15000;
 		EXPECT(nr.ep->transmit(nr.rqst, &x) == -err::ENOTCONN && x.sent && x.reset);
+		/* no Reply to wait for: its timeouts as they were */
+		EXPECT(x.major == x.now + 5 && x.timeout == 15000);
 		EXPECT(nr.r->take_call(check) && call_matches(check, &nr));
 	}
 	bench_down(&nr);
@@ -1129,10 +1143,6 @@ static void reply_major_case(Reporter check)
 		EXPECT(b.ep->reply_major(near, near + 3 * to, to, false) == near + 3 * to);
 		EXPECT(b.ep->reply_major(near, near - 50, to, false) == near + to);
 		EXPECT(s.late_calls.read() == 3);
-		/* sunrpc's entry: both, the major from the Call's own timeout */
-		unsigned long major = now + 5, timeout = to;
-		rpcrdmax_clnt_reply_wait(b.ep, now, false, &major, &timeout);
-		EXPECT(major == now + to && timeout == to);
 	}
 	delete b.ep;
 	b.ep = nullptr;

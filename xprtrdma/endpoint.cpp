@@ -128,6 +128,10 @@ RPCRDMAX_HOT_ENTRY int ClntEp::transmit(void *rqst, rpcrdmax_xmit *x)
 		rc = send(rqst, x->xid);
 	x->sent = !rc && !x->backward_reply;
 	x->reset = rc == -err::ENOTCONN || (x->sent && !x->reply_expected);
+	if (x->sent && x->reply_expected) {
+		x->major = reply_major(x->now, x->major, x->timeout, x->soft);
+		x->timeout = reply_timeout(x->timeout);
+	}
 	return x->reset ? -err::ENOTCONN : rc;
 }
 
@@ -228,24 +232,6 @@ extern "C" unsigned int rpcrdmax_clnt_max_payload(void *) noexcept
 extern "C" unsigned long rpcrdmax_clnt_connect_delay(void *ep) noexcept
 {
 	return static_cast<ClntEp *>(ep)->connect_delay();
-}
-
-/**
- * rpcrdmax_clnt_reply_wait - the timeouts a Call just sent waits for its Reply with
- * @ep: the client transport
- * @now: jiffies, the Call just sent
- * @soft: whether it is a soft RPC
- * @major: its major timeout (jiffies), replaced by ClntEp::reply_major's
- * @timeout: its retransmit timeout (jiffies), replaced by
- *	ClntEp::reply_timeout's
- */
-extern "C" void rpcrdmax_clnt_reply_wait(void *ep, unsigned long now, bool soft,
-					 unsigned long *major, unsigned long *timeout) noexcept
-{
-	ClntEp *e = static_cast<ClntEp *>(ep);
-
-	*major = e->reply_major(now, *major, *timeout, soft);
-	*timeout = e->reply_timeout(*timeout);
 }
 
 /**

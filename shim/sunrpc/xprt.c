@@ -170,18 +170,6 @@ static void rpcrdmax_xprt_set_port(struct rpc_xprt *xprt, u16 port)
 	xprt->address_strings[RPC_DISPLAY_HEX_PORT] = kstrdup(buf, GFP_KERNEL);
 }
 
-/* sunrpc's wait for the Reply, with the major and retransmit timeouts
- * the C++ side gives a Call just sent (ClntEp::reply_major,
- * ClntEp::reply_timeout). */
-static void rpcrdmax_xprt_wait_for_reply(struct rpc_task *task)
-{
-	struct rpc_rqst *req = task->tk_rqstp;
-
-	rpcrdmax_clnt_reply_wait(rpcrdmax_x(req->rq_xprt)->ep, jiffies, RPC_IS_SOFT(task),
-				 &req->rq_majortimeo, &req->rq_timeout);
-	xprt_wait_for_reply_request_def(task);
-}
-
 /* sunrpc's ->release_request, called under the transport lock. */
 static void rpcrdmax_xprt_release_rqst(struct rpc_task *task)
 {
@@ -235,6 +223,10 @@ static int rpcrdmax_xprt_send_request(struct rpc_rqst *rqst)
 		.backward_reply = !rqst->rq_buffer,
 		.same_connection = rqst->rq_connect_cookie == xprt->connect_cookie,
 		.reply_expected = rqst->rq_buffer && rpc_reply_expected(rqst->rq_task),
+		.soft = rqst->rq_buffer && RPC_IS_SOFT(rqst->rq_task),
+		.now = jiffies,
+		.major = rqst->rq_majortimeo,
+		.timeout = rqst->rq_timeout,
 	};
 	int rc;
 
@@ -244,6 +236,9 @@ static int rpcrdmax_xprt_send_request(struct rpc_rqst *rqst)
 	if (x.sent) {
 		rqst->rq_xtime = ktime_get();
 		rqst->rq_xmit_bytes_sent += rqst->rq_snd_buf.len;
+		/* the timeouts sunrpc's wait for the Reply then uses */
+		rqst->rq_majortimeo = x.major;
+		rqst->rq_timeout = x.timeout;
 	}
 	if (x.reset)
 		xprt_force_disconnect(xprt);
@@ -285,7 +280,7 @@ static const struct rpc_xprt_ops rpcrdmax_xprt_ops = {
 	.alloc_slot = xprt_alloc_slot,
 	.free_slot = xprt_free_slot,
 	.release_request = rpcrdmax_xprt_release_rqst,
-	.wait_for_reply_request = rpcrdmax_xprt_wait_for_reply,
+	.wait_for_reply_request = xprt_wait_for_reply_request_def,
 	.timer = rpcrdmax_xprt_timer,
 	.rpcbind = rpcb_getport_async,
 	.set_port = rpcrdmax_xprt_set_port,
