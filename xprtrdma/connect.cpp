@@ -207,9 +207,8 @@ Result<void> Conn::setup(const void *addr, unsigned int addrlen, bool offer_v2)
 		sb.conn = this;
 		RPCRDMAX_TRY(make_buf(sb, dev, send_size, RPCRDMAX_DMA_TO_DEVICE,
 				      (int)(&sb - sends_)));
-		free_sends_.push_back(&sb);
-		free_count_++;
 	}
+	nsends_ = nsends;
 	for (auto &rb : Span<RecvBuf>(recvs_, nrecvs)) {
 		rb.conn = this;
 		RPCRDMAX_TRY(make_buf(rb, dev, recv_size, RPCRDMAX_DMA_FROM_DEVICE,

@@ -19,14 +19,8 @@ void SendBuf::done(Cqe *c, const rpcrdmax_wc &wc)
 
 RPCRDMAX_HOT_ENTRY void Conn::send_done(SendBuf *sb, const rpcrdmax_wc &wc)
 {
-	{
-		/* Only some Sends are signaled: this one retires its elders. */
-		SpinLockBhGuard g(&free_lock_);
-		posted_sends_.retire(sb, [&](SendBuf *done) {
-			free_sends_.push_back(done);
-			free_count_++;
-		});
-	}
+	/* Only some Sends are signaled: this one frees its elders too. */
+	sends_freed_.set_release(sb->taken + 1);
 	send_status(wc);
 }
 
@@ -46,27 +40,30 @@ void Conn::send_status(const rpcrdmax_wc &wc)
 }
 
 /*
- * A free Send buffer, or null; *@signal says whether its Send is to be
- * signaled: every kSendBatch-th, and always when buffers run low, so a
- * completion is on its way before they run out.
+ * The next Send buffer of the ring, or null when all are in flight;
+ * *@signal says whether its Send is to be signaled: every kSendBatch-th,
+ * and always when buffers run low, so a completion is on its way before
+ * they run out.  Only transmissions call it (see sends_).
  */
 SendBuf *Conn::take_send(bool *signal)
 {
-	SpinLockBhGuard g(&free_lock_);
-	SendBuf *sb = free_sends_.pop_front();
+	const u32 busy = sends_taken_ - sends_freed_.read_acquire();
 
-	if (sb)
-		free_count_--;
-	*signal = ++since_signal_ >= kSendBatch || free_count_ < kSendBatch;
+	if (busy >= nsends_)
+		return nullptr;
+	SendBuf *sb = &sends_[send_slot_];
+	send_slot_ = send_slot_ + 1 == nsends_ ? 0 : send_slot_ + 1;
+	sb->taken = sends_taken_++;
+	*signal = ++since_signal_ >= kSendBatch || nsends_ - busy - 1 < kSendBatch;
 	return sb;
 }
 
-/* Give back a Send buffer whose Send was never posted. */
+/* Give back @sb, the last buffer taken, whose Send was never posted. */
 void Conn::untake_send(SendBuf *sb)
 {
-	SpinLockBhGuard g(&free_lock_);
-	free_sends_.push_back(sb);
-	free_count_++;
+	RPCRDMAX_WARN_ON(sb->taken + 1 != sends_taken_);
+	sends_taken_--;
+	send_slot_ = (u32)(sb - sends_);
 }
 
 /*
@@ -83,12 +80,8 @@ Result<void> Conn::post_send_chain(void *rqst, SendBuf *sb, u32 len, bool signal
 	for (unsigned int i = 0; i < n; i++)
 		wrs_[i]->set_next(i + 1 < n ? wrs_[i + 1] : &sb->wr);
 
-	{
-		SpinLockBhGuard g(&free_lock_);
-		posted_sends_.posted(sb);
-		if (signal)
-			since_signal_ = 0;
-	}
+	if (signal)
+		since_signal_ = 0;
 	if (tp_on(RPCRDMAX_TP_XPRTRDMA_POST_SEND))
 		rpcrdmax_trace_post_send(rqst, scq_.get(), sb->cqe.id(), 1, signal);
 	Wr *bad;
@@ -99,13 +92,8 @@ Result<void> Conn::post_send_chain(void *rqst, SendBuf *sb, u32 len, bool signal
 		 * drain retires them.  The Send buffer comes back only if its
 		 * WR (the last) was not posted: the driver named it or one
 		 * before it. */
-		if (bad) {
-			{
-				SpinLockBhGuard g(&free_lock_);
-				posted_sends_.unpost(sb);
-			}
+		if (bad)
 			untake_send(sb);
-		}
 		return error(err::ENOTCONN);
 	}
 	return {};

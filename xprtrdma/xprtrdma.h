@@ -92,8 +92,8 @@ struct Req;
 struct SendBuf : MsgBuf {
 	SendBuf() : MsgBuf(&SendBuf::done, RPCRDMAX_WC_EV_CLNT_SEND) {}
 	static void done(Cqe *c, const rpcrdmax_wc &wc);
-	ListNode node;
 	Conn *conn = nullptr;
+	u32 taken = 0;		/* its place in the ring's order (Conn::take_send) */
 	Wr wr;			/* its Send, built in place per post */
 	rpcrdmax_sge sge = {};	/* the Send's one SGE: the buffer */
 };
@@ -318,19 +318,25 @@ private:
 	/* Destruction runs bottom-up: the id (QP) first, then buffers, CQs, PD. */
 	Pd pd_;
 	Cq scq_, rcq_;
-	SendBuf *sends_ = nullptr;	/* send_bufs(credits asked for) */
+	/* The Send buffers, a ring like stock's sendctx ring: taken in
+	 * order by the transmitting task (sunrpc's write lock serializes
+	 * transmissions, backward Replies included) and posted in that
+	 * order, so a signaled Send's completion frees it and every buffer
+	 * taken before it (the Send Queue completes in order).  No lock:
+	 * only transmissions write sends_taken_ and since_signal_, only the
+	 * send CQ's completions sends_freed_; both count from 0 and wrap. */
+	SendBuf *sends_ = nullptr;	/* nsends_ = send_bufs(credits asked for) */
+	u32 nsends_ = 0;
+	u32 send_slot_ = 0;		/* the next one taken */
+	u32 sends_taken_ = 0;
+	BasicAtomic<u32> sends_freed_;
+	u32 since_signal_ = 0;
 	RecvBuf *recvs_ = nullptr;	/* the credits asked for + kBcSlots */
 	ClntMr *mrs_ = nullptr;		/* kMrPool, the first mrs_made_ made */
 	void *mr_dev_ = nullptr;
 	u32 mrs_made_ = 0;		/* under free_lock_; by frwr_setup, then frwr_refill */
 	FnWork mr_refill_{ &Conn::frwr_refill };
-	SpinLock free_lock_;		/* Send buffers and MRs */
-	List<SendBuf, &SendBuf::node> free_sends_;
-	/* Posted Sends, oldest first: a signaled completion retires every
-	 * Send posted before it too (the Send Queue completes in order). */
-	PostedSends<SendBuf, &SendBuf::node> posted_sends_;
-	u32 free_count_ = 0;
-	u32 since_signal_ = 0;
+	SpinLock free_lock_;		/* MRs */
 	List<ClntMr, &ClntMr::node> free_mrs_;
 	u32 free_mr_count_ = 0;
 	bool refill_queued_ = false;	/* under free_lock_ */

@@ -38,6 +38,10 @@ public:
 	BasicAtomic &operator=(const BasicAtomic &) = delete;
 	T read() const { return __atomic_load_n(&v_, __ATOMIC_RELAXED); }
 	void set(T v) { __atomic_store_n(&v_, v, __ATOMIC_RELAXED); }
+	/* smp_load_acquire() and smp_store_release() (on x86-64 a plain
+	 * load and store). */
+	T read_acquire() const { return __atomic_load_n(&v_, __ATOMIC_ACQUIRE); }
+	void set_release(T v) { __atomic_store_n(&v_, v, __ATOMIC_RELEASE); }
 	T add_return(T v) { return __atomic_add_fetch(&v_, v, __ATOMIC_SEQ_CST); }
 	/* Sets @nv if the value is @old; returns the value found. */
 	T cmpxchg(T old, T nv)
