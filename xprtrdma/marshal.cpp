@@ -265,7 +265,8 @@ static u64 shape_len(const rpcrdmax_xdr_shape &s)
 Result<void> Conn::marshal(Req *req, void *rqst, u32 xid, SendBuf *sb, u32 *send_len,
 			   Wr **wrs, unsigned int *nwr)
 {
-	const rpcrdmax_xdr_shape cs = rqst_shape(rqst, false), rs = rqst_shape(rqst, true);
+	/* the lengths decide an inline RPC; an RPC with chunks reads the rest */
+	rpcrdmax_xdr_shape cs = rqst_lengths(rqst, false), rs = rqst_lengths(rqst, true);
 
 	if (rqst_rcv_sparse(rqst) &&
 	    rpcrdmax_xprt_rqst_fill_sparse(rqst, RPCRDMAX_GFP_NOFS | RPCRDMAX_GFP_NOWARN))
@@ -299,6 +300,8 @@ Result<void> Conn::marshal(Req *req, void *rqst, u32 xid, SendBuf *sb, u32 *send
 				r = error(err::EMSGSIZE);
 		}
 	} else {
+		cs = rqst_shape(rqst, false);
+		rs = rqst_shape(rqst, true);
 		const core::MsgShape call = marshal_shape(cs), reply = marshal_shape(rs);
 		RPCRDMAX_TRY(plan_call(rqst, xid, vers, thr, call, reply));
 

@@ -48,20 +48,32 @@ inline u32 page_offset_of(unsigned long addr)
 	return (u32)(addr & (RPCRDMAX_PAGE_SIZE - 1));
 }
 
-/// The layout of the Call (what is to be sent) or of the Reply buffer
-/// (the room it has).
+/// The lengths of the Call (what is to be sent) or of the Reply buffer
+/// (the room it has): rqst_shape() without the offsets and the DDP
+/// flag, which only an RPC with chunks needs (zero here).
+inline rpcrdmax_xdr_shape rqst_lengths(const void *rqst, bool rcv)
+{
+	const ktl::XdrBufView b = rqst_xdr(rqst, rcv);
+	rpcrdmax_xdr_shape s = {};
+
+	s.head_len = b.head_len();
+	s.page_len = b.page_len();
+	s.tail_len = b.tail_len();
+	s.len = rcv ? b.buflen() : b.len();
+	return s;
+}
+
+/// The layout of the Call or of the Reply buffer: rqst_lengths(), and
+/// where each extent starts in its page, and whether the page list is a
+/// DDP-eligible data item.
 inline rpcrdmax_xdr_shape rqst_shape(const void *rqst, bool rcv)
 {
 	const ktl::XdrBufView b = rqst_xdr(rqst, rcv);
-	rpcrdmax_xdr_shape s;
+	rpcrdmax_xdr_shape s = rqst_lengths(rqst, rcv);
 
-	s.head_len = b.head_len();
 	s.head_offset = page_offset_of(b.head_base());
-	s.page_len = b.page_len();
 	s.page_offset = page_offset_of(b.page_base());
-	s.tail_len = b.tail_len();
 	s.tail_offset = s.tail_len ? page_offset_of(b.tail_base()) : 0;
-	s.len = rcv ? b.buflen() : b.len();
 	s.ddp = (b.flags() & (rcv ? RPCRDMAX_XDRBUF_READ : RPCRDMAX_XDRBUF_WRITE)) != 0;
 	return s;
 }
