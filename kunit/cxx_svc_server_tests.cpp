@@ -566,6 +566,26 @@ static bool more_rpcs(Reporter check, Pair *p, u32 xid, u32 n)
 	return true;
 }
 
+/*
+ * The client's Send buffers are a ring (2 x its 32 slots): three times
+ * round it on one connection, each buffer freed by a later signaled
+ * Send's completion, none ever missing (empty_sendctx).
+ */
+static void send_ring_case(Reporter check)
+{
+	Pair p;
+	constexpr u32 kRpcs = 3 * xprtrdma::send_bufs(32) + 3;
+
+	p.b.snd = { 200, 0, 0, 0, false };
+	p.b.rcv = { 256, 0, 0, 0, false };
+	if (pair_up(check, &p) && EXPECT(forward_rpc(check, &p, 0x33330070)) &&
+	    EXPECT(p.b.slots == 32)) {
+		EXPECT(more_rpcs(check, &p, 0x33330070, kRpcs));
+		EXPECT(p.b.ep->stats.empty_sendctx.read() == 0);
+	}
+	pair_down(&p);
+}
+
 /* Contexts are reused: after the first RPC, five more allocate none. */
 static void reuse_case(Reporter check)
 {
@@ -1679,6 +1699,7 @@ RPCRDMAX_KUNIT_SVCSRV_ENTRY(setup)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(recv_batch)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(in_place)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(send_batch)
+RPCRDMAX_KUNIT_SVCSRV_ENTRY(send_ring)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(bc_call)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(bc_bad)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(credit_overrun)

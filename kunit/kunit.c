@@ -325,6 +325,7 @@ RPCRDMAX_CXX_CASE(svcsrv_setup)
 RPCRDMAX_CXX_CASE(svcsrv_recv_batch)
 RPCRDMAX_CXX_CASE(svcsrv_in_place)
 RPCRDMAX_CXX_CASE(svcsrv_send_batch)
+RPCRDMAX_CXX_CASE(svcsrv_send_ring)
 RPCRDMAX_CXX_CASE(svcsrv_bc_call)
 RPCRDMAX_CXX_CASE(svcsrv_bc_bad)
 RPCRDMAX_CXX_CASE(svcsrv_credit_overrun)
@@ -350,6 +351,7 @@ static struct kunit_case rpcrdmax_svc_server_cases[] = {
 	KUNIT_CASE(svcsrv_recv_batch_case),
 	KUNIT_CASE(svcsrv_in_place_case),
 	KUNIT_CASE(svcsrv_send_batch_case),
+	KUNIT_CASE(svcsrv_send_ring_case),
 	KUNIT_CASE(svcsrv_bc_call_case),
 	KUNIT_CASE(svcsrv_bc_bad_case),
 	KUNIT_CASE(svcsrv_credit_overrun_case),
