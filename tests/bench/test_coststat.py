@@ -7,6 +7,7 @@ import io
 import json
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -462,6 +463,36 @@ class Exact(unittest.TestCase):
         lines = []
         coststat.blocks(coststat.Run(self.top), lines.append, "no_such_symbol")
         self.assertEqual(lines, [])
+
+    # A module with debug information: xmit's block at +0x10 is three
+    # instructions of xmit.c line 20 (the 16 octets before it, line 10).
+    XMIT_S = ("\t.file 1 \"xmit.c\"\n\t.text\n\t.globl xmit\n\t.type xmit, @function\n"
+              "xmit:\n\t.loc 1 10\n\t.rept 16\n\tnop\n\t.endr\n"
+              "\t.loc 1 20\n\taddl $1, %eax\n\taddl $2, %eax\n\tjmp 1f\n"
+              "1:\n\t.loc 1 30\n\tret\n\t.size xmit, .-xmit\n")
+
+    def test_lines_of_one_symbol(self):
+        out = []
+        coststat.lines(coststat.Run(self.top), out.append, "xmit")
+        self.assertEqual(out, ["cost: lines of xmit: unavailable: the run kept no rpcrdmax.ko"])
+        src = os.path.join(self.top, "xmit.s")
+        write(src, self.XMIT_S)
+        subprocess.run(["gcc", "-c", "-o", os.path.join(self.top, "rpcrdmax.ko"), src], check=True)
+        out = []
+        coststat.lines(coststat.Run(self.top), out.append, "xmit")
+        text = "\n".join(out)
+        # the block's 700 per op spread over its three instructions, all
+        # of line 20; none to line 10 or 30
+        self.assertIn("cost: lines of xmit, rand-read-qd1 client rpcrdmax:rpcrdmax (insn/op, mean"
+                      " over 3 round(s); 700 in all):\ncost:   by source line:\n"
+                      "cost:         700  ", text)
+        self.assertIn("xmit.c:20 xmit\ncost:   by function, inlined ones included:\n"
+                      "cost:         700  xmit", text)
+        self.assertNotIn("xmit.c:10", text)
+        self.assertNotIn("xmit.c:30", text)
+        out = []
+        coststat.lines(coststat.Run(self.top), out.append, "setup")
+        self.assertEqual(out, ["cost: lines of setup: unavailable: rpcrdmax.ko has no setup"])
 
     def test_missing_dump_is_unavailable(self):
         os.remove(os.path.join(self.top, "icount", "pc.client.2"))

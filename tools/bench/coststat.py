@@ -5,6 +5,9 @@
     coststat.py DIR [--tsv FILE] [--top N]
     coststat.py DIR --blocks SYMBOL  inside SYMBOL of an --exact run: its
                                      costliest blocks by offset
+    coststat.py DIR --lines SYMBOL   the same by source line and by
+                                     function, inlined ones included
+                                     (DIR/rpcrdmax.ko's debug information)
     coststat.py --metrics            every metric and end, one per line
 
 Writes the figures to FILE (DIR/summary-cost.tsv) as well; an --exact
@@ -737,11 +740,10 @@ def exact(run, p, top):
             p("cost:   %-16s client %-24s server %s" % (metric, cells[0], cells[1]))
 
 
-def blocks(run, p, symbol, top=40):
-    """--blocks SYMBOL: inside one symbol (a hot entry that runs as one
-    function), its costliest translation blocks by offset, for the
-    EXACT_SYMBOLS metrics at each end and row where it runs; read them
-    against `objdump -d` of the module at that symbol."""
+def block_means(run, symbol):
+    """(metric, end, row, rounds, {offset in SYMBOL: instructions per op,
+    the mean over the rounds}) for each EXACT_SYMBOLS metric, end and row
+    where SYMBOL ran."""
     dumps = pcsum.Dumps(run.top)
     for metric in EXACT_SYMBOLS:
         for end in ENDS:
@@ -758,13 +760,128 @@ def blocks(run, p, symbol, top=40):
                 for c in per_round:
                     for off, v in c.items():
                         mean[off] += v / len(per_round)
-                shown = sorted((off, v) for off, v in mean.most_common(top) if abs(v) >= 0.5)
-                if not shown:
-                    continue
-                p("cost: blocks of %s, %s %s %s (insn/op by offset, mean over %d round(s);"
-                  " %s in all):" % (symbol, metric, end, row, len(per_round), si(sum(mean.values()))))
-                for off, v in shown:
-                    p("cost:   +0x%-6x %9s" % (off, si(v)))
+                if any(abs(v) >= 0.5 for v in mean.values()):
+                    yield metric, end, row, len(per_round), mean
+
+
+def blocks(run, p, symbol, top=40):
+    """--blocks SYMBOL: inside one symbol (a hot entry that runs as one
+    function), its costliest translation blocks by offset, for the
+    EXACT_SYMBOLS metrics at each end and row where it runs; read them
+    against `objdump -d` of the module at that symbol."""
+    for metric, end, row, rounds, mean in block_means(run, symbol):
+        shown = sorted((off, v) for off, v in mean.most_common(top) if abs(v) >= 0.5)
+        p("cost: blocks of %s, %s %s %s (insn/op by offset, mean over %d round(s);"
+          " %s in all):" % (symbol, metric, end, row, rounds, si(sum(mean.values()))))
+        for off, v in shown:
+            p("cost:   +0x%-6x %9s" % (off, si(v)))
+
+
+CONTROL = re.compile(r"^(j|call|ret|ud2|int3|hlt|syscall|sysret|iret)")
+
+
+def symbol_code(ko, symbol):
+    """SYMBOL's instructions in the module file KO, [(offset, mnemonic)],
+    by nm and objdump; Unavailable when KO or SYMBOL is missing."""
+    import subprocess
+    if not os.path.exists(ko):
+        raise Unavailable("the run kept no %s" % os.path.basename(ko))
+    try:
+        nm = subprocess.run(["nm", "-S", ko], capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError) as e:
+        raise Unavailable("nm %s: %s" % (ko, e))
+    for line in nm.splitlines():
+        f = line.split()
+        if len(f) == 4 and f[3] == symbol:
+            base, size = int(f[0], 16), int(f[1], 16)
+            break
+    else:
+        raise Unavailable("%s has no %s" % (os.path.basename(ko), symbol))
+    dis = subprocess.run(["objdump", "-d", "--no-show-raw-insn", "--start-address=0x%x" % base,
+                          "--stop-address=0x%x" % (base + size), ko],
+                         capture_output=True, text=True).stdout
+    code = []
+    for line in dis.splitlines():
+        m = re.match(r"\s+([0-9a-f]+):\s+(\S+)", line)
+        if m:
+            code.append((int(m.group(1), 16) - base, m.group(2)))
+    return base, code
+
+
+def spread_blocks(mean, code):
+    """{offset: instructions per op} of each instruction: a block's count
+    spread evenly over its instructions (from its first to the first
+    control transfer, where QEMU ends a translation block)."""
+    index = {off: i for i, (off, _m) in enumerate(code)}
+    out = collections.Counter()
+    for off, v in mean.items():
+        i = index.get(off)
+        if i is None:
+            continue
+        blk = []
+        while i < len(code):
+            blk.append(code[i][0])
+            i += 1
+            if CONTROL.match(code[i - 1][1]):
+                break
+        for a in blk:
+            out[a] += v / len(blk)
+    return out
+
+
+def source_frames(ko, addrs):
+    """{address: [(function, file:line), innermost first]} by addr2line -i."""
+    import subprocess
+    out = subprocess.run(["addr2line", "-i", "-f", "-C", "-a", "-e", ko] +
+                         ["0x%x" % a for a in addrs], capture_output=True, text=True).stdout
+    frames, cur, lines, i = {}, None, out.split("\n"), 0
+    while i < len(lines):
+        if re.match(r"^0x[0-9a-f]+$", lines[i]):
+            cur = int(lines[i], 16)
+            frames[cur] = []
+            i += 1
+        elif cur is not None and i + 1 < len(lines):
+            fn = re.sub(r"\(.*", "", lines[i])
+            loc = re.sub(r".*/(lib/\.\./|include/)", "", lines[i + 1].split(" ")[0])
+            frames[cur].append((fn, loc))
+            i += 2
+        else:
+            i += 1
+    return frames
+
+
+def lines(run, p, symbol, top=30):
+    """--lines SYMBOL: inside one symbol of the module the run kept
+    (DIR/rpcrdmax.ko, with its debug information), its instructions per
+    op by source line (the innermost inlined one) and by function,
+    inlined ones included (each counts what runs inside it): each
+    block's count spread over its instructions, each instruction named
+    by addr2line -i.  For the EXACT_SYMBOLS metrics at each end and row
+    where the symbol runs."""
+    ko = os.path.join(run.top, "rpcrdmax.ko")
+    try:
+        base, code = symbol_code(ko, symbol)
+    except Unavailable as e:
+        p("cost: lines of %s: unavailable: %s" % (symbol, e))
+        return
+    frames = None
+    for metric, end, row, rounds, mean in block_means(run, symbol):
+        per_insn = spread_blocks(mean, code)
+        if frames is None:
+            frames = source_frames(ko, [base + off for off, _m in code])
+        by_line, by_fn = collections.Counter(), collections.Counter()
+        for off, v in per_insn.items():
+            fr = frames.get(base + off) or [("??", "??:0")]
+            by_line["%s %s" % (fr[0][1], fr[0][0])] += v
+            for fn in {f for f, _loc in fr}:
+                by_fn[fn] += v
+        p("cost: lines of %s, %s %s %s (insn/op, mean over %d round(s); %s in all):"
+          % (symbol, metric, end, row, rounds, si(sum(per_insn.values()))))
+        for what, c in (("by source line", by_line), ("by function, inlined ones included", by_fn)):
+            p("cost:   %s:" % what)
+            for k, v in c.most_common(top):
+                if abs(v) >= 0.5:
+                    p("cost:   %9s  %s" % (si(v), k))
 
 
 def crossings(run, p, top=10):
@@ -852,13 +969,16 @@ def main(argv):
             for end in ENDS:
                 print("%s %s" % (m[0], end))
         return 0
-    got = report_args(args, "coststat", __doc__, ("--tsv", "--top", "--blocks"))
+    got = report_args(args, "coststat", __doc__, ("--tsv", "--top", "--blocks", "--lines"))
     if got is None:
         return 2
     d, opts = got
     run = Run(d)
     if "--blocks" in opts:
         blocks(run, lambda line: print(line), opts["--blocks"])
+        return 0
+    if "--lines" in opts:
+        lines(run, lambda line: print(line), opts["--lines"], int(opts.get("--top", 30)))
         return 0
     report(run, sys.stdout, int(opts.get("--top", 20)))
     write_tsv(run, opts.get("--tsv") or os.path.join(d, "summary-cost.tsv"))
