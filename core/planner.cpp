@@ -21,6 +21,7 @@ constexpr u64 reply_chunk_extra(u32 nsegs) /* beyond the absent word */
 {
 	return kXdrWord + (u64)nsegs * kSegmentSize;
 }
+static_assert(reply_chunk_extra(1) == kOneReplyChunkExtra);
 constexpr u64 read_list_bytes(u32 nsegs)
 {
 	return (u64)nsegs * kReadSegmentSize;
@@ -248,6 +249,44 @@ bool plan_inline(u64 call_len, u64 reply_len, const PlanParams &params, Plan *ou
 	return true;
 }
 
+namespace planner_impl {
+
+/* Whether @len octets starting @page_offset into a page fit one registration. */
+static bool fits_one_registration(u32 page_offset, u32 len, const PlanParams &p)
+{
+	return (u64)(page_offset & (p.page_size - 1)) + len <= (u64)p.pages_per_mr * p.page_size;
+}
+
+/* A plan_one_*() plan: the Call inline (@call_len octets) behind a header
+ * of @hdr octets, which the Reply's header may be too; the Reply's one
+ * chunk (@reply_form) one segment over @len octets of extent @id. */
+static void plan_one_segment(u32 hdr, u64 call_len, ReplyForm reply_form, ExtentId id, u32 len,
+			     const PlanParams &params, Plan *out)
+{
+	const bool write = reply_form == ReplyForm::WriteChunk;
+	PlannedChunk &c = write ? out->write : out->reply_chunk;
+
+	out->proc = V1Proc::Msg;
+	out->call = CallForm::Inline;
+	out->reply = reply_form;
+	out->call_hdr_len = hdr;
+	out->call_inline_len = (u32)call_len;
+	out->reply_hdr_len = hdr;
+	out->reply_inline_max = params.reply_threshold - hdr;
+	out->has_call_chunk = out->has_read = false;
+	out->has_write = write;
+	out->has_reply = !write;
+	chunk_init(&out->call_chunk, 0);
+	chunk_init(&out->read, 0);
+	chunk_init(write ? &out->reply_chunk : &out->write, 0);
+	c.position = 0;
+	c.length = len;
+	c.nsegs = 1;
+	c.segs[0] = PlannedSegment{id, 0, len};
+}
+
+} // namespace planner_impl
+
 bool plan_one_write(const MsgShape &call, const MsgShape &reply, const PlanParams &params,
 		    Plan *out)
 {
@@ -256,33 +295,39 @@ bool plan_one_write(const MsgShape &call, const MsgShape &reply, const PlanParam
 	if (!params_ok(params) || !shape_ok(call) || !shape_ok(reply) || !ddp_usable(reply, params))
 		return false;
 	const u64 hdr = min_header_size(params.vers) + write_chunk_bytes(1);
-	const u64 in_reg = reply.pages.page_offset & (params.page_size - 1);
-	const u64 reg = (u64)params.pages_per_mr * params.page_size;
 	const u64 call_len = stream_len(call);
 
 	/* the whole Reply would not fit inline; its data item fits one
 	 * registration; the rest of it and the Call fit inline */
 	if (min_header_size(params.vers) + stream_len(reply) <= params.reply_threshold ||
-	    in_reg + reply.pages.len > reg ||
+	    !fits_one_registration(reply.pages.page_offset, reply.pages.len, params) ||
 	    hdr + reply.head.len + reply.tail.len > params.reply_threshold ||
 	    hdr + call_len > params.call_threshold)
 		return false;
-	out->proc = V1Proc::Msg;
-	out->call = CallForm::Inline;
-	out->reply = ReplyForm::WriteChunk;
-	out->call_hdr_len = (u32)hdr;
-	out->call_inline_len = (u32)call_len;
-	out->reply_hdr_len = (u32)hdr;
-	out->reply_inline_max = params.reply_threshold - (u32)hdr;
-	out->has_call_chunk = out->has_read = out->has_reply = false;
-	out->has_write = true;
-	chunk_init(&out->call_chunk, 0);
-	chunk_init(&out->read, 0);
-	chunk_init(&out->reply_chunk, 0);
-	out->write.position = 0;
-	out->write.length = reply.pages.len;
-	out->write.nsegs = 1;
-	out->write.segs[0] = PlannedSegment{ExtentId::Pages, 0, reply.pages.len};
+	plan_one_segment((u32)hdr, call_len, ReplyForm::WriteChunk, ExtentId::Pages,
+			 reply.pages.len, params, out);
+	return true;
+}
+
+bool plan_one_reply(const MsgShape &call, const MsgShape &reply, const PlanParams &params,
+		    Plan *out)
+{
+	using namespace planner_impl;
+
+	if (!params_ok(params) || !shape_ok(call) || !shape_ok(reply) || reply.pages.len ||
+	    reply.pad || reply.tail.len)
+		return false;
+	const u64 hdr = min_header_size(params.vers) + reply_chunk_extra(1);
+	const u64 call_len = stream_len(call);
+
+	/* the Reply would not fit inline; its head fits one registration;
+	 * the header with the Reply chunk and the whole Call fit inline */
+	if (min_header_size(params.vers) + reply.head.len <= params.reply_threshold ||
+	    !fits_one_registration(reply.head.page_offset, reply.head.len, params) ||
+	    hdr > params.reply_threshold || hdr + call_len > params.call_threshold)
+		return false;
+	plan_one_segment((u32)hdr, call_len, ReplyForm::ReplyChunk, ExtentId::Head,
+			 reply.head.len, params, out);
 	return true;
 }
 

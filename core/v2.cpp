@@ -393,30 +393,70 @@ ktl::Result<u32> v2_encode_inline_msg(u32 xid, u32 credits, u32 direction, ktl::
 	return size;
 }
 
-ktl::Result<u32> encode_one_write_msg(u32 xid, u32 vers, u32 credits, u32 direction,
-				      u32 inv_handle, const Segment &seg, ktl::Bytes out)
+/* The fixed words of an RDMA_MSG / RDMA2_MSG of @size octets and, for
+ * version 2, its direction and inv_handle: where its lists begin, or
+ * nullptr (*@err set) for a bad version or direction or too small @out. */
+static u8 *put_msg_prologue(u32 xid, u32 vers, u32 credits, u32 direction, u32 inv_handle,
+			    u32 size, ktl::Bytes out, int *err)
 {
-	const u32 size = min_header_size(vers) + kOneWriteChunkSize;
-
-	if ((vers != kRpcRdmaVersion1 && vers != kRpcRdmaVersion2) || direction > kMsgReply)
-		return ktl::error(ktl::err::EINVAL);
-	if (out.size() < size)
-		return ktl::error(ktl::err::EMSGSIZE);
+	if ((vers != kRpcRdmaVersion1 && vers != kRpcRdmaVersion2) || direction > kMsgReply) {
+		*err = ktl::err::EINVAL;
+		return nullptr;
+	}
+	if (out.size() < size) {
+		*err = ktl::err::EMSGSIZE;
+		return nullptr;
+	}
 	u8 *p = put_fixed_header(out.data(), xid, vers, credits, static_cast<u32>(V1Proc::Msg));
 	if (vers == kRpcRdmaVersion2) {
 		ktl::store_be32(p, direction);
 		ktl::store_be32(p + 4, inv_handle);
 		p += kV2ExtraHeaderSize;
 	}
+	return p;
+}
+
+/* A segment's four words at @p (RFC 8166 Section 4.2.1, rdma_segment). */
+static void put_one_segment(u8 *p, const Segment &seg)
+{
+	ktl::store_be32(p, seg.handle);
+	ktl::store_be32(p + 4, seg.length);
+	ktl::store_be32(p + 8, (u32)(seg.offset >> 32));
+	ktl::store_be32(p + 12, (u32)seg.offset);
+}
+
+ktl::Result<u32> encode_one_write_msg(u32 xid, u32 vers, u32 credits, u32 direction,
+				      u32 inv_handle, const Segment &seg, ktl::Bytes out)
+{
+	const u32 size = min_header_size(vers) + kOneWriteChunkSize;
+	int err = 0;
+	u8 *p = put_msg_prologue(xid, vers, credits, direction, inv_handle, size, out, &err);
+
+	if (!p)
+		return ktl::error(err);
 	ktl::store_be32(p, 0);	    /* Read list */
 	ktl::store_be32(p + 4, 1);  /* one Write chunk */
 	ktl::store_be32(p + 8, 1);  /* of one segment */
-	ktl::store_be32(p + 12, seg.handle);
-	ktl::store_be32(p + 16, seg.length);
-	ktl::store_be32(p + 20, (u32)(seg.offset >> 32));
-	ktl::store_be32(p + 24, (u32)seg.offset);
+	put_one_segment(p + 12, seg);
 	ktl::store_be32(p + 28, 0); /* the Write list's end */
 	ktl::store_be32(p + 32, 0); /* no Reply chunk */
+	return size;
+}
+
+ktl::Result<u32> encode_one_reply_msg(u32 xid, u32 vers, u32 credits, u32 direction,
+				      u32 inv_handle, const Segment &seg, ktl::Bytes out)
+{
+	const u32 size = min_header_size(vers) + kOneReplyChunkExtra;
+	int err = 0;
+	u8 *p = put_msg_prologue(xid, vers, credits, direction, inv_handle, size, out, &err);
+
+	if (!p)
+		return ktl::error(err);
+	ktl::store_be32(p, 0);	    /* Read list */
+	ktl::store_be32(p + 4, 0);  /* Write list */
+	ktl::store_be32(p + 8, 1);  /* a Reply chunk */
+	ktl::store_be32(p + 12, 1); /* of one segment */
+	put_one_segment(p + 16, seg);
 	return size;
 }
 

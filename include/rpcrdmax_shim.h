@@ -873,6 +873,7 @@ void rpcrdmax_kunit_cxx_marshal_foreign_rkey(void *ctx, rpcrdmax_check_fn check)
 void rpcrdmax_kunit_cxx_marshal_mr_pool(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_inv_fence(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_reply_chunk(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_reply_chunk_head(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_rdma_error(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_rdma_error_unknown(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_write_overrun(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;

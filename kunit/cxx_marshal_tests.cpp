@@ -1391,6 +1391,71 @@ static void reply_chunk_case(Reporter check)
 	bench_down(&b);
 }
 
+/*
+ * A Reply buffer that is one head larger than the reply threshold (an
+ * NFSv4 GETATTR on recent kernels) is offered as a Reply chunk of one
+ * segment (core::plan_one_reply, core::encode_one_reply_msg).  The first
+ * Reply comes through it as RDMA_NOMSG and its MR is invalidated by us;
+ * the second comes inline, the responder invalidating the MR with its
+ * Send, as a server that did not need the chunk does.
+ */
+static void reply_chunk_head_case(Reporter check)
+{
+	Bench b;
+	constexpr u32 kRoom = 2600, kLen = 2300, kInlineLen = 600;
+	b.snd = { 100, 0, 0, 0, false };
+	b.rcv = { kRoom, 0, 0, 0, false };
+
+	if (!bench_call(check, &b, { 1024, kInline, true }, 0x11110006)) {
+		bench_down(&b);
+		return;
+	}
+	Responder *r = b.r;
+	const core::ChunkLists &cl = r->call.chunks;
+	auto offered_one = [&]() {
+		return EXPECT(r->call.proc == core::V1Proc::Msg) &&
+		       EXPECT(cl.nread == 0 && cl.nwrite == 0 && cl.has_reply) &&
+		       EXPECT(cl.reply.nsegs == 1 && cl.chunk_length(cl.reply) == kRoom) &&
+		       EXPECT(r->call.hdr_len == core::kMinChunkHeaderSize +
+							 core::kOneReplyChunkExtra);
+	};
+	if (offered_one()) {
+		fill_reply(r->data, kLen, b.xid, 18);
+		WrSpec wrs[RPCRDMAX_MAX_WR_CHAIN];
+		rpcrdmax_sge sges[RPCRDMAX_MAX_WR_CHAIN];
+		u32 written[1];
+		int n = r->plan_writes(cl.reply, 0, kLen, wrs, sges, written,
+				       RPCRDMAX_MAX_WR_CHAIN - 1);
+		core::V1Header &h = r->start_reply(core::V1Proc::NoMsg);
+		core::Segment s = cl.segment(cl.reply, 0);
+		s.length = written[0];
+		if (EXPECT(n == 1) && EXPECT(h.chunks.set_reply_chunk() == core::ListError::None) &&
+		    EXPECT(h.chunks.add_reply_segment(s) == core::ListError::None) &&
+		    r->send_reply(check, nullptr, 0, wrs, (unsigned int)n, 0) &&
+		    bench_done(check, &b)) {
+			EXPECT(b.status == (int)kLen);
+			EXPECT(mem_compare(b.got, r->data, kLen) == 0);
+			EXPECT(all_poison(b.got + kLen, kRoom - kLen));
+			EXPECT(b.ep->stats.reply_chunks.read() == 1);
+			EXPECT(b.ep->stats.local_inv_needed.read() == 1);
+		}
+	}
+	bench_next(&b);
+	if (bench_send(check, &b, 0x11110007) && r->take_call(check) && call_matches(check, &b) &&
+	    offered_one()) {
+		u8 rpc[kInlineLen];
+		fill_reply(rpc, sizeof(rpc), b.xid, 19);
+		if (r->send_inline(check, rpc, sizeof(rpc), cl.segment(cl.reply, 0).handle) &&
+		    bench_done(check, &b)) {
+			EXPECT(b.status == (int)sizeof(rpc));
+			EXPECT(mem_compare(b.got, rpc, sizeof(rpc)) == 0);
+			EXPECT(b.ep->stats.reply_chunks.read() == 2);
+			EXPECT(b.ep->stats.local_inv_needed.read() == 1); /* the Send invalidated it */
+		}
+	}
+	bench_down(&b);
+}
+
 /* The Call's Reply is RDMA_ERROR with rdma_err @code (ERR_CHUNK, or
  * one RFC 8166 does not define): either way the RPC fails with -EIO,
  * under xprtrdma_err_chunk or xprtrdma_err_unrecognized. */
@@ -2339,6 +2404,7 @@ RPCRDMAX_KUNIT_MARSHAL_ENTRY(foreign_rkey)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(mr_pool)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(inv_fence)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(reply_chunk)
+RPCRDMAX_KUNIT_MARSHAL_ENTRY(reply_chunk_head)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(rdma_error)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(rdma_error_unknown)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(write_overrun)

@@ -79,16 +79,25 @@ void Conn::trace_chunk(rpcrdmax_chunk_event which, void *rqst, u32 pos, ClntMr *
  * item is DDP-eligible then; large messages go whole (Long Call, Reply
  * chunk).
  */
-Result<void> Conn::plan_call(void *rqst, u32 xid, u32 vers, const core::InlineThresholds &thr,
-			     const core::MsgShape &call, const core::MsgShape &reply)
+Result<CallShortcut> Conn::plan_call(void *rqst, u32 xid, u32 vers,
+				     const core::InlineThresholds &thr, const core::MsgShape &call,
+				     const core::MsgShape &reply)
 {
 	const core::PlanParams params = { thr.call, thr.reply, kMrsPerReq,
 					  pages_per_mr, RPCRDMAX_PAGE_SIZE,
 					  !rqst_data_touch(rqst), vers };
-	/* a READ's shape first: one Write segment, all else inline */
-	core::PlanError pe = core::plan_one_write(call, reply, params, &plan_)
-				     ? core::PlanError::None
-				     : core::plan_rpc(call, reply, params, &plan_);
+	/* the common shapes first: a READ's (one Write segment, all else
+	 * inline), then one whose Reply is a head too large for inline
+	 * (a Reply chunk of one segment) */
+	CallShortcut sc = CallShortcut::OneWrite;
+	core::PlanError pe = core::PlanError::None;
+	if (!core::plan_one_write(call, reply, params, &plan_)) {
+		sc = CallShortcut::OneReply;
+		if (!core::plan_one_reply(call, reply, params, &plan_)) {
+			sc = CallShortcut::None;
+			pe = core::plan_rpc(call, reply, params, &plan_);
+		}
+	}
 	if (pe != core::PlanError::None) {
 		ep_->stats.failed_marshal.add_return(1);
 		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_WARNING, "cannot plan XID %08x: %s", xid,
@@ -101,7 +110,7 @@ Result<void> Conn::plan_call(void *rqst, u32 xid, u32 vers, const core::InlineTh
 	h.vers = vers;
 	h.credits = core::credits_requester_request(credits_);
 	h.proc = plan_.proc;
-	return {};
+	return sc;
 }
 
 /*
@@ -237,12 +246,25 @@ void Conn::count_call(const Req *req, const rpcrdmax_xdr_shape &cs, u32 copied)
 		st.pullup_bytes.add_return(copied - cs.head_len);
 }
 
-/* A READ's plan (core::plan_one_write): the Call inline, its only chunk
- * one Write chunk of one segment. */
-static bool one_write_call(const core::Plan &p)
+/* Step 3: header @h of a Call with chunks, into @out: from fixed offsets
+ * for the shapes plan_call() took a shortcut for (the only segment is
+ * the header's first), else by the general encoders. */
+static Result<u32> encode_call(CallShortcut sc, const core::V1Header &h, u32 inv_handle,
+			       Bytes out)
 {
-	return p.call == core::CallForm::Inline && p.has_write && p.write.nsegs == 1 &&
-	       !p.has_reply && !p.has_read && !p.has_call_chunk;
+	switch (sc) {
+	case CallShortcut::OneWrite:
+		return core::encode_one_write_msg(h.xid, h.vers, h.credits, core::kMsgCall,
+						  inv_handle, h.chunks.segs[0], out);
+	case CallShortcut::OneReply:
+		return core::encode_one_reply_msg(h.xid, h.vers, h.credits, core::kMsgCall,
+						  inv_handle, h.chunks.segs[0], out);
+	case CallShortcut::None:
+		break;
+	}
+	return h.vers == core::kRpcRdmaVersion2
+		       ? core::v2_encode_msg(h, core::kMsgCall, inv_handle, out)
+		       : core::v1_encode(h, out);
 }
 
 /* Octets of an xdr_buf's stream as described by @s: for a Call, at least
@@ -303,7 +325,7 @@ Result<void> Conn::marshal(Req *req, void *rqst, u32 xid, SendBuf *sb, u32 *send
 		cs = rqst_shape(rqst, false);
 		rs = rqst_shape(rqst, true);
 		const core::MsgShape call = marshal_shape(cs), reply = marshal_shape(rs);
-		RPCRDMAX_TRY(plan_call(rqst, xid, vers, thr, call, reply));
+		const CallShortcut sc = RPCRDMAX_TRY(plan_call(rqst, xid, vers, thr, call, reply));
 
 		core::V1Header &h = send_hdr_;
 		r = register_chunks(req, rqst, call, wrs, &n);
@@ -311,15 +333,7 @@ Result<void> Conn::marshal(Req *req, void *rqst, u32 xid, SendBuf *sb, u32 *send
 		 * the one handle this names; the others we invalidate. */
 		req->inv_handle = r.is_ok() && v2 && n ? h.chunks.reply_inv_handle() : 0;
 		if (r.is_ok()) {
-			auto enc = one_write_call(plan_)
-					   ? core::encode_one_write_msg(xid, vers, h.credits,
-									core::kMsgCall,
-									req->inv_handle,
-									h.chunks.segs[0],
-									Bytes(sb->data, limit))
-				   : v2 ? core::v2_encode_msg(h, core::kMsgCall, req->inv_handle,
-							      Bytes(sb->data, limit))
-					: core::v1_encode(h, Bytes(sb->data, limit));
+			auto enc = encode_call(sc, h, req->inv_handle, Bytes(sb->data, limit));
 			if (enc.is_error())
 				r = enc.error();
 			else

@@ -88,6 +88,14 @@ class ClntEp;
 class Conn;
 struct Req;
 
+/* Which of the core's shortcuts planned a Call with chunks (Conn::plan_call):
+ * its header is then encoded from fixed offsets. */
+enum class CallShortcut : u8 {
+	None,	  /* core::plan_rpc */
+	OneWrite, /* core::plan_one_write: a READ's one Write segment */
+	OneReply, /* core::plan_one_reply: a Reply chunk of one segment */
+};
+
 /* A Send buffer (send_size octets) and a Receive buffer (recv_size). */
 struct SendBuf : MsgBuf {
 	SendBuf() : MsgBuf(&SendBuf::done, RPCRDMAX_WC_EV_CLNT_SEND) {}
@@ -251,8 +259,9 @@ public:
 	Result<void> marshal(Req *req, void *rqst, u32 xid, SendBuf *sb, u32 *send_len,
 			     Wr **wrs, unsigned int *nwr);
 	/* Conn::marshal's steps */
-	Result<void> plan_call(void *rqst, u32 xid, u32 vers, const core::InlineThresholds &thr,
-			       const core::MsgShape &call, const core::MsgShape &reply);
+	Result<CallShortcut> plan_call(void *rqst, u32 xid, u32 vers,
+				       const core::InlineThresholds &thr,
+				       const core::MsgShape &call, const core::MsgShape &reply);
 	Result<void> register_chunk(Req *req, void *rqst, const core::PlannedChunk &c,
 				    rpcrdmax_chunk_event which, u32 pos, u32 tail_shift,
 				    Wr **wrs, ClntMr **regd, unsigned int *n);

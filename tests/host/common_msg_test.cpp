@@ -205,12 +205,17 @@ TEST(CommonMsg, OneWriteSegmentDecoded)
 		  V1Verdict::SegmentWraps);
 }
 
-/* encode_one_write_msg() writes what the general encoders write for a
- * header whose only chunk is one Write segment, and decode_common_msg()
- * reads it back. */
-TEST(CommonMsg, OneWriteEncoderAsTheGeneralOnes)
+/*
+ * encode_one_write_msg() (@reply_chunk false) or encode_one_reply_msg()
+ * writes what the general encoders write for a header whose only chunk
+ * is one Write segment or one Reply chunk segment; followed by the RPC
+ * message's XID, a responder reads it back: decode_common_msg() the
+ * first, v1_decode_call() and v2_decode_msg() the second.
+ */
+static void one_segment_encoder_as_the_general_ones(bool reply_chunk, uint64_t seed)
 {
-	std::mt19937_64 rng(4246);
+	std::mt19937_64 rng(seed);
+	auto encode = reply_chunk ? encode_one_reply_msg : encode_one_write_msg;
 
 	for (int i = 0; i < 5000; i++) {
 		const uint32_t vers = rng() % 2 ? kRpcRdmaVersion2 : kRpcRdmaVersion1;
@@ -222,33 +227,40 @@ TEST(CommonMsg, OneWriteEncoderAsTheGeneralOnes)
 		h.vers = vers;
 		h.credits = (uint32_t)rng();
 		h.proc = V1Proc::Msg;
-		ASSERT_EQ(h.chunks.add_write_chunk(), ListError::None);
-		ASSERT_EQ(h.chunks.add_write_segment(seg) == ListError::None,
+		ASSERT_EQ(reply_chunk ? h.chunks.set_reply_chunk() : h.chunks.add_write_chunk(),
+			  ListError::None);
+		ASSERT_EQ((reply_chunk ? h.chunks.add_reply_segment(seg)
+				       : h.chunks.add_write_segment(seg)) == ListError::None,
 			  seg.offset + seg.length >= seg.offset);
 		if (h.chunks.nsegs != 1)
 			continue; /* a wrapping segment: no encoder takes it */
 		uint8_t a[128], b[128];
 		memset(a, 0x5a, sizeof(a));
 		memset(b, 0x5a, sizeof(b));
-		auto fast = encode_one_write_msg(h.xid, vers, h.credits, dir, inv, seg,
-						 ktl::Bytes(a, sizeof(a)));
+		auto fast = encode(h.xid, vers, h.credits, dir, inv, seg, ktl::Bytes(a, sizeof(a)));
 		auto full = vers == kRpcRdmaVersion2 ? v2_encode_msg(h, dir, inv, ktl::Bytes(b, sizeof(b)))
 						     : v1_encode(h, ktl::Bytes(b, sizeof(b)));
 		ASSERT_TRUE(fast.is_ok() && full.is_ok());
 		ASSERT_EQ(fast.value(), full.value());
 		ASSERT_EQ(memcmp(a, b, sizeof(a)), 0) << "i " << i;
-		EXPECT_TRUE(encode_one_write_msg(h.xid, vers, h.credits, dir, inv, seg,
-						 ktl::Bytes(a, fast.value() - 1))
-				    .is_error());
-		/* with the RPC message's XID after it, it decodes as sent */
+		EXPECT_TRUE(encode(h.xid, vers, h.credits, dir, inv, seg,
+				   ktl::Bytes(a, fast.value() - 1)).is_error());
 		uint8_t m[136];
 		memcpy(m, a, fast.value());
 		for (int k = 0; k < 8; k++)
 			m[fast.value() + k] = (uint8_t)(k < 4 ? h.xid >> (24 - 8 * k) : 0);
+		const ktl::ConstBytes msg(m, fast.value() + 8);
 		V1Header d;
 		uint32_t dd = 9, ii = 9;
-		ASSERT_TRUE(decode_common_msg(ktl::ConstBytes(m, fast.value() + 8), vers,
-					      DecodeLimits(), &d, &dd, &ii));
+		if (!reply_chunk)
+			ASSERT_TRUE(decode_common_msg(msg, vers, DecodeLimits(), &d, &dd, &ii));
+		else if (vers == kRpcRdmaVersion2)
+			ASSERT_EQ(v2_decode_msg(msg, DecodeLimits(), &d, &dd, &ii), V2Verdict::Ok);
+		else
+			ASSERT_EQ(v1_decode_call(msg, DecodeLimits(), &d), V1Verdict::Ok);
+		EXPECT_EQ(d.chunks.has_reply, reply_chunk);
+		EXPECT_EQ(d.chunks.nwrite, reply_chunk ? 0u : 1u);
+		EXPECT_EQ(d.hdr_len, fast.value());
 		EXPECT_EQ(d.chunks.segs[0].handle, seg.handle);
 		EXPECT_EQ(d.chunks.segs[0].length, seg.length);
 		EXPECT_EQ(d.chunks.segs[0].offset, seg.offset);
@@ -259,8 +271,18 @@ TEST(CommonMsg, OneWriteEncoderAsTheGeneralOnes)
 	}
 	const Segment seg{1, 2, 3};
 	uint8_t a[128];
-	EXPECT_TRUE(encode_one_write_msg(1, 3, 1, 0, 0, seg, ktl::Bytes(a, sizeof(a))).is_error());
-	EXPECT_TRUE(encode_one_write_msg(1, 2, 1, 2, 0, seg, ktl::Bytes(a, sizeof(a))).is_error());
+	EXPECT_TRUE(encode(1, 3, 1, 0, 0, seg, ktl::Bytes(a, sizeof(a))).is_error());
+	EXPECT_TRUE(encode(1, 2, 1, 2, 0, seg, ktl::Bytes(a, sizeof(a))).is_error());
+}
+
+TEST(CommonMsg, OneWriteEncoderAsTheGeneralOnes)
+{
+	one_segment_encoder_as_the_general_ones(false, 4246);
+}
+
+TEST(CommonMsg, OneReplyEncoderAsTheGeneralOnes)
+{
+	one_segment_encoder_as_the_general_ones(true, 4247);
 }
 
 } // namespace

@@ -364,6 +364,32 @@ TEST(Planner, PlanInlineAgreesWithPlanRpc)
  * one segment, the same header sizes and segment); where plan_rpc() plans
  * that, it says yes; it leaves the plan untouched when it says no.
  */
+/* A plan_one_*() plan @fast is plan_rpc()'s @full: the Call inline, the
+ * Reply's one chunk (a Write chunk when @write, else a Reply chunk) of
+ * one segment. */
+static void expect_same_one_segment_plan(const Plan &fast, const Plan &full, bool write)
+{
+	const PlannedChunk &a = write ? fast.write : fast.reply_chunk;
+	const PlannedChunk &b = write ? full.write : full.reply_chunk;
+
+	EXPECT_EQ(fast.proc, full.proc);
+	EXPECT_EQ(fast.call, full.call);
+	EXPECT_EQ(fast.reply, full.reply);
+	EXPECT_EQ(fast.call_hdr_len, full.call_hdr_len);
+	EXPECT_EQ(fast.call_inline_len, full.call_inline_len);
+	EXPECT_EQ(fast.reply_hdr_len, full.reply_hdr_len);
+	EXPECT_EQ(fast.reply_inline_max, full.reply_inline_max);
+	EXPECT_FALSE(fast.has_call_chunk || fast.has_read);
+	EXPECT_EQ(fast.has_write, write);
+	EXPECT_EQ(fast.has_reply, !write);
+	EXPECT_EQ(a.position, b.position);
+	EXPECT_EQ(a.length, b.length);
+	ASSERT_EQ(a.nsegs, 1u);
+	EXPECT_EQ(a.segs[0].extent, b.segs[0].extent);
+	EXPECT_EQ(a.segs[0].offset, b.segs[0].offset);
+	EXPECT_EQ(a.segs[0].length, b.segs[0].length);
+}
+
 TEST(Planner, PlanOneWriteAgreesWithPlanRpc)
 {
 	auto full = std::make_unique<Plan>();
@@ -396,21 +422,53 @@ TEST(Planner, PlanOneWriteAgreesWithPlanRpc)
 			continue;
 		}
 		yes++;
-		EXPECT_EQ(fast->proc, full->proc);
-		EXPECT_EQ(fast->call, full->call);
-		EXPECT_EQ(fast->reply, full->reply);
-		EXPECT_EQ(fast->call_hdr_len, full->call_hdr_len);
-		EXPECT_EQ(fast->call_inline_len, full->call_inline_len);
-		EXPECT_EQ(fast->reply_hdr_len, full->reply_hdr_len);
-		EXPECT_EQ(fast->reply_inline_max, full->reply_inline_max);
-		EXPECT_FALSE(fast->has_call_chunk || fast->has_read || fast->has_reply);
-		ASSERT_TRUE(fast->has_write);
-		EXPECT_EQ(fast->write.position, full->write.position);
-		EXPECT_EQ(fast->write.length, full->write.length);
-		ASSERT_EQ(fast->write.nsegs, 1u);
-		EXPECT_EQ(fast->write.segs[0].extent, full->write.segs[0].extent);
-		EXPECT_EQ(fast->write.segs[0].offset, full->write.segs[0].offset);
-		EXPECT_EQ(fast->write.segs[0].length, full->write.segs[0].length);
+		expect_same_one_segment_plan(*fast, *full, true);
+	}
+	EXPECT_GT(yes, 1000);
+	EXPECT_GT(no, 1000);
+}
+
+TEST(Planner, PlanOneReplyAgreesWithPlanRpc)
+{
+	auto full = std::make_unique<Plan>();
+	auto fast = std::make_unique<Plan>();
+	std::mt19937_64 rng(4246);
+	int yes = 0, no = 0;
+
+	for (int i = 0; i < 40000; i++) {
+		const uint32_t thr = 1024u << (rng() % 4);
+		const uint32_t vers = rng() % 2 ? kRpcRdmaVersion2 : kRpcRdmaVersion1;
+		const uint32_t ppm = 1u << (rng() % 5);
+		const MsgShape call = shape(4 * (uint32_t)(rng() % (thr / 2)),
+					    (uint32_t)(rng() % 4 == 0) * (uint32_t)(rng() % thr), 0,
+					    (uint32_t)(rng() % 8), false);
+		/* mostly one head, around the threshold and the registration */
+		MsgShape reply = shape((uint32_t)(rng() % (thr * 2 + ppm * 4096)),
+				       (uint32_t)(rng() % 8 == 0) * (uint32_t)(rng() % 4096), 0,
+				       (uint32_t)(rng() % 8 == 0) * (uint32_t)(rng() % 64),
+				       rng() % 8 == 0);
+		reply.head.page_offset = (uint32_t)(rng() % 4096);
+		if (rng() % 16 == 0)
+			reply.pad = (uint32_t)(rng() % 5); /* a bad shape now and then */
+		if (rng() % 8 == 0) /* a head that ends at, or one octet past, the registration */
+			reply.head.len = ppm * 4096 - reply.head.page_offset + (uint32_t)(rng() % 2);
+		PlanParams p{thr, thr, (uint32_t)(rng() % 3), ppm, 4096, rng() % 8 != 0, vers};
+
+		const PlanError e = plan_rpc(call, reply, p, full.get());
+		const bool one_reply = e == PlanError::None && full->call == CallForm::Inline &&
+				       full->reply == ReplyForm::ReplyChunk &&
+				       full->reply_chunk.nsegs == 1 &&
+				       full->reply_chunk.segs[0].extent == ExtentId::Head;
+		fast->call_hdr_len = 0xdead;
+		const bool said = plan_one_reply(call, reply, p, fast.get());
+		ASSERT_EQ(said, one_reply) << "i " << i;
+		if (!said) {
+			EXPECT_EQ(fast->call_hdr_len, 0xdeadu);
+			no++;
+			continue;
+		}
+		yes++;
+		expect_same_one_segment_plan(*fast, *full, false);
 	}
 	EXPECT_GT(yes, 1000);
 	EXPECT_GT(no, 1000);

@@ -145,6 +145,18 @@ bool plan_inline(u64 call_len, u64 reply_len, const PlanParams &params, Plan *ou
 bool plan_one_write(const MsgShape &call, const MsgShape &reply, const PlanParams &params,
 		    Plan *out);
 
+/*
+ * The plan of an RPC whose whole Call fits inline and whose Reply
+ * buffer is one head that may not fit inline, no page list and no tail
+ * (an NFSv4 GETATTR on recent kernels, whose largest possible Reply
+ * passes the inline threshold): a Reply chunk of one segment covering
+ * the head, which fits one registration.  What plan_rpc() gives it,
+ * without the general walk.  False, with @out untouched, for any other
+ * RPC: plan_rpc() decides then.
+ */
+bool plan_one_reply(const MsgShape &call, const MsgShape &reply, const PlanParams &params,
+		    Plan *out);
+
 const char *plan_error_name(PlanError e);
 
 /*

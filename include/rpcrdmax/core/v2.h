@@ -331,6 +331,14 @@ ktl::Result<u32> v2_encode_inline_msg(u32 xid, u32 credits, u32 direction, ktl::
 ktl::Result<u32> encode_one_write_msg(u32 xid, u32 vers, u32 credits, u32 direction,
 				      u32 inv_handle, const Segment &seg, ktl::Bytes out);
 
+/*
+ * The same with one Reply chunk of one segment, @seg, and no Write list:
+ * the Call of an RPC whose Reply may not fit inline and has no
+ * DDP-eligible result (plan_one_reply()).
+ */
+ktl::Result<u32> encode_one_reply_msg(u32 xid, u32 vers, u32 credits, u32 direction,
+				      u32 inv_handle, const Segment &seg, ktl::Bytes out);
+
 /* The draft's name of rdma_err @code (Section 6.2.4), for log lines. */
 const char *v2_err_name(u32 code);
 

@@ -40,6 +40,8 @@ inline constexpr u32 kMinChunkHeaderSize = kFixedHeaderSize + 3 * kXdrWord;
 /* What one Write chunk of one segment adds to a Write list: its
  * discriminator, its segment count and the segment. */
 inline constexpr u32 kOneWriteChunkSize = 2 * kXdrWord + kSegmentSize;
+/* A Reply chunk of one segment, beyond the absent Reply chunk's word. */
+inline constexpr u32 kOneReplyChunkExtra = kXdrWord + kSegmentSize;
 
 /* The fixed words every transport header starts with (rdma_xid,
  * rdma_vers, rdma_credit, rdma_proc: RFC 8166 Section 4.2, the Version
