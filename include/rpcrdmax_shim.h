@@ -346,6 +346,10 @@ int rpcrdmax_ib_dereg_mr(void *mr) RPCRDMAX_NOEXCEPT;
 /* DMA-map @segs and map them into @mr; returns the segments mapped or -errno. */
 int rpcrdmax_ib_mr_map(void *mr, void *device, void *sgl, const struct rpcrdmax_page_seg *segs,
 		       unsigned int nsegs, int dir) RPCRDMAX_NOEXCEPT;
+/* The same for @len octets of directly mapped kernel memory at @va, a
+ * segment per page (at most @max). */
+int rpcrdmax_ib_mr_map_kva(void *mr, void *device, void *sgl, const void *va, unsigned int len,
+			   unsigned int max, int dir) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_ib_mr_unmap(void *device, void *sgl, unsigned int nsegs, int dir) RPCRDMAX_NOEXCEPT;
 /* Advance the rkey's variant byte so a stale rkey no longer matches. */
 void rpcrdmax_ib_mr_bump_key(void *mr) RPCRDMAX_NOEXCEPT;
@@ -468,9 +472,6 @@ struct rpcrdmax_xdr_shape {
 	bool ddp;		/* the page list is one DDP-eligible item */
 };
 int rpcrdmax_xprt_rqst_fill_sparse(void *rqst, unsigned int gfp) RPCRDMAX_NOEXCEPT;
-int rpcrdmax_xprt_rqst_pages(void *rqst, bool rcv, unsigned int extent, unsigned int offset,
-			     unsigned int len, struct rpcrdmax_page_seg *segs,
-			     unsigned int max) RPCRDMAX_NOEXCEPT;
 /* (A Reply's octets that fit rq_private_buf's head, or go around
  * Write-chunk data into its head and tail, C++ copies itself at the
  * xdr_buf's offsets: xprtrdma/marshal.cpp place_reply.) */
@@ -890,7 +891,7 @@ void rpcrdmax_kunit_cxx_marshal_v2_props(void *ctx, rpcrdmax_check_fn check) RPC
 void rpcrdmax_kunit_cxx_marshal_v2_inv_handle(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_v2_backward(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_hot_trace(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_marshal_rqst_pieces(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_page_pieces(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 /* rpcrdmax_svc_server (kunit/cxx_svc_server_tests.cpp) */
 void rpcrdmax_kunit_cxx_svcsrv_inline(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svcsrv_read_chunk(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
@@ -935,6 +936,8 @@ void *rpcrdmax_kunit_rqst_new(unsigned int xid, void *call, void *rcv,
 			      const struct rpcrdmax_kunit_xdr *snd,
 			      const struct rpcrdmax_kunit_xdr *rcvx) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_rqst_set_data_touch(void *rqst) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_kunit_rqst_page_pieces(void *rqst, bool rcv, unsigned int offset, unsigned int len,
+				    struct rpcrdmax_page_seg *segs, unsigned int max) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_rqst_free(void *rqst) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_kunit_rqst_write(void *rqst, bool rcv, unsigned int offset, const void *src,
 			      unsigned int len) RPCRDMAX_NOEXCEPT;

@@ -268,7 +268,7 @@ RPCRDMAX_CXX_CASE(marshal_v2_props)
 RPCRDMAX_CXX_CASE(marshal_v2_inv_handle)
 RPCRDMAX_CXX_CASE(marshal_v2_backward)
 RPCRDMAX_CXX_TP_CASE(marshal_hot_trace)
-RPCRDMAX_CXX_CASE(marshal_rqst_pieces)
+RPCRDMAX_CXX_CASE(marshal_page_pieces)
 
 static struct kunit_case rpcrdmax_xprt_marshal_cases[] = {
 	KUNIT_CASE(marshal_inline_case),
@@ -304,7 +304,7 @@ static struct kunit_case rpcrdmax_xprt_marshal_cases[] = {
 	KUNIT_CASE(marshal_v2_inv_handle_case),
 	KUNIT_CASE(marshal_v2_backward_case),
 	KUNIT_CASE(marshal_hot_trace_case),
-	KUNIT_CASE(marshal_rqst_pieces_case),
+	KUNIT_CASE(marshal_page_pieces_case),
 	{}
 };
 

@@ -114,6 +114,43 @@ void *rpcrdmax_kunit_rqst_new(unsigned int xid, void *call, void *rcv,
 }
 
 /**
+ * rpcrdmax_kunit_rqst_page_pieces - the pages under part of a request's
+ * page list, found the way the kernel's xdr_buf helpers find them: the
+ * reference XdrBufView::page_pieces() is checked against
+ * @rqst: from rpcrdmax_kunit_rqst_new()
+ * @rcv: false for the send buffer, true for the receive buffer
+ * @offset: offset within the page list
+ * @len: octets
+ * @segs: filled with page segments, in order
+ * @max: room in @segs
+ *
+ * Returns the number of segments, or -E2BIG if more than @max are needed.
+ */
+int rpcrdmax_kunit_rqst_page_pieces(void *rqst, bool rcv, unsigned int offset, unsigned int len,
+				    struct rpcrdmax_page_seg *segs, unsigned int max)
+{
+	struct rpc_rqst *r = &((struct rpcrdmax_kunit_rqst *)rqst)->rqst;
+	struct xdr_buf *buf = rcv ? &r->rq_rcv_buf : &r->rq_snd_buf;
+	unsigned int n = 0;
+
+	while (len) {
+		unsigned int pos = offset_in_page(buf->page_base) + offset;
+		unsigned int in_page = offset_in_page(pos);
+		unsigned int chunk = min_t(unsigned int, len, PAGE_SIZE - in_page);
+
+		if (n == max)
+			return -E2BIG;
+		segs[n].page = buf->pages[(buf->page_base >> PAGE_SHIFT) + (pos >> PAGE_SHIFT)];
+		segs[n].offset = in_page;
+		segs[n].len = chunk;
+		n++;
+		offset += chunk;
+		len -= chunk;
+	}
+	return n;
+}
+
+/**
  * rpcrdmax_kunit_rqst_set_data_touch - give a request the credential of an
  * auth flavor that covers the data (as RPCSEC_GSS krb5i and krb5p do)
  * @rqst: from rpcrdmax_kunit_rqst_new()

@@ -81,6 +81,47 @@ void Conn::frwr_stop_refill()
 	mr_refill_.cancel_sync();
 }
 
+/*
+ * Load @m with the pages under segment @ps (moved @shift octets into its
+ * extent) of @rqst's send or (@rcv) receive buffer: the page list's
+ * pieces read in place, the head's and tail's (kernel memory at the
+ * xdr_buf's addresses) found by the shim as it maps them.  The pieces
+ * mapped; -E2BIG when they are more than an MR takes.
+ */
+Result<u32> Conn::frwr_map(ClntMr *m, void *rqst, bool rcv, const core::PlannedSegment &ps,
+			   u32 shift, int dir)
+{
+	const ktl::XdrBufView b = rqst_xdr(rqst, rcv);
+	const u32 off = ps.offset + shift;
+	u32 n = 0;
+	Result<void> r;
+
+	if (ps.extent == core::ExtentId::Pages) {
+		const int k = b.page_pieces(off, ps.length, page_segs_, pages_per_mr);
+		if (k <= 0)
+			return error(err::E2BIG);
+		n = (u32)k;
+		r = m->mr.map(Span<const rpcrdmax_page_seg>(page_segs_, n), dir);
+	} else {
+		const unsigned long at = (ps.extent == core::ExtentId::Head ? b.head_base()
+									    : b.tail_base()) + off;
+		Result<unsigned int> k = m->mr.map_kva(reinterpret_cast<const void *>(at),
+							ps.length, dir);
+		if (k.is_ok())
+			return k.value();
+		if (k.error().code() == -err::E2BIG)
+			return k.error();
+		n = (u32)((page_offset_of(at) + (u64)ps.length + RPCRDMAX_PAGE_SIZE - 1) /
+			  RPCRDMAX_PAGE_SIZE);
+		r = k.error();
+	}
+	if (r.is_error()) {
+		rpcrdmax_trace_frwr_maperr(m->cqe.id(), dir, r.error().code(), (int)n);
+		return r.error();
+	}
+	return n;
+}
+
 Result<ClntMr *> Conn::frwr_register(Req *req, void *rqst, bool rcv,
 				     const core::PlannedSegment &ps, u32 extent_shift, int dir,
 				     u32 access)
@@ -100,18 +141,13 @@ Result<ClntMr *> Conn::frwr_register(Req *req, void *rqst, bool rcv,
 		return error(err::ENOBUFS);
 	}
 
-	int n = rqst_pieces(rqst, rcv, static_cast<unsigned int>(ps.extent),
-			    ps.offset + extent_shift, ps.length, page_segs_, pages_per_mr);
-	Result<void> mapped = n > 0 ? m->mr.map(Span<const rpcrdmax_page_seg>(page_segs_, (u32)n),
-					       dir)
-				    : Result<void>(error(err::E2BIG));
+	Result<u32> mapped = frwr_map(m, rqst, rcv, ps, extent_shift, dir);
 	if (mapped.is_error()) {
-		if (n > 0)
-			rpcrdmax_trace_frwr_maperr(m->cqe.id(), dir, mapped.error().code(), n);
 		SpinLockBhGuard g(&free_lock_);
 		frwr_put_free(m, true);
 		return mapped.error();
 	}
+	const u32 n = mapped.value();
 	m->mr.bump_key();
 	m->mr.reg(&m->reg_wr, nullptr, access);
 	m->seg = { m->mr.rkey(), ps.length, m->mr.iova() };

@@ -78,19 +78,6 @@ inline rpcrdmax_xdr_shape rqst_shape(const void *rqst, bool rcv)
 	return s;
 }
 
-/// The page pieces under octets [@offset, @offset + @len) of extent
-/// @extent (0 head, 1 page list, 2 tail) of rq_snd_buf or (@rcv)
-/// rq_rcv_buf, at most @max into @segs: how many, or a negative errno.
-/// The page list's are read in place; the head's and tail's are kernel
-/// addresses whose pages only C can name (rpcrdmax_xprt_rqst_pages).
-inline int rqst_pieces(void *rqst, bool rcv, unsigned int extent, u32 offset, u32 len,
-		       rpcrdmax_page_seg *segs, u32 max)
-{
-	if (extent == 1)
-		return rqst_xdr(rqst, rcv).page_pieces(offset, len, segs, max);
-	return rpcrdmax_xprt_rqst_pages(rqst, rcv, extent, offset, len, segs, max);
-}
-
 /// Whether the Reply's page list is sparse (XDRBUF_SPARSE_PAGES: pages
 /// come as data arrives), so rpcrdmax_xprt_rqst_fill_sparse() must fill
 /// it before RDMA can place data there.

@@ -243,6 +243,8 @@ public:
 	Result<void> frwr_grow();
 	static void frwr_refill(FnWork *w);
 	void frwr_stop_refill();
+	Result<u32> frwr_map(ClntMr *m, void *rqst, bool rcv, const core::PlannedSegment &ps,
+			     u32 shift, int dir);
 	Result<ClntMr *> frwr_register(Req *req, void *rqst, bool rcv,
 				       const core::PlannedSegment &ps, u32 extent_shift, int dir,
 				       u32 access);

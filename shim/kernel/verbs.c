@@ -325,6 +325,23 @@ int rpcrdmax_ib_dereg_mr(void *mr)
 	return mr ? ib_dereg_mr(mr) : 0;
 }
 
+/* DMA-map the @nsegs entries of @sg and load them into @mr: @nsegs, or
+ * a negative errno with nothing left mapped. */
+static int rpcrdmax_mr_map_sg(struct ib_mr *mr, struct ib_device *device,
+			      struct scatterlist *sg, unsigned int nsegs, int dir)
+{
+	int mapped = ib_dma_map_sg(device, sg, nsegs, dir), n;
+
+	if (!mapped)
+		return -EIO;
+	n = ib_map_mr_sg(mr, sg, mapped, NULL, PAGE_SIZE);
+	if (n != mapped) {
+		ib_dma_unmap_sg(device, sg, nsegs, dir);
+		return n < 0 ? n : -EIO;
+	}
+	return nsegs;
+}
+
 /**
  * rpcrdmax_ib_mr_map - DMA-map pages and load them into an MR's page list
  * @mr: the MR
@@ -343,24 +360,56 @@ int rpcrdmax_ib_mr_map(void *mr, void *device, void *sgl, const struct rpcrdmax_
 {
 	struct scatterlist *sg = sgl;
 	unsigned int i;
-	int mapped, n;
 
 	if (!nsegs)
 		return -EINVAL;
 	sg_init_table(sg, nsegs);
 	for (i = 0; i < nsegs; i++)
 		sg_set_page(&sg[i], segs[i].page, segs[i].len, segs[i].offset);
-	mapped = ib_dma_map_sg(device, sg, nsegs, dir);
-	if (!mapped)
-		return -EIO;
-	n = ib_map_mr_sg(mr, sg, mapped, NULL, PAGE_SIZE);
-	if (n != mapped) {
-		ib_dma_unmap_sg(device, sg, nsegs, dir);
-		return n < 0 ? n : -EIO;
-	}
-	return nsegs;
+	return rpcrdmax_mr_map_sg(mr, device, sg, nsegs, dir);
 }
 ALLOW_ERROR_INJECTION(rpcrdmax_ib_mr_map, ERRNO);
+
+/**
+ * rpcrdmax_ib_mr_map_kva - rpcrdmax_ib_mr_map() for kernel memory at an address
+ * @mr: the MR
+ * @device: its device
+ * @sgl: scatterlist storage for @max entries
+ * @va: the first octet, in the kernel's direct mapping (kmalloc memory,
+ *      as an xdr_buf's head and tail are); never vmalloc memory
+ * @len: octets, at least one
+ * @max: the most pages @mr takes
+ * @dir: an RPCRDMAX_DMA_* direction
+ *
+ * Each page under [@va, @va + @len) is one segment.  Returns how many
+ * were mapped, -E2BIG when more than @max are needed, -EINVAL for an
+ * address outside the direct mapping, or another negative errno; on any
+ * error nothing stays mapped.
+ */
+int rpcrdmax_ib_mr_map_kva(void *mr, void *device, void *sgl, const void *va, unsigned int len,
+			   unsigned int max, int dir)
+{
+	struct scatterlist *sg = sgl;
+	const char *p = va;
+	unsigned long nsegs;
+	unsigned int i;
+
+	if (!len || !virt_addr_valid(p))
+		return -EINVAL;
+	nsegs = DIV_ROUND_UP(offset_in_page(p) + (unsigned long)len, PAGE_SIZE);
+	if (nsegs > max)
+		return -E2BIG;
+	sg_init_table(sg, nsegs);
+	for (i = 0; i < nsegs; i++) {
+		unsigned int in_page = offset_in_page(p);
+		unsigned int chunk = min_t(unsigned int, len, PAGE_SIZE - in_page);
+
+		sg_set_page(&sg[i], virt_to_page(p), chunk, in_page);
+		p += chunk;
+		len -= chunk;
+	}
+	return rpcrdmax_mr_map_sg(mr, device, sg, nsegs, dir);
+}
 
 /** rpcrdmax_ib_mr_unmap - undo rpcrdmax_ib_mr_map()'s DMA mapping */
 void rpcrdmax_ib_mr_unmap(void *device, void *sgl, unsigned int nsegs, int dir)

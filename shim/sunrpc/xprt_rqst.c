@@ -5,10 +5,10 @@
  * The client transport (xprtrdma/) reads a struct rpc_rqst's fields in
  * place (xprtrdma/rqst.h: its Call buffer, the shape of its send and
  * receive buffers, whether its auth flavor covers the data) and goes
- * through these helpers for the rest: a sparse page list filled, the
- * pages under a part of the buffers (for registration), copies of the
- * Call into a Send buffer and of an inline Reply into the receive
- * buffer.  They touch nothing but the request's own buffers, so the
+ * through these helpers for the rest: a sparse page list filled, copies
+ * of the Call into a Send buffer and of an inline Reply into the receive
+ * buffer.  (A chunk's pages it finds itself: the page list's in place,
+ * the head's and tail's as shim/kernel/verbs.c maps them.)  They touch nothing but the request's own buffers, so the
  * KUnit module runs them on requests it builds (kunit/shims.c) without
  * a live rpc_xprt; the transport class and the request queue calls stay
  * in shim/sunrpc/xprt.c.
@@ -65,58 +65,6 @@ int rpcrdmax_xprt_rqst_fill_sparse(void *rqst, unsigned int gfp)
 			return -ENOBUFS;
 	}
 	return 0;
-}
-
-static void *rpcrdmax_xprt_extent(struct xdr_buf *buf, unsigned int extent)
-{
-	return extent == 0 ? buf->head[0].iov_base : buf->tail[0].iov_base;
-}
-
-/**
- * rpcrdmax_xprt_rqst_pages - the pages under part of a request's buffer
- * @rqst: the request
- * @rcv: false for the send buffer, true for the receive buffer
- * @extent: 0 head, 1 page list, 2 tail
- * @offset: offset within the extent
- * @len: octets
- * @segs: filled with page segments, in order
- * @max: room in @segs
- *
- * Returns the number of segments, or -E2BIG if more than @max are needed.
- */
-int rpcrdmax_xprt_rqst_pages(void *rqst, bool rcv, unsigned int extent, unsigned int offset,
-			     unsigned int len, struct rpcrdmax_page_seg *segs, unsigned int max)
-{
-	struct rpc_rqst *r = rqst;
-	struct xdr_buf *buf = rcv ? &r->rq_rcv_buf : &r->rq_snd_buf;
-	unsigned int n = 0;
-
-	while (len) {
-		struct page *page;
-		unsigned int in_page, chunk;
-
-		if (n == max)
-			return -E2BIG;
-		if (extent == 1) {
-			unsigned int pos = offset_in_page(buf->page_base) + offset;
-
-			page = buf->pages[(buf->page_base >> PAGE_SHIFT) + (pos >> PAGE_SHIFT)];
-			in_page = offset_in_page(pos);
-		} else {
-			char *va = (char *)rpcrdmax_xprt_extent(buf, extent) + offset;
-
-			page = virt_to_page(va);
-			in_page = offset_in_page(va);
-		}
-		chunk = min_t(unsigned int, len, PAGE_SIZE - in_page);
-		segs[n].page = page;
-		segs[n].offset = in_page;
-		segs[n].len = chunk;
-		n++;
-		offset += chunk;
-		len -= chunk;
-	}
-	return n;
 }
 
 /**

@@ -395,6 +395,20 @@ public:
 		return {};
 	}
 
+	/* map() for @len octets of directly mapped kernel memory at @va
+	 * (an xdr_buf's head or tail): the pages mapped, one per segment. */
+	Result<unsigned int> map_kva(const void *va, u32 len, int dir)
+	{
+		if (mapped_)
+			return ktl::error(ktl::err::EINVAL);
+		int n = rpcrdmax_ib_mr_map_kva(mr_, device_, sgl_, va, len, max_pages_, dir);
+		if (n < 0)
+			return Errno::from(n);
+		mapped_ = static_cast<unsigned int>(n);
+		dir_ = dir;
+		return mapped_;
+	}
+
 	void unmap()
 	{
 		if (mapped_)
