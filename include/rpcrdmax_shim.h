@@ -346,8 +346,8 @@ int rpcrdmax_ib_dereg_mr(void *mr) RPCRDMAX_NOEXCEPT;
 /* DMA-map @segs and map them into @mr; returns the segments mapped or -errno. */
 int rpcrdmax_ib_mr_map(void *mr, void *device, void *sgl, const struct rpcrdmax_page_seg *segs,
 		       unsigned int nsegs, int dir) RPCRDMAX_NOEXCEPT;
-/* The same for @len octets of directly mapped kernel memory at @va, a
- * segment per page (at most @max). */
+/* The same for @len octets of directly mapped kernel memory at @va (at
+ * most @max pages), as one scatterlist entry: 1, or -errno. */
 int rpcrdmax_ib_mr_map_kva(void *mr, void *device, void *sgl, const void *va, unsigned int len,
 			   unsigned int max, int dir) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_ib_mr_unmap(void *device, void *sgl, unsigned int nsegs, int dir) RPCRDMAX_NOEXCEPT;

@@ -84,16 +84,16 @@ void Conn::frwr_stop_refill()
 /*
  * Load @m with the pages under segment @ps (moved @shift octets into its
  * extent) of @rqst's send or (@rcv) receive buffer: the page list's
- * pieces read in place, the head's and tail's (kernel memory at the
- * xdr_buf's addresses) found by the shim as it maps them.  The pieces
- * mapped; -E2BIG when they are more than an MR takes.
+ * pieces read in place, the head or tail (kernel memory at the
+ * xdr_buf's addresses) handed over by address.  How many pages that is;
+ * -E2BIG when more than an MR takes.
  */
 Result<u32> Conn::frwr_map(ClntMr *m, void *rqst, bool rcv, const core::PlannedSegment &ps,
 			   u32 shift, int dir)
 {
 	const ktl::XdrBufView b = rqst_xdr(rqst, rcv);
 	const u32 off = ps.offset + shift;
-	u32 n = 0;
+	u32 n;
 	Result<void> r;
 
 	if (ps.extent == core::ExtentId::Pages) {
@@ -105,15 +105,12 @@ Result<u32> Conn::frwr_map(ClntMr *m, void *rqst, bool rcv, const core::PlannedS
 	} else {
 		const unsigned long at = (ps.extent == core::ExtentId::Head ? b.head_base()
 									    : b.tail_base()) + off;
-		Result<unsigned int> k = m->mr.map_kva(reinterpret_cast<const void *>(at),
-							ps.length, dir);
-		if (k.is_ok())
-			return k.value();
-		if (k.error().code() == -err::E2BIG)
-			return k.error();
-		n = (u32)((page_offset_of(at) + (u64)ps.length + RPCRDMAX_PAGE_SIZE - 1) /
-			  RPCRDMAX_PAGE_SIZE);
-		r = k.error();
+		const u64 pages = ((u64)page_offset_of(at) + ps.length + RPCRDMAX_PAGE_SIZE - 1) /
+				  RPCRDMAX_PAGE_SIZE;
+		if (pages > pages_per_mr)
+			return error(err::E2BIG);
+		n = (u32)pages;
+		r = m->mr.map_kva(reinterpret_cast<const void *>(at), ps.length, dir);
 	}
 	if (r.is_error()) {
 		rpcrdmax_trace_frwr_maperr(m->cqe.id(), dir, r.error().code(), (int)n);

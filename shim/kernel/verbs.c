@@ -327,7 +327,7 @@ int rpcrdmax_ib_dereg_mr(void *mr)
 
 /* DMA-map the @nsegs entries of @sg and load them into @mr: @nsegs, or
  * a negative errno with nothing left mapped. */
-static int rpcrdmax_mr_map_sg(struct ib_mr *mr, struct ib_device *device,
+static __always_inline int rpcrdmax_mr_map_sg(struct ib_mr *mr, struct ib_device *device,
 			      struct scatterlist *sg, unsigned int nsegs, int dir)
 {
 	int mapped = ib_dma_map_sg(device, sg, nsegs, dir), n;
@@ -374,41 +374,30 @@ ALLOW_ERROR_INJECTION(rpcrdmax_ib_mr_map, ERRNO);
  * rpcrdmax_ib_mr_map_kva - rpcrdmax_ib_mr_map() for kernel memory at an address
  * @mr: the MR
  * @device: its device
- * @sgl: scatterlist storage for @max entries
+ * @sgl: scatterlist storage for at least one entry
  * @va: the first octet, in the kernel's direct mapping (kmalloc memory,
  *      as an xdr_buf's head and tail are); never vmalloc memory
  * @len: octets, at least one
  * @max: the most pages @mr takes
  * @dir: an RPCRDMAX_DMA_* direction
  *
- * Each page under [@va, @va + @len) is one segment.  Returns how many
- * were mapped, -E2BIG when more than @max are needed, -EINVAL for an
- * address outside the direct mapping, or another negative errno; on any
- * error nothing stays mapped.
+ * The range is one scatterlist entry, however many pages it covers: in
+ * the direct mapping, contiguous addresses are contiguous memory.
+ * Returns 1 (the entries mapped), -E2BIG when it covers more than @max
+ * pages, -EINVAL for an address outside the direct mapping, or another
+ * negative errno; on any error nothing stays mapped.
  */
 int rpcrdmax_ib_mr_map_kva(void *mr, void *device, void *sgl, const void *va, unsigned int len,
 			   unsigned int max, int dir)
 {
 	struct scatterlist *sg = sgl;
-	const char *p = va;
-	unsigned long nsegs;
-	unsigned int i;
 
-	if (!len || !virt_addr_valid(p))
+	if (!len || !virt_addr_valid(va))
 		return -EINVAL;
-	nsegs = DIV_ROUND_UP(offset_in_page(p) + (unsigned long)len, PAGE_SIZE);
-	if (nsegs > max)
+	if (DIV_ROUND_UP(offset_in_page(va) + (unsigned long)len, PAGE_SIZE) > max)
 		return -E2BIG;
-	sg_init_table(sg, nsegs);
-	for (i = 0; i < nsegs; i++) {
-		unsigned int in_page = offset_in_page(p);
-		unsigned int chunk = min_t(unsigned int, len, PAGE_SIZE - in_page);
-
-		sg_set_page(&sg[i], virt_to_page(p), chunk, in_page);
-		p += chunk;
-		len -= chunk;
-	}
-	return rpcrdmax_mr_map_sg(mr, device, sg, nsegs, dir);
+	sg_init_one(sg, va, len);
+	return rpcrdmax_mr_map_sg(mr, device, sg, 1, dir);
 }
 
 /** rpcrdmax_ib_mr_unmap - undo rpcrdmax_ib_mr_map()'s DMA mapping */

@@ -396,8 +396,8 @@ public:
 	}
 
 	/* map() for @len octets of directly mapped kernel memory at @va
-	 * (an xdr_buf's head or tail): the pages mapped, one per segment. */
-	Result<unsigned int> map_kva(const void *va, u32 len, int dir)
+	 * (an xdr_buf's head or tail), at most max_pages pages. */
+	Result<void> map_kva(const void *va, u32 len, int dir)
 	{
 		if (mapped_)
 			return ktl::error(ktl::err::EINVAL);
@@ -406,7 +406,7 @@ public:
 			return Errno::from(n);
 		mapped_ = static_cast<unsigned int>(n);
 		dir_ = dir;
-		return mapped_;
+		return {};
 	}
 
 	void unmap()
