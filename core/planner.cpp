@@ -292,7 +292,8 @@ bool plan_one_write(const MsgShape &call, const MsgShape &reply, const PlanParam
 {
 	using namespace planner_impl;
 
-	if (!params_ok(params) || !shape_ok(call) || !shape_ok(reply) || !ddp_usable(reply, params))
+	/* the shape's own test first: it tells most other RPCs apart */
+	if (!ddp_usable(reply, params) || !params_ok(params) || !shape_ok(call) || !shape_ok(reply))
 		return false;
 	const u64 hdr = min_header_size(params.vers) + write_chunk_bytes(1);
 	const u64 call_len = stream_len(call);
@@ -314,8 +315,8 @@ bool plan_one_reply(const MsgShape &call, const MsgShape &reply, const PlanParam
 {
 	using namespace planner_impl;
 
-	if (!params_ok(params) || !shape_ok(call) || !shape_ok(reply) || reply.pages.len ||
-	    reply.pad || reply.tail.len)
+	if (reply.pages.len || reply.pad || reply.tail.len || !params_ok(params) ||
+	    !shape_ok(call) || !shape_ok(reply))
 		return false;
 	const u64 hdr = min_header_size(params.vers) + reply_chunk_extra(1);
 	const u64 call_len = stream_len(call);
