@@ -632,7 +632,7 @@ def profiles(run, p, top):
                         p("cost:       %9s %5.1f%%  %s" % (si(n * P / ops_sum), 100.0 * n / total, sym))
 
 
-EXACT_SYMBOLS = ("rand-read-qd1", "stat")  # metrics whose top symbols are listed
+EXACT_SYMBOLS = ("rand-read-qd1", "stat", "seq-read")  # metrics whose top symbols are listed
 
 
 def exact_values(run):
