@@ -98,6 +98,7 @@ void *rpcrdmax_kmalloc(unsigned long size, unsigned int gfp) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kfree(const void *p) RPCRDMAX_NOEXCEPT;
 void *rpcrdmax_alloc_page(unsigned int gfp) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_free_page(void *page) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_put_pages(void **pages, unsigned int n) RPCRDMAX_NOEXCEPT;
 void *rpcrdmax_page_address(void *page) RPCRDMAX_NOEXCEPT;
 /**
  * rpcrdmax_totalram_bytes - the machine's RAM, in octets
@@ -526,6 +527,8 @@ int rpcrdmax_svc_arg_pages(void *rqstp, unsigned int offset, unsigned int len,
 			   struct rpcrdmax_page_seg *segs, unsigned int max) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_svc_res_pages(void *rqstp, unsigned int offset, unsigned int len,
 			   struct rpcrdmax_page_seg *segs, unsigned int max) RPCRDMAX_NOEXCEPT;
+/* Move the Reply's pages out of @rqstp (count or -ENOBUFS); put them later. */
+int rpcrdmax_svc_res_take_pages(void *rqstp, void **pages, unsigned int max) RPCRDMAX_NOEXCEPT;
 
 /* ---- the server's backchannel rpc_xprt (shim/sunrpc/svc_bc.c) --------- */
 /*

@@ -595,7 +595,7 @@ void rpcrdmax_kunit_svc_rqst_next_back(void *rqstp, unsigned int n)
 	r->rq_next_page -= min_t(unsigned int, n, r->rq_next_page - r->rq_respages);
 }
 
-/** rpcrdmax_kunit_svc_rqst_slot - rq_respages[@i] */
+/** rpcrdmax_kunit_svc_rqst_slot - rq_respages[@i] (NULL once taken) */
 void *rpcrdmax_kunit_svc_rqst_slot(void *rqstp, unsigned int i)
 {
 	return ((struct svc_rqst *)rqstp)->rq_respages[i];

@@ -26,8 +26,8 @@ Result<void> SendCtx::make(void *dev, u32 len, int cid)
 	return r;
 }
 
-/* Let go of what one Reply used (page mappings, rdma_rw contexts); the
- * Send buffer, its mapping and the arrays stay. */
+/* Let go of what one Reply used (page mappings, rdma_rw contexts, rq_res
+ * pages); the Send buffer, its mapping and the arrays stay. */
 void SendCtx::reset()
 {
 	/* Of the parts load_inline went through, those it mapped have a
@@ -41,7 +41,8 @@ void SendCtx::reset()
 	nmaps = 0;
 	map_dev = nullptr;
 	rw.destroy();
-	waited = false;
+	rpcrdmax_put_pages(pages.data(), npages);
+	npages = 0;
 	sq_entries = 0;
 	write_wrs = 0;
 	/* Until the next load_inline the Send is the buffer alone

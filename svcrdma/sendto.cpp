@@ -49,12 +49,8 @@ void SvcConn::retire(SendCtx *sc)
 		});
 	}
 	sq_release(slots);
-	while (SendCtx *d = done.pop_front()) {
-		if (d->waited)
-			d->sent.complete(); /* post_reply gives it back */
-		else
-			put_send(d);
-	}
+	while (SendCtx *d = done.pop_front())
+		put_send(d);
 }
 
 /* Keep @sc until the teardown's drain: work requests may still use it. */
@@ -69,11 +65,9 @@ void SvcConn::orphan(SendCtx *sc)
 /*
  * Post @sc's RDMA Writes and then its Send of @send_len octets (with
  * Invalidate of @inv_rkey unless it is 0), taking their Send Queue slots;
- * the Send is signaled or not as kSendBatch says (always when @sc is
- * waited: then this returns after its completion).  Takes @sc: the
- * Send's completion, or a later one's, gives it back (a waited one here),
- * or the teardown frees it if the post failed; given back at once when
- * nothing was posted.
+ * the Send is signaled or not as kSendBatch says.  Takes @sc: the Send's
+ * completion, or a later one's, gives it back, or the teardown frees it
+ * if the post failed; given back at once when nothing was posted.
  */
 Result<void> SvcConn::post_reply(SendCtx *sc, u32 send_len, u32 inv_rkey)
 {
@@ -94,7 +88,7 @@ Result<void> SvcConn::post_reply(SendCtx *sc, u32 send_len, u32 inv_rkey)
 	{
 		/* posted_ in the order the Send Queue runs */
 		SpinLockBhGuard g(&post_lock_);
-		sc->unsignaled = !sc->waited && since_signal_ + 1 < kSendBatch &&
+		sc->unsignaled = since_signal_ + 1 < kSendBatch &&
 				 tail_ + sc->sq_entries <= tail_room_;
 		sc->wr.send(sges.data(), (u32)sges.size(),
 			    sc->unsignaled ? nullptr : sc->cqe.raw(), inv_rkey);
@@ -106,24 +100,13 @@ Result<void> SvcConn::post_reply(SendCtx *sc, u32 send_len, u32 inv_rkey)
 		}
 	}
 	if (!posted) {
-		const bool waited = sc->waited;
 		sc->unsignaled = false;
 		orphan(sc);
-		/* Writes ahead of the failure may run: flush them before the
-		 * pages go back to nfsd. */
-		if (waited)
-			drain();
 		return error(err::ENOTCONN);
 	}
 	stat_add(RPCRDMAX_SVC_STAT_SQ_PROD);
 	if (sc->unsignaled)
 		sq_release(sc->sq_entries); /* they are in the tail room now */
-	if (sc->waited) {
-		/* a posted Send completes or flushes (the connection closes on
-		 * error; an unanswered one ends in the RC retry limit's) */
-		sc->sent.wait();
-		put_send(sc);
-	}
 	return {};
 }
 
@@ -272,11 +255,9 @@ int SvcConn::load_inline(SendCtx *sc, void *rqstp, const rpcrdmax_xdr_shape &s,
 
 /*
  * Load the RDMA Writes of @sc's Reply (each DDP-eligible result into its
- * Write chunk, the body into the Reply chunk, as @p says).  When they or
- * inline SGEs read rq_res's pages, @sc is waited: post_reply returns
- * only after its Send completed, and with it every Write before it (one
- * Send Queue, completed in order), as the stock server waits; the pages
- * stay nfsd's.  0 or a negative errno.
+ * Write chunk, the body into the Reply chunk, as @p says) and, when they
+ * or inline SGEs read rq_res's pages after sendto returns, take the pages
+ * into @sc.  0 or a negative errno.
  */
 int SvcConn::load_writes(SendCtx *sc, void *rqstp, CallCtx *cc, const rpcrdmax_xdr_shape &s,
 			 const core::ReplyPlan &p)
@@ -309,7 +290,19 @@ int SvcConn::load_writes(SendCtx *sc, void *rqstp, CallCtx *cc, const rpcrdmax_x
 		r = add_writes(sc, rqstp, cc, ccl.reply, p.body, p.nbody);
 	if (r.is_error())
 		return r.error().code();
-	sc->waited = nctx || sc->lay.nmapped;
+	if (!nctx && !sc->lay.nmapped)
+		return 0;
+	int n = rpcrdmax_svc_res_take_pages(rqstp, sc->pages.data(), sc->pages.capacity());
+	if (n == -err::ENOBUFS && sc->pages.capacity() < lim_.chunk.reply_pages) {
+		/* more than the room in place: the largest Reply's, once */
+		void **room = scratch_room(sc->pages, lim_.chunk.reply_pages, lim_.chunk.reply_pages);
+		if (!room)
+			return -err::ENOMEM;
+		n = rpcrdmax_svc_res_take_pages(rqstp, room, sc->pages.capacity());
+	}
+	if (n < 0)
+		return n;
+	sc->npages = (unsigned int)n;
 	return 0;
 }
 

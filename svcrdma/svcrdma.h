@@ -123,12 +123,14 @@ struct ChunkSizes {
 	u32 max_chunk;	 /* largest chunk: the payload and room for the NFS header around it */
 	u32 pieces;	 /* page pieces such a chunk can span in rq_pages */
 	u32 pieces_cap;	 /* a CallCtx's piece scratch: a chunk's and its edges' */
+	u32 reply_pages; /* a SendCtx's page slots: rq_res's pages of a largest Reply */
 };
 constexpr ChunkSizes chunk_sizes(u32 payload)
 {
 	const u32 chunk = (payload > kMinChunkPayload ? payload : kMinChunkPayload) + 65536;
 
-	return { chunk, chunk / RPCRDMAX_PAGE_SIZE + 4, chunk / RPCRDMAX_PAGE_SIZE + 16 };
+	return { chunk, chunk / RPCRDMAX_PAGE_SIZE + 4, chunk / RPCRDMAX_PAGE_SIZE + 16,
+		 chunk / RPCRDMAX_PAGE_SIZE + 8 };
 }
 
 struct ConnLimits {
@@ -215,10 +217,11 @@ inline constexpr u32 kPoolSends = 16;
  * such a Reply.  A connection that moves no chunk data has none. */
 inline constexpr u32 kRwListMin = 8;
 inline constexpr u32 kRwPiecesMin = 8;
-/* Page pieces a context holds in place: a 4 KiB chunk's need a few.
- * Larger ones take a heap array of the connection's most (ChunkSizes)
- * the first time, kept. */
+/* Page pieces and Reply pages a context holds in place: a 4 KiB chunk's
+ * or Reply's need a few.  Larger ones take a heap array of the
+ * connection's most (ChunkSizes) the first time, kept. */
 inline constexpr u32 kPiecesInPlace = 16;
+inline constexpr u32 kPagesInPlace = 16;
 /* Backward Calls (RFC 8167) a connection may have outstanding: what
  * the backchannel rpc_xprt's slot table holds, the rdma_credit of each
  * backward Call, and the Receives kept posted, beyond the credits, for
@@ -369,11 +372,8 @@ struct SendCtx : MsgBuf {
 
 	ListNode node;		/* the free list, or orphans: WRs may still use it */
 	RwList rw;		/* Write chunk, then Reply chunk */
-	/* Its RDMA Writes or SGEs read rq_res's pages: the Send is signaled
-	 * and post_reply waits for its completion (sent) before sendto
-	 * returns them to nfsd. */
-	bool waited = false;
-	Completion sent;
+	Scratch<void *, kPagesInPlace> pages; /* rq_res's pages, held for the Writes or SGEs */
+	unsigned int npages = 0;
 	u32 sq_entries = 0;	/* Send Queue slots this Reply holds */
 	u32 write_wrs = 0;	/* of those, its Write chunks' Writes (tracepoints) */
 	bool unsignaled = false; /* its slots are in the tail room (kSendBatch) */

@@ -70,6 +70,22 @@ void rpcrdmax_free_page(void *page)
 }
 
 /**
+ * rpcrdmax_put_pages - drop a reference on each of @n pages
+ * @pages: page handles; NULL entries are skipped
+ * @n: how many
+ *
+ * For pages taken from elsewhere (rpcrdmax_svc_res_take_pages()).
+ */
+void rpcrdmax_put_pages(void **pages, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (pages[i])
+			put_page(pages[i]);
+}
+
+/**
  * rpcrdmax_page_address - kernel virtual address of a page
  * @page: a page handle (lowmem: every page on x86_64)
  */

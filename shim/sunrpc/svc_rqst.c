@@ -3,8 +3,8 @@
  * shim/sunrpc/svc_rqst.c - an svc_rqst's buffers, for the C++ server transport:
  * a Call is assembled in rq_pages (or left in its Receive buffer) and
  * described as rq_arg, and a Reply is read out of rq_res (copied, or as
- * page pieces for Send SGEs and RDMA Writes, which sendto waits for:
- * the pages stay nfsd's).  Apart from shim/sunrpc/svc.c (the
+ * page pieces for Send SGEs and RDMA Writes) and its pages kept past
+ * sendto.  Apart from shim/sunrpc/svc.c (the
  * svc_xprt class) so that the KUnit module, which drives the real
  * server transport on svc_rqsts of its own, carries the same code.
  */
@@ -205,3 +205,61 @@ int rpcrdmax_svc_res_pages(void *rqstp, unsigned int offset, unsigned int len,
 	return rc ? rc : n;
 }
 
+/*
+ * rpcrdmax_svc_res_slots - how many slots of rq_respages the Reply uses:
+ * those below rq_next_page, and those its page list reaches.  nfsd moves
+ * rq_next_page after each operation it encodes ("the xdr_stream
+ * primitives don't manage rq_next_page", fs/nfsd/nfs4xdr.c), but what
+ * svc_authorise() appends after the last one (RPCSEC_GSS integrity's
+ * checksum) can start a page beyond it.
+ */
+static unsigned int rpcrdmax_svc_res_slots(const struct svc_rqst *r)
+{
+	const struct xdr_buf *res = &r->rq_res;
+	unsigned long n = r->rq_next_page - r->rq_respages;
+	unsigned long first, end;
+
+	if (!res->page_len || res->pages < r->rq_respages || res->pages >= r->rq_page_end)
+		return n;
+	first = res->pages - r->rq_respages;
+	end = first + DIV_ROUND_UP(res->page_base + res->page_len, PAGE_SIZE);
+	if (end > (unsigned long)(r->rq_page_end - r->rq_respages))
+		end = r->rq_page_end - r->rq_respages;
+	return max(n, end);
+}
+
+/**
+ * rpcrdmax_svc_res_take_pages - keep the Reply's pages past sendto
+ * @rqstp: the svc_rqst
+ * @pages: receives the pages of the Reply's slots (rpcrdmax_svc_res_slots)
+ * @max: room in @pages
+ *
+ * RDMA Writes from rq_res may still run when nfsd reuses the svc_rqst:
+ * the pages move to the caller (their slots become NULL, so svc fetches
+ * new ones) until rpcrdmax_put_pages().  Returns how many moved, or
+ * -ENOBUFS (nothing moved).
+ *
+ * To 6.12 svc_alloc_arg() refills every NULL slot and the release of the
+ * svc_rqst puts the pages below rq_next_page, NULL or not: rq_next_page
+ * goes back to rq_respages.  On 7.x svc_alloc_arg() refills only the
+ * Reply's slots below rq_next_page (and the release skips NULL ones):
+ * rq_next_page marks the slots taken, as the bound of those to refill.
+ */
+int rpcrdmax_svc_res_take_pages(void *rqstp, void **pages, unsigned int max)
+{
+	struct svc_rqst *r = rqstp;
+	unsigned int i, n = rpcrdmax_svc_res_slots(r);
+
+	if (n > max)
+		return -ENOBUFS;
+	for (i = 0; i < n; i++) {
+		pages[i] = r->rq_respages[i];
+		r->rq_respages[i] = NULL;
+	}
+#if RPCRDMAX_HAVE_SPLIT_RESPAGES
+	r->rq_next_page = r->rq_respages + n;
+#else
+	r->rq_next_page = r->rq_respages;
+#endif
+	return n;
+}
