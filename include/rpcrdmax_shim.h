@@ -989,6 +989,7 @@ int rpcrdmax_kunit_svc_rqst_reply(void *rqstp, const void *src, unsigned int hea
 				  unsigned int page_len, unsigned int tail) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_svc_rqst_next_back(void *rqstp, unsigned int n) RPCRDMAX_NOEXCEPT;
 void *rpcrdmax_kunit_svc_rqst_slot(void *rqstp, unsigned int i) RPCRDMAX_NOEXCEPT;
+void *rpcrdmax_kunit_svc_rqst_swap_slot(void *rqstp, unsigned int i, void *page) RPCRDMAX_NOEXCEPT;
 
 /*
  * Protocol-core self-tests (core/selftest/): the same cases run under

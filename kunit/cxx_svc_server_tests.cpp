@@ -1602,7 +1602,9 @@ out:
  * nfsd moved rq_next_page for its last operation; seen on 7.3, where the
  * page so left behind was reused by the thread's next RPC while the
  * Reply chunk's Writes still read it: the client's MIC check failed).
- * sendto keeps every page the Reply reaches.
+ * sendto keeps every page the Reply reaches; a slot already empty gives
+ * none (the pages are put as one batch, release_pages(), which takes no
+ * NULL).
  */
 static void res_beyond_next_case(Reporter check)
 {
@@ -1625,6 +1627,24 @@ static void res_beyond_next_case(Reporter check)
 			EXPECT(!rpcrdmax_kunit_svc_rqst_slot(r, i));
 		}
 		rpcrdmax_put_pages(pages, n > 0 ? n : 0);
+	}
+	/* again, on a fresh svc_rqst, with the second page-list slot empty */
+	rpcrdmax_kunit_svc_rqst_free(r);
+	r = rpcrdmax_kunit_svc_rqst_new(8);
+	if (!EXPECT(r))
+		return;
+	ktl::svc_set_respages(r, 1, 1);
+	if (EXPECT(rpcrdmax_kunit_svc_rqst_reply(r, src, 100, 2 * RPCRDMAX_PAGE_SIZE + 8, 0) == 0)) {
+		void *gone = rpcrdmax_kunit_svc_rqst_swap_slot(r, 2, nullptr);
+		mem_set(pages, 0, sizeof(pages));
+		n = rpcrdmax_svc_res_take_pages(r, pages, 8);
+		EXPECT(n == 3);
+		for (i = 0; i < 3; i++)
+			EXPECT(pages[i] && pages[i] != gone);
+		for (i = 0; i < 4; i++)
+			EXPECT(!rpcrdmax_kunit_svc_rqst_slot(r, i));
+		rpcrdmax_put_pages(pages, n > 0 ? n : 0);
+		rpcrdmax_free_page(gone);
 	}
 	rpcrdmax_kunit_svc_rqst_free(r);
 }

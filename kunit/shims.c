@@ -601,6 +601,16 @@ void *rpcrdmax_kunit_svc_rqst_slot(void *rqstp, unsigned int i)
 	return ((struct svc_rqst *)rqstp)->rq_respages[i];
 }
 
+/** rpcrdmax_kunit_svc_rqst_swap_slot - put @page in rq_respages[@i]; what it held */
+void *rpcrdmax_kunit_svc_rqst_swap_slot(void *rqstp, unsigned int i, void *page)
+{
+	struct svc_rqst *r = rqstp;
+	void *was = r->rq_respages[i];
+
+	r->rq_respages[i] = page;
+	return was;
+}
+
 /*
  * The client's xprtrdma_reply_*_err events, counted: a probe on each of
  * the four tracepoints (the KUnit module defines its own copies, from

@@ -70,19 +70,18 @@ void rpcrdmax_free_page(void *page)
 }
 
 /**
- * rpcrdmax_put_pages - drop a reference on each of @n pages
- * @pages: page handles; NULL entries are skipped
+ * rpcrdmax_put_pages - drop a reference on each of @n pages, as one batch
+ * @pages: page handles, none of them NULL
  * @n: how many
  *
- * For pages taken from elsewhere (rpcrdmax_svc_res_take_pages()).
+ * For pages taken from elsewhere (rpcrdmax_svc_res_take_pages()), as
+ * the stock server releases a Reply's pages: release_pages() frees the
+ * last references a batch at a time.
  */
 void rpcrdmax_put_pages(void **pages, unsigned int n)
 {
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		if (pages[i])
-			put_page(pages[i]);
+	if (n)
+		release_pages((struct page **)pages, n);
 }
 
 /**

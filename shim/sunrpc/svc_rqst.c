@@ -236,8 +236,8 @@ static unsigned int rpcrdmax_svc_res_slots(const struct svc_rqst *r)
  *
  * RDMA Writes from rq_res may still run when nfsd reuses the svc_rqst:
  * the pages move to the caller (their slots become NULL, so svc fetches
- * new ones) until rpcrdmax_put_pages().  Returns how many moved, or
- * -ENOBUFS (nothing moved).
+ * new ones) until rpcrdmax_put_pages().  Returns how many moved (a
+ * slot already NULL gives none), or -ENOBUFS (nothing moved).
  *
  * To 6.12 svc_alloc_arg() refills every NULL slot and the release of the
  * svc_rqst puts the pages below rq_next_page, NULL or not: rq_next_page
@@ -248,18 +248,21 @@ static unsigned int rpcrdmax_svc_res_slots(const struct svc_rqst *r)
 int rpcrdmax_svc_res_take_pages(void *rqstp, void **pages, unsigned int max)
 {
 	struct svc_rqst *r = rqstp;
-	unsigned int i, n = rpcrdmax_svc_res_slots(r);
+	unsigned int i, k = 0, n = rpcrdmax_svc_res_slots(r);
 
 	if (n > max)
 		return -ENOBUFS;
 	for (i = 0; i < n; i++) {
-		pages[i] = r->rq_respages[i];
+		struct page *page = r->rq_respages[i];
+
 		r->rq_respages[i] = NULL;
+		pages[k] = page;
+		k += page != NULL;
 	}
 #if RPCRDMAX_HAVE_SPLIT_RESPAGES
 	r->rq_next_page = r->rq_respages + n;
 #else
 	r->rq_next_page = r->rq_respages;
 #endif
-	return n;
+	return k;
 }
