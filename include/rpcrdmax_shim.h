@@ -549,6 +549,10 @@ int rpcrdmax_svc_bc_reply(void *xprt, unsigned int xid, const void *msg, unsigne
  * static key of the tracepoint named beside ID (shim/kernel/trace.c), above
  * 0 while a probe is attached, as static_key_enabled() reads it.  These are
  * the events of every Call and Reply; the rest are called unconditionally.
+ * rpcrdmax_tp_hot_probed counts those of them with a probe attached (each
+ * counts itself as its first probe comes and its last goes: their
+ * regfunc), so that while none is on, which is nearly always, a test
+ * reads that one word.
  */
 #define RPCRDMAX_HOT_TRACEPOINTS(X)				\
 	X(XPRTRDMA_MARSHAL, xprtrdma_marshal)			\
@@ -580,6 +584,7 @@ enum rpcrdmax_tp {
 	RPCRDMAX_TP_COUNT
 };
 extern const int *const rpcrdmax_tp_key[RPCRDMAX_TP_COUNT];
+extern int rpcrdmax_tp_hot_probed;
 
 enum rpcrdmax_chunktype {
 	RPCRDMAX_CH_INLINE = 0,	/* inline, the head copied */

@@ -2309,13 +2309,19 @@ static bool inline_round_trip(Reporter check, u32 seed)
 /*
  * The hot tracepoints are tested in C++ before their shim is called
  * (rpcrdmax_tp_key): with a probe attached, xprtrdma_marshal and
- * xprtrdma_reply fire once per RPC; without, the key reads off.
+ * xprtrdma_reply fire once per RPC; without, the key reads off.  Each
+ * counts itself in rpcrdmax_tp_hot_probed while it has a probe (its
+ * regfunc), the word every test reads first.
  */
 static void hot_trace_case(Reporter check)
 {
+	const int probed = __atomic_load_n(&rpcrdmax_tp_hot_probed, __ATOMIC_RELAXED);
+
 	EXPECT(!tp_on(RPCRDMAX_TP_XPRTRDMA_MARSHAL) && !tp_on(RPCRDMAX_TP_XPRTRDMA_REPLY));
 	if (!EXPECT(rpcrdmax_kunit_watch_hot(true) == 0))
 		return;
+	EXPECT(__atomic_load_n(&rpcrdmax_tp_hot_probed, __ATOMIC_RELAXED) == probed + 2);
+	EXPECT(tp_hot_any());
 	EXPECT(tp_on(RPCRDMAX_TP_XPRTRDMA_MARSHAL) && tp_on(RPCRDMAX_TP_XPRTRDMA_REPLY));
 	EXPECT(!tp_on(RPCRDMAX_TP_XPRTRDMA_POST_SEND));
 	if (inline_round_trip(check, 0x11110101)) {
@@ -2323,6 +2329,7 @@ static void hot_trace_case(Reporter check)
 		EXPECT(rpcrdmax_kunit_hot(true) == 1);
 	}
 	rpcrdmax_kunit_watch_hot(false);
+	EXPECT(__atomic_load_n(&rpcrdmax_tp_hot_probed, __ATOMIC_RELAXED) == probed);
 	EXPECT(!tp_on(RPCRDMAX_TP_XPRTRDMA_MARSHAL) && !tp_on(RPCRDMAX_TP_XPRTRDMA_REPLY));
 }
 

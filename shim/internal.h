@@ -56,8 +56,9 @@ union rpcrdmax_any_wr {
 };
 
 /* shim/kernel/trace.c: the tracepoints C fires itself (the backchannel's
- * slots made, a completion). */
+ * slots made, a completion); the module's load checks the hot ones. */
 void rpcrdmax_trace_cb_setup(struct rpc_xprt *xprt, unsigned int reqs);
+int rpcrdmax_trace_check(void);
 void rpcrdmax_trace_wc(enum rpcrdmax_wc_event event, struct ib_cq *cq, const struct ib_wc *wc,
 		       int cid);
 /* The enabled count of each completion event's tracepoint (the

@@ -13,6 +13,54 @@
 #include "trace.h"
 
 /*
+ * rpcrdmax_tp_hot_probed - how many hot tracepoints have a probe: each
+ * hot event is defined with these two as its regfunc and unregfunc,
+ * which the kernel calls as its first probe is attached (before its key
+ * is enabled) and as its last goes (after the key is disabled).  So while
+ * a key is on, this count is above zero; the C++ reads it first.
+ */
+int rpcrdmax_tp_hot_probed;
+
+int rpcrdmax_tp_hot_reg(void)
+{
+	__atomic_add_fetch(&rpcrdmax_tp_hot_probed, 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
+void rpcrdmax_tp_hot_unreg(void)
+{
+	__atomic_sub_fetch(&rpcrdmax_tp_hot_probed, 1, __ATOMIC_RELAXED);
+}
+
+#ifdef CONFIG_TRACEPOINTS
+#if RPCRDMAX_PROBE_TP_EXT
+#define RPCRDMAX_TP_REGFUNC(tp) ((tp).ext ? (tp).ext->regfunc : NULL)
+#else
+#define RPCRDMAX_TP_REGFUNC(tp) ((tp).regfunc)
+#endif
+#define RPCRDMAX_TP_CHECK(id, event)					\
+	if (RPCRDMAX_TP_REGFUNC(__tracepoint_##event) != rpcrdmax_tp_hot_reg) { \
+		pr_err("rpcrdmax: hot tracepoint " #event " does not count its probes\n"); \
+		return -EINVAL;						\
+	}
+#endif
+
+/**
+ * rpcrdmax_trace_check - every hot tracepoint counts its probes
+ *
+ * A hot event defined without rpcrdmax_tp_hot_reg would never fire while
+ * it is the only one on.  Returns 0, or -EINVAL (logged) for such an
+ * event: the module does not load then.
+ */
+int rpcrdmax_trace_check(void)
+{
+#ifdef CONFIG_TRACEPOINTS
+	RPCRDMAX_HOT_TRACEPOINTS(RPCRDMAX_TP_CHECK)
+#endif
+	return 0;
+}
+
+/*
  * rpcrdmax_tp_key - the enabled counts of the hot tracepoints' static keys
  * (include/rpcrdmax_shim.h, RPCRDMAX_HOT_TRACEPOINTS), which the C++ reads
  * before it calls the function that fires one.  static_key_enabled() reads

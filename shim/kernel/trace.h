@@ -23,6 +23,11 @@
 #include "rpcrdmax_shim.h"
 #include "../compat.h"
 
+/* The hot events' regfunc and unregfunc (RPCRDMAX_HOT_TRACEPOINTS:
+ * defined with TRACE_EVENT_FN or DEFINE_EVENT_FN; shim/kernel/trace.c). */
+int rpcrdmax_tp_hot_reg(void);
+void rpcrdmax_tp_hot_unreg(void);
+
 /* The chunk types' numbers are the stock module's (enum rpcrdma_chunktype);
  * exported so that user-space tools can decode the format too. */
 TRACE_DEFINE_ENUM(RPCRDMAX_CH_INLINE);
@@ -356,8 +361,9 @@ DECLARE_EVENT_CLASS(rpcrdmax_post_recv_class,
 	),
 	TP_printk("cq.id=%d cid=%d", __entry->cq_id, __entry->completion_id)
 );
-DEFINE_EVENT(rpcrdmax_post_recv_class, xprtrdma_post_recv,
-	TP_PROTO(u32 cq_id, int completion_id), TP_ARGS(cq_id, completion_id));
+DEFINE_EVENT_FN(rpcrdmax_post_recv_class, xprtrdma_post_recv,
+	TP_PROTO(u32 cq_id, int completion_id), TP_ARGS(cq_id, completion_id),
+	rpcrdmax_tp_hot_reg, rpcrdmax_tp_hot_unreg);
 
 TRACE_EVENT(xprtrdma_post_recvs,
 	TP_PROTO(const struct rpc_xprt *xprt, u32 cq_id, unsigned int count, int posted),
@@ -480,16 +486,16 @@ DECLARE_EVENT_CLASS(rpcrdmax_mr_class,
 );
 
 #define RPCRDMAX_MR_EVENT(name)						\
-	DEFINE_EVENT(rpcrdmax_mr_class, xprtrdma_mr_##name,		\
+	DEFINE_EVENT_FN(rpcrdmax_mr_class, xprtrdma_mr_##name,		\
 		TP_PROTO(const struct rpc_rqst *rqst, const struct rpcrdmax_mr_info *mr), \
-		TP_ARGS(rqst, mr))
+		TP_ARGS(rqst, mr), rpcrdmax_tp_hot_reg, rpcrdmax_tp_hot_unreg)
 
 RPCRDMAX_MR_EVENT(map);
 RPCRDMAX_MR_EVENT(fastreg);
 RPCRDMAX_MR_EVENT(reminv);
 RPCRDMAX_MR_EVENT(localinv);
 
-TRACE_EVENT(xprtrdma_mr_unmap,
+TRACE_EVENT_FN(xprtrdma_mr_unmap,
 	TP_PROTO(const struct rpcrdmax_mr_info *mr),
 	TP_ARGS(mr),
 	TP_STRUCT__entry(
@@ -498,7 +504,8 @@ TRACE_EVENT(xprtrdma_mr_unmap,
 	TP_fast_assign(
 		RPCRDMAX_MR_ASSIGN(mr);
 	),
-	TP_printk(RPCRDMAX_MR_FMT, RPCRDMAX_MR_ARGS)
+	TP_printk(RPCRDMAX_MR_FMT, RPCRDMAX_MR_ARGS),
+	rpcrdmax_tp_hot_reg, rpcrdmax_tp_hot_unreg
 );
 
 /* One MR of a Call's chunk, as the transport header advertises it:
@@ -527,7 +534,7 @@ TRACE_EVENT(xprtrdma_mr_unmap,
 	__entry->length, (unsigned long long)__entry->offset, __entry->handle, \
 	__entry->nents < __entry->nsegs ? "more" : "last"
 
-TRACE_EVENT(xprtrdma_chunk_read,
+TRACE_EVENT_FN(xprtrdma_chunk_read,
 	TP_PROTO(const struct rpc_rqst *rqst, unsigned int pos,
 		 const struct rpcrdmax_mr_info *mr, int nsegs),
 	TP_ARGS(rqst, pos, mr, nsegs),
@@ -540,7 +547,8 @@ TRACE_EVENT(xprtrdma_chunk_read,
 		__entry->pos = pos;
 	),
 	TP_printk("task:%u@%u pos=%u " RPCRDMAX_CHUNK_FMT, __entry->task_id,
-		  __entry->client_id, __entry->pos, RPCRDMAX_CHUNK_ARGS)
+		  __entry->client_id, __entry->pos, RPCRDMAX_CHUNK_ARGS),
+	rpcrdmax_tp_hot_reg, rpcrdmax_tp_hot_unreg
 );
 
 DECLARE_EVENT_CLASS(rpcrdmax_wrch_class,
@@ -556,17 +564,19 @@ DECLARE_EVENT_CLASS(rpcrdmax_wrch_class,
 		  RPCRDMAX_CHUNK_ARGS)
 );
 
-DEFINE_EVENT(rpcrdmax_wrch_class, xprtrdma_chunk_write,
+DEFINE_EVENT_FN(rpcrdmax_wrch_class, xprtrdma_chunk_write,
 	TP_PROTO(const struct rpc_rqst *rqst, const struct rpcrdmax_mr_info *mr, int nsegs),
-	TP_ARGS(rqst, mr, nsegs));
-DEFINE_EVENT(rpcrdmax_wrch_class, xprtrdma_chunk_reply,
+	TP_ARGS(rqst, mr, nsegs),
+	rpcrdmax_tp_hot_reg, rpcrdmax_tp_hot_unreg);
+DEFINE_EVENT_FN(rpcrdmax_wrch_class, xprtrdma_chunk_reply,
 	TP_PROTO(const struct rpc_rqst *rqst, const struct rpcrdmax_mr_info *mr, int nsegs),
-	TP_ARGS(rqst, mr, nsegs));
+	TP_ARGS(rqst, mr, nsegs),
+	rpcrdmax_tp_hot_reg, rpcrdmax_tp_hot_unreg);
 
 /* ---- client: one RPC ---------------------------------------------------- */
 
 /* A Call's Send chain posted (cid: which Send buffer; signaled or not). */
-TRACE_EVENT(xprtrdma_post_send,
+TRACE_EVENT_FN(xprtrdma_post_send,
 	TP_PROTO(const struct rpc_rqst *rqst, u32 cq_id, int completion_id, int num_sge,
 		 int signaled),
 	TP_ARGS(rqst, cq_id, completion_id, num_sge, signaled),
@@ -588,7 +598,8 @@ TRACE_EVENT(xprtrdma_post_send,
 	),
 	TP_printk("task:%u@%u cq.id=%u cid=%d (%d SGE%s) %s", __entry->task_id,
 		  __entry->client_id, __entry->cq_id, __entry->completion_id, __entry->num_sge,
-		  __entry->num_sge == 1 ? "" : "s", __entry->signaled ? "signaled" : "")
+		  __entry->num_sge == 1 ? "" : "s", __entry->signaled ? "signaled" : ""),
+	rpcrdmax_tp_hot_reg, rpcrdmax_tp_hot_unreg
 );
 
 /* A Call that could not be marshaled (ret: the errno the RPC gets or
@@ -609,7 +620,7 @@ TRACE_EVENT(xprtrdma_marshal_failed,
 
 /* A segment of a Write chunk or the Reply chunk as the server's Reply
  * returns it. */
-TRACE_EVENT(xprtrdma_decode_seg,
+TRACE_EVENT_FN(xprtrdma_decode_seg,
 	TP_PROTO(u32 handle, u32 length, u64 offset),
 	TP_ARGS(handle, length, offset),
 	TP_STRUCT__entry(
@@ -623,7 +634,8 @@ TRACE_EVENT(xprtrdma_decode_seg,
 		__entry->offset = offset;
 	),
 	TP_printk("%u@0x%016llx:0x%08x", __entry->length, (unsigned long long)__entry->offset,
-		  __entry->handle)
+		  __entry->handle),
+	rpcrdmax_tp_hot_reg, rpcrdmax_tp_hot_unreg
 );
 
 /* A Call's Send chain could not be posted (cq.id: the Send CQ). */
@@ -664,7 +676,7 @@ TRACE_EVENT(xprtrdma_post_linv_err,
 		  __entry->status)
 );
 
-TRACE_EVENT(xprtrdma_marshal,
+TRACE_EVENT_FN(xprtrdma_marshal,
 	TP_PROTO(const struct rpc_rqst *rqst, unsigned int hdrlen, unsigned int rtype,
 		 unsigned int wtype),
 	TP_ARGS(rqst, hdrlen, rtype, wtype),
@@ -690,10 +702,11 @@ TRACE_EVENT(xprtrdma_marshal,
 		  RPCRDMAX_RQST_ARGS, __entry->hdrlen,
 		  __entry->headlen, __entry->pagelen, __entry->taillen,
 		  rpcrdmax_show_chunktype(__entry->rtype),
-		  rpcrdmax_show_chunktype(__entry->wtype))
+		  rpcrdmax_show_chunktype(__entry->wtype)),
+	rpcrdmax_tp_hot_reg, rpcrdmax_tp_hot_unreg
 );
 
-TRACE_EVENT(xprtrdma_reply,
+TRACE_EVENT_FN(xprtrdma_reply,
 	TP_PROTO(const struct rpc_rqst *rqst, unsigned int credits),
 	TP_ARGS(rqst, credits),
 	TP_STRUCT__entry(
@@ -705,7 +718,8 @@ TRACE_EVENT(xprtrdma_reply,
 		__entry->credits = credits;
 	),
 	TP_printk(RPCRDMAX_RQST_FMT " credits=%u",
-		  RPCRDMAX_RQST_ARGS, __entry->credits)
+		  RPCRDMAX_RQST_ARGS, __entry->credits),
+	rpcrdmax_tp_hot_reg, rpcrdmax_tp_hot_unreg
 );
 
 TRACE_EVENT(xprtrdma_err_vers,
@@ -822,7 +836,7 @@ TRACE_EVENT(xprtrdma_frwr_maperr,
 
 /* ---- server --------------------------------------------------------------- */
 
-TRACE_EVENT(svcrdma_decode_rqst,
+TRACE_EVENT_FN(svcrdma_decode_rqst,
 	TP_PROTO(u32 cq_id, int completion_id, u32 xid, u32 vers, u32 proc, u32 credits,
 		 unsigned int hdrlen),
 	TP_ARGS(cq_id, completion_id, xid, vers, proc, credits, hdrlen),
@@ -849,12 +863,13 @@ TRACE_EVENT(svcrdma_decode_rqst,
 		  __entry->credits,
 		  __print_symbolic(__entry->proc, { 0, "RDMA_MSG" }, { 1, "RDMA_NOMSG" },
 				   { 2, "RDMA_MSGP" }, { 3, "RDMA_DONE" }, { 4, "RDMA_ERROR" }),
-		  __entry->hdrlen)
+		  __entry->hdrlen),
+	rpcrdmax_tp_hot_reg, rpcrdmax_tp_hot_unreg
 );
 
 /* A segment of a Call's Read list or Write list (segno: its index in its
  * chunk), as stock prints them (cq_id, not cq.id, in these two). */
-TRACE_EVENT(svcrdma_decode_rseg,
+TRACE_EVENT_FN(svcrdma_decode_rseg,
 	TP_PROTO(u32 cq_id, int cid, u32 segno, u32 position, u32 handle, u32 length, u64 offset),
 	TP_ARGS(cq_id, cid, segno, position, handle, length, offset),
 	TP_STRUCT__entry(
@@ -877,7 +892,8 @@ TRACE_EVENT(svcrdma_decode_rseg,
 	),
 	TP_printk("cq_id=%u cid=%d segno=%u position=%u %u@0x%016llx:0x%08x",
 		  __entry->cq_id, __entry->completion_id, __entry->segno, __entry->position,
-		  __entry->length, (unsigned long long)__entry->offset, __entry->handle)
+		  __entry->length, (unsigned long long)__entry->offset, __entry->handle),
+	rpcrdmax_tp_hot_reg, rpcrdmax_tp_hot_unreg
 );
 
 /* A segment of a Write chunk or Reply chunk: as a Call's Write list
@@ -907,12 +923,14 @@ DECLARE_EVENT_CLASS(rpcrdmax_svc_wseg_class,
 		  (unsigned long long)__entry->offset, __entry->handle)
 );
 
-DEFINE_EVENT(rpcrdmax_svc_wseg_class, svcrdma_decode_wseg,
+DEFINE_EVENT_FN(rpcrdmax_svc_wseg_class, svcrdma_decode_wseg,
 	TP_PROTO(u32 cq_id, int cid, u32 segno, u32 handle, u32 length, u64 offset),
-	TP_ARGS(cq_id, cid, segno, handle, length, offset));
-DEFINE_EVENT(rpcrdmax_svc_wseg_class, svcrdma_encode_wseg,
+	TP_ARGS(cq_id, cid, segno, handle, length, offset),
+	rpcrdmax_tp_hot_reg, rpcrdmax_tp_hot_unreg);
+DEFINE_EVENT_FN(rpcrdmax_svc_wseg_class, svcrdma_encode_wseg,
 	TP_PROTO(u32 cq_id, int cid, u32 segno, u32 handle, u32 length, u64 offset),
-	TP_ARGS(cq_id, cid, segno, handle, length, offset));
+	TP_ARGS(cq_id, cid, segno, handle, length, offset),
+	rpcrdmax_tp_hot_reg, rpcrdmax_tp_hot_unreg);
 
 TRACE_EVENT(svcrdma_decode_short_err,
 	TP_PROTO(u32 cq_id, int cid, unsigned int hdrlen),
@@ -1023,10 +1041,11 @@ TRACE_EVENT(svcrdma_rq_post_err,
  * Reads of a Call's Read chunks or the Writes of a Reply's Write and
  * Reply chunks (sqecount: the Send Queue slots they take; the Writes go
  * in one chain with the Send, so they carry its cid). */
-DEFINE_EVENT(rpcrdmax_post_recv_class, svcrdma_post_recv,
-	TP_PROTO(u32 cq_id, int completion_id), TP_ARGS(cq_id, completion_id));
+DEFINE_EVENT_FN(rpcrdmax_post_recv_class, svcrdma_post_recv,
+	TP_PROTO(u32 cq_id, int completion_id), TP_ARGS(cq_id, completion_id),
+	rpcrdmax_tp_hot_reg, rpcrdmax_tp_hot_unreg);
 
-TRACE_EVENT(svcrdma_post_send,
+TRACE_EVENT_FN(svcrdma_post_send,
 	TP_PROTO(u32 cq_id, int completion_id, unsigned int num_sge, u32 inv_rkey),
 	TP_ARGS(cq_id, completion_id, num_sge, inv_rkey),
 	TP_STRUCT__entry(
@@ -1042,7 +1061,8 @@ TRACE_EVENT(svcrdma_post_send,
 		__entry->inv_rkey = inv_rkey;
 	),
 	TP_printk("cq_id=%u cid=%d num_sge=%u inv_rkey=0x%08x", __entry->cq_id,
-		  __entry->completion_id, __entry->num_sge, __entry->inv_rkey)
+		  __entry->completion_id, __entry->num_sge, __entry->inv_rkey),
+	rpcrdmax_tp_hot_reg, rpcrdmax_tp_hot_unreg
 );
 
 DECLARE_EVENT_CLASS(rpcrdmax_svc_post_chunk_class,
@@ -1061,15 +1081,18 @@ DECLARE_EVENT_CLASS(rpcrdmax_svc_post_chunk_class,
 	TP_printk("cq.id=%u cid=%d sqecount=%d", __entry->cq_id, __entry->completion_id,
 		  __entry->sqecount)
 );
-DEFINE_EVENT(rpcrdmax_svc_post_chunk_class, svcrdma_post_read_chunk,
+DEFINE_EVENT_FN(rpcrdmax_svc_post_chunk_class, svcrdma_post_read_chunk,
 	TP_PROTO(u32 cq_id, int completion_id, int sqecount),
-	TP_ARGS(cq_id, completion_id, sqecount));
-DEFINE_EVENT(rpcrdmax_svc_post_chunk_class, svcrdma_post_write_chunk,
+	TP_ARGS(cq_id, completion_id, sqecount),
+	rpcrdmax_tp_hot_reg, rpcrdmax_tp_hot_unreg);
+DEFINE_EVENT_FN(rpcrdmax_svc_post_chunk_class, svcrdma_post_write_chunk,
 	TP_PROTO(u32 cq_id, int completion_id, int sqecount),
-	TP_ARGS(cq_id, completion_id, sqecount));
-DEFINE_EVENT(rpcrdmax_svc_post_chunk_class, svcrdma_post_reply_chunk,
+	TP_ARGS(cq_id, completion_id, sqecount),
+	rpcrdmax_tp_hot_reg, rpcrdmax_tp_hot_unreg);
+DEFINE_EVENT_FN(rpcrdmax_svc_post_chunk_class, svcrdma_post_reply_chunk,
 	TP_PROTO(u32 cq_id, int completion_id, int sqecount),
-	TP_ARGS(cq_id, completion_id, sqecount));
+	TP_ARGS(cq_id, completion_id, sqecount),
+	rpcrdmax_tp_hot_reg, rpcrdmax_tp_hot_unreg);
 
 /* The Send Queue: too few slots free, the poster sleeps (svcrdma_sq_full);
  * it woke and tries again (svcrdma_sq_retry). */

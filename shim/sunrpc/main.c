@@ -96,8 +96,11 @@ static void rpcrdmax_parts_down(int n)
 
 static int __init rpcrdmax_init(void)
 {
-	int i, rc = rpcrdmax_cxx_init();
+	int i, rc = rpcrdmax_trace_check();
 
+	if (rc)
+		return rc;
+	rc = rpcrdmax_cxx_init();
 	if (rc)
 		return rc;
 	for (i = 0; i < ARRAY_SIZE(rpcrdmax_parts); i++) {
