@@ -830,7 +830,9 @@ static void cwnd_case(Reporter check)
 /*
  * An RPC's buffers come from a block an earlier RPC freed: five RPCs of
  * one size allocate one block; a larger one allocates once more, and its
- * block then serves the smaller size too.
+ * block then serves the smaller size too.  Two RPCs at once need a
+ * second block, and reuse both (one kept in last_freed_, one in the
+ * cache) when two go again.
  */
 static void buf_reuse_case(Reporter check)
 {
@@ -870,6 +872,21 @@ static void buf_reuse_case(Reporter check)
 		req->msg_offset = 28;
 		rpcrdmax_clnt_buf_free(b.ep, call);
 		EXPECT(made.read() == want[i]);
+	}
+	for (int round = 0; round < 2; round++) {
+		void *c2, *r2;
+		if (!EXPECT(rpcrdmax_clnt_buf_alloc(b.ep, 1000, 2000, RPCRDMAX_GFP_KERNEL, &call,
+						    &rcv) == 0))
+			break;
+		if (!EXPECT(rpcrdmax_clnt_buf_alloc(b.ep, 1000, 2000, RPCRDMAX_GFP_KERNEL, &c2,
+						    &r2) == 0)) {
+			rpcrdmax_clnt_buf_free(b.ep, call);
+			break;
+		}
+		EXPECT(c2 != call);
+		rpcrdmax_clnt_buf_free(b.ep, call);
+		rpcrdmax_clnt_buf_free(b.ep, c2);
+		EXPECT(made.read() == 3);
 	}
 	bench_down(&b);
 }

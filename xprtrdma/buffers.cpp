@@ -44,8 +44,9 @@ void Req::reuse()
 /* A kept request whose allocation holds at least @need octets, or nullptr. */
 Req *ClntEp::take_req(u32 need)
 {
-	Req *req;
-	{
+	Req *req = last_freed_.exchange(nullptr);
+
+	if (!req) {
 		SpinLockBhGuard g(&cache_lock_);
 		req = cache_.pop_front();
 		if (req)
@@ -59,7 +60,8 @@ Req *ClntEp::take_req(u32 need)
 }
 
 /*
- * Keep @req for the next RPC, or free it when enough are kept.  One that
+ * Keep @req for the next RPC (in last_freed_, which passes the one there
+ * before to the cache), or free it when enough are kept.  One that
  * buf_free waited on is not kept: its completion was used, and is made
  * anew with the next allocation.  (Its MRs are gone by now: retired, or
  * detached by a reconnect.)
@@ -67,6 +69,9 @@ Req *ClntEp::take_req(u32 need)
 void ClntEp::keep_req(Req *req)
 {
 	if (!req->sync_wait && req->mrs.empty()) {
+		req = last_freed_.exchange(req);
+		if (!req)
+			return;
 		SpinLockBhGuard g(&cache_lock_);
 		if (cached_ < xprt_max_reqs(xprt_)) {
 			cache_.push_front(req);

@@ -197,6 +197,8 @@ void ClntEp::close()
 ClntEp::~ClntEp()
 {
 	close();
+	if (Req *req = last_freed_.exchange(nullptr))
+		destroy_req(req);
 	while (Req *req = cache_.pop_front())
 		destroy_req(req);
 }

@@ -428,7 +428,10 @@ private:
 	Atomic bc_max_{ (int)(core::kPdMinInline - core::kMinChunkHeaderSize) };	/* bc_max_payload() */
 	/* Requests kept for reuse, each with its allocation: at most the
 	 * slot table's worth, so that in steady state an RPC allocates and
-	 * initializes nothing. */
+	 * initializes nothing.  The one freed last waits in last_freed_,
+	 * taken and put back with one exchange, no lock: an RPC at a time
+	 * (QD1, metadata) never takes cache_lock_. */
+	BasicAtomic<Req *> last_freed_{ nullptr };
 	SpinLock cache_lock_;
 	List<Req, &Req::cache_node> cache_;
 	u32 cached_ = 0;

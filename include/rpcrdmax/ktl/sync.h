@@ -43,6 +43,8 @@ public:
 	T read_acquire() const { return __atomic_load_n(&v_, __ATOMIC_ACQUIRE); }
 	void set_release(T v) { __atomic_store_n(&v_, v, __ATOMIC_RELEASE); }
 	T add_return(T v) { return __atomic_add_fetch(&v_, v, __ATOMIC_SEQ_CST); }
+	/* Sets @v, fully ordered (xchg()); returns the value found. */
+	T exchange(T v) { return __atomic_exchange_n(&v_, v, __ATOMIC_SEQ_CST); }
 	/* Sets @nv if the value is @old; returns the value found. */
 	T cmpxchg(T old, T nv)
 	{
