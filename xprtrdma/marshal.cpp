@@ -86,17 +86,15 @@ Result<CallShortcut> Conn::plan_call(void *rqst, u32 xid, u32 vers,
 	const core::PlanParams params = { thr.call, thr.reply, kMrsPerReq,
 					  pages_per_mr, RPCRDMAX_PAGE_SIZE,
 					  !rqst_data_touch(rqst), vers };
-	/* the common shapes first: a READ's (one Write segment, all else
-	 * inline), then one whose Reply is a head too large for inline
-	 * (a Reply chunk of one segment) */
-	CallShortcut sc = CallShortcut::OneWrite;
+	/* the common shapes first, told apart by the Reply's: a DDP page
+	 * list (a READ's: one Write segment, all else inline), or none (a
+	 * head too large for inline: a Reply chunk of one segment) */
+	CallShortcut sc = reply.ddp ? CallShortcut::OneWrite : CallShortcut::OneReply;
 	core::PlanError pe = core::PlanError::None;
-	if (!core::plan_one_write(call, reply, params, &plan_)) {
-		sc = CallShortcut::OneReply;
-		if (!core::plan_one_reply(call, reply, params, &plan_)) {
-			sc = CallShortcut::None;
-			pe = core::plan_rpc(call, reply, params, &plan_);
-		}
+	if (!(reply.ddp ? core::plan_one_write(call, reply, params, &plan_)
+			: core::plan_one_reply(call, reply, params, &plan_))) {
+		sc = CallShortcut::None;
+		pe = core::plan_rpc(call, reply, params, &plan_);
 	}
 	if (pe != core::PlanError::None) {
 		ep_->stats.failed_marshal.add_return(1);
@@ -322,8 +320,8 @@ Result<void> Conn::marshal(Req *req, void *rqst, u32 xid, SendBuf *sb, u32 *send
 				r = error(err::EMSGSIZE);
 		}
 	} else {
-		cs = rqst_shape(rqst, false);
-		rs = rqst_shape(rqst, true);
+		rqst_shape_rest(rqst, false, &cs);
+		rqst_shape_rest(rqst, true, &rs);
 		const core::MsgShape call = marshal_shape(cs), reply = marshal_shape(rs);
 		const CallShortcut sc = RPCRDMAX_TRY(plan_call(rqst, xid, vers, thr, call, reply));
 

@@ -49,8 +49,8 @@ inline u32 page_offset_of(unsigned long addr)
 }
 
 /// The lengths of the Call (what is to be sent) or of the Reply buffer
-/// (the room it has): rqst_shape() without the offsets and the DDP
-/// flag, which only an RPC with chunks needs (zero here).
+/// (the room it has): a shape without the offsets and the DDP flag,
+/// which only an RPC with chunks needs (zero here; rqst_shape_rest).
 inline rpcrdmax_xdr_shape rqst_lengths(const void *rqst, bool rcv)
 {
 	const ktl::XdrBufView b = rqst_xdr(rqst, rcv);
@@ -63,19 +63,17 @@ inline rpcrdmax_xdr_shape rqst_lengths(const void *rqst, bool rcv)
 	return s;
 }
 
-/// The layout of the Call or of the Reply buffer: rqst_lengths(), and
-/// where each extent starts in its page, and whether the page list is a
-/// DDP-eligible data item.
-inline rpcrdmax_xdr_shape rqst_shape(const void *rqst, bool rcv)
+/// The rest of the layout of the Call or of the Reply buffer, whose
+/// lengths *@s holds (rqst_lengths()): where each extent starts in its
+/// page, and whether the page list is a DDP-eligible data item.
+inline void rqst_shape_rest(const void *rqst, bool rcv, rpcrdmax_xdr_shape *s)
 {
 	const ktl::XdrBufView b = rqst_xdr(rqst, rcv);
-	rpcrdmax_xdr_shape s = rqst_lengths(rqst, rcv);
 
-	s.head_offset = page_offset_of(b.head_base());
-	s.page_offset = page_offset_of(b.page_base());
-	s.tail_offset = s.tail_len ? page_offset_of(b.tail_base()) : 0;
-	s.ddp = (b.flags() & (rcv ? RPCRDMAX_XDRBUF_READ : RPCRDMAX_XDRBUF_WRITE)) != 0;
-	return s;
+	s->head_offset = page_offset_of(b.head_base());
+	s->page_offset = page_offset_of(b.page_base());
+	s->tail_offset = s->tail_len ? page_offset_of(b.tail_base()) : 0;
+	s->ddp = (b.flags() & (rcv ? RPCRDMAX_XDRBUF_READ : RPCRDMAX_XDRBUF_WRITE)) != 0;
 }
 
 /// Whether the Reply's page list is sparse (XDRBUF_SPARSE_PAGES: pages
