@@ -268,14 +268,6 @@ static u8 *put_word(u8 *p, u32 v)
 	return p + kXdrWord;
 }
 
-static u8 *put_segment(u8 *p, const Segment &s)
-{
-	p = put_word(p, s.handle);
-	p = put_word(p, s.length);
-	p = put_word(p, (u32)(s.offset >> 32));
-	return put_word(p, (u32)s.offset);
-}
-
 /* A counted array of segments: one Write chunk or the Reply chunk. */
 static u8 *put_write_chunk(u8 *p, const ChunkLists &cl, const ChunkRef &c)
 {
@@ -330,7 +322,7 @@ u8 *put_lists(u8 *p, const ChunkLists &cl)
 		for (u32 j = 0; j < c.nsegs; j++) {
 			p = put_word(p, 1);
 			p = put_word(p, c.position);
-			p = chunks_impl::put_segment(p, cl.segment(c, j));
+			p = put_segment(p, cl.segment(c, j));
 		}
 	}
 	p = put_word(p, 0);
@@ -349,7 +341,7 @@ u8 *put_echo_chunk(u8 *p, const ChunkLists &cl, const ChunkRef &c, u32 written)
 {
 	p = chunks_impl::put_word(p, c.nsegs);
 	for (u32 i = 0; i < c.nsegs; i++)
-		p = chunks_impl::put_segment(p, echo_segment(cl.segment(c, i), &written));
+		p = put_segment(p, echo_segment(cl.segment(c, i), &written));
 	return p;
 }
 

@@ -416,48 +416,44 @@ static u8 *put_msg_prologue(u32 xid, u32 vers, u32 credits, u32 direction, u32 i
 	return p;
 }
 
-/* A segment's four words at @p (RFC 8166 Section 4.2.1, rdma_segment). */
-static void put_one_segment(u8 *p, const Segment &seg)
+/* encode_one_write_msg() (@write) or encode_one_reply_msg(): the lists
+ * around the one segment are all that differs. */
+static ktl::Result<u32> encode_one_segment_msg(u32 xid, u32 vers, u32 credits, u32 direction,
+					       u32 inv_handle, const Segment &seg, bool write,
+					       ktl::Bytes out)
 {
-	ktl::store_be32(p, seg.handle);
-	ktl::store_be32(p + 4, seg.length);
-	ktl::store_be32(p + 8, (u32)(seg.offset >> 32));
-	ktl::store_be32(p + 12, (u32)seg.offset);
+	const u32 size = min_header_size(vers) + (write ? kOneWriteChunkSize : kOneReplyChunkExtra);
+	int err = 0;
+	u8 *p = put_msg_prologue(xid, vers, credits, direction, inv_handle, size, out, &err);
+
+	if (!p)
+		return ktl::error(err);
+	ktl::store_be32(p, 0); /* Read list */
+	p += kXdrWord;
+	if (!write) {
+		ktl::store_be32(p, 0); /* Write list */
+		p += kXdrWord;
+	}
+	ktl::store_be32(p, 1);	   /* a Write chunk, or a Reply chunk */
+	ktl::store_be32(p + 4, 1); /* of one segment */
+	p = put_segment(p + 8, seg);
+	if (write) {
+		ktl::store_be32(p, 0);	   /* the Write list's end */
+		ktl::store_be32(p + 4, 0); /* no Reply chunk */
+	}
+	return size;
 }
 
 ktl::Result<u32> encode_one_write_msg(u32 xid, u32 vers, u32 credits, u32 direction,
 				      u32 inv_handle, const Segment &seg, ktl::Bytes out)
 {
-	const u32 size = min_header_size(vers) + kOneWriteChunkSize;
-	int err = 0;
-	u8 *p = put_msg_prologue(xid, vers, credits, direction, inv_handle, size, out, &err);
-
-	if (!p)
-		return ktl::error(err);
-	ktl::store_be32(p, 0);	    /* Read list */
-	ktl::store_be32(p + 4, 1);  /* one Write chunk */
-	ktl::store_be32(p + 8, 1);  /* of one segment */
-	put_one_segment(p + 12, seg);
-	ktl::store_be32(p + 28, 0); /* the Write list's end */
-	ktl::store_be32(p + 32, 0); /* no Reply chunk */
-	return size;
+	return encode_one_segment_msg(xid, vers, credits, direction, inv_handle, seg, true, out);
 }
 
 ktl::Result<u32> encode_one_reply_msg(u32 xid, u32 vers, u32 credits, u32 direction,
 				      u32 inv_handle, const Segment &seg, ktl::Bytes out)
 {
-	const u32 size = min_header_size(vers) + kOneReplyChunkExtra;
-	int err = 0;
-	u8 *p = put_msg_prologue(xid, vers, credits, direction, inv_handle, size, out, &err);
-
-	if (!p)
-		return ktl::error(err);
-	ktl::store_be32(p, 0);	    /* Read list */
-	ktl::store_be32(p + 4, 0);  /* Write list */
-	ktl::store_be32(p + 8, 1);  /* a Reply chunk */
-	ktl::store_be32(p + 12, 1); /* of one segment */
-	put_one_segment(p + 16, seg);
-	return size;
+	return encode_one_segment_msg(xid, vers, credits, direction, inv_handle, seg, false, out);
 }
 
 const char *v2_err_name(u32 code)

@@ -358,12 +358,6 @@ TEST(Planner, PlanInlineAgreesWithPlanRpc)
 	EXPECT_FALSE(plan_inline(100, 100, bad, fast.get()));
 }
 
-/*
- * plan_one_write() is plan_rpc()'s answer for a READ-shaped RPC: where it
- * says yes, plan_rpc() plans the same (Call inline, one Write chunk of
- * one segment, the same header sizes and segment); where plan_rpc() plans
- * that, it says yes; it leaves the plan untouched when it says no.
- */
 /* A plan_one_*() plan @fast is plan_rpc()'s @full: the Call inline, the
  * Reply's one chunk (a Write chunk when @write, else a Reply chunk) of
  * one segment. */
@@ -390,49 +384,21 @@ static void expect_same_one_segment_plan(const Plan &fast, const Plan &full, boo
 	EXPECT_EQ(a.segs[0].length, b.segs[0].length);
 }
 
-TEST(Planner, PlanOneWriteAgreesWithPlanRpc)
+/*
+ * A one-segment planner (plan_one_write() when @write, else
+ * plan_one_reply()) is plan_rpc()'s answer for its shape: over 40000
+ * random RPCs (seed @seed; the Reply's shape from @reply_shape, given
+ * the threshold and the pages per MR), where it says yes plan_rpc() plans
+ * the same (the Call inline, the Reply's one chunk of one segment, the
+ * same header sizes and segment); where plan_rpc() plans that, it says
+ * yes; it leaves the plan untouched when it says no.
+ */
+template <typename ReplyShape>
+static void expect_one_segment_planner(bool write, uint64_t seed, ReplyShape reply_shape)
 {
 	auto full = std::make_unique<Plan>();
 	auto fast = std::make_unique<Plan>();
-	std::mt19937_64 rng(4245);
-	int yes = 0, no = 0;
-
-	for (int i = 0; i < 40000; i++) {
-		const uint32_t thr = 1024u << (rng() % 4);
-		const uint32_t vers = rng() % 2 ? kRpcRdmaVersion2 : kRpcRdmaVersion1;
-		const uint32_t ppm = 1u << (rng() % 5);
-		const uint32_t data = (uint32_t)(rng() % (ppm * 4096 * 2 + 1));
-		const MsgShape call = shape(4 * (uint32_t)(rng() % (thr / 2)), (uint32_t)(rng() % 4 == 0) * (uint32_t)(rng() % thr),
-					    0, (uint32_t)(rng() % 8), false);
-		MsgShape reply = shape(4 * (uint32_t)(rng() % (thr / 3)), data, (uint32_t)(rng() % 4096),
-				       (uint32_t)(rng() % 8) + (uint32_t)ktl::xdr_pad(data), rng() % 8 != 0);
-		if (rng() % 16 == 0)
-			reply.pad = (uint32_t)(rng() % 5); /* a bad shape now and then */
-		PlanParams p{thr, thr, (uint32_t)(rng() % 3), ppm, 4096, rng() % 8 != 0, vers};
-
-		const PlanError e = plan_rpc(call, reply, p, full.get());
-		const bool one_write = e == PlanError::None && full->call == CallForm::Inline &&
-				       full->reply == ReplyForm::WriteChunk && full->write.nsegs == 1;
-		fast->call_hdr_len = 0xdead;
-		const bool said = plan_one_write(call, reply, p, fast.get());
-		ASSERT_EQ(said, one_write) << "i " << i;
-		if (!said) {
-			EXPECT_EQ(fast->call_hdr_len, 0xdeadu);
-			no++;
-			continue;
-		}
-		yes++;
-		expect_same_one_segment_plan(*fast, *full, true);
-	}
-	EXPECT_GT(yes, 1000);
-	EXPECT_GT(no, 1000);
-}
-
-TEST(Planner, PlanOneReplyAgreesWithPlanRpc)
-{
-	auto full = std::make_unique<Plan>();
-	auto fast = std::make_unique<Plan>();
-	std::mt19937_64 rng(4246);
+	std::mt19937_64 rng(seed);
 	int yes = 0, no = 0;
 
 	for (int i = 0; i < 40000; i++) {
@@ -442,34 +408,55 @@ TEST(Planner, PlanOneReplyAgreesWithPlanRpc)
 		const MsgShape call = shape(4 * (uint32_t)(rng() % (thr / 2)),
 					    (uint32_t)(rng() % 4 == 0) * (uint32_t)(rng() % thr), 0,
 					    (uint32_t)(rng() % 8), false);
-		/* mostly one head, around the threshold and the registration */
-		MsgShape reply = shape((uint32_t)(rng() % (thr * 2 + ppm * 4096)),
-				       (uint32_t)(rng() % 8 == 0) * (uint32_t)(rng() % 4096), 0,
-				       (uint32_t)(rng() % 8 == 0) * (uint32_t)(rng() % 64),
-				       rng() % 8 == 0);
-		reply.head.page_offset = (uint32_t)(rng() % 4096);
+		MsgShape reply = reply_shape(rng, thr, ppm);
 		if (rng() % 16 == 0)
 			reply.pad = (uint32_t)(rng() % 5); /* a bad shape now and then */
-		if (rng() % 8 == 0) /* a head that ends at, or one octet past, the registration */
-			reply.head.len = ppm * 4096 - reply.head.page_offset + (uint32_t)(rng() % 2);
 		PlanParams p{thr, thr, (uint32_t)(rng() % 3), ppm, 4096, rng() % 8 != 0, vers};
 
 		const PlanError e = plan_rpc(call, reply, p, full.get());
-		const bool one_reply = e == PlanError::None && full->call == CallForm::Inline &&
-				       full->reply == ReplyForm::ReplyChunk &&
-				       full->reply_chunk.nsegs == 1 &&
-				       full->reply_chunk.segs[0].extent == ExtentId::Head;
+		const bool planned =
+			e == PlanError::None && full->call == CallForm::Inline &&
+			(write ? full->reply == ReplyForm::WriteChunk && full->write.nsegs == 1
+			       : full->reply == ReplyForm::ReplyChunk &&
+					 full->reply_chunk.nsegs == 1 &&
+					 full->reply_chunk.segs[0].extent == ExtentId::Head);
 		fast->call_hdr_len = 0xdead;
-		const bool said = plan_one_reply(call, reply, p, fast.get());
-		ASSERT_EQ(said, one_reply) << "i " << i;
+		const bool said = write ? plan_one_write(call, reply, p, fast.get())
+					: plan_one_reply(call, reply, p, fast.get());
+		ASSERT_EQ(said, planned) << "i " << i;
 		if (!said) {
 			EXPECT_EQ(fast->call_hdr_len, 0xdeadu);
 			no++;
 			continue;
 		}
 		yes++;
-		expect_same_one_segment_plan(*fast, *full, false);
+		expect_same_one_segment_plan(*fast, *full, write);
 	}
 	EXPECT_GT(yes, 1000);
 	EXPECT_GT(no, 1000);
+}
+
+/* READ-shaped RPCs: a DDP page list up to two registrations long. */
+TEST(Planner, PlanOneWriteAgreesWithPlanRpc)
+{
+	expect_one_segment_planner(true, 4245, [](std::mt19937_64 &rng, uint32_t thr, uint32_t ppm) {
+		const uint32_t data = (uint32_t)(rng() % (ppm * 4096 * 2 + 1));
+		return shape(4 * (uint32_t)(rng() % (thr / 3)), data, (uint32_t)(rng() % 4096),
+			     (uint32_t)(rng() % 8) + (uint32_t)ktl::xdr_pad(data), rng() % 8 != 0);
+	});
+}
+
+/* Mostly one head, around the threshold and the registration. */
+TEST(Planner, PlanOneReplyAgreesWithPlanRpc)
+{
+	expect_one_segment_planner(false, 4246, [](std::mt19937_64 &rng, uint32_t thr, uint32_t ppm) {
+		MsgShape reply = shape((uint32_t)(rng() % (thr * 2 + ppm * 4096)),
+				       (uint32_t)(rng() % 8 == 0) * (uint32_t)(rng() % 4096), 0,
+				       (uint32_t)(rng() % 8 == 0) * (uint32_t)(rng() % 64),
+				       rng() % 8 == 0);
+		reply.head.page_offset = (uint32_t)(rng() % 4096);
+		if (rng() % 8 == 0) /* a head that ends at, or one octet past, the registration */
+			reply.head.len = ppm * 4096 - reply.head.page_offset + (uint32_t)(rng() % 2);
+		return reply;
+	});
 }

@@ -88,6 +88,16 @@ struct Segment {
 	u64 offset;
 };
 
+/* Segment @s's words at @p, as the wire has them: the octet after them. */
+inline u8 *put_segment(u8 *p, const Segment &s)
+{
+	ktl::store_be32(p, s.handle);
+	ktl::store_be32(p + 4, s.length);
+	ktl::store_be32(p + 8, (u32)(s.offset >> 32));
+	ktl::store_be32(p + 12, (u32)s.offset);
+	return p + kSegmentSize;
+}
+
 /*
  * One chunk: @nsegs segments starting at index @first of the segment
  * array.  @position is the XDR position for Read chunks, 0 otherwise.
