@@ -351,8 +351,6 @@ int rpcrdmax_ib_mr_map(void *mr, void *device, void *sgl, const struct rpcrdmax_
 int rpcrdmax_ib_mr_map_kva(void *mr, void *device, void *sgl, const void *va, unsigned int len,
 			   unsigned int max, int dir) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_ib_mr_unmap(void *device, void *sgl, unsigned int nsegs, int dir) RPCRDMAX_NOEXCEPT;
-/* Advance the rkey's variant byte so a stale rkey no longer matches. */
-void rpcrdmax_ib_mr_bump_key(void *mr) RPCRDMAX_NOEXCEPT;
 
 /*
  * RDMA Read/Write of one remote segment from/to local page pieces
@@ -944,6 +942,8 @@ void rpcrdmax_kunit_rqst_set_data_touch(void *rqst) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_kunit_rqst_page_pieces(void *rqst, bool rcv, unsigned int offset, unsigned int len,
 				    struct rpcrdmax_page_seg *segs, unsigned int max) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_rqst_free(void *rqst) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_mr_next_keys(const void *mr, unsigned int *lkey,
+				 unsigned int *rkey) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_kunit_rqst_write(void *rqst, bool rcv, unsigned int offset, const void *src,
 			      unsigned int len) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_kunit_rqst_read(void *rqst, bool rcv, unsigned int offset, void *dst,

@@ -178,6 +178,22 @@ void rpcrdmax_kunit_rqst_free(void *rqst)
 }
 
 /**
+ * rpcrdmax_kunit_mr_next_keys - the keys the kernel's own helpers give an
+ * MR's next registration, the reference Mr::bump_key() is checked against
+ * @mr: the MR (left as it is)
+ * @lkey: set to its next lkey
+ * @rkey: set to its next rkey
+ */
+void rpcrdmax_kunit_mr_next_keys(const void *mr, unsigned int *lkey, unsigned int *rkey)
+{
+	struct ib_mr m = *(const struct ib_mr *)mr;
+
+	ib_update_fast_reg_key(&m, ib_inc_rkey(m.rkey));
+	*lkey = m.lkey;
+	*rkey = m.rkey;
+}
+
+/**
  * rpcrdmax_kunit_rqst_write - write into a request's buffer at a message offset
  * @rqst: from rpcrdmax_kunit_rqst_new()
  * @rcv: false: rq_snd_buf, true: rq_rcv_buf

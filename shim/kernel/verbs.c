@@ -406,10 +406,3 @@ void rpcrdmax_ib_mr_unmap(void *device, void *sgl, unsigned int nsegs, int dir)
 	ib_dma_unmap_sg(device, sgl, nsegs, dir);
 }
 
-/** rpcrdmax_ib_mr_bump_key - give @mr's next registration a fresh rkey */
-void rpcrdmax_ib_mr_bump_key(void *mr)
-{
-	struct ib_mr *m = mr;
-
-	ib_update_fast_reg_key(m, ib_inc_rkey(m->rkey));
-}

@@ -416,8 +416,19 @@ public:
 		mapped_ = 0;
 	}
 
-	/* A fresh rkey for the next registration, so stale ones never match. */
-	void bump_key() { rpcrdmax_ib_mr_bump_key(mr_); }
+	/* A fresh rkey for the next registration, so stale ones never match:
+	 * the key's low octet (the consumer's) advanced, in the lkey too, as
+	 * the kernel's ib_update_fast_reg_key(mr, ib_inc_rkey(rkey)) does
+	 * (KUnit checks the two agree). */
+	void bump_key()
+	{
+		u32 &rkey = RPCRDMAX_FIELD_REF(u32, mr_, IB_MR_RKEY);
+		u32 &lkey = RPCRDMAX_FIELD_REF(u32, mr_, IB_MR_LKEY);
+		const u32 key = (rkey + 1) & 0xffu;
+
+		lkey = (lkey & 0xffffff00u) | key;
+		rkey = (rkey & 0xffffff00u) | key;
+	}
 
 	/* Write into @wr the REG_MR that makes the mapping live. */
 	void reg(Wr *wr, void *cqe, u32 access) const { wr->reg_mr(mr_, rkey(), access, cqe); }
@@ -432,6 +443,7 @@ public:
 		return wr;
 	}
 
+	const void *raw() const { return mr_; }
 	u32 rkey() const { return RPCRDMAX_FIELD(u32, mr_, IB_MR_RKEY); }
 	u32 lkey() const { return RPCRDMAX_FIELD(u32, mr_, IB_MR_LKEY); }
 	u64 iova() const { return RPCRDMAX_FIELD(u64, mr_, IB_MR_IOVA); }
