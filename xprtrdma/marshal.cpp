@@ -73,7 +73,7 @@ void Conn::trace_chunk(rpcrdmax_chunk_event which, void *rqst, u32 pos, ClntMr *
 
 /*
  * Step 1: the Call's plan (core::plan_rpc: inline, Read chunk, Long Call;
- * Write list or Reply chunk for the Reply) and its header's fixed words.
+ * Write list or Reply chunk for the Reply), and which shortcut made it.
  * "A sender MUST NOT reduce a Payload stream when RPCSEC_GSS integrity
  * or encryption services are in use" (RFC 8166 Section 8.2.2): no data
  * item is DDP-eligible then; large messages go whole (Long Call, Reply
@@ -102,12 +102,6 @@ Result<CallShortcut> Conn::plan_call(void *rqst, u32 xid, u32 vers,
 					 core::plan_error_name(pe));
 		return error(err::EIO);
 	}
-	core::V1Header &h = send_hdr_;
-	h.reset();
-	h.xid = xid;
-	h.vers = vers;
-	h.credits = core::credits_requester_request(credits_);
-	h.proc = plan_.proc;
 	return sc;
 }
 
@@ -123,8 +117,7 @@ Result<void> Conn::register_chunk(Req *req, void *rqst, const core::PlannedChunk
 {
 	const bool rcv = which != RPCRDMAX_CHUNK_EV_READ;
 	const int dir = rcv ? RPCRDMAX_DMA_FROM_DEVICE : RPCRDMAX_DMA_TO_DEVICE;
-	const u32 access = rcv ? RPCRDMAX_ACCESS_REMOTE_WRITE | RPCRDMAX_ACCESS_LOCAL_WRITE
-			       : RPCRDMAX_ACCESS_REMOTE_READ;
+	const u32 access = rcv ? kResponderWriteAccess : RPCRDMAX_ACCESS_REMOTE_READ;
 	core::ChunkLists &cl = send_hdr_.chunks;
 	const unsigned int first = *n;
 
@@ -149,7 +142,8 @@ Result<void> Conn::register_chunk(Req *req, void *rqst, const core::PlannedChunk
 }
 
 /* Step 2: every chunk of the plan registered, in wire order (Read list,
- * Write list, Reply chunk); *@n: the REG_MRs in @wrs. */
+ * Write list, Reply chunk), into the header's lists; *@n: the REG_MRs in
+ * @wrs. */
 Result<void> Conn::register_chunks(Req *req, void *rqst, const core::MsgShape &call,
 				   Wr **wrs, unsigned int *n)
 {
@@ -244,25 +238,59 @@ void Conn::count_call(const Req *req, const rpcrdmax_xdr_shape &cs, u32 copied)
 		st.pullup_bytes.add_return(copied - cs.head_len);
 }
 
-/* Step 3: header @h of a Call with chunks, into @out: from fixed offsets
- * for the shapes plan_call() took a shortcut for (the only segment is
- * the header's first), else by the general encoders. */
-static Result<u32> encode_call(CallShortcut sc, const core::V1Header &h, u32 inv_handle,
-			       Bytes out)
+/*
+ * Steps 2 and 3 of a Call plan_rpc() planned: its chunks registered
+ * (*@n REG_MRs in @wrs) into the header's lists, and the header encoded
+ * into @out by the general encoders.  Its octets.
+ */
+Result<u32> Conn::encode_chunks(Req *req, void *rqst, u32 xid, u32 vers, u32 credits,
+				const core::MsgShape &call, Wr **wrs, unsigned int *n, Bytes out)
 {
-	switch (sc) {
-	case CallShortcut::OneWrite:
-		return core::encode_one_write_msg(h.xid, h.vers, h.credits, core::kMsgCall,
-						  inv_handle, h.chunks.segs[0], out);
-	case CallShortcut::OneReply:
-		return core::encode_one_reply_msg(h.xid, h.vers, h.credits, core::kMsgCall,
-						  inv_handle, h.chunks.segs[0], out);
-	case CallShortcut::None:
-		break;
-	}
-	return h.vers == core::kRpcRdmaVersion2
-		       ? core::v2_encode_msg(h, core::kMsgCall, inv_handle, out)
-		       : core::v1_encode(h, out);
+	core::V1Header &h = send_hdr_;
+
+	req->inv_handle = 0;
+	h.reset();
+	h.xid = xid;
+	h.vers = vers;
+	h.credits = credits;
+	h.proc = plan_.proc;
+	RPCRDMAX_TRY(register_chunks(req, rqst, call, wrs, n));
+	if (vers != core::kRpcRdmaVersion2)
+		return core::v1_encode(h, out);
+	/* Version 2 (draft Section 6.2.3): the server may invalidate the
+	 * one handle this names; the others we invalidate. */
+	req->inv_handle = *n ? h.chunks.reply_inv_handle() : 0;
+	return core::v2_encode_msg(h, core::kMsgCall, req->inv_handle, out);
+}
+
+/*
+ * Steps 2 and 3 of a Call plan_call() took shortcut @sc for: the
+ * Reply's one segment registered (its REG_MR in wrs[0]) and the header
+ * written around it from fixed offsets; no chunk lists are built.  Its
+ * octets.
+ */
+Result<u32> Conn::encode_one_segment(Req *req, void *rqst, CallShortcut sc, u32 xid, u32 vers,
+				     u32 credits, Wr **wrs, unsigned int *n, Bytes out)
+{
+	const bool write = sc == CallShortcut::OneWrite;
+	const core::PlannedChunk &c = write ? plan_.write : plan_.reply_chunk;
+
+	req->inv_handle = 0;
+	ClntMr *m = RPCRDMAX_TRY(frwr_register(req, rqst, true, c.segs[0], 0,
+					       RPCRDMAX_DMA_FROM_DEVICE, kResponderWriteAccess));
+	wrs[0] = &m->reg_wr;
+	*n = 1;
+	if (tp_any(RPCRDMAX_TP_XPRTRDMA_CHUNK_WRITE, RPCRDMAX_TP_XPRTRDMA_CHUNK_REPLY))
+		trace_chunk(write ? RPCRDMAX_CHUNK_EV_WRITE : RPCRDMAX_CHUNK_EV_REPLY, rqst, 0,
+			    &m, 1);
+	/* Version 2: the one handle, which the server may invalidate
+	 * (ChunkLists::reply_inv_handle's rule) */
+	if (vers == core::kRpcRdmaVersion2)
+		req->inv_handle = m->seg.handle;
+	return write ? core::encode_one_write_msg(xid, vers, credits, core::kMsgCall,
+						  req->inv_handle, m->seg, out)
+		     : core::encode_one_reply_msg(xid, vers, credits, core::kMsgCall,
+						  req->inv_handle, m->seg, out);
 }
 
 /* Octets of an xdr_buf's stream as described by @s: for a Call, at least
@@ -274,11 +302,11 @@ static u64 shape_len(const rpcrdmax_xdr_shape &s)
 
 /*
  * The Call of @rqst into Send buffer @sb: planned (step 1), its chunks
- * registered (2), its transport header encoded (3), what travels inline
+ * registered (2) and its transport header encoded (3) (for the common
+ * one-segment shapes together, without chunk lists), what travels inline
  * copied after it (4), counted (5).  An RPC whose Call and largest Reply
- * both fit inline (most: GETATTR, LOOKUP, a READ's Call) skips the
- * shapes and registration: a chunkless header and the Call copied after
- * it.  *@send_len: the octets to send; wrs[0, *@nwr): the REG_MRs to post
+ * both fit inline (LOOKUP; on 6.1 a GETATTR too) skips the shapes and
+ * registration: a chunkless header and the Call copied after it.  *@send_len: the octets to send; wrs[0, *@nwr): the REG_MRs to post
  * before the Send.  -ENOBUFS when no MR is free (sunrpc retries), -EIO
  * when the Call cannot be sent.
  */
@@ -324,19 +352,17 @@ Result<void> Conn::marshal(Req *req, void *rqst, u32 xid, SendBuf *sb, u32 *send
 		rqst_shape_rest(rqst, true, &rs);
 		const core::MsgShape call = marshal_shape(cs), reply = marshal_shape(rs);
 		const CallShortcut sc = RPCRDMAX_TRY(plan_call(rqst, xid, vers, thr, call, reply));
+		const u32 credits = core::credits_requester_request(credits_);
+		const Bytes out(sb->data, limit);
 
-		core::V1Header &h = send_hdr_;
-		r = register_chunks(req, rqst, call, wrs, &n);
-		/* Version 2 (draft Section 6.2.3): the server may invalidate
-		 * the one handle this names; the others we invalidate. */
-		req->inv_handle = r.is_ok() && v2 && n ? h.chunks.reply_inv_handle() : 0;
-		if (r.is_ok()) {
-			auto enc = encode_call(sc, h, req->inv_handle, Bytes(sb->data, limit));
-			if (enc.is_error())
-				r = enc.error();
-			else
-				hl = enc.value();
-		}
+		auto enc = sc == CallShortcut::None
+				   ? encode_chunks(req, rqst, xid, vers, credits, call, wrs, &n, out)
+				   : encode_one_segment(req, rqst, sc, xid, vers, credits, wrs, &n,
+							out);
+		if (enc.is_error())
+			r = enc.error();
+		else
+			hl = enc.value();
 		if (r.is_ok()) {
 			copied = copy_inline(rqst, cs, call, sb->data + hl, limit - hl);
 			if (copied < 0)

@@ -56,7 +56,7 @@ inline constexpr u32 kMrsPerReq = 8;		/* registrations one RPC may hold */
  * holds a kPagesPerMr-entry scatterlist), as many as 32 RPCs of
  * kMrsPerReq.  The slot table may have more RPCs in flight
  * (rdma_slot_table_entries, 128 by default), but most register one MR
- * (a READ's or WRITE's data) or none (a GETATTR).  A connection starts
+ * (a READ's or WRITE's data; on 7.x a GETATTR's Reply chunk) or none.  A connection starts
  * with kMrBatch; when fewer than kMrLowWater are free, a work item makes
  * kMrBatch more (frwr.cpp), as stock makes its MRs on demand.  A Call
  * that finds none free gets -ENOBUFS: sunrpc sends it again a quarter
@@ -66,6 +66,11 @@ inline constexpr u32 kMrBatch = 4 * kMrsPerReq;
 inline constexpr u32 kMrLowWater = 2 * kMrsPerReq;
 static_assert(kMrPool % kMrBatch == 0 && kMrLowWater < kMrBatch);
 inline constexpr u32 kMaxRegsPerCall = 2 * kMrsPerReq;	/* marshal's cap */
+/* The access an MR of a Write chunk or of the Reply chunk grants: the
+ * server writes into it with RDMA Writes (RFC 8166 Sections 3.4.6 and
+ * 3.5.3: a Reply chunk is a special Write chunk). */
+inline constexpr u32 kResponderWriteAccess =
+	RPCRDMAX_ACCESS_REMOTE_WRITE | RPCRDMAX_ACCESS_LOCAL_WRITE;
 /* Send buffers for @reqs credits: Replies can lag their Sends' completions. */
 constexpr u32 send_bufs(u32 reqs) { return 2 * reqs; }
 /* Worst case on the Send Queue: every Send buffer in flight with its
@@ -89,7 +94,8 @@ class Conn;
 struct Req;
 
 /* Which of the core's shortcuts planned a Call with chunks (Conn::plan_call):
- * its header is then encoded from fixed offsets. */
+ * its one segment is then registered and its header written from fixed
+ * offsets (Conn::encode_one_segment). */
 enum class CallShortcut : u8 {
 	None,	  /* core::plan_rpc */
 	OneWrite, /* core::plan_one_write: a READ's one Write segment */
@@ -269,6 +275,10 @@ public:
 				    Wr **wrs, ClntMr **regd, unsigned int *n);
 	Result<void> register_chunks(Req *req, void *rqst, const core::MsgShape &call,
 				     Wr **wrs, unsigned int *n);
+	Result<u32> encode_chunks(Req *req, void *rqst, u32 xid, u32 vers, u32 credits,
+				  const core::MsgShape &call, Wr **wrs, unsigned int *n, Bytes out);
+	Result<u32> encode_one_segment(Req *req, void *rqst, CallShortcut sc, u32 xid, u32 vers,
+				       u32 credits, Wr **wrs, unsigned int *n, Bytes out);
 	int copy_inline(void *rqst, const rpcrdmax_xdr_shape &cs, const core::MsgShape &call,
 			u8 *dst, u32 room);
 	void count_call(const Req *req, const rpcrdmax_xdr_shape &cs, u32 copied);
