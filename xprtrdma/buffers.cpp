@@ -41,10 +41,15 @@ void Req::reuse()
 	rcv = nullptr;
 }
 
-/* A kept request whose allocation holds at least @need octets, or nullptr. */
-Req *ClntEp::take_req(u32 need)
+/*
+ * buf_alloc() without a fitting request in last_freed_ (@kept: the one
+ * it held, too small, or nullptr): one from the cache if it fits, else a
+ * new block of @need octets rounded up to a power of two.  Reused ones
+ * are reset (Req::reuse); nullptr when no memory.
+ */
+Req *ClntEp::take_req_slow(Req *kept, u32 need, unsigned int gfp)
 {
-	Req *req = last_freed_.exchange(nullptr);
+	Req *req = kept;
 
 	if (!req) {
 		SpinLockBhGuard g(&cache_lock_);
@@ -56,6 +61,17 @@ Req *ClntEp::take_req(u32 need)
 		destroy_req(req); /* the next allocation is the larger size */
 		req = nullptr;
 	}
+	if (req) {
+		req->reuse();
+		return req;
+	}
+	const u32 size = round_up_pow2(need);
+	void *raw = rpcrdmax_kmalloc(size, gfp);
+	if (!raw)
+		return nullptr;
+	stats.req_blocks.add_return(1);
+	req = new (raw) Req;
+	req->block_size = size;
 	return req;
 }
 
@@ -89,52 +105,50 @@ void ClntEp::keep_req(Req *req)
  * blocks are rounded up to a power of two (the kmalloc size class they
  * fill anyway) so that reuse settles on the largest size in use.
  */
-RPCRDMAX_HOT_ENTRY Req *ClntEp::buf_alloc(u32 callsize, u32 rcvsize, unsigned int gfp)
+Req *ClntEp::buf_alloc(u32 callsize, u32 rcvsize, unsigned int gfp)
 {
 	const u32 cs = round_up<u32>(callsize, 64), rs = round_up<u32>(rcvsize, 64);
 	const u64 need64 = (u64)kReqHeader + cs + rs;
 	if (need64 > (1u << 30))
 		return nullptr;
 	const u32 need = (u32)need64;
-	Req *req = take_req(need);
+	Req *req = last_freed_.exchange(nullptr);
 
-	if (req) {
+	if (__builtin_expect(req && req->block_size >= need, 1))
 		req->reuse();
-	} else {
-		const u32 size = round_up_pow2(need);
-		void *raw = rpcrdmax_kmalloc(size, gfp);
-		if (!raw)
-			return nullptr;
-		stats.req_blocks.add_return(1);
-		req = new (raw) Req;
-		req->block_size = size;
-	}
+	else if (!(req = take_req_slow(req, need, gfp)))
+		return nullptr;
 	u8 *raw = reinterpret_cast<u8 *>(req);
 	req->call = raw + kReqHeader;
 	req->rcv = raw + kReqHeader + cs;
 	return req;
 }
 
-RPCRDMAX_HOT_ENTRY void ClntEp::buf_free(Req *req)
+void ClntEp::buf_free(Req *req)
 {
 	/* Most RPCs end with their MRs retired by the Reply handler: then
 	 * no lock.  Unlocked is safe: only this RPC adds MRs to its
 	 * request, and close() (under the mutex) only takes them away. */
-	if (!req->mrs.empty_once()) {
-		MutexGuard g(&mutex_);
-		Conn *c = conn_;
-
-		/* The RPC ended with registrations live (a signal, a soft
-		 * timeout): invalidate them before its pages go back. */
-		if (!req->mrs.empty() && c && req->conn == c) {
-			req->sync_wait = true;
-			if (c->frwr_invalidate(req, true).is_ok() &&
-			    !req->invalidated.wait_ms(invalidate_ms))
-				c->fence_invalidate(req);
-			c->frwr_release(req);
-		}
-	}
+	if (!req->mrs.empty_once())
+		release_live(req);
 	keep_req(req);
+}
+
+/* buf_free() of a request that may hold registrations still live (the
+ * RPC ended early: a signal, a soft timeout): they are invalidated
+ * before its pages go back. */
+void ClntEp::release_live(Req *req)
+{
+	MutexGuard g(&mutex_);
+	Conn *c = conn_;
+
+	if (!req->mrs.empty() && c && req->conn == c) {
+		req->sync_wait = true;
+		if (c->frwr_invalidate(req, true).is_ok() &&
+		    !req->invalidated.wait_ms(invalidate_ms))
+			c->fence_invalidate(req);
+		c->frwr_release(req);
+	}
 }
 
 /*
@@ -176,8 +190,9 @@ using rpcrdmax::xprtrdma::Req;
  *
  * Returns 0 or -ENOMEM.
  */
-extern "C" int rpcrdmax_clnt_buf_alloc(void *ep, unsigned int callsize, unsigned int rcvsize,
-				       unsigned int gfp, void **call, void **rcv) noexcept
+extern "C" RPCRDMAX_HOT_ENTRY int rpcrdmax_clnt_buf_alloc(void *ep, unsigned int callsize,
+							  unsigned int rcvsize, unsigned int gfp,
+							  void **call, void **rcv) noexcept
 {
 	using namespace rpcrdmax::xprtrdma;
 	Req *req = static_cast<ClntEp *>(ep)->buf_alloc(callsize, rcvsize, gfp);
@@ -190,7 +205,7 @@ extern "C" int rpcrdmax_clnt_buf_alloc(void *ep, unsigned int callsize, unsigned
 }
 
 /** rpcrdmax_clnt_buf_free - release an RPC's buffers (may sleep to invalidate) */
-extern "C" void rpcrdmax_clnt_buf_free(void *ep, void *call) noexcept
+extern "C" RPCRDMAX_HOT_ENTRY void rpcrdmax_clnt_buf_free(void *ep, void *call) noexcept
 {
 	static_cast<ClntEp *>(ep)->buf_free(Req::from_call_buffer(call));
 }

@@ -428,8 +428,9 @@ public:
 	unsigned int invalidate_ms = kInvalidateMs;
 
 private:
-	Req *take_req(u32 need);
+	RPCRDMAX_COLD Req *take_req_slow(Req *kept, u32 need, unsigned int gfp);
 	void keep_req(Req *req);
+	RPCRDMAX_COLD void release_live(Req *req);
 
 	Mutex mutex_;
 	Conn *conn_ = nullptr;
