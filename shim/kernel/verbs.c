@@ -188,14 +188,15 @@ int rpcrdmax_ib_post_recv(void *qp, void *cqe, const struct rpcrdmax_sge *sge,
 		.sg_list = sges,
 		.num_sge = num_sge,
 	};
-	unsigned int i;
+	const struct rpcrdmax_sge *end;
+	struct ib_sge *d = sges; /* walked by pointer: no bounds check per entry */
 
 	if (num_sge > ARRAY_SIZE(sges))
 		return -EINVAL;
-	for (i = 0; i < num_sge; i++) {
-		sges[i].addr = sge[i].addr;
-		sges[i].length = sge[i].length;
-		sges[i].lkey = sge[i].lkey;
+	for (end = sge + num_sge; sge < end; sge++, d++) {
+		d->addr = sge->addr;
+		d->length = sge->length;
+		d->lkey = sge->lkey;
 	}
 	return ib_post_recv(qp, &wr, NULL);
 }
@@ -216,18 +217,20 @@ int rpcrdmax_ib_post_recvs(void *qp, void *const *cqes, const struct rpcrdmax_sg
 	/* the first @n of each set below, every field ib_post_recv reads */
 	struct ib_recv_wr wrs[RPCRDMAX_MAX_RECV_CHAIN] __uninitialized;
 	struct ib_sge sg[RPCRDMAX_MAX_RECV_CHAIN] __uninitialized;
+	struct ib_recv_wr *wr = wrs; /* walked by pointer: no bounds check per entry */
+	struct ib_sge *s = sg;
 	unsigned int i;
 
 	if (!n || n > RPCRDMAX_MAX_RECV_CHAIN)
 		return -EINVAL;
-	for (i = 0; i < n; i++) {
-		sg[i].addr = sges[i].addr;
-		sg[i].length = sges[i].length;
-		sg[i].lkey = sges[i].lkey;
-		wrs[i].wr_cqe = cqes[i];
-		wrs[i].sg_list = &sg[i];
-		wrs[i].num_sge = 1;
-		wrs[i].next = i + 1 < n ? &wrs[i + 1] : NULL;
+	for (i = 0; i < n; i++, wr++, s++, sges++) {
+		s->addr = sges->addr;
+		s->length = sges->length;
+		s->lkey = sges->lkey;
+		wr->wr_cqe = cqes[i];
+		wr->sg_list = s;
+		wr->num_sge = 1;
+		wr->next = i + 1 < n ? wr + 1 : NULL;
 	}
 	return ib_post_recv(qp, wrs, NULL);
 }
