@@ -15,9 +15,12 @@
 /*
  * rpcrdmax_tp_hot_probed - how many hot tracepoints have a probe: each
  * hot event is defined with these two as its regfunc and unregfunc,
- * which the kernel calls as its first probe is attached (before its key
- * is enabled) and as its last goes (after the key is disabled).  So while
- * a key is on, this count is above zero; the C++ reads it first.
+ * which the kernel calls as its first probe is attached, before it
+ * enables the key, and as its last is removed (6.1 just before it
+ * disables the key: a probe going away may miss the events of that
+ * moment, as any probe racing its removal does).  So while a probe is
+ * attached to a hot event, this count is above zero; the C++ reads it
+ * first.
  */
 int rpcrdmax_tp_hot_probed;
 
