@@ -119,10 +119,19 @@ Result<u32> Conn::frwr_map(ClntMr *m, void *rqst, bool rcv, const core::PlannedS
 	return n;
 }
 
+/*
+ * One MR for segment @ps of @rqst's send buffer (a Read chunk's: the
+ * server reads it) or (@rcv) receive buffer (a Write or Reply chunk's:
+ * the server writes into it with RDMA Writes, RFC 8166 Sections 3.4.6
+ * and 3.5.3), mapped and its REG_MR prepared in m->reg_wr; it joins
+ * @req's MRs.  -ENOBUFS when the pool has none free.
+ */
 Result<ClntMr *> Conn::frwr_register(Req *req, void *rqst, bool rcv,
-				     const core::PlannedSegment &ps, u32 extent_shift, int dir,
-				     u32 access)
+				     const core::PlannedSegment &ps, u32 extent_shift)
 {
+	const int dir = rcv ? RPCRDMAX_DMA_FROM_DEVICE : RPCRDMAX_DMA_TO_DEVICE;
+	const u32 access = rcv ? RPCRDMAX_ACCESS_REMOTE_WRITE | RPCRDMAX_ACCESS_LOCAL_WRITE
+			       : RPCRDMAX_ACCESS_REMOTE_READ;
 	ClntMr *m;
 	{
 		SpinLockBhGuard g(&free_lock_);

@@ -116,8 +116,6 @@ Result<void> Conn::register_chunk(Req *req, void *rqst, const core::PlannedChunk
 				  Wr **wrs, ClntMr **regd, unsigned int *n)
 {
 	const bool rcv = which != RPCRDMAX_CHUNK_EV_READ;
-	const int dir = rcv ? RPCRDMAX_DMA_FROM_DEVICE : RPCRDMAX_DMA_TO_DEVICE;
-	const u32 access = rcv ? kResponderWriteAccess : RPCRDMAX_ACCESS_REMOTE_READ;
 	core::ChunkLists &cl = send_hdr_.chunks;
 	const unsigned int first = *n;
 
@@ -126,7 +124,7 @@ Result<void> Conn::register_chunk(Req *req, void *rqst, const core::PlannedChunk
 			return error(err::E2BIG);
 		const core::PlannedSegment &ps = c.segs[i];
 		u32 shift = ps.extent == core::ExtentId::Tail ? tail_shift : 0;
-		ClntMr *m = RPCRDMAX_TRY(frwr_register(req, rqst, rcv, ps, shift, dir, access));
+		ClntMr *m = RPCRDMAX_TRY(frwr_register(req, rqst, rcv, ps, shift));
 		wrs[*n] = &m->reg_wr;
 		regd[(*n)++] = m;
 		core::ListError le = which == RPCRDMAX_CHUNK_EV_READ ? cl.add_read_segment(pos, m->seg)
@@ -276,8 +274,7 @@ Result<u32> Conn::encode_one_segment(Req *req, void *rqst, CallShortcut sc, u32 
 	const core::PlannedChunk &c = write ? plan_.write : plan_.reply_chunk;
 
 	req->inv_handle = 0;
-	ClntMr *m = RPCRDMAX_TRY(frwr_register(req, rqst, true, c.segs[0], 0,
-					       RPCRDMAX_DMA_FROM_DEVICE, kResponderWriteAccess));
+	ClntMr *m = RPCRDMAX_TRY(frwr_register(req, rqst, true, c.segs[0], 0));
 	wrs[0] = &m->reg_wr;
 	*n = 1;
 	if (tp_any(RPCRDMAX_TP_XPRTRDMA_CHUNK_WRITE, RPCRDMAX_TP_XPRTRDMA_CHUNK_REPLY))
@@ -306,7 +303,8 @@ static u64 shape_len(const rpcrdmax_xdr_shape &s)
  * one-segment shapes together, without chunk lists), what travels inline
  * copied after it (4), counted (5).  An RPC whose Call and largest Reply
  * both fit inline (LOOKUP; on 6.1 a GETATTR too) skips the shapes and
- * registration: a chunkless header and the Call copied after it.  *@send_len: the octets to send; wrs[0, *@nwr): the REG_MRs to post
+ * registration: a chunkless header and the Call copied after it.
+ * *@send_len: the octets to send; wrs[0, *@nwr): the REG_MRs to post
  * before the Send.  -ENOBUFS when no MR is free (sunrpc retries), -EIO
  * when the Call cannot be sent.
  */

@@ -66,11 +66,6 @@ inline constexpr u32 kMrBatch = 4 * kMrsPerReq;
 inline constexpr u32 kMrLowWater = 2 * kMrsPerReq;
 static_assert(kMrPool % kMrBatch == 0 && kMrLowWater < kMrBatch);
 inline constexpr u32 kMaxRegsPerCall = 2 * kMrsPerReq;	/* marshal's cap */
-/* The access an MR of a Write chunk or of the Reply chunk grants: the
- * server writes into it with RDMA Writes (RFC 8166 Sections 3.4.6 and
- * 3.5.3: a Reply chunk is a special Write chunk). */
-inline constexpr u32 kResponderWriteAccess =
-	RPCRDMAX_ACCESS_REMOTE_WRITE | RPCRDMAX_ACCESS_LOCAL_WRITE;
 /* Send buffers for @reqs credits: Replies can lag their Sends' completions. */
 constexpr u32 send_bufs(u32 reqs) { return 2 * reqs; }
 /* Worst case on the Send Queue: every Send buffer in flight with its
@@ -252,8 +247,7 @@ public:
 	Result<u32> frwr_map(ClntMr *m, void *rqst, bool rcv, const core::PlannedSegment &ps,
 			     u32 shift, int dir);
 	Result<ClntMr *> frwr_register(Req *req, void *rqst, bool rcv,
-				       const core::PlannedSegment &ps, u32 extent_shift, int dir,
-				       u32 access);
+				       const core::PlannedSegment &ps, u32 extent_shift);
 	void frwr_release(Req *req);
 	void frwr_put_free(ClntMr *m, bool next);
 	bool frwr_remote_invalidated(Req *req, u32 rkey);
