@@ -60,8 +60,11 @@
  *                  8 KiB Write chunk, Send with Invalidate of its rkey;
  *                  the data lands in the pages, the pad and the rest of
  *                  the inline Reply in the tail, the length counts 5001;
- *   foreign_rkey   a Send With Invalidate of another RPC's rkey (RFC 8797
- *                  Section 4.1): a bad reply, the connection reset;
+ *   mr_reuse       one RPC at a time, each registers the MR the one
+ *                  before released last, under the next rkey;
+ *   foreign_rkey   a Send With Invalidate of another outstanding RPC's
+ *                  rkey (RFC 8797 Section 4.1): a bad reply, the
+ *                  connection reset;
  *   mr_pool        a connection starts with kMrBatch MRs, not the whole
  *                  pool; Calls that hold MRs until fewer than kMrLowWater
  *                  are free make the refill work add kMrBatch more;
@@ -1244,6 +1247,67 @@ static void write_chunk_case(Reporter check)
 	bench_down(&b);
 }
 
+/* The rkey a registration after one under @rkey carries (ib_inc_rkey). */
+static u32 next_rkey(u32 rkey)
+{
+	return (rkey & 0xffffff00u) | ((rkey + 1) & 0xffu);
+}
+
+/*
+ * An MR released is the next one registered (Conn::spare_mr_, no lock):
+ * one READ-style RPC at a time, each one's first segment is the MR the
+ * RPC before released last, registered again under the next rkey.  An
+ * RPC whose page list is no data item offers a Reply chunk of a segment
+ * per extent instead; the next RPC gets the last of those MRs, the
+ * others having gone to the free list.  Every Reply is a plain Send:
+ * each MR is invalidated by the client.
+ */
+static void mr_reuse_case(Reporter check)
+{
+	struct Step {
+		u32 page_len;
+		bool ddp;
+	};
+	static const Step steps[] = {
+		{ 8192, true }, { 8192, true }, { 4096, true }, { 4096, false }, { 8192, true },
+	};
+	Bench b;
+	u8 rpc[64];
+	u32 i = 0, segs = 0, last = 0;
+
+	read_style(&b);
+	if (!bench_up(check, &b, kDefaultPd))
+		goto out;
+	for (; i < array_size(steps); i++) {
+		const Step &st = steps[i];
+		b.rcv.page_len = st.page_len;
+		b.rcv.ddp = st.ddp;
+		if (!bench_send(check, &b, 0x11110300 + i) || !b.r->take_call(check) ||
+		    !call_matches(check, &b))
+			break;
+		const core::ChunkLists &cl = b.r->call.chunks;
+		const core::ChunkRef &c = st.ddp ? cl.write[0] : cl.reply;
+		if (!EXPECT(b.r->call.proc == core::V1Proc::Msg && cl.nread == 0) ||
+		    !EXPECT(cl.nwrite == (st.ddp ? 1u : 0u) && cl.has_reply == !st.ddp) ||
+		    !EXPECT(cl.chunk_length(c) == (st.ddp ? st.page_len : b.rcv_len())) ||
+		    (i > 0 && !EXPECT(cl.segment(c, 0).handle == next_rkey(last))))
+			break;
+		last = cl.segment(c, c.nsegs - 1).handle;
+		segs += c.nsegs;
+		fill_reply(rpc, sizeof(rpc), b.xid, 40 + i);
+		if (!b.r->send_inline(check, rpc, sizeof(rpc), 0) || !bench_done(check, &b) ||
+		    !EXPECT(b.status == (int)sizeof(rpc)) ||
+		    !EXPECT(mem_compare(b.got, rpc, sizeof(rpc)) == 0))
+			break;
+		bench_next(&b);
+	}
+	EXPECT(i == array_size(steps));
+	EXPECT(segs > array_size(steps)); /* the Reply chunk took more than one */
+	EXPECT(b.ep->stats.local_inv_needed.read() == (int)segs);
+out:
+	bench_down(&b);
+}
+
 /*
  * The MR pool grows on demand.  Each READ-style Call holds one MR (its
  * Write chunk's) until its Reply; none comes here.  Holding enough to
@@ -1287,19 +1351,17 @@ out:
 
 /*
  * RFC 8797 Section 4.1: a Reply's Send With Invalidate may retire only
- * an rkey of its own RPC.  The first RPC's Reply invalidates its Write
- * chunk's rkey and completes; that MR goes back to the pool still
- * holding the rkey (its next registration changes it).  The second RPC
- * gets another MR (the pool is first in, first out), and a Reply that
- * invalidates the first RPC's rkey - a valid rkey of this client, but
- * not this RPC's - is refused: a bad reply, the connection reset, the
- * RPC not completed.
+ * an rkey of its own RPC.  Two RPCs are outstanding, each with its own
+ * Write chunk MR; the second one's Reply invalidates the first one's
+ * rkey - a live rkey of this client, but not this RPC's - and is
+ * refused: a bad reply, the connection reset, the RPC not completed.
  */
 static void foreign_rkey_case(Reporter check)
 {
 	Bench b;
 	constexpr u32 kLen = 100;
 	u8 rpc[128];
+	void *first_call = nullptr, *first_rqst = nullptr;
 
 	read_style(&b);
 	if (!bench_call(check, &b, kDefaultPd, 0x11110030) || !offered_write(check, &b)) {
@@ -1308,24 +1370,25 @@ static void foreign_rkey_case(Reporter check)
 	}
 	const core::ChunkLists &cl = b.r->call.chunks;
 	const u32 first = cl.segment(cl.write[0], 0).handle;
-	fill(b.r->data, kLen, 41);
-	fill_reply(rpc, sizeof(rpc), b.xid, 42);
-	if (reply_write(check, &b, kLen, kLen, rpc, sizeof(rpc), first) && bench_done(check, &b)) {
-		bench_next(&b);
-		if (bench_send(check, &b, 0x11110031) && b.r->take_call(check) &&
-		    call_matches(check, &b) && offered_write(check, &b) &&
-		    EXPECT(cl.segment(cl.write[0], 0).handle != first)) {
-			fill_reply(rpc, sizeof(rpc), b.xid, 43);
-			const int lost = b.x->disconnects.read();
-			if (reply_write(check, &b, kLen, kLen, rpc, sizeof(rpc), first)) {
-				for (u32 i = 0; i < kWaitMs / 10 && b.x->disconnects.read() == lost; i++)
-					rpcrdmax_msleep(10);
-				EXPECT(b.x->disconnects.read() == lost + 1);
-				EXPECT(b.x->completions.read() == 0);
-				EXPECT(b.ep->stats.bad_reply.read() == 1);
-			}
+	/* the first RPC stays outstanding, its MR live */
+	first_call = ktl::exchange(b.call, nullptr);
+	first_rqst = ktl::exchange(b.rqst, nullptr);
+	if (bench_send(check, &b, 0x11110031) && b.r->take_call(check) &&
+	    call_matches(check, &b) && offered_write(check, &b) &&
+	    EXPECT(cl.segment(cl.write[0], 0).handle != first)) {
+		fill(b.r->data, kLen, 41);
+		fill_reply(rpc, sizeof(rpc), b.xid, 43);
+		const int lost = b.x->disconnects.read();
+		if (reply_write(check, &b, kLen, kLen, rpc, sizeof(rpc), first)) {
+			for (u32 i = 0; i < kWaitMs / 10 && b.x->disconnects.read() == lost; i++)
+				rpcrdmax_msleep(10);
+			EXPECT(b.x->disconnects.read() == lost + 1);
+			EXPECT(b.x->completions.read() == 0);
+			EXPECT(b.ep->stats.bad_reply.read() == 1);
 		}
 	}
+	rpcrdmax_clnt_buf_free(b.ep, first_call);
+	rpcrdmax_kunit_rqst_free(first_rqst);
 	bench_down(&b);
 }
 
@@ -2422,6 +2485,7 @@ RPCRDMAX_KUNIT_MARSHAL_ENTRY(connect_fails)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(connect_delay)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(reply_major)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(write_chunk)
+RPCRDMAX_KUNIT_MARSHAL_ENTRY(mr_reuse)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(foreign_rkey)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(mr_pool)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(inv_fence)

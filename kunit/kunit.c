@@ -247,6 +247,7 @@ RPCRDMAX_CXX_CASE(marshal_connect_fails)
 RPCRDMAX_CXX_CASE(marshal_connect_delay)
 RPCRDMAX_CXX_CASE(marshal_reply_major)
 RPCRDMAX_CXX_CASE(marshal_write_chunk)
+RPCRDMAX_CXX_CASE(marshal_mr_reuse)
 RPCRDMAX_CXX_CASE(marshal_foreign_rkey)
 RPCRDMAX_CXX_CASE(marshal_mr_pool)
 RPCRDMAX_CXX_CASE(marshal_inv_fence)
@@ -283,6 +284,7 @@ static struct kunit_case rpcrdmax_xprt_marshal_cases[] = {
 	KUNIT_CASE(marshal_connect_delay_case),
 	KUNIT_CASE(marshal_reply_major_case),
 	KUNIT_CASE(marshal_write_chunk_case),
+	KUNIT_CASE(marshal_mr_reuse_case),
 	KUNIT_CASE(marshal_foreign_rkey_case),
 	KUNIT_CASE(marshal_mr_pool_case),
 	KUNIT_CASE(marshal_inv_fence_case),

@@ -132,17 +132,9 @@ Result<ClntMr *> Conn::frwr_register(Req *req, void *rqst, bool rcv,
 	const int dir = rcv ? RPCRDMAX_DMA_FROM_DEVICE : RPCRDMAX_DMA_TO_DEVICE;
 	const u32 access = rcv ? RPCRDMAX_ACCESS_REMOTE_WRITE | RPCRDMAX_ACCESS_LOCAL_WRITE
 			       : RPCRDMAX_ACCESS_REMOTE_READ;
-	ClntMr *m;
-	{
-		SpinLockBhGuard g(&free_lock_);
-		m = free_mrs_.pop_front();
-		free_mr_count_ -= m != nullptr;
-		/* queued under the lock: frwr_stop_refill() then cancels it */
-		if (free_mr_count_ < kMrLowWater && mrs_made_ < kMrPool && !refill_queued_ &&
-		    !refill_stopped_)
-			refill_queued_ = mr_refill_.queue();
-	}
-	if (!m) {
+	ClntMr *m = spare_mr_.exchange(nullptr);
+
+	if (!m && !(m = frwr_take_free())) {
 		rpcrdmax_trace_nomrs_err(ep_->xprt_, rqst);
 		return error(err::ENOBUFS);
 	}
@@ -167,15 +159,34 @@ Result<ClntMr *> Conn::frwr_register(Req *req, void *rqst, bool rcv,
 	return m;
 }
 
-/* Unmap and pool every MR of @req: they must be invalid by now. */
+/* An MR from the free list (spare_mr_ had none), and the refill queued
+ * when the list runs low; nullptr when it is empty. */
+ClntMr *Conn::frwr_take_free()
+{
+	SpinLockBhGuard g(&free_lock_);
+	ClntMr *m = free_mrs_.pop_front();
+
+	free_mr_count_ -= m != nullptr;
+	/* queued under the lock: frwr_stop_refill() then cancels it */
+	if (free_mr_count_ < kMrLowWater && mrs_made_ < kMrPool && !refill_queued_ &&
+	    !refill_stopped_)
+		refill_queued_ = mr_refill_.queue();
+	return m;
+}
+
+/* Unmap and pool every MR of @req: they must be invalid by now.  Each
+ * becomes the spare (spare_mr_); the one it displaces goes to the free
+ * list. */
 void Conn::frwr_release(Req *req)
 {
 	while (ClntMr *m = req->mrs.pop_front()) {
 		m->trace(RPCRDMAX_MR_EV_UNMAP);
 		m->mr.unmap();
 		m->req = nullptr;
-		SpinLockBhGuard g(&free_lock_);
-		frwr_put_free(m, false);
+		if (ClntMr *old = spare_mr_.exchange(m)) {
+			SpinLockBhGuard g(&free_lock_);
+			frwr_put_free(old, false);
+		}
 	}
 }
 

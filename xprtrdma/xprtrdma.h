@@ -249,6 +249,7 @@ public:
 	Result<ClntMr *> frwr_register(Req *req, void *rqst, bool rcv,
 				       const core::PlannedSegment &ps, u32 extent_shift);
 	void frwr_release(Req *req);
+	ClntMr *frwr_take_free();
 	void frwr_put_free(ClntMr *m, bool next);
 	bool frwr_remote_invalidated(Req *req, u32 rkey);
 	Result<void> frwr_invalidate(Req *req, bool signal_req);
@@ -354,6 +355,10 @@ private:
 	SpinLock free_lock_;		/* MRs */
 	List<ClntMr, &ClntMr::node> free_mrs_;
 	u32 free_mr_count_ = 0;
+	/* The MR released last, taken by the next registration with one
+	 * exchange: with one RPC at a time no MR passes free_lock_.  Not
+	 * in free_mrs_ nor counted in free_mr_count_; unmapped, no Req. */
+	BasicAtomic<ClntMr *> spare_mr_{ nullptr };
 	bool refill_queued_ = false;	/* under free_lock_ */
 	bool refill_stopped_ = false;	/* the connection is going: queue no more */
 	/* Transmit-path scratch, serialized by sunrpc's write lock. */
