@@ -945,6 +945,7 @@ int rpcrdmax_kunit_rqst_page_pieces(void *rqst, bool rcv, unsigned int offset, u
 void rpcrdmax_kunit_rqst_free(void *rqst) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_mr_next_keys(const void *mr, unsigned int *lkey,
 				 unsigned int *rkey) RPCRDMAX_NOEXCEPT;
+unsigned int rpcrdmax_kunit_next_rkey(unsigned int rkey) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_kunit_rqst_write(void *rqst, bool rcv, unsigned int offset, const void *src,
 			      unsigned int len) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_kunit_rqst_read(void *rqst, bool rcv, unsigned int offset, void *dst,

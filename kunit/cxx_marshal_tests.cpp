@@ -1247,12 +1247,6 @@ static void write_chunk_case(Reporter check)
 	bench_down(&b);
 }
 
-/* The rkey a registration after one under @rkey carries (ib_inc_rkey). */
-static u32 next_rkey(u32 rkey)
-{
-	return (rkey & 0xffffff00u) | ((rkey + 1) & 0xffu);
-}
-
 /*
  * An MR released is the next one registered (Conn::spare_mr_, no lock):
  * one READ-style RPC at a time, each one's first segment is the MR the
@@ -1290,7 +1284,7 @@ static void mr_reuse_case(Reporter check)
 		if (!EXPECT(b.r->call.proc == core::V1Proc::Msg && cl.nread == 0) ||
 		    !EXPECT(cl.nwrite == (st.ddp ? 1u : 0u) && cl.has_reply == !st.ddp) ||
 		    !EXPECT(cl.chunk_length(c) == (st.ddp ? st.page_len : b.rcv_len())) ||
-		    (i > 0 && !EXPECT(cl.segment(c, 0).handle == next_rkey(last))))
+		    (i > 0 && !EXPECT(cl.segment(c, 0).handle == rpcrdmax_kunit_next_rkey(last))))
 			break;
 		last = cl.segment(c, c.nsegs - 1).handle;
 		segs += c.nsegs;
@@ -2000,7 +1994,8 @@ static bool v2_answer(Reporter check, Bench *b, u32 len, u32 seed)
  * so does one that fills 4096 with version 2's header, not one that would
  * fill them with version 1's; after
  * the server's RDMA2_CONNPROP names 2048-octet Receives, the same Call is
- * a Long Call (Section 5.2.1).
+ * a Long Call (Section 5.2.1).  A Reply larger than our Receives gets a
+ * Reply chunk beside either form of Call.
  */
 static void v2_accepted_case(Reporter check)
 {
@@ -2045,13 +2040,35 @@ static void v2_accepted_case(Reporter check)
 			EXPECT(r->call.chunks.has_call_chunk());
 			EXPECT(v2_answer(check, &b, 64, 55));
 		}
+		/* A Reply larger than our Receives gets a Reply chunk, in
+		 * version 2 as in 1; the 3000-octet Call beside it stays
+		 * inline.  Answered inline, the MR invalidated by us. */
+		bench_next(&b);
+		b.snd = { 3000, 0, 0, 0, false };
+		b.rcv = { 5000, 0, 0, 0, false };
+		if (bench_send(check, &b, 0x44440006) && r->take_call(check) &&
+		    call_matches(check, &b)) {
+			EXPECT(r->call.proc == core::V1Proc::Msg);
+			EXPECT(r->call.chunks.nread == 0 && r->call.chunks.has_reply);
+			EXPECT(v2_answer(check, &b, 64, 56));
+		}
 		mem_set(h, 0, sizeof(*h));
 		h->vers = core::kRpcRdmaVersion2;
 		h->proc = core::V2Proc::ConnProp;
 		EXPECT(h->props.add_u32(core::kV2PropRbsiz, 2048));
 		EXPECT(v2_send(check, r, *h) && v2_sync(check, &b));
+		/* The same RPC again: now a Long Call, the Reply chunk still
+		 * offered (core::plan_rpc, not the one-segment shortcut). */
+		bench_next(&b);
+		if (bench_send(check, &b, 0x44440007) && r->take_call(check) &&
+		    call_matches(check, &b)) {
+			EXPECT(r->call.proc == core::V1Proc::NoMsg);
+			EXPECT(r->call.chunks.has_call_chunk() && r->call.chunks.has_reply);
+			EXPECT(v2_answer(check, &b, 64, 57));
+		}
 		bench_next(&b);
 		b.snd = { 3000, 0, 0, 0, false };
+		b.rcv = { 512, 0, 0, 0, false };
 		if (bench_send(check, &b, 0x44440003) && r->take_call(check) &&
 		    call_matches(check, &b)) {
 			EXPECT(r->call.proc == core::V1Proc::NoMsg);

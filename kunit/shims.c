@@ -194,6 +194,18 @@ void rpcrdmax_kunit_mr_next_keys(const void *mr, unsigned int *lkey, unsigned in
 }
 
 /**
+ * rpcrdmax_kunit_next_rkey - the rkey the kernel's ib_inc_rkey() gives the
+ * registration after one under @rkey
+ * @rkey: an MR's rkey
+ *
+ * Return: the next rkey, as the kernel's helper computes it.
+ */
+unsigned int rpcrdmax_kunit_next_rkey(unsigned int rkey)
+{
+	return ib_inc_rkey(rkey);
+}
+
+/**
  * rpcrdmax_kunit_rqst_write - write into a request's buffer at a message offset
  * @rqst: from rpcrdmax_kunit_rqst_new()
  * @rcv: false: rq_snd_buf, true: rq_rcv_buf
