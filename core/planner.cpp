@@ -287,16 +287,14 @@ static void plan_one_segment(u32 hdr, u64 call_len, ReplyForm reply_form, Extent
 
 } // namespace planner_impl
 
-bool plan_one_write(const MsgShape &call, const MsgShape &reply, const PlanParams &params,
-		    Plan *out)
+bool plan_one_write(u64 call_len, const MsgShape &reply, const PlanParams &params, Plan *out)
 {
 	using namespace planner_impl;
 
 	/* the shape's own test first: it tells most other RPCs apart */
-	if (!ddp_usable(reply, params) || !params_ok(params) || !shape_ok(call) || !shape_ok(reply))
+	if (!ddp_usable(reply, params) || !params_ok(params) || !shape_ok(reply))
 		return false;
 	const u64 hdr = min_header_size(params.vers) + write_chunk_bytes(1);
-	const u64 call_len = stream_len(call);
 
 	/* the whole Reply would not fit inline; its data item fits one
 	 * registration; the rest of it and the Call fit inline */
@@ -310,16 +308,13 @@ bool plan_one_write(const MsgShape &call, const MsgShape &reply, const PlanParam
 	return true;
 }
 
-bool plan_one_reply(const MsgShape &call, const MsgShape &reply, const PlanParams &params,
-		    Plan *out)
+bool plan_one_reply(u64 call_len, const MsgShape &reply, const PlanParams &params, Plan *out)
 {
 	using namespace planner_impl;
 
-	if (reply.pages.len || reply.pad || reply.tail.len || !params_ok(params) ||
-	    !shape_ok(call) || !shape_ok(reply))
+	if (reply.pages.len || reply.pad || reply.tail.len || !params_ok(params) || !shape_ok(reply))
 		return false;
 	const u64 hdr = min_header_size(params.vers) + reply_chunk_extra(1);
-	const u64 call_len = stream_len(call);
 
 	/* the Reply would not fit inline; its head fits one registration;
 	 * the header with the Reply chunk and the whole Call fit inline */

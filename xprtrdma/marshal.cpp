@@ -74,35 +74,44 @@ void Conn::trace_chunk(rpcrdmax_chunk_event which, void *rqst, u32 pos, ClntMr *
 /*
  * Step 1: the Call's plan (core::plan_rpc: inline, Read chunk, Long Call;
  * Write list or Reply chunk for the Reply), and which shortcut made it.
+ * The shortcuts plan a Call that goes inline, so they need only its
+ * length (@call_len); for plan_rpc the Call's shape is completed from
+ * @rqst into *@cs and *@call.
  * "A sender MUST NOT reduce a Payload stream when RPCSEC_GSS integrity
  * or encryption services are in use" (RFC 8166 Section 8.2.2): no data
  * item is DDP-eligible then; large messages go whole (Long Call, Reply
  * chunk).
  */
 Result<CallShortcut> Conn::plan_call(void *rqst, u32 xid, u32 vers,
-				     const core::InlineThresholds &thr, const core::MsgShape &call,
-				     const core::MsgShape &reply)
+				     const core::InlineThresholds &thr, u64 call_len,
+				     const core::MsgShape &reply, rpcrdmax_xdr_shape *cs,
+				     core::MsgShape *call)
 {
-	const core::PlanParams params = { thr.call, thr.reply, kMrsPerReq,
-					  pages_per_mr, RPCRDMAX_PAGE_SIZE,
-					  !rqst_data_touch(rqst), vers };
+	core::PlanParams params = { thr.call, thr.reply, kMrsPerReq, pages_per_mr,
+				    RPCRDMAX_PAGE_SIZE, true, vers };
 	/* the common shapes first, told apart by the Reply's: a DDP page
 	 * list (a READ's: one Write segment, all else inline), or none (a
-	 * head too large for inline: a Reply chunk of one segment) */
-	CallShortcut sc = reply.ddp ? CallShortcut::OneWrite : CallShortcut::OneReply;
-	core::PlanError pe = core::PlanError::None;
-	if (!(reply.ddp ? core::plan_one_write(call, reply, params, &plan_)
-			: core::plan_one_reply(call, reply, params, &plan_))) {
-		sc = CallShortcut::None;
-		pe = core::plan_rpc(call, reply, params, &plan_);
+	 * head too large for inline: a Reply chunk of one segment, where
+	 * the auth flavor does not matter: there is no data item) */
+	if (reply.ddp) {
+		params.ddp_allowed = !rqst_data_touch(rqst);
+		if (core::plan_one_write(call_len, reply, params, &plan_))
+			return CallShortcut::OneWrite;
+	} else if (core::plan_one_reply(call_len, reply, params, &plan_)) {
+		return CallShortcut::OneReply;
+	} else {
+		params.ddp_allowed = !rqst_data_touch(rqst);
 	}
+	rqst_shape_rest(rqst, false, cs);
+	*call = marshal_shape(*cs);
+	const core::PlanError pe = core::plan_rpc(*call, reply, params, &plan_);
 	if (pe != core::PlanError::None) {
 		ep_->stats.failed_marshal.add_return(1);
 		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_WARNING, "cannot plan XID %08x: %s", xid,
 					 core::plan_error_name(pe));
 		return error(err::EIO);
 	}
-	return sc;
+	return CallShortcut::None;
 }
 
 /*
@@ -323,12 +332,13 @@ Result<void> Conn::marshal(Req *req, void *rqst, u32 xid, SendBuf *sb, u32 *send
 	const bool v2 = vers == core::kRpcRdmaVersion2;
 	const core::InlineThresholds thr = call_thresholds(vers);
 	const u32 limit = min(thr.call, send_size);
+	const u64 call_len = shape_len(cs);
 	unsigned int n = 0;
 	u32 hl = 0;
 	int copied = 0;
 	Result<void> r;
 
-	if (core::plan_inline(shape_len(cs), shape_len(rs),
+	if (core::plan_inline(call_len, shape_len(rs),
 			      { limit, thr.reply, kMrsPerReq, pages_per_mr, RPCRDMAX_PAGE_SIZE,
 				true, vers },
 			      &plan_)) {
@@ -346,10 +356,11 @@ Result<void> Conn::marshal(Req *req, void *rqst, u32 xid, SendBuf *sb, u32 *send
 				r = error(err::EMSGSIZE);
 		}
 	} else {
-		rqst_shape_rest(rqst, false, &cs);
 		rqst_shape_rest(rqst, true, &rs);
-		const core::MsgShape call = marshal_shape(cs), reply = marshal_shape(rs);
-		const CallShortcut sc = RPCRDMAX_TRY(plan_call(rqst, xid, vers, thr, call, reply));
+		const core::MsgShape reply = marshal_shape(rs);
+		core::MsgShape call = {}; /* plan_call fills it for plan_rpc's Calls */
+		const CallShortcut sc =
+			RPCRDMAX_TRY(plan_call(rqst, xid, vers, thr, call_len, reply, &cs, &call));
 		const u32 credits = core::credits_requester_request(credits_);
 		const Bytes out(sb->data, limit);
 

@@ -263,8 +263,9 @@ public:
 			     Wr **wrs, unsigned int *nwr);
 	/* Conn::marshal's steps */
 	Result<CallShortcut> plan_call(void *rqst, u32 xid, u32 vers,
-				       const core::InlineThresholds &thr,
-				       const core::MsgShape &call, const core::MsgShape &reply);
+				       const core::InlineThresholds &thr, u64 call_len,
+				       const core::MsgShape &reply, rpcrdmax_xdr_shape *cs,
+				       core::MsgShape *call);
 	Result<void> register_chunk(Req *req, void *rqst, const core::PlannedChunk &c,
 				    rpcrdmax_chunk_event which, u32 pos, u32 tail_shift,
 				    Wr **wrs, ClntMr **regd, unsigned int *n);

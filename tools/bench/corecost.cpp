@@ -111,7 +111,7 @@ extern "C" __attribute__((noinline)) int corecost_client(const OpShape &o, bool 
 			abort();
 	} else {
 		/* as marshal's plan_call: a READ's shape first */
-		if (!plan_one_write(cs, rs, params, &g_plan) &&
+		if (!plan_one_write(stream(cs), rs, params, &g_plan) &&
 		    plan_rpc(cs, rs, params, &g_plan) != PlanError::None)
 			abort();
 		V1Header &h = g_send;

@@ -135,27 +135,27 @@ PlanError plan_rpc(const MsgShape &call, const MsgShape &reply,
 bool plan_inline(u64 call_len, u64 reply_len, const PlanParams &params, Plan *out);
 
 /*
- * The plan of an RPC whose whole Call fits inline and whose Reply's
+ * The plan of an RPC whose whole Call (@call_len octets: the length of
+ * its stream, which is all these shortcuts need of it, as a Call that
+ * goes inline needs no offsets) fits inline and whose Reply's
  * DDP-eligible result fits one registration, the rest of the Reply
  * fitting inline beside one Write chunk of one segment (a READ of up to
  * pages_per_mr pages): what plan_rpc() gives it, with less of the
  * general walk.  False, with @out untouched, for any other RPC:
  * plan_rpc() decides then.
  */
-bool plan_one_write(const MsgShape &call, const MsgShape &reply, const PlanParams &params,
-		    Plan *out);
+bool plan_one_write(u64 call_len, const MsgShape &reply, const PlanParams &params, Plan *out);
 
 /*
- * The plan of an RPC whose whole Call fits inline and whose Reply
- * buffer is one head that may not fit inline, no page list and no tail
+ * The plan of an RPC whose whole Call (@call_len octets) fits inline and
+ * whose Reply buffer is one head that may not fit inline, no page list and no tail
  * (an NFSv4 GETATTR on recent kernels, whose largest possible Reply
  * passes the inline threshold): a Reply chunk of one segment covering
  * the head, which fits one registration.  What plan_rpc() gives it,
  * without the general walk.  False, with @out untouched, for any other
  * RPC: plan_rpc() decides then.
  */
-bool plan_one_reply(const MsgShape &call, const MsgShape &reply, const PlanParams &params,
-		    Plan *out);
+bool plan_one_reply(u64 call_len, const MsgShape &reply, const PlanParams &params, Plan *out);
 
 const char *plan_error_name(PlanError e);
 
