@@ -276,9 +276,7 @@ static void plan_one_segment(u32 hdr, u64 call_len, ReplyForm reply_form, Extent
 	out->has_call_chunk = out->has_read = false;
 	out->has_write = write;
 	out->has_reply = !write;
-	chunk_init(&out->call_chunk, 0);
-	chunk_init(&out->read, 0);
-	chunk_init(write ? &out->reply_chunk : &out->write, 0);
+	/* the chunks not planned are left as they are (Plan) */
 	c.position = 0;
 	c.length = len;
 	c.nsegs = 1;

@@ -237,8 +237,11 @@ Result<void> Conn::setup(const void *addr, unsigned int addrlen, bool offer_v2)
 	stage = "connected";
 
 	core::PrivData peer; /* absent: v1 defaults */
-	if (core::pd_decode(ConstBytes(peer_pd_, peer_pd_len_), &peer) == core::PdVerdict::Found)
-		v2_peer_recv_ = peer.recv_size; /* else the draft's 4096 */
+	const bool found =
+		core::pd_decode(ConstBytes(peer_pd_, peer_pd_len_), &peer) == core::PdVerdict::Found;
+	/* else the draft's 4096; within what we can send either way */
+	v2_peer_recv_ = min(max(found ? peer.recv_size : core::kV2DefaultRbsiz, core::kPdMinInline),
+			    send_size);
 	thresholds = core::pd_thresholds(ours, peer);
 	if (!offer_v2)
 		count_version(core::kRpcRdmaVersion1);

@@ -125,12 +125,12 @@ core::InlineThresholds Conn::call_thresholds(u32 vers) const
 {
 	if (vers != core::kRpcRdmaVersion2)
 		return thresholds;
-	const u32 rbsiz = (u32)peer_rbsiz_.read();
-	u32 call = min(max(rbsiz ? rbsiz : v2_peer_recv_, core::kPdMinInline), send_size);
 	/* Section 7: the first message must fit a version 1 server's 1024. */
 	if (!v2_confirmed())
-		call = core::kPdMinInline;
-	return { call, recv_size };
+		return { core::kPdMinInline, recv_size };
+	/* both already within [kPdMinInline, send_size] (note_connprop, connect) */
+	const u32 rbsiz = (u32)peer_rbsiz_.read();
+	return { rbsiz ? rbsiz : v2_peer_recv_, recv_size };
 }
 
 /* The first version 2 Call went out and nothing answered it yet. */

@@ -97,6 +97,11 @@ struct PlannedChunk {
 	PlannedSegment segs[kPlanMaxSegs];
 };
 
+/*
+ * A chunk's fields mean something only while its has_ flag is set:
+ * plan_rpc() empties the others, plan_inline() and the plan_one_*()
+ * shortcuts leave them as they were.
+ */
 struct Plan {
 	V1Proc proc;	       /* RDMA_MSG or RDMA_NOMSG for the Call */
 	CallForm call;
