@@ -292,6 +292,49 @@ int SvcConn::load_writes(SendCtx *sc, void *rqstp, CallCtx *cc, const rpcrdmax_x
 		return r.error().code();
 	if (!nctx && !sc->lay.nmapped)
 		return 0;
+	return take_res_pages(sc, rqstp);
+}
+
+/*
+ * reply_one_write's RDMA Write (what load_writes does for a plan of one
+ * Write chunk of one segment, without the plan): rq_res's page list,
+ * @written octets from its start, into the Call's one Write segment,
+ * its pieces read in place; then rq_res's pages taken into @sc.  0 or a
+ * negative errno.
+ */
+int SvcConn::load_one_write(SendCtx *sc, void *rqstp, CallCtx *cc, u32 written)
+{
+	const core::ChunkLists &ccl = cc->call.chunks;
+	const core::Segment &seg = ccl.segment(ccl.write[0], 0);
+	/* add_writes' bound for one range */
+	const u32 cap = lim_.chunk.pieces_cap;
+	const u32 max_pieces = min(written / RPCRDMAX_PAGE_SIZE + 8, cap);
+
+	Result<void> r = rw_room(sc->rw, 1, rw_pieces(written, 1, 1));
+	if (r.is_error())
+		return r.error().code();
+	rpcrdmax_page_seg *pieces = scratch_room(cc->pieces, max_pieces, cap);
+	if (!pieces)
+		return -err::ENOMEM;
+	const int n = xdr_buf_at(rqstp, RPCRDMAX_OFF_SVC_RQST_RES)
+			      .page_pieces(0, written, pieces, max_pieces);
+	if (n <= 0)
+		return -err::EMSGSIZE;
+	auto added = sc->rw.add(id, Span<const rpcrdmax_page_seg>(pieces, (u32)n), seg.offset,
+				seg.handle, RPCRDMAX_DMA_TO_DEVICE);
+	count_allocs(sc->rw.take_grown());
+	if (added.is_error())
+		return added.error().code();
+	stat_add(RPCRDMAX_SVC_STAT_WRITE);
+	sc->write_wrs = sc->rw.sq_entries();
+	return take_res_pages(sc, rqstp);
+}
+
+/* rq_res's pages into @sc, which holds them until its Send completes:
+ * RDMA Writes or mapped SGEs read them after sendto returns.  0 or a
+ * negative errno. */
+int SvcConn::take_res_pages(SendCtx *sc, void *rqstp)
+{
 	int n = rpcrdmax_svc_res_take_pages(rqstp, sc->pages.data(), sc->pages.capacity());
 	if (n == -err::ENOBUFS && sc->pages.capacity() < lim_.chunk.reply_pages) {
 		/* more than the room in place: the largest Reply's, once */
@@ -459,12 +502,7 @@ int SvcConn::reply_one_write(void *rqstp, CallCtx *cc, const rpcrdmax_xdr_shape 
 		return reply_failed(cc, sc, -err::EMSGSIZE);
 	xdr_buf_at(rqstp, RPCRDMAX_OFF_SVC_RQST_RES)
 		.copy_flat(sc->data + enc.value(), s.head_len, s.tail_len - tail_skip, tail_skip);
-	/* what load_writes reads of a plan: the one Write chunk's range */
-	core::ReplyPlan p RPCRDMAX_NOINIT;
-	p.route = core::ReplyRoute::Inline;
-	p.nwrites = 1;
-	p.writes[0] = { s.head_len, written };
-	int rc = load_writes(sc, rqstp, cc, s, p);
+	int rc = load_one_write(sc, rqstp, cc, written);
 	if (rc)
 		return reply_failed(cc, sc, rc);
 	auto r = post_reply(sc, enc.value() + body_len, reply_inv(cc));

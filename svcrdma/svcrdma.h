@@ -503,6 +503,8 @@ private:
 			const core::ReplyPlan &p, u32 hlen);
 	int load_writes(SendCtx *sc, void *rqstp, CallCtx *cc, const rpcrdmax_xdr_shape &s,
 			const core::ReplyPlan &p);
+	int load_one_write(SendCtx *sc, void *rqstp, CallCtx *cc, u32 written);
+	int take_res_pages(SendCtx *sc, void *rqstp);
 	u32 grant_reply(CallCtx *cc);
 	core::ReplyPlan plan_reply(CallCtx *cc, const rpcrdmax_xdr_shape &s);
 	u32 reply_inv(const CallCtx *cc) const;
