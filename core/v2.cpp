@@ -475,31 +475,42 @@ const char *v2_err_name(u32 code)
 
 namespace v2_impl {
 
-bool one_write_msg(ktl::ConstBytes buf, u32 vers, const DecodeLimits &lim, V1Header *hdr,
-		   u32 *direction, u32 *inv_handle)
+bool one_segment_msg(ktl::ConstBytes buf, u32 vers, const DecodeLimits &lim, V1Header *hdr,
+		     u32 *direction, u32 *inv_handle)
 {
-	const u32 hdr_len = min_header_size(vers) + kOneWriteChunkSize;
 	const u8 *lists = buf.data() + fixed_header_size(vers);
+	/* the Write list's first word: a Write chunk, or (the list's end)
+	 * the Reply chunk after it */
+	const bool write = ktl::load_be32(lists + 4) != 0;
+	const u8 *chunk = lists + (write ? 4 : 8); /* present, count, segment */
+	const u32 hdr_len =
+		min_header_size(vers) + (write ? kOneWriteChunkSize : kOneReplyChunkExtra);
 	Segment seg;
 	u64 end;
 
 	/* the caller checked the fixed words and the chunkless length */
 	if (buf.size() < hdr_len + kXdrWord || ktl::load_be32(lists) ||
-	    ktl::load_be32(lists + 4) != 1 || ktl::load_be32(lists + 8) != 1 ||
-	    ktl::load_be32(lists + 28) || ktl::load_be32(lists + 32) || !lim.max_write_chunks ||
+	    ktl::load_be32(chunk) != 1 || ktl::load_be32(chunk + 4) != 1 ||
+	    (write && (ktl::load_be32(lists + 28) || ktl::load_be32(lists + 32) ||
+		       !lim.max_write_chunks)) ||
 	    !lim.max_segments_per_chunk || !lim.max_segments)
 		return false;
-	seg.handle = ktl::load_be32(lists + 12);
-	seg.length = ktl::load_be32(lists + 16);
-	seg.offset = (u64)ktl::load_be32(lists + 20) << 32 | ktl::load_be32(lists + 24);
+	seg.handle = ktl::load_be32(chunk + 8);
+	seg.length = ktl::load_be32(chunk + 12);
+	seg.offset = (u64)ktl::load_be32(chunk + 16) << 32 | ktl::load_be32(chunk + 20);
 	if (ktl::add_overflow<u64>(seg.offset, seg.length, &end) ||
 	    !common_msg_rest(buf, vers, hdr_len, hdr, direction, inv_handle))
 		return false;
 	ChunkLists &cl = hdr->chunks;
 	cl.segs[0] = seg;
-	cl.write[0] = ChunkRef{0, 0, 1};
 	cl.nsegs = 1;
-	cl.nwrite = 1;
+	if (write) {
+		cl.write[0] = ChunkRef{0, 0, 1};
+		cl.nwrite = 1;
+	} else {
+		cl.reply = ChunkRef{0, 0, 1};
+		cl.has_reply = true;
+	}
 	return true;
 }
 

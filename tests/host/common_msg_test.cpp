@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * decode_common_msg(), the decoders' shortcut for messages without
- * chunks or with one Write chunk of one segment, against the full
+ * chunks or with one Write chunk or one Reply chunk of one segment,
+ * against the full
  * decoders: for such messages and for every one-word change of them
  * (version, procedure, a list word, a segment, the RPC XID,
  * rdma_direction, the length), under the default and under narrowed
@@ -31,14 +32,16 @@ void put32(std::vector<uint8_t> &b, size_t at, uint32_t v)
 	b[at + 3] = (uint8_t)v;
 }
 
-/* A chunkless RDMA_MSG / RDMA2_MSG, or with @write one Write chunk of
- * one segment, and an RPC message of @rpc octets starting with the XID
- * and msg_type @dir. */
-std::vector<uint8_t> common_msg(uint32_t vers, uint32_t xid, uint32_t dir, size_t rpc,
-				bool write)
+/* The one chunk a common message has. */
+enum class One { None, Write, Reply };
+
+/* A chunkless RDMA_MSG / RDMA2_MSG, or with one Write chunk or the Reply
+ * chunk of one segment (@one), and an RPC message of @rpc octets
+ * starting with the XID and msg_type @dir. */
+std::vector<uint8_t> common_msg(uint32_t vers, uint32_t xid, uint32_t dir, size_t rpc, One one)
 {
 	const size_t lists = vers == 2 ? 24 : 16;
-	const size_t hdr = lists + (write ? 36 : 12);
+	const size_t hdr = lists + (one == One::Write ? 36 : one == One::Reply ? 32 : 12);
 	std::vector<uint8_t> b(hdr + rpc, 0);
 	put32(b, 0, xid);
 	put32(b, 4, vers);
@@ -48,13 +51,16 @@ std::vector<uint8_t> common_msg(uint32_t vers, uint32_t xid, uint32_t dir, size_
 		put32(b, 16, dir);
 		put32(b, 20, 0x1234);
 	}
-	if (write) {
-		put32(b, lists + 4, 1);
-		put32(b, lists + 8, 1);
-		put32(b, lists + 12, 0x5678);	  /* handle */
-		put32(b, lists + 16, 4096);	  /* length */
-		put32(b, lists + 20, 0x1);	  /* offset, high */
-		put32(b, lists + 24, 0x2000); /* offset, low */
+	if (one != One::None) {
+		/* the chunk's present word: the Write list's first, or the
+		 * Reply chunk's after the Write list's end */
+		const size_t chunk = lists + (one == One::Write ? 4 : 8);
+		put32(b, chunk, 1);
+		put32(b, chunk + 4, 1);
+		put32(b, chunk + 8, 0x5678);	 /* handle */
+		put32(b, chunk + 12, 4096);	 /* length */
+		put32(b, chunk + 16, 0x1);	 /* offset, high */
+		put32(b, chunk + 20, 0x2000); /* offset, low */
 	}
 	if (rpc >= 4)
 		put32(b, hdr, xid);
@@ -79,6 +85,11 @@ void expect_same(const V1Header &a, const V1Header &b, const char *what)
 		EXPECT_EQ(a.chunks.write[i].first, b.chunks.write[i].first) << what;
 		EXPECT_EQ(a.chunks.write[i].nsegs, b.chunks.write[i].nsegs) << what;
 		EXPECT_EQ(a.chunks.write[i].position, b.chunks.write[i].position) << what;
+	}
+	if (a.chunks.has_reply && b.chunks.has_reply) {
+		EXPECT_EQ(a.chunks.reply.first, b.chunks.reply.first) << what;
+		EXPECT_EQ(a.chunks.reply.nsegs, b.chunks.reply.nsegs) << what;
+		EXPECT_EQ(a.chunks.reply.position, b.chunks.reply.position) << what;
 	}
 	for (uint32_t i = 0; i < a.chunks.nsegs && i < b.chunks.nsegs; i++) {
 		EXPECT_EQ(a.chunks.segs[i].handle, b.chunks.segs[i].handle) << what;
@@ -159,17 +170,18 @@ TEST(CommonMsg, ShortcutDecodesAsTheFullDecoders)
 {
 	std::mt19937 rng(4244);
 
-	for (bool write : {false, true})
+	for (One one : {One::None, One::Write, One::Reply})
 		for (uint32_t vers : {1u, 2u})
 			for (uint32_t dir : {0u, 1u})
 				for (size_t rpc : {0, 3, 4, 8, 100})
-					mutate_and_compare(common_msg(vers, 0xabcd, dir, rpc, write), rng);
+					mutate_and_compare(common_msg(vers, 0xabcd, dir, rpc, one), rng);
 	/* a segment at the top of the address space: its mutations wrap */
-	for (uint32_t vers : {1u, 2u}) {
-		std::vector<uint8_t> b = common_msg(vers, 0xabcd, 1, 100, true);
-		put32(b, (vers == 2 ? 24 : 16) + 20, 0xffffffff);
-		mutate_and_compare(b, rng);
-	}
+	for (One one : {One::Write, One::Reply})
+		for (uint32_t vers : {1u, 2u}) {
+			std::vector<uint8_t> b = common_msg(vers, 0xabcd, 1, 100, one);
+			put32(b, (vers == 2 ? 24 : 16) + (one == One::Write ? 20 : 24), 0xffffffff);
+			mutate_and_compare(b, rng);
+		}
 	EXPECT_GT(shortcut_taken, 200);
 }
 
@@ -177,7 +189,7 @@ TEST(CommonMsg, ShortcutDecodesAsTheFullDecoders)
 TEST(CommonMsg, OneWriteSegmentDecoded)
 {
 	for (uint32_t vers : {1u, 2u}) {
-		const std::vector<uint8_t> b = common_msg(vers, 0xabcd, 1, 100, true);
+		const std::vector<uint8_t> b = common_msg(vers, 0xabcd, 1, 100, One::Write);
 		V1Header h;
 		uint32_t d = 0, i = 0;
 
@@ -194,7 +206,7 @@ TEST(CommonMsg, OneWriteSegmentDecoded)
 		EXPECT_EQ(h.chunks.nread, 0u);
 	}
 	/* offset + length past 2^64: the full decoder refuses it */
-	std::vector<uint8_t> b = common_msg(1, 0xabcd, 1, 100, true);
+	std::vector<uint8_t> b = common_msg(1, 0xabcd, 1, 100, One::Write);
 	put32(b, 16 + 20, 0xffffffff);
 	put32(b, 16 + 24, 0xfffff001);
 	V1Header h;
@@ -205,12 +217,37 @@ TEST(CommonMsg, OneWriteSegmentDecoded)
 		  V1Verdict::SegmentWraps);
 }
 
+/* The one-segment Reply chunk decodes in place too (a Call's whose Reply
+ * may not fit inline). */
+TEST(CommonMsg, OneReplySegmentDecoded)
+{
+	for (uint32_t vers : {1u, 2u}) {
+		const std::vector<uint8_t> b = common_msg(vers, 0xabcd, 0, 100, One::Reply);
+		V1Header h;
+		uint32_t d = 7, i = 0;
+
+		ASSERT_TRUE(decode_common_msg(ktl::ConstBytes(b.data(), b.size()), vers,
+					      DecodeLimits(), &h, &d, &i));
+		EXPECT_EQ(h.hdr_len, vers == 2 ? 56u : 48u);
+		EXPECT_EQ(h.payload_len, 100u);
+		ASSERT_TRUE(h.chunks.has_reply);
+		ASSERT_EQ(h.chunks.reply.nsegs, 1u);
+		EXPECT_EQ(h.chunks.segment(h.chunks.reply, 0).handle, 0x5678u);
+		EXPECT_EQ(h.chunks.segment(h.chunks.reply, 0).length, 4096u);
+		EXPECT_EQ(h.chunks.segment(h.chunks.reply, 0).offset, 0x100002000ull);
+		EXPECT_EQ(h.chunks.nwrite, 0u);
+		EXPECT_EQ(h.chunks.nread, 0u);
+		if (vers == 2) {
+			EXPECT_EQ(d, 0u);
+		}
+	}
+}
+
 /*
  * encode_one_write_msg() (@reply_chunk false) or encode_one_reply_msg()
  * writes what the general encoders write for a header whose only chunk
  * is one Write segment or one Reply chunk segment; followed by the RPC
- * message's XID, a responder reads it back: decode_common_msg() the
- * first, v1_decode_call() and v2_decode_msg() the second.
+ * message's XID, a responder reads either back with decode_common_msg().
  */
 static void one_segment_encoder_as_the_general_ones(bool reply_chunk, uint64_t seed)
 {
@@ -252,12 +289,7 @@ static void one_segment_encoder_as_the_general_ones(bool reply_chunk, uint64_t s
 		const ktl::ConstBytes msg(m, fast.value() + 8);
 		V1Header d;
 		uint32_t dd = 9, ii = 9;
-		if (!reply_chunk)
-			ASSERT_TRUE(decode_common_msg(msg, vers, DecodeLimits(), &d, &dd, &ii));
-		else if (vers == kRpcRdmaVersion2)
-			ASSERT_EQ(v2_decode_msg(msg, DecodeLimits(), &d, &dd, &ii), V2Verdict::Ok);
-		else
-			ASSERT_EQ(v1_decode_call(msg, DecodeLimits(), &d), V1Verdict::Ok);
+		ASSERT_TRUE(decode_common_msg(msg, vers, DecodeLimits(), &d, &dd, &ii));
 		EXPECT_EQ(d.chunks.has_reply, reply_chunk);
 		EXPECT_EQ(d.chunks.nwrite, reply_chunk ? 0u : 1u);
 		EXPECT_EQ(d.hdr_len, fast.value());

@@ -217,10 +217,11 @@ V2Verdict v2_decode_msg_full(ktl::ConstBytes buf, const DecodeLimits &lim, V1Hea
 /*
  * Most messages at once: an RDMA_MSG (@vers 1) or RDMA2_MSG (@vers 2,
  * with its rdma_direction and rdma_inv_handle in *@direction and
- * *@inv_handle) whose Read list and Reply chunk are absent and whose
- * Write list is absent or one Write chunk of one segment (a READ's Call
- * and its Reply), followed by an RPC message that begins with the
- * header's XID.  Fills @hdr exactly as v1_decode_call(),
+ * *@inv_handle) whose Read list is absent and whose chunks are none, or
+ * one Write chunk of one segment (a READ's Call and its Reply), or a
+ * Reply chunk of one segment (a Call whose Reply may not fit inline: an
+ * NFSv4 GETATTR on recent kernels), followed by an RPC message that
+ * begins with the header's XID.  Fills @hdr exactly as v1_decode_call(),
  * v1_decode_reply() or v2_decode_msg() would for it under @lim and
  * returns true; false (@hdr then undefined) for any other message, which
  * those decoders then judge.
@@ -252,10 +253,11 @@ inline bool common_msg_rest(ktl::ConstBytes buf, u32 vers, u32 hdr_len, V1Header
 	return true;
 }
 
-/* decode_common_msg's second form (a READ's): an absent Read list, one
- * Write chunk of one segment, an absent Reply chunk. */
-bool one_write_msg(ktl::ConstBytes buf, u32 vers, const DecodeLimits &lim, V1Header *hdr,
-		   u32 *direction, u32 *inv_handle);
+/* decode_common_msg's other two forms: an absent Read list and one
+ * chunk of one segment, a Write chunk (a READ's; no Reply chunk) or the
+ * Reply chunk (no Write list). */
+bool one_segment_msg(ktl::ConstBytes buf, u32 vers, const DecodeLimits &lim, V1Header *hdr,
+		     u32 *direction, u32 *inv_handle);
 
 } // namespace v2_impl
 
@@ -274,7 +276,7 @@ inline bool decode_common_msg(ktl::ConstBytes buf, u32 vers, const DecodeLimits 
 	    ktl::load_be32(p + 12) != static_cast<u32>(V1Proc::Msg))
 		return false;
 	if (ktl::load_be32(lists) | ktl::load_be32(lists + 4) | ktl::load_be32(lists + 8))
-		return v2_impl::one_write_msg(buf, vers, lim, hdr, direction, inv_handle);
+		return v2_impl::one_segment_msg(buf, vers, lim, hdr, direction, inv_handle);
 	return v2_impl::common_msg_rest(buf, vers, hdr_len, hdr, direction, inv_handle);
 }
 
