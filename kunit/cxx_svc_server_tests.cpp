@@ -438,7 +438,11 @@ static void nomsg_case(Reporter check)
 }
 
 /* A 6100-octet Reply over the inline threshold, into the Reply chunk the
- * client offered for its 8600 octets of non-DDP room. */
+ * client offered for its 8600 octets of non-DDP room.  Then a Reply with
+ * no page list that fits inline, to a Call that offered a Reply chunk
+ * for its 5000-octet head (an NFSv4 GETATTR on recent kernels): a Short
+ * message (RFC 8166 Section 4.3.3), nothing RDMA Written, the chunk's MR
+ * invalidated by the server's Send. */
 static void reply_chunk_case(Reporter check)
 {
 	Pair p;
@@ -450,6 +454,16 @@ static void reply_chunk_case(Reporter check)
 		EXPECT(p.b.ep->stats.reply_chunks.read() >= 1);
 		EXPECT(p.b.ep->stats.reply_bytes.read() == 6100);
 		EXPECT(p.stats[RPCRDMAX_SVC_STAT_WRITE] >= 1);
+		const long long writes = p.stats[RPCRDMAX_SVC_STAT_WRITE];
+		const int chunks = p.b.ep->stats.reply_chunks.read();
+		const int local_inv = p.b.ep->stats.local_inv_needed.read();
+		bench_again(&p.b);
+		p.b.rcv = { 5000, 0, 0, 0, false };
+		EXPECT(forward_rpc(check, &p, 0x33330016, { 300, 0, 40 }));
+		EXPECT(p.b.ep->stats.reply_chunks.read() == chunks + 1);
+		EXPECT(p.b.ep->stats.reply_bytes.read() == 6100);
+		EXPECT(p.b.ep->stats.local_inv_needed.read() == local_inv);
+		EXPECT(p.stats[RPCRDMAX_SVC_STAT_WRITE] == writes);
 	}
 	pair_down(&p);
 }

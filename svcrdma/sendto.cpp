@@ -440,17 +440,21 @@ u32 SvcConn::reply_inv(const CallCtx *cc) const
 }
 
 /*
- * A Reply with no page list to a Call that offered no Write list or
- * Reply chunk, when it fits inline (GETATTR, LOOKUP, ACCESS, a WRITE's
- * Reply): the route v1_plan_reply() would give it (RDMA_MSG, RFC 8166
- * Section 3.5.1), taken without planning: a chunkless header, and
- * rq_res's head and tail copied after it.
+ * A Reply with no page list to a Call that offered no Write list, when
+ * it fits inline (GETATTR, LOOKUP, ACCESS, a WRITE's Reply): the route
+ * v1_plan_reply() would give it (RDMA_MSG, RFC 8166 Section 3.5.1),
+ * taken without planning: a chunkless header, and rq_res's head and tail
+ * copied after it.  A Reply chunk the Call offered (a client that sizes
+ * it by the largest possible Reply: an NFSv4 GETATTR on recent kernels)
+ * goes unused (Section 4.3.3 lets such a Reply go as a Short message),
+ * not present in the header, as in that route; Send With Invalidate
+ * still names its handle (reply_inv).
  */
 bool SvcConn::reply_is_flat(const CallCtx *cc, const rpcrdmax_xdr_shape &s) const
 {
 	const core::ChunkLists &cl = cc->call.chunks;
 
-	return !s.page_len && !cl.nwrite && !cl.has_reply && (u64)s.head_len + s.tail_len == s.len &&
+	return !s.page_len && !cl.nwrite && (u64)s.head_len + s.tail_len == s.len &&
 	       (u64)core::min_header_size(cc->vers) + s.len <= reply_thr(cc);
 }
 
