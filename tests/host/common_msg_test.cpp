@@ -185,26 +185,33 @@ TEST(CommonMsg, ShortcutDecodesAsTheFullDecoders)
 	EXPECT_GT(shortcut_taken, 200);
 }
 
-/* The one-segment Write chunk decodes in place: its segment as sent. */
-TEST(CommonMsg, OneWriteSegmentDecoded)
+/* The one-segment Write chunk, or Reply chunk (a Call's whose Reply may
+ * not fit inline), decodes in place: its segment as sent. */
+TEST(CommonMsg, OneSegmentDecoded)
 {
-	for (uint32_t vers : {1u, 2u}) {
-		const std::vector<uint8_t> b = common_msg(vers, 0xabcd, 1, 100, One::Write);
-		V1Header h;
-		uint32_t d = 0, i = 0;
+	for (One one : {One::Write, One::Reply})
+		for (uint32_t vers : {1u, 2u}) {
+			const bool write = one == One::Write;
+			const std::vector<uint8_t> b = common_msg(vers, 0xabcd, 0, 100, one);
+			V1Header h;
+			uint32_t d = 7, i = 0;
 
-		ASSERT_TRUE(decode_common_msg(ktl::ConstBytes(b.data(), b.size()), vers,
-					      DecodeLimits(), &h, &d, &i));
-		EXPECT_EQ(h.hdr_len, vers == 2 ? 60u : 52u);
-		EXPECT_EQ(h.payload_len, 100u);
-		ASSERT_EQ(h.chunks.nwrite, 1u);
-		ASSERT_EQ(h.chunks.write[0].nsegs, 1u);
-		EXPECT_EQ(h.chunks.segs[0].handle, 0x5678u);
-		EXPECT_EQ(h.chunks.segs[0].length, 4096u);
-		EXPECT_EQ(h.chunks.segs[0].offset, 0x100002000ull);
-		EXPECT_FALSE(h.chunks.has_reply);
-		EXPECT_EQ(h.chunks.nread, 0u);
-	}
+			ASSERT_TRUE(decode_common_msg(ktl::ConstBytes(b.data(), b.size()), vers,
+						      DecodeLimits(), &h, &d, &i));
+			EXPECT_EQ(h.hdr_len, (vers == 2 ? 44u : 36u) + (write ? 16u : 12u));
+			EXPECT_EQ(h.payload_len, 100u);
+			ASSERT_EQ(h.chunks.nwrite, write ? 1u : 0u);
+			ASSERT_EQ(h.chunks.has_reply, !write);
+			const ChunkRef &c = write ? h.chunks.write[0] : h.chunks.reply;
+			ASSERT_EQ(c.nsegs, 1u);
+			EXPECT_EQ(h.chunks.segment(c, 0).handle, 0x5678u);
+			EXPECT_EQ(h.chunks.segment(c, 0).length, 4096u);
+			EXPECT_EQ(h.chunks.segment(c, 0).offset, 0x100002000ull);
+			EXPECT_EQ(h.chunks.nread, 0u);
+			if (vers == 2) {
+				EXPECT_EQ(d, 0u);
+			}
+		}
 	/* offset + length past 2^64: the full decoder refuses it */
 	std::vector<uint8_t> b = common_msg(1, 0xabcd, 1, 100, One::Write);
 	put32(b, 16 + 20, 0xffffffff);
@@ -215,32 +222,6 @@ TEST(CommonMsg, OneWriteSegmentDecoded)
 				       &h, &d, &i));
 	EXPECT_EQ(v1_decode_reply(ktl::ConstBytes(b.data(), b.size()), DecodeLimits(), &h),
 		  V1Verdict::SegmentWraps);
-}
-
-/* The one-segment Reply chunk decodes in place too (a Call's whose Reply
- * may not fit inline). */
-TEST(CommonMsg, OneReplySegmentDecoded)
-{
-	for (uint32_t vers : {1u, 2u}) {
-		const std::vector<uint8_t> b = common_msg(vers, 0xabcd, 0, 100, One::Reply);
-		V1Header h;
-		uint32_t d = 7, i = 0;
-
-		ASSERT_TRUE(decode_common_msg(ktl::ConstBytes(b.data(), b.size()), vers,
-					      DecodeLimits(), &h, &d, &i));
-		EXPECT_EQ(h.hdr_len, vers == 2 ? 56u : 48u);
-		EXPECT_EQ(h.payload_len, 100u);
-		ASSERT_TRUE(h.chunks.has_reply);
-		ASSERT_EQ(h.chunks.reply.nsegs, 1u);
-		EXPECT_EQ(h.chunks.segment(h.chunks.reply, 0).handle, 0x5678u);
-		EXPECT_EQ(h.chunks.segment(h.chunks.reply, 0).length, 4096u);
-		EXPECT_EQ(h.chunks.segment(h.chunks.reply, 0).offset, 0x100002000ull);
-		EXPECT_EQ(h.chunks.nwrite, 0u);
-		EXPECT_EQ(h.chunks.nread, 0u);
-		if (vers == 2) {
-			EXPECT_EQ(d, 0u);
-		}
-	}
 }
 
 /*
