@@ -475,23 +475,23 @@ const char *v2_err_name(u32 code)
 
 namespace v2_impl {
 
+template <bool Write>
 bool one_segment_msg(ktl::ConstBytes buf, u32 vers, const DecodeLimits &lim, V1Header *hdr,
 		     u32 *direction, u32 *inv_handle)
 {
 	const u8 *lists = buf.data() + fixed_header_size(vers);
-	/* the Write list's first word: a Write chunk, or (the list's end)
-	 * the Reply chunk after it */
-	const bool write = ktl::load_be32(lists + 4) != 0;
-	const u8 *chunk = lists + (write ? 4 : 8); /* present, count, segment */
+	/* a Write chunk is the Write list's first item; the Reply chunk
+	 * follows the Write list's end: its present word, count, segment */
+	const u8 *chunk = lists + (Write ? 4 : 8);
 	const u32 hdr_len =
-		min_header_size(vers) + (write ? kOneWriteChunkSize : kOneReplyChunkExtra);
+		min_header_size(vers) + (Write ? kOneWriteChunkSize : kOneReplyChunkExtra);
 	Segment seg;
 	u64 end;
 
 	/* the caller checked the fixed words and the chunkless length */
 	if (buf.size() < hdr_len + kXdrWord || ktl::load_be32(lists) ||
 	    ktl::load_be32(chunk) != 1 || ktl::load_be32(chunk + 4) != 1 ||
-	    (write && (ktl::load_be32(lists + 28) || ktl::load_be32(lists + 32) ||
+	    (Write && (ktl::load_be32(lists + 28) || ktl::load_be32(lists + 32) ||
 		       !lim.max_write_chunks)) ||
 	    !lim.max_segments_per_chunk || !lim.max_segments)
 		return false;
@@ -504,7 +504,7 @@ bool one_segment_msg(ktl::ConstBytes buf, u32 vers, const DecodeLimits &lim, V1H
 	ChunkLists &cl = hdr->chunks;
 	cl.segs[0] = seg;
 	cl.nsegs = 1;
-	if (write) {
+	if (Write) {
 		cl.write[0] = ChunkRef{0, 0, 1};
 		cl.nwrite = 1;
 	} else {
@@ -513,6 +513,11 @@ bool one_segment_msg(ktl::ConstBytes buf, u32 vers, const DecodeLimits &lim, V1H
 	}
 	return true;
 }
+
+template bool one_segment_msg<true>(ktl::ConstBytes, u32, const DecodeLimits &, V1Header *,
+				    u32 *, u32 *);
+template bool one_segment_msg<false>(ktl::ConstBytes, u32, const DecodeLimits &, V1Header *,
+				     u32 *, u32 *);
 
 } // namespace v2_impl
 

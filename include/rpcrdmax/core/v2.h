@@ -254,8 +254,9 @@ inline bool common_msg_rest(ktl::ConstBytes buf, u32 vers, u32 hdr_len, V1Header
 }
 
 /* decode_common_msg's other two forms: an absent Read list and one
- * chunk of one segment, a Write chunk (a READ's; no Reply chunk) or the
- * Reply chunk (no Write list). */
+ * chunk of one segment, a Write chunk (@Write: a READ's; no Reply chunk)
+ * or the Reply chunk (no Write list). */
+template <bool Write>
 bool one_segment_msg(ktl::ConstBytes buf, u32 vers, const DecodeLimits &lim, V1Header *hdr,
 		     u32 *direction, u32 *inv_handle);
 
@@ -275,8 +276,11 @@ inline bool decode_common_msg(ktl::ConstBytes buf, u32 vers, const DecodeLimits 
 	    ktl::load_be32(p + 4) != vers ||
 	    ktl::load_be32(p + 12) != static_cast<u32>(V1Proc::Msg))
 		return false;
-	if (ktl::load_be32(lists) | ktl::load_be32(lists + 4) | ktl::load_be32(lists + 8))
-		return v2_impl::one_segment_msg(buf, vers, lim, hdr, direction, inv_handle);
+	/* the Write list's first word tells the two one-segment forms apart */
+	if (ktl::load_be32(lists + 4))
+		return v2_impl::one_segment_msg<true>(buf, vers, lim, hdr, direction, inv_handle);
+	if (ktl::load_be32(lists) | ktl::load_be32(lists + 8))
+		return v2_impl::one_segment_msg<false>(buf, vers, lim, hdr, direction, inv_handle);
 	return v2_impl::common_msg_rest(buf, vers, hdr_len, hdr, direction, inv_handle);
 }
 
