@@ -153,12 +153,12 @@ bool plan_one_write(u64 call_len, const MsgShape &reply, const PlanParams &param
 
 /*
  * The plan of an RPC whose whole Call (@call_len octets) fits inline and
- * whose Reply buffer is one head that may not fit inline, no page list and no tail
- * (an NFSv4 GETATTR on recent kernels, whose largest possible Reply
- * passes the inline threshold): a Reply chunk of one segment covering
- * the head, which fits one registration.  What plan_rpc() gives it,
- * without the general walk.  False, with @out untouched, for any other
- * RPC: plan_rpc() decides then.
+ * whose Reply buffer is one head that may not fit inline, no page list
+ * and no tail (an NFSv4 GETATTR on recent kernels, whose largest
+ * possible Reply passes the inline threshold): a Reply chunk of one
+ * segment covering the head, which fits one registration.  What
+ * plan_rpc() gives it, without the general walk.  False, with @out
+ * untouched, for any other RPC: plan_rpc() decides then.
  */
 bool plan_one_reply(u64 call_len, const MsgShape &reply, const PlanParams &params, Plan *out);
 
