@@ -141,7 +141,9 @@ ReplyPlan v1_plan_reply(const V1Header &call, const ReplyShape &s, u32 vers, u32
 	if ((u64)s.head_len + s.page_len + s.tail_len != s.len || !payloads_valid(s))
 		return p;
 	plan_writes(cl, s, &p);
-	if ((u64)fixed_header_size(vers) + reply_lists_size(cl, false) + p.body_len <= inline_max) {
+	/* RFC 8166 Section 4.3.3: a Short Reply too copies the Reply chunk */
+	if ((u64)fixed_header_size(vers) + reply_lists_size(cl, cl.has_reply) + p.body_len <=
+	    inline_max) {
 		p.route = ReplyRoute::Inline;
 		return p;
 	}
@@ -192,6 +194,28 @@ ktl::Result<u32> encode_one_write_reply(const V1Header &call, u32 written, u32 v
 				    out);
 }
 
+ktl::Result<u32> encode_short_reply(const V1Header &call, u32 vers, u32 credits, ktl::Bytes out)
+{
+	const ChunkLists &cl = call.chunks;
+
+	if (cl.nwrite)
+		return ktl::error(ktl::err::EINVAL);
+	if (!cl.has_reply)
+		return vers == kRpcRdmaVersion2 ? v2_encode_inline_msg(call.xid, credits, kMsgReply, out)
+		       : vers == kRpcRdmaVersion1 ? v1_encode_inline_msg(call.xid, credits, out)
+						  : ktl::error(ktl::err::EINVAL);
+	if (cl.reply.nsegs == 1) {
+		u32 none = 0;
+		return encode_one_reply_msg(call.xid, vers, credits, kMsgReply, 0,
+					    chunks::echo_segment(cl.segment(cl.reply, 0), &none), out);
+	}
+	ReplyPlan p RPCRDMAX_NOINIT;
+	p.route = ReplyRoute::Inline;
+	p.nwrites = 0;
+	p.body_len = 0;
+	return encode_reply(call, p, vers, credits, out);
+}
+
 u32 reply_lists_size(const ChunkLists &cl, bool reply_chunk)
 {
 	u32 n = 2 * kXdrWord; /* the empty Read list, the Write list's end */
@@ -211,10 +235,9 @@ u8 *put_reply_lists(u8 *p, const ChunkLists &cl, const ReplyPlan &plan)
 	}
 	ktl::store_be32(p, 0);
 	p += kXdrWord;
-	const bool reply = plan.route == ReplyRoute::ReplyChunk;
-	ktl::store_be32(p, reply);
+	ktl::store_be32(p, cl.has_reply);
 	p += kXdrWord;
-	return reply ? chunks::put_echo_chunk(p, cl, cl.reply, plan.body_len) : p;
+	return cl.has_reply ? chunks::put_echo_chunk(p, cl, cl.reply, reply_chunk_written(plan)) : p;
 }
 
 ktl::Result<u32> encode_reply(const V1Header &call, const ReplyPlan &p, u32 vers, u32 credits,
@@ -225,9 +248,10 @@ ktl::Result<u32> encode_reply(const V1Header &call, const ReplyPlan &p, u32 vers
 	const u32 fixed = fixed_header_size(vers);
 	ktl::XdrWriter xdr(out);
 
-	if ((!nomsg && p.route != ReplyRoute::Inline) || (!v2 && vers != kRpcRdmaVersion1))
+	if ((!nomsg && p.route != ReplyRoute::Inline) || (nomsg && !call.chunks.has_reply) ||
+	    (!v2 && vers != kRpcRdmaVersion1))
 		return ktl::error(ktl::err::EINVAL);
-	const u32 size = fixed + reply_lists_size(call.chunks, nomsg);
+	const u32 size = fixed + reply_lists_size(call.chunks, call.chunks.has_reply);
 	u8 *at = xdr.reserve(size);
 	if (!at)
 		return ktl::error(ktl::err::EMSGSIZE);
@@ -254,8 +278,8 @@ void v1_reply_header(const V1Header &call, const ReplyPlan &p, V1Header *rep)
 	for (u32 i = 0; i < cl.nwrite; i++)
 		if (!echo_chunk(&rep->chunks, cl, cl.write[i], reply_written(p, i), false))
 			return;
-	if (p.route == ReplyRoute::ReplyChunk)
-		echo_chunk(&rep->chunks, cl, cl.reply, p.body_len, true);
+	if (cl.has_reply)
+		echo_chunk(&rep->chunks, cl, cl.reply, reply_chunk_written(p), true);
 }
 
 static void layout_add(InlineLayout *out, bool mapped, u32 part, u32 buf_off, u32 len)

@@ -51,6 +51,9 @@
  *              two Write chunks in one page it registered, nfsd marks two
  *              results; each lands in its chunk, the Reply returns both
  *              with the octets written, the rest of the Reply inline;
+ *   short_reply  a raw client offers a Reply chunk of one segment, then of
+ *              two, for Replies that fit inline: each Short Reply copies
+ *              the chunk with no octets returned (RFC 8166 Section 4.3.3);
  *   bc_bad     a backward Call over the inline limit fails with
  *              -EMSGSIZE; a backward Reply for an XID never sent is
  *              dropped and counted; the forward direction keeps working.
@@ -961,6 +964,23 @@ static bool raw_ready_reply(Reporter check, RawClient *c)
 	       EXPECT(c->reg.wc.status == RPCRDMAX_IB_WC_SUCCESS) && raw_post_recv(check, c);
 }
 
+/* nfsd's part in a raw client's Call that raw_take took (when @ok): a
+ * Reply of @rlen octets (fill_reply's pattern of @xid and @seed) sent,
+ * and the context released.  The octets the raw client received, 0 on
+ * failure. */
+static u32 raw_answer(Reporter check, Pair *p, RawClient *c, void *ctxt, bool ok, u32 xid,
+		      u32 rlen, u32 seed)
+{
+	if (ok) {
+		fill_reply(p->reply, rlen, xid, seed);
+		ok = EXPECT(rpcrdmax_kunit_svc_rqst_reply(p->rqstp, p->reply, rlen, 0, 0) == 0) &&
+		     EXPECT(rpcrdmax_svcc_sendto(c->sx->cxx, p->rqstp, ctxt) == 0);
+	}
+	if (ctxt)
+		rpcrdmax_svcc_release(c->sx->cxx, ctxt);
+	return ok ? raw_received(check, c) : 0;
+}
+
 static void raw_down(RawClient *c)
 {
 	/* The server's end disconnects too, as svc's close would on the
@@ -1164,6 +1184,82 @@ out:
 	raw_end(&p, c, ctxt);
 }
 
+/*
+ * RFC 8166 Section 4.3.3: "When a Requester provides a Reply chunk in an
+ * RPC Call message, the Responder MUST copy that chunk into the
+ * Transport header of the RPC Reply message", with the octets it
+ * returns there.  A raw client offers one of @nsegs segments in c->page
+ * for a Reply of 300 octets, which fits inline: the Reply is RDMA_MSG
+ * with the chunk copied, each segment's length 0, the RPC Reply after.
+ */
+static bool short_round(Reporter check, Pair *p, RawClient *c, u32 xid, u32 nsegs)
+{
+	constexpr u32 kCall = 40, kReply = 300;
+	const core::DecodeLimits lim;
+	core::V1Header &h = c->call;
+	void *ctxt = nullptr;
+	bool ok = true;
+
+	h.xid = xid;
+	h.vers = 1;
+	h.credits = 32;
+	h.proc = core::V1Proc::Msg;
+	h.chunks.clear();
+	ok = EXPECT(h.chunks.set_reply_chunk() == core::ListError::None);
+	for (u32 i = 0; ok && i < nsegs; i++)
+		ok = EXPECT(h.chunks.add_reply_segment({ c->mr.rkey(), 1024, c->mr.iova() + 1024 * i }) ==
+			    core::ListError::None);
+	auto enc = core::v1_encode(h, Bytes(c->msgs[0], sizeof(c->msgs[0])));
+	ok = ok && EXPECT(enc.is_ok());
+	if (ok)
+		fill_call(c->msgs[0] + enc.value(), kCall, xid, 75);
+	ok = ok && raw_send(check, c, enc.value() + kCall) &&
+	     EXPECT(raw_take(check, p, c, &ctxt) == (int)kCall);
+	const u32 got = raw_answer(check, p, c, ctxt, ok, xid, kReply, 77);
+	core::V1Header &r = c->reply;
+	if (!got || !EXPECT(core::v1_decode_reply(ConstBytes(c->rbuf, got), lim, &r) ==
+			    core::V1Verdict::Ok))
+		return false;
+	EXPECT(r.xid == xid && r.proc == core::V1Proc::Msg && r.chunks.nwrite == 0);
+	if (!EXPECT(r.chunks.has_reply) || !EXPECT(r.chunks.reply.nsegs == nsegs))
+		return false;
+	for (u32 i = 0; i < nsegs; i++) {
+		const core::Segment &seg = r.chunks.segment(r.chunks.reply, i);
+		EXPECT(seg.handle == c->mr.rkey() && seg.length == 0 &&
+		       seg.offset == c->mr.iova() + 1024 * i);
+	}
+	return EXPECT(r.payload_len == kReply) &&
+	       EXPECT(mem_compare(c->rbuf + r.hdr_len, p->reply, kReply) == 0);
+}
+
+static void short_reply_case(Reporter check)
+{
+	Pair p;
+	auto *c = new (Gfp::Kernel) RawClient;
+	unsigned int bad;
+
+	p.b.snd = { 100, 0, 0, 0, false };
+	p.b.rcv = { 256, 0, 0, 0, false };
+	if (!EXPECT(c != nullptr) || !pair_up(check, &p) || !raw_connect(check, &p, c) ||
+	    !raw_ready_reply(check, c) || !short_round(check, &p, c, 0x55550021, 1))
+		goto out;
+	{
+		/* The server's Send invalidated the chunk's rkey (RFC 8797):
+		 * registered again under a new key for the next Call. */
+		EXPECT(c->recv.wc.with_invalidate && c->recv.wc.invalidated_rkey == c->mr.rkey());
+		c->mr.bump_key();
+		WrSpec wr = c->mr.reg_wr(c->reg.cqe.raw(), RPCRDMAX_ACCESS_LOCAL_WRITE |
+								 RPCRDMAX_ACCESS_REMOTE_WRITE);
+		if (EXPECT(c->end.id.post_send(&wr, 1, &bad).is_ok()) &&
+		    EXPECT(c->reg.completion.wait_ms(kWaitMs)) &&
+		    EXPECT(c->reg.wc.status == RPCRDMAX_IB_WC_SUCCESS) && raw_post_recv(check, c))
+			short_round(check, &p, c, 0x55550022, 2);
+		EXPECT(p.stats[RPCRDMAX_SVC_STAT_WRITE] == 0);
+	}
+out:
+	raw_end(&p, c, nullptr);
+}
+
 /* ---- RPC-over-RDMA Version Two (svcrdma/v2.cpp) ------------------------ */
 
 /* c->msgs[0]: a version 2 RDMA2_MSG Call of @len RPC octets after its
@@ -1214,14 +1310,7 @@ static bool v2_round(Reporter check, Pair *p, RawClient *c, u32 xid, u32 rlen, c
 		     EXPECT(hdr->subset_a.contains(0)) && raw_post_recv(check, c);
 	}
 
-	if (ok) {
-		fill_reply(p->reply, rlen, xid, 83);
-		ok = EXPECT(rpcrdmax_kunit_svc_rqst_reply(p->rqstp, p->reply, rlen, 0, 0) == 0) &&
-		     EXPECT(rpcrdmax_svcc_sendto(c->sx->cxx, p->rqstp, ctxt) == 0);
-	}
-	if (ctxt)
-		rpcrdmax_svcc_release(c->sx->cxx, ctxt);
-	got = ok ? raw_received(check, c) : 0;
+	got = raw_answer(check, p, c, ctxt, ok, xid, rlen, 83);
 	return got && EXPECT(core::v2_decode(ConstBytes(c->rbuf, got), lim, hdr) == core::V2Verdict::Ok);
 }
 
@@ -1251,14 +1340,7 @@ static bool v1_round(Reporter check, Pair *p, RawClient *c, u32 xid)
 	bool ok = raw_post_recv(check, c) && raw_send_calls(check, c, 1, 96, xid) &&
 		  EXPECT(raw_take(check, p, c, &ctxt) == 96 - 28);
 
-	if (ok) {
-		fill_reply(p->reply, 100, xid, 85);
-		ok = EXPECT(rpcrdmax_kunit_svc_rqst_reply(p->rqstp, p->reply, 100, 0, 0) == 0) &&
-		     EXPECT(rpcrdmax_svcc_sendto(c->sx->cxx, p->rqstp, ctxt) == 0);
-	}
-	if (ctxt)
-		rpcrdmax_svcc_release(c->sx->cxx, ctxt);
-	const u32 got = ok ? raw_received(check, c) : 0;
+	const u32 got = raw_answer(check, p, c, ctxt, ok, xid, 100, 85);
 	return got &&
 	       EXPECT(core::v1_decode_reply(ConstBytes(c->rbuf, got), lim, &c->reply) ==
 		      core::V1Verdict::Ok) &&
@@ -1738,6 +1820,7 @@ RPCRDMAX_KUNIT_SVCSRV_ENTRY(bc_call)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(bc_bad)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(credit_overrun)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(write_chunks)
+RPCRDMAX_KUNIT_SVCSRV_ENTRY(short_reply)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(v2)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(v2_capped)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(v2_peers)

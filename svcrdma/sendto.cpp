@@ -443,19 +443,19 @@ u32 SvcConn::reply_inv(const CallCtx *cc) const
  * A Reply with no page list to a Call that offered no Write list, when
  * it fits inline (GETATTR, LOOKUP, ACCESS, a WRITE's Reply): the route
  * v1_plan_reply() would give it (RDMA_MSG, RFC 8166 Section 3.5.1),
- * taken without planning: a chunkless header, and rq_res's head and tail
- * copied after it.  A Reply chunk the Call offered (a client that sizes
- * it by the largest possible Reply: an NFSv4 GETATTR on recent kernels)
- * goes unused (Section 4.3.3 lets such a Reply go as a Short message),
- * not present in the header, as in that route; Send With Invalidate
- * still names its handle (reply_inv).
+ * taken without planning: encode_short_reply()'s header, and rq_res's
+ * head and tail copied after it.  A Reply chunk the Call offered (a
+ * client that sizes it by the largest possible Reply: an NFSv4 GETATTR
+ * on recent kernels) goes unused (Section 4.3.3 lets such a Reply go as
+ * a Short message) and is copied into the header with no octets
+ * returned in it; Send With Invalidate names its handle (reply_inv).
  */
 bool SvcConn::reply_is_flat(const CallCtx *cc, const rpcrdmax_xdr_shape &s) const
 {
 	const core::ChunkLists &cl = cc->call.chunks;
 
 	return !s.page_len && !cl.nwrite && (u64)s.head_len + s.tail_len == s.len &&
-	       (u64)core::min_header_size(cc->vers) + s.len <= reply_thr(cc);
+	       (u64)core::short_reply_header_size(cl, cc->vers) + s.len <= reply_thr(cc);
 }
 
 int SvcConn::reply_flat(void *rqstp, CallCtx *cc, const rpcrdmax_xdr_shape &s)
@@ -467,10 +467,7 @@ int SvcConn::reply_flat(void *rqstp, CallCtx *cc, const rpcrdmax_xdr_shape &s)
 		rpcrdmax_trace_svc_send_err(id.get(), cc->call.xid, -err::ENOMEM);
 		return -err::ENOMEM;
 	}
-	const Bytes buf(sc->data, sc->size);
-	auto enc = cc->vers == core::kRpcRdmaVersion2
-			   ? core::v2_encode_inline_msg(cc->call.xid, credits, core::kMsgReply, buf)
-			   : core::v1_encode_inline_msg(cc->call.xid, credits, buf);
+	auto enc = core::encode_short_reply(cc->call, cc->vers, credits, Bytes(sc->data, sc->size));
 	if (enc.is_error() || enc.value() + s.len > sc->size) {
 		rpcrdmax_trace_svc_send_err(id.get(), cc->call.xid, -err::EMSGSIZE);
 		put_send(sc);

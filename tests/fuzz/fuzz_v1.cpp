@@ -9,7 +9,8 @@
  * Reply planned for it (a shape drawn from the input) must encode
  * straight from the Call (core::encode_reply) to what v1_encode writes
  * for its echoed header (v1_reply_header), which the requester's
- * decoder accepts with each chunk holding what the plan wrote.
+ * decoder accepts with each chunk holding what the plan wrote (a Short
+ * Reply's: encode_short_reply's too).
  */
 #include <rpcrdmax/core/responder.h>
 #include <rpcrdmax/core/v1.h>
@@ -103,13 +104,23 @@ void check_reply(const V1Header &h, const uint8_t *data, size_t size)
 	if (v1_decode_reply(ktl::ConstBytes(g_direct, len), DecodeLimits{}, &g_back) != V1Verdict::Ok)
 		abort();
 	const ChunkLists &cl = g_back.chunks;
-	if (cl.nwrite != h.chunks.nwrite || cl.has_reply != (p.route == ReplyRoute::ReplyChunk))
+	/* the Call's Reply chunk is copied, used or not (RFC 8166 4.3.3) */
+	if (cl.nwrite != h.chunks.nwrite || cl.has_reply != h.chunks.has_reply ||
+	    (p.route == ReplyRoute::ReplyChunk && !cl.has_reply))
 		abort();
 	for (uint32_t i = 0; i < cl.nwrite; i++)
 		if (cl.chunk_length(cl.write[i]) != (i < p.nwrites ? p.writes[i].len : 0))
 			abort();
-	if (cl.has_reply && cl.chunk_length(cl.reply) != p.body_len)
+	if (cl.has_reply && cl.chunk_length(cl.reply) != reply_chunk_written(p))
 		abort();
+	/* a Short Reply to a Call without a Write list: the same header */
+	if (p.route == ReplyRoute::Inline && !h.chunks.nwrite) {
+		auto sr = encode_short_reply(h, kRpcRdmaVersion1, 9, ktl::Bytes(g_out, sizeof(g_out)));
+		if (sr.is_error() || sr.value() != got.value() ||
+		    memcmp(g_out, g_direct, sr.value()) != 0 ||
+		    sr.value() != short_reply_header_size(h.chunks, kRpcRdmaVersion1))
+			abort();
+	}
 }
 
 void check(bool call, const uint8_t *data, size_t size, const DecodeLimits &lim)

@@ -504,11 +504,78 @@ TEST(ReplyPlan, Version2HeaderCountsAgainstTheThreshold)
 		  ReplyRoute::Inline);
 	EXPECT_EQ(plan(c.h, shape(kInline - hdr + 1, 0, 0), kInline, rep.get(), kRpcRdmaVersion2).route,
 		  ReplyRoute::NoRoom);
+	/* a Short Reply copies the Call's Reply chunk (RFC 8166 Section
+	 * 4.3.3): its 20 octets count too */
 	Call rc;
 	rc.reply_chunk({kInline});
-	EXPECT_EQ(plan(rc.h, shape(kInline - 28, 0, 0), kInline, rep.get()).route, ReplyRoute::Inline);
-	EXPECT_EQ(plan(rc.h, shape(kInline - 28, 0, 0), kInline, rep.get(), kRpcRdmaVersion2).route,
+	const uint32_t copy = 2 * 4 + 16 - 4;
+	EXPECT_EQ(plan(rc.h, shape(kInline - 28 - copy, 0, 0), kInline, rep.get()).route,
+		  ReplyRoute::Inline);
+	EXPECT_EQ(plan(rc.h, shape(kInline - 28 - copy + 1, 0, 0), kInline, rep.get()).route,
 		  ReplyRoute::ReplyChunk);
+	EXPECT_EQ(plan(rc.h, shape(kInline - 28 - copy, 0, 0), kInline, rep.get(), kRpcRdmaVersion2)
+			  .route,
+		  ReplyRoute::ReplyChunk);
+}
+
+/*
+ * RFC 8166 Section 4.3.3: "When a Requester provides a Reply chunk in an
+ * RPC Call message, the Responder MUST copy that chunk into the
+ * Transport header of the RPC Reply message", its lengths "the actual
+ * amount of data that is being returned in the Reply chunk": none when
+ * the Reply goes as a Short message.  encode_short_reply() writes the
+ * header encode_reply() gives it, of short_reply_header_size() octets.
+ */
+TEST(ReplyPlan, ShortReplyCopiesTheReplyChunkUnused)
+{
+	for (auto lens : {std::vector<uint32_t>{}, std::vector<uint32_t>{4096},
+			  std::vector<uint32_t>{1000, 3000, 8}}) {
+		SCOPED_TRACE(lens.size());
+		Call c;
+		if (!lens.empty()) {
+			ASSERT_EQ(c.h.chunks.set_reply_chunk(), ListError::None);
+			for (uint32_t l : lens)
+				ASSERT_EQ(c.h.chunks.add_reply_segment(Segment{c.next++, l, 0x2000 + l}),
+					  ListError::None);
+		}
+		auto rep = std::make_unique<V1Header>();
+		ReplyPlan p = plan(c.h, shape(300, 0, 40), kInline, rep.get());
+		ASSERT_EQ(p.route, ReplyRoute::Inline);
+		EXPECT_EQ(rep->proc, V1Proc::Msg);
+		ASSERT_EQ(rep->chunks.has_reply, !lens.empty());
+		if (!lens.empty()) {
+			const ChunkRef &r = rep->chunks.reply;
+			ASSERT_EQ(r.nsegs, lens.size());
+			for (uint32_t i = 0; i < r.nsegs; i++) {
+				const Segment &got = rep->chunks.segment(r, i);
+				const Segment &want = c.h.chunks.segment(c.h.chunks.reply, i);
+				EXPECT_EQ(got.handle, want.handle);
+				EXPECT_EQ(got.offset, want.offset);
+				EXPECT_EQ(got.length, 0u);
+			}
+		}
+		for (uint32_t vers : {kRpcRdmaVersion1, kRpcRdmaVersion2}) {
+			std::vector<uint8_t> want(512), got(512, 0xa5);
+			auto w = encode_reply(c.h, p, vers, 9, rpcrdmax::ktl::Bytes(want.data(), want.size()));
+			auto g = encode_short_reply(c.h, vers, 9, rpcrdmax::ktl::Bytes(got.data(), got.size()));
+			ASSERT_TRUE(w.is_ok() && g.is_ok());
+			EXPECT_EQ(g.value(), w.value());
+			EXPECT_EQ(g.value(), short_reply_header_size(c.h.chunks, vers));
+			EXPECT_TRUE(std::equal(want.begin(), want.begin() + w.value(), got.begin()));
+			EXPECT_TRUE(encode_short_reply(c.h, vers, 9,
+						       rpcrdmax::ktl::Bytes(got.data(), g.value() - 1))
+					    .is_error());
+		}
+		std::vector<uint8_t> buf(512);
+		EXPECT_TRUE(encode_short_reply(c.h, 3, 9, rpcrdmax::ktl::Bytes(buf.data(), buf.size()))
+				    .is_error());
+	}
+	/* a Call with a Write list has no Short Reply of this form */
+	Call w;
+	w.write_chunk({100}).reply_chunk({4096});
+	std::vector<uint8_t> buf(512);
+	EXPECT_TRUE(encode_short_reply(w.h, 1, 9, rpcrdmax::ktl::Bytes(buf.data(), buf.size()))
+			    .is_error());
 }
 
 TEST(ReplyPlan, LongReplyNeedsABigEnoughReplyChunk)

@@ -146,8 +146,10 @@ ktl::Result<u32> encode_one_write_reply(const V1Header &call, u32 written, u32 v
  * The Reply's transport header as plan @p (Inline or ReplyChunk) has it:
  * @call's XID, RDMA_MSG (RDMA_NOMSG for ReplyChunk), an empty Read list,
  * the Call's Write list with Write chunk i echoed for p.writes[i].len
- * octets (0 past p.nwrites), and for ReplyChunk the Call's Reply chunk
- * echoed for p.body_len octets, else none (echo_segment).
+ * octets (0 past p.nwrites), and the Call's Reply chunk, if it offered
+ * one, echoed for p.body_len octets for ReplyChunk and for none inline
+ * (echo_segment; RFC 8166 Section 4.3.3: the Responder "MUST copy that
+ * chunk", with the amount it returns).
  *
  * encode_reply() encodes it straight from @call, for a Call of version
  * @vers (1, or 2: RDMA2_MSG or RDMA2_NOMSG, direction Reply,
@@ -159,6 +161,20 @@ ktl::Result<u32> encode_one_write_reply(const V1Header &call, u32 written, u32 v
 ktl::Result<u32> encode_reply(const V1Header &call, const ReplyPlan &p, u32 vers, u32 credits,
 			      ktl::Bytes out);
 void v1_reply_header(const V1Header &call, const ReplyPlan &p, V1Header *rep);
+
+/*
+ * A Short Reply (RFC 8166 Section 3.5.1) to @call, which offered no Write
+ * list: the header encode_reply() gives it, from fixed offsets when the
+ * Call offered no Reply chunk or one of one segment: its octets, or
+ * -EMSGSIZE when @out is too small, -EINVAL for a Call with a Write list
+ * or another version.  short_reply_header_size() is its size.
+ */
+ktl::Result<u32> encode_short_reply(const V1Header &call, u32 vers, u32 credits, ktl::Bytes out);
+constexpr u32 short_reply_header_size(const ChunkLists &cl, u32 vers)
+{
+	return min_header_size(vers) +
+	       (cl.has_reply ? chunks::reply_chunk_size(cl.reply.nsegs) - kXdrWord : 0);
+}
 
 /* Octets of the Reply header's chunk lists (Read, Write, Reply). */
 u32 reply_lists_size(const ChunkLists &cl, bool reply_chunk);
@@ -174,6 +190,12 @@ inline u32 reply_written(const ReplyPlan &p, u32 chunk)
 {
 	return chunk < p.nwrites ? p.writes[chunk].len : 0;
 }
+/* The octets the Reply chunk's copy returns: the body for RDMA_NOMSG,
+ * none in a Short Reply, which copies it unused (RFC 8166 Section 4.3.3). */
+inline u32 reply_chunk_written(const ReplyPlan &p)
+{
+	return p.route == ReplyRoute::ReplyChunk ? p.body_len : 0;
+}
 template <typename F> void for_each_reply_segment(const V1Header &call, const ReplyPlan &p, F f)
 {
 	const ChunkLists &cl = call.chunks;
@@ -183,8 +205,8 @@ template <typename F> void for_each_reply_segment(const V1Header &call, const Re
 	};
 	for (u32 k = 0; k < cl.nwrite; k++)
 		walk(cl.write[k], reply_written(p, k));
-	if (p.route == ReplyRoute::ReplyChunk)
-		walk(cl.reply, p.body_len);
+	if (cl.has_reply)
+		walk(cl.reply, reply_chunk_written(p));
 }
 
 /*
