@@ -127,6 +127,27 @@ Result<void> SvcConn::post_reads(RwList &rw)
 	return {};
 }
 
+/* The pieces a segment's Writes take at most, the longest of the
+ * @nranges ranges they carry @longest octets: its pages plus a split at
+ * each range edge, within the scratch array's cap. */
+u32 SvcConn::write_pieces_max(u32 longest, u32 nranges) const
+{
+	return min(longest / RPCRDMAX_PAGE_SIZE + 4 * nranges + 4, lim_.chunk.pieces_cap);
+}
+
+/* The RDMA Writes of @pieces into segment @s, added to @sc's list and
+ * counted (rdma_stat_write). */
+Result<void> SvcConn::add_write(SendCtx *sc, Span<const rpcrdmax_page_seg> pieces,
+				const core::Segment &s)
+{
+	auto added = sc->rw.add(id, pieces, s.offset, s.handle, RPCRDMAX_DMA_TO_DEVICE);
+	count_allocs(sc->rw.take_grown());
+	if (added.is_error())
+		return added.error();
+	stat_add(RPCRDMAX_SVC_STAT_WRITE);
+	return {};
+}
+
 /*
  * Add RDMA Writes that fill chunk @c with the octets of the Reply's
  * ranges @ranges (in rq_res, in order), one rdma_rw context per segment
@@ -142,10 +163,8 @@ Result<void> SvcConn::add_writes(SendCtx *sc, void *rqstp, CallCtx *cc, const co
 		total += ranges[i].len;
 		longest = max(longest, ranges[i].len);
 	}
-	/* A segment's pieces: its pages plus a split at each range edge. */
-	const u32 cap = lim_.chunk.pieces_cap;
-	const u32 max_pieces = min(longest / RPCRDMAX_PAGE_SIZE + 4 * nranges + 4, cap);
-	rpcrdmax_page_seg *pieces = scratch_room(cc->pieces, max_pieces, cap);
+	const u32 max_pieces = write_pieces_max(longest, nranges);
+	rpcrdmax_page_seg *pieces = scratch_room(cc->pieces, max_pieces, lim_.chunk.pieces_cap);
 	if (!pieces)
 		return error(err::ENOMEM);
 	Result<void> r = {};
@@ -169,17 +188,10 @@ Result<void> SvcConn::add_writes(SendCtx *sc, void *rqstp, CallCtx *cc, const co
 			roff += take;
 			left -= take;
 		}
-		if (r.is_ok() && want) {
-			auto added = sc->rw.add(id, Span<const rpcrdmax_page_seg>(pieces, n), s.offset,
-						s.handle, RPCRDMAX_DMA_TO_DEVICE);
-			if (added.is_error())
-				r = added.error();
-			else
-				stat_add(RPCRDMAX_SVC_STAT_WRITE);
-		}
+		if (r.is_ok() && want)
+			r = add_write(sc, Span<const rpcrdmax_page_seg>(pieces, n), s);
 		total -= want;
 	}
-	count_allocs(sc->rw.take_grown());
 	if (r.is_ok() && total)
 		r = error(err::EMSGSIZE);
 	return r;

@@ -305,27 +305,22 @@ int SvcConn::load_writes(SendCtx *sc, void *rqstp, CallCtx *cc, const rpcrdmax_x
 int SvcConn::load_one_write(SendCtx *sc, void *rqstp, CallCtx *cc, u32 written)
 {
 	const core::ChunkLists &ccl = cc->call.chunks;
-	const core::Segment &seg = ccl.segment(ccl.write[0], 0);
-	/* add_writes' bound for one range */
-	const u32 cap = lim_.chunk.pieces_cap;
-	const u32 max_pieces = min(written / RPCRDMAX_PAGE_SIZE + 8, cap);
+	const u32 max_pieces = write_pieces_max(written, 1);
 
 	Result<void> r = rw_room(sc->rw, 1, rw_pieces(written, 1, 1));
 	if (r.is_error())
 		return r.error().code();
-	rpcrdmax_page_seg *pieces = scratch_room(cc->pieces, max_pieces, cap);
+	rpcrdmax_page_seg *pieces = scratch_room(cc->pieces, max_pieces, lim_.chunk.pieces_cap);
 	if (!pieces)
 		return -err::ENOMEM;
 	const int n = xdr_buf_at(rqstp, RPCRDMAX_OFF_SVC_RQST_RES)
 			      .page_pieces(0, written, pieces, max_pieces);
 	if (n <= 0)
 		return -err::EMSGSIZE;
-	auto added = sc->rw.add(id, Span<const rpcrdmax_page_seg>(pieces, (u32)n), seg.offset,
-				seg.handle, RPCRDMAX_DMA_TO_DEVICE);
-	count_allocs(sc->rw.take_grown());
-	if (added.is_error())
-		return added.error().code();
-	stat_add(RPCRDMAX_SVC_STAT_WRITE);
+	r = add_write(sc, Span<const rpcrdmax_page_seg>(pieces, (u32)n),
+		      ccl.segment(ccl.write[0], 0));
+	if (r.is_error())
+		return r.error().code();
 	sc->write_wrs = sc->rw.sq_entries();
 	return take_res_pages(sc, rqstp);
 }

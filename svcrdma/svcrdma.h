@@ -499,6 +499,9 @@ private:
 	Result<void> sq_reserve(u32 n);
 	Result<void> add_writes(SendCtx *sc, void *rqstp, CallCtx *cc, const core::ChunkRef &c,
 				const core::Range *ranges, u32 nranges);
+	u32 write_pieces_max(u32 longest, u32 nranges) const;
+	Result<void> add_write(SendCtx *sc, Span<const rpcrdmax_page_seg> pieces,
+			       const core::Segment &s);
 	int load_inline(SendCtx *sc, void *rqstp, const rpcrdmax_xdr_shape &s,
 			const core::ReplyPlan &p, u32 hlen);
 	int load_writes(SendCtx *sc, void *rqstp, CallCtx *cc, const rpcrdmax_xdr_shape &s,
