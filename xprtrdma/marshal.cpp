@@ -89,19 +89,15 @@ Result<CallShortcut> Conn::plan_call(void *rqst, u32 xid, u32 vers,
 {
 	core::PlanParams params = { thr.call, thr.reply, kMrsPerReq, pages_per_mr,
 				    RPCRDMAX_PAGE_SIZE, true, vers };
-	/* the common shapes first, told apart by the Reply's: a DDP page
-	 * list (a READ's: one Write segment, all else inline), or none (a
-	 * head too large for inline: a Reply chunk of one segment, where
-	 * the auth flavor does not matter: there is no data item) */
-	if (reply.ddp) {
-		params.ddp_allowed = !rqst_data_touch(rqst);
-		if (core::plan_one_write(call_len, reply, params, &plan_))
-			return CallShortcut::OneWrite;
-	} else if (core::plan_one_reply(call_len, reply, params, &plan_)) {
+	/* the common shapes first, told apart by the Reply's: no DDP page
+	 * list (a head too large for inline: a Reply chunk of one segment,
+	 * where the auth flavor does not matter: there is no data item),
+	 * or one (a READ's: one Write segment, all else inline) */
+	if (!reply.ddp && core::plan_one_reply(call_len, reply, params, &plan_))
 		return CallShortcut::OneReply;
-	} else {
-		params.ddp_allowed = !rqst_data_touch(rqst);
-	}
+	params.ddp_allowed = !rqst_data_touch(rqst);
+	if (reply.ddp && core::plan_one_write(call_len, reply, params, &plan_))
+		return CallShortcut::OneWrite;
 	rqst_shape_rest(rqst, false, cs);
 	*call = marshal_shape(*cs);
 	const core::PlanError pe = core::plan_rpc(*call, reply, params, &plan_);
@@ -358,7 +354,9 @@ Result<void> Conn::marshal(Req *req, void *rqst, u32 xid, SendBuf *sb, u32 *send
 	} else {
 		rqst_shape_rest(rqst, true, &rs);
 		const core::MsgShape reply = marshal_shape(rs);
-		core::MsgShape call = {}; /* plan_call fills it for plan_rpc's Calls */
+		/* plan_call fills it for plan_rpc's Calls, the only ones that
+		 * read it (a shortcut's Call goes inline) */
+		core::MsgShape call RPCRDMAX_NOINIT;
 		const CallShortcut sc =
 			RPCRDMAX_TRY(plan_call(rqst, xid, vers, thr, call_len, reply, &cs, &call));
 		const u32 credits = core::credits_requester_request(credits_);

@@ -382,8 +382,9 @@ private:
 	Atomic v2_sent_;		/* a version 2 Call went out */
 	Atomic v2_confirmed_;		/* a non-error version 2 Reply came */
 	Atomic peer_rbsiz_;		/* the server's RDMA2_CONNPROP RBSIZ; 0: none */
-	u32 v2_peer_recv_ = core::kV2DefaultRbsiz; /* its private data's, else 4096, within
-						    * [kPdMinInline, send_size] (connect) */
+	/* the peer's Receive size: its private data's, else the draft's
+	 * 4096, within [kPdMinInline, send_size]; set at each connect */
+	u32 v2_peer_recv_ = 0;
 	Atomic bc_vers_{ 1 };		/* the latest backward Call's version */
 	Atomic vers_counted_;
 	CtlBuf ctl_;
