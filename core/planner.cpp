@@ -21,7 +21,8 @@ constexpr u64 reply_chunk_extra(u32 nsegs) /* beyond the absent word */
 {
 	return kXdrWord + (u64)nsegs * kSegmentSize;
 }
-static_assert(reply_chunk_extra(1) == kOneReplyChunkExtra);
+static_assert(reply_chunk_extra(1) == kOneReplyChunkExtra &&
+	      write_chunk_bytes(1) == kOneWriteChunkSize);
 constexpr u64 read_list_bytes(u32 nsegs)
 {
 	return (u64)nsegs * kReadSegmentSize;
@@ -292,7 +293,7 @@ bool plan_one_write(u64 call_len, const MsgShape &reply, const PlanParams &param
 	/* the shape's own test first: it tells most other RPCs apart */
 	if (!ddp_usable(reply, params) || !params_ok(params) || !shape_ok(reply))
 		return false;
-	const u64 hdr = min_header_size(params.vers) + write_chunk_bytes(1);
+	const u64 hdr = one_segment_msg_size(params.vers, true); /* the Call's and the Reply's */
 
 	/* the whole Reply would not fit inline; its data item fits one
 	 * registration; the rest of it and the Call fit inline */
@@ -312,7 +313,7 @@ bool plan_one_reply(u64 call_len, const MsgShape &reply, const PlanParams &param
 
 	if (reply.pages.len || reply.pad || reply.tail.len || !params_ok(params) || !shape_ok(reply))
 		return false;
-	const u64 hdr = min_header_size(params.vers) + reply_chunk_extra(1);
+	const u64 hdr = one_segment_msg_size(params.vers, false);
 
 	/* the Reply would not fit inline; its head fits one registration;
 	 * the header with the Reply chunk and the whole Call fit inline */

@@ -155,11 +155,6 @@ ReplyPlan v1_plan_reply(const V1Header &call, const ReplyShape &s, u32 vers, u32
 	return p;
 }
 
-/* A Reply header's lists with the Call's one Write chunk of one segment
- * echoed and no Reply chunk: empty Read list, the chunk, the Write
- * list's end, no Reply chunk. */
-static constexpr u32 kOneWriteReplyLists = 3 * kXdrWord + kOneWriteChunkSize;
-
 bool plan_one_write_reply(const V1Header &call, const ReplyShape &s, u32 vers, u32 inline_max,
 			  u32 *written, u32 *tail_skip, u32 *body_len)
 {
@@ -175,7 +170,8 @@ bool plan_one_write_reply(const V1Header &call, const ReplyShape &s, u32 vers, u
 	/* the round-up, where the tail holds it (plan_writes) */
 	const u32 pad = ktl::min(ktl::round_up<u32>(r.len, 4) - r.len, s.tail_len);
 	const u32 body = s.head_len + (s.tail_len - pad);
-	if ((u64)fixed_header_size(vers) + kOneWriteReplyLists + body > inline_max)
+	/* encode_one_write_reply()'s header */
+	if ((u64)one_segment_msg_size(vers, true) + body > inline_max)
 		return false;
 	*written = r.len;
 	*tail_skip = pad;

@@ -422,7 +422,7 @@ static ktl::Result<u32> encode_one_segment_msg(u32 xid, u32 vers, u32 credits, u
 					       u32 inv_handle, const Segment &seg, bool write,
 					       ktl::Bytes out)
 {
-	const u32 size = min_header_size(vers) + (write ? kOneWriteChunkSize : kOneReplyChunkExtra);
+	const u32 size = one_segment_msg_size(vers, write);
 	int err = 0;
 	u8 *p = put_msg_prologue(xid, vers, credits, direction, inv_handle, size, out, &err);
 
@@ -483,8 +483,7 @@ bool one_segment_msg(ktl::ConstBytes buf, u32 vers, const DecodeLimits &lim, V1H
 	/* a Write chunk is the Write list's first item; the Reply chunk
 	 * follows the Write list's end: its present word, count, segment */
 	const u8 *chunk = lists + (Write ? 4 : 8);
-	const u32 hdr_len =
-		min_header_size(vers) + (Write ? kOneWriteChunkSize : kOneReplyChunkExtra);
+	const u32 hdr_len = one_segment_msg_size(vers, Write);
 	Segment seg;
 	u64 end;
 

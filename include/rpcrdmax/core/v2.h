@@ -345,6 +345,13 @@ ktl::Result<u32> encode_one_write_msg(u32 xid, u32 vers, u32 credits, u32 direct
 ktl::Result<u32> encode_one_reply_msg(u32 xid, u32 vers, u32 credits, u32 direction,
 				      u32 inv_handle, const Segment &seg, ktl::Bytes out);
 
+/* The octets of either header: encode_one_write_msg()'s (@write) or
+ * encode_one_reply_msg()'s. */
+constexpr u32 one_segment_msg_size(u32 vers, bool write)
+{
+	return min_header_size(vers) + (write ? kOneWriteChunkSize : kOneReplyChunkExtra);
+}
+
 /* The draft's name of rdma_err @code (Section 6.2.4), for log lines. */
 const char *v2_err_name(u32 code);
 
