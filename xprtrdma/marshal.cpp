@@ -92,10 +92,9 @@ Result<CallShortcut> Conn::plan_call(void *rqst, u32 xid, u32 vers,
 	/* the common shapes first, told apart by the Reply's: a DDP page
 	 * list (a READ's: one Write segment, all else inline), or none (a
 	 * head too large for inline: a Reply chunk of one segment, where
-	 * the auth flavor does not matter: there is no data item).  The
-	 * flavor's DATATOUCH is read in each branch, not once before a
-	 * second test of reply.ddp: that order cost a READ 18 instructions
-	 * (session 50, 7.3). */
+	 * the auth flavor does not matter: there is no data item).  Each
+	 * branch reads the flavor's DATATOUCH itself: reading it once
+	 * before a second test of reply.ddp makes a READ's path longer. */
 	if (reply.ddp) {
 		params.ddp_allowed = !rqst_data_touch(rqst);
 		if (core::plan_one_write(call_len, reply, params, &plan_))
