@@ -52,6 +52,11 @@ extern "C" {
 	X(IB_DEVICE_DMA_DEVICE, struct ib_device, dma_device) \
 	X(RPC_XPRT_MAX_REQS, struct rpc_xprt, max_reqs) \
 	X(RPC_RQST_BUFFER, struct rpc_rqst, rq_buffer) \
+	X(RPC_RQST_XID, struct rpc_rqst, rq_xid) \
+	X(RPC_RQST_MAJORTIMEO, struct rpc_rqst, rq_majortimeo) \
+	X(RPC_RQST_TIMEOUT, struct rpc_rqst, rq_timeout) \
+	X(RPC_RQST_XTIME, struct rpc_rqst, rq_xtime) \
+	X(RPC_RQST_XMIT_BYTES_SENT, struct rpc_rqst, rq_xmit_bytes_sent) \
 	X(RPC_RQST_CRED, struct rpc_rqst, rq_cred) \
 	X(RPC_RQST_SND_BUF, struct rpc_rqst, rq_snd_buf) \
 	X(RPC_RQST_RCV_BUF, struct rpc_rqst, rq_rcv_buf) \
@@ -762,32 +767,28 @@ unsigned int rpcrdmax_clnt_max_payload(void *ep) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_clnt_connect(void *ep, const void *addr, unsigned int addrlen) RPCRDMAX_NOEXCEPT;
 unsigned long rpcrdmax_clnt_connect_delay(void *ep) RPCRDMAX_NOEXCEPT;
 /*
- * send_request: what sunrpc knows of one message to transmit (a Call, or
- * the Reply to a backward Call), and what the endpoint decided: whether
- * it went out (sunrpc's accounting) and whether the connection is to be
- * reset.  transmit() returns 0 or the errno for sunrpc.
+ * send_request: one message to transmit (a Call, or the Reply to a
+ * backward Call: no rq_buffer).  What only sunrpc's inline helpers tell
+ * comes in @how; the rest the endpoint reads of the rpc_rqst in place
+ * (its XID, length and timeouts: RPCRDMAX_KERNEL_FIELDS) and, when it
+ * sent a Call, writes there too: rq_xtime, rq_xmit_bytes_sent, and the
+ * major and retransmit timeouts the Reply is waited for with
+ * (ClntEp::reply_major, ClntEp::reply_timeout).  @now is jiffies.
+ * Returns 0 or the errno for sunrpc; -ENOTCONN while connected means
+ * the connection is to be reset (xprt_force_disconnect).
  */
-struct rpcrdmax_xmit {
-	unsigned int xid, len;
-	bool connected;		/* xprt_connected() */
-	bool backward_reply;	/* the Reply to a backward Call */
-	bool same_connection;	/* a retransmission on the connection it was sent on */
-	bool reply_expected;	/* rpc_reply_expected() */
-	bool sent;		/* out: the message was posted */
-	bool reset;		/* out: reset the connection (xprt_force_disconnect) */
-	/* When connected: a congestion slot of the current connection was
-	 * free and is taken (shim/sunrpc/xprt_cong.c), as sunrpc's
-	 * send_request takes one before it transmits. */
-	bool cong;
-	/* In: whether it is a soft RPC, jiffies as it is sent, its major
-	 * and retransmit timeouts (jiffies).  Out, when it was sent and
-	 * expects a Reply: the two it waits for that Reply with
-	 * (ClntEp::reply_major, ClntEp::reply_timeout), for rq_majortimeo
-	 * and rq_timeout before sunrpc's wait. */
-	bool soft;
-	unsigned long now, major, timeout;
+enum rpcrdmax_xmit_how {
+	RPCRDMAX_XMIT_CONNECTED = 1 << 0,	/* xprt_connected() */
+	/* a congestion slot of the current connection was free and is
+	 * taken (shim/sunrpc/xprt_cong.c), as sunrpc's send_request takes
+	 * one before it transmits; only when connected */
+	RPCRDMAX_XMIT_CONG = 1 << 1,
+	RPCRDMAX_XMIT_SAME_CONNECTION = 1 << 2,	/* a retransmission on the connection it went on */
+	RPCRDMAX_XMIT_REPLY_EXPECTED = 1 << 3,	/* rpc_reply_expected() */
+	RPCRDMAX_XMIT_SOFT = 1 << 4,		/* RPC_IS_SOFT() */
 };
-int rpcrdmax_clnt_transmit(void *ep, void *rqst, struct rpcrdmax_xmit *x) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_clnt_transmit(void *ep, void *rqst, unsigned int how,
+			   unsigned long now) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_clnt_close(void *ep) RPCRDMAX_NOEXCEPT;
 /* Backward-direction RPC: the largest backward message's RPC part, the
  * slots a transport keeps for backward Calls. */

@@ -983,36 +983,50 @@ static void gss_no_ddp_case(Reporter check)
 	bench_down(&b);
 }
 
+/* sunrpc's accounting of a Call sent (rqst_account_sent): octets, and
+ * whether rq_xtime was stamped. */
+static unsigned long bytes_sent(const void *rqst)
+{
+	return RPCRDMAX_FIELD(unsigned long, rqst, RPC_RQST_XMIT_BYTES_SENT);
+}
+
+static bool stamped(const void *rqst)
+{
+	return RPCRDMAX_FIELD(long long, rqst, RPC_RQST_XTIME) != 0;
+}
+
 /*
- * send_request's rules (ClntEp::transmit): not connected, nothing sent
- * and no reset; no congestion slot, -EBADSLT; a retransmission on the
- * connection it went on, a reset and nothing sent; a Call, sent; a Call
- * that expects no Reply, sent and then a reset.
+ * send_request's rules (ClntEp::transmit): not connected, nothing sent,
+ * -ENOTCONN (the shim resets only a connected transport); no congestion
+ * slot, -EBADSLT; a retransmission on the connection it went on,
+ * -ENOTCONN (a reset) and nothing sent; a Call, sent, accounted, and its
+ * timeouts set; a Call that expects no Reply, sent and then a reset.
  */
 static void transmit_case(Reporter check)
 {
+	constexpr unsigned int kUp = RPCRDMAX_XMIT_CONNECTED | RPCRDMAX_XMIT_CONG;
+	constexpr unsigned int kCall = RPCRDMAX_XMIT_REPLY_EXPECTED;
+	const unsigned long now = 100000, to = 15000;
 	Bench b, nr;
 	u8 rpc[64];
 
 	b.snd = nr.snd = { 100, 0, 0, 0, false };
 	b.rcv = nr.rcv = { 256, 0, 0, 0, false };
 	if (bench_up(check, &b, kDefaultPd) && bench_prepare(check, &b, 0x1111000a)) {
-		rpcrdmax_xmit x = { b.xid, b.snd_len(), false, false, false, true, true, true };
-		EXPECT(b.ep->transmit(b.rqst, &x) == -err::ENOTCONN && !x.sent && !x.reset);
-		x.connected = true;
-		EXPECT(b.ep->transmit(b.rqst, &x) == -err::EBADSLT && !x.sent && !x.reset);
-		x.cong = true;
-		x.same_connection = true;
-		EXPECT(b.ep->transmit(b.rqst, &x) == -err::ENOTCONN && !x.sent && x.reset);
-		x.same_connection = false;
+		xprtrdma::rqst_majortimeo(b.rqst) = now + 5;
+		xprtrdma::rqst_timeout(b.rqst) = to;
+		EXPECT(b.ep->transmit(b.rqst, kCall, now) == -err::ENOTCONN);
+		EXPECT(b.ep->transmit(b.rqst, kCall | RPCRDMAX_XMIT_CONNECTED, now) == -err::EBADSLT);
+		EXPECT(b.ep->transmit(b.rqst, kCall | kUp | RPCRDMAX_XMIT_SAME_CONNECTION, now) ==
+		       -err::ENOTCONN);
+		EXPECT(bytes_sent(b.rqst) == 0 && !stamped(b.rqst));
+		EXPECT(xprtrdma::rqst_majortimeo(b.rqst) == now + 5);
 		/* sent: the timeouts its Reply is waited for with, the major
 		 * moved to one retransmit timeout from now (reply_major) */
-		const unsigned long now = 100000, to = 15000;
-		x.now = now;
-		x.major = now + 5;
-		x.timeout = to;
-		EXPECT(b.ep->transmit(b.rqst, &x) == 0 && x.sent && !x.reset);
-		EXPECT(x.major == now + to && x.timeout == to);
+		EXPECT(b.ep->transmit(b.rqst, kCall | kUp, now) == 0);
+		EXPECT(bytes_sent(b.rqst) == b.snd_len() && stamped(b.rqst));
+		EXPECT(xprtrdma::rqst_majortimeo(b.rqst) == now + to &&
+		       xprtrdma::rqst_timeout(b.rqst) == to);
 		fill_reply(rpc, sizeof(rpc), b.xid, 21);
 		/* the Call went out once, as given */
 		if (b.r->take_call(check) && call_matches(check, &b) &&
@@ -1021,13 +1035,13 @@ static void transmit_case(Reporter check)
 	}
 	bench_down(&b);
 	if (bench_up(check, &nr, kDefaultPd) && bench_prepare(check, &nr, 0x1111000b)) {
-		rpcrdmax_xmit x = { nr.xid, nr.snd_len(), true, false, false, false, false, false, true };
-		x.now = 100000;
-		x.major = x.now + 5;
-		x.timeout = 15000;
-		EXPECT(nr.ep->transmit(nr.rqst, &x) == -err::ENOTCONN && x.sent && x.reset);
+		xprtrdma::rqst_majortimeo(nr.rqst) = now + 5;
+		xprtrdma::rqst_timeout(nr.rqst) = to;
+		EXPECT(nr.ep->transmit(nr.rqst, kUp, now) == -err::ENOTCONN);
+		EXPECT(bytes_sent(nr.rqst) == nr.snd_len() && stamped(nr.rqst));
 		/* no Reply to wait for: its timeouts as they were */
-		EXPECT(x.major == x.now + 5 && x.timeout == 15000);
+		EXPECT(xprtrdma::rqst_majortimeo(nr.rqst) == now + 5 &&
+		       xprtrdma::rqst_timeout(nr.rqst) == to);
 		EXPECT(nr.r->take_call(check) && call_matches(check, &nr));
 	}
 	bench_down(&nr);
@@ -2112,23 +2126,21 @@ static void v2_fallback_case(Reporter check)
 			EXPECT(b.x->credits == 1);
 			EXPECT(b.ep->stats.vers1_conns.read() == 1);
 			EXPECT(b.ep->stats.vers2_conns.read() == 0);
-			rpcrdmax_xmit x = {};
-			x.xid = kX;
-			x.len = b.snd_len();
-			x.connected = x.same_connection = x.reply_expected = x.cong = true;
+			constexpr unsigned int kResend =
+				RPCRDMAX_XMIT_CONNECTED | RPCRDMAX_XMIT_CONG |
+				RPCRDMAX_XMIT_SAME_CONNECTION | RPCRDMAX_XMIT_REPLY_EXPECTED;
 			{
 				SpinLockBhGuard g(&b.x->lock);
 				b.x->rqst = b.rqst;
 			}
 			b.x->completions.set(0);
 			r->want_vers = core::kRpcRdmaVersion1;
-			EXPECT(b.ep->transmit(b.rqst, &x) == 0 && x.sent && !x.reset);
+			EXPECT(b.ep->transmit(b.rqst, kResend, rpcrdmax_jiffies()) == 0);
 			if (r->take_call(check) && call_matches(check, &b))
 				EXPECT(v2_answer(check, &b, 80, 61));
 			EXPECT(b.x->credits == kCredits);
 			/* a second retransmission on this connection is reset again */
-			x.sent = x.reset = false;
-			EXPECT(b.ep->transmit(b.rqst, &x) == -err::ENOTCONN && x.reset);
+			EXPECT(b.ep->transmit(b.rqst, kResend, rpcrdmax_jiffies()) == -err::ENOTCONN);
 		}
 		bench_next(&b);
 		if (bench_reconnect(check, &b, kPort + 1) && bench_send(check, &b, kX + 1) &&
@@ -2164,11 +2176,11 @@ static void v2_lost_first_case(Reporter check)
 		EXPECT(b.ep->reply_timeout(probe / 3) == probe / 3);
 		if (b.r->take_call(check) && bench_reconnect(check, &b, kPort + 2)) {
 			EXPECT(b.ep->reply_timeout(60 * probe) == 60 * probe);
-			rpcrdmax_xmit x = {};
-			x.xid = kX;
-			x.len = b.snd_len();
-			x.connected = x.reply_expected = x.cong = true;
-			EXPECT(b.ep->transmit(b.rqst, &x) == 0 && x.sent);
+			EXPECT(b.ep->transmit(b.rqst,
+					      RPCRDMAX_XMIT_CONNECTED | RPCRDMAX_XMIT_CONG |
+						      RPCRDMAX_XMIT_REPLY_EXPECTED,
+					      rpcrdmax_jiffies()) == 0);
+			EXPECT(bytes_sent(b.rqst) == b.snd_len());
 			if (b.r->take_call(check) && call_matches(check, &b))
 				EXPECT(v2_answer(check, &b, 80, 71));
 			EXPECT(b.ep->stats.vers1_conns.read() == 1);

@@ -111,28 +111,32 @@ int ClntEp::connect(const void *addr, unsigned int addrlen)
  * 3.3.1), when posting finds the connection gone, and after sending a
  * Call that expects no Reply (its credit would stay counted).
  */
-RPCRDMAX_HOT_ENTRY int ClntEp::transmit(void *rqst, rpcrdmax_xmit *x)
+RPCRDMAX_HOT_ENTRY int ClntEp::transmit(void *rqst, unsigned int how, unsigned long now)
 {
+	const u32 xid = rqst_xid(rqst);
+	const u32 len = rqst_xdr(rqst, false).len();
 	int rc;
 
-	x->sent = x->reset = false;
-	if (!x->connected)
+	if (!(how & RPCRDMAX_XMIT_CONNECTED))
 		return -err::ENOTCONN; /* sunrpc connects first */
-	if (!x->cong)
+	if (!(how & RPCRDMAX_XMIT_CONG))
 		return -err::EBADSLT;
-	if (x->backward_reply)
-		rc = bc_send(rqst, x->xid, x->len);
-	else if (x->same_connection && !may_resend(rqst))
-		rc = -err::ENOTCONN;
-	else
-		rc = send(rqst, x->xid);
-	x->sent = !rc && !x->backward_reply;
-	x->reset = rc == -err::ENOTCONN || (x->sent && !x->reply_expected);
-	if (x->sent && x->reply_expected) {
-		x->major = reply_major(x->now, x->major, x->timeout, x->soft);
-		x->timeout = reply_timeout(x->timeout);
-	}
-	return x->reset ? -err::ENOTCONN : rc;
+	if (!rqst_buffer(rqst))
+		return bc_send(rqst, xid, len); /* the Reply to a backward Call */
+	if ((how & RPCRDMAX_XMIT_SAME_CONNECTION) && !may_resend(rqst))
+		return -err::ENOTCONN;
+	rc = send(rqst, xid);
+	if (rc)
+		return rc;
+	rqst_account_sent(rqst, len);
+	if (!(how & RPCRDMAX_XMIT_REPLY_EXPECTED))
+		return -err::ENOTCONN;
+	unsigned long &timeout = rqst_timeout(rqst);
+
+	rqst_majortimeo(rqst) = reply_major(now, rqst_majortimeo(rqst), timeout,
+					    how & RPCRDMAX_XMIT_SOFT);
+	timeout = reply_timeout(timeout);
+	return 0;
 }
 
 int ClntEp::send(void *rqst, u32 xid)
@@ -254,14 +258,16 @@ extern "C" int rpcrdmax_clnt_connect(void *ep, const void *addr, unsigned int ad
  * rpcrdmax_clnt_transmit - sunrpc's send_request: transmit one message
  * @ep: the endpoint
  * @rqst: the rpc_rqst
- * @x: what sunrpc knows of it; sent and reset are set (ClntEp::transmit)
+ * @how: what sunrpc's helpers say of it (enum rpcrdmax_xmit_how)
+ * @now: jiffies
  *
  * Returns 0 or the errno for sunrpc: -ENOTCONN (not connected, or reset),
  * -EBADSLT (no congestion slot), or another that fails this transmission.
  */
-extern "C" int rpcrdmax_clnt_transmit(void *ep, void *rqst, struct rpcrdmax_xmit *x) noexcept
+extern "C" int rpcrdmax_clnt_transmit(void *ep, void *rqst, unsigned int how,
+				      unsigned long now) noexcept
 {
-	return static_cast<ClntEp *>(ep)->transmit(rqst, x);
+	return static_cast<ClntEp *>(ep)->transmit(rqst, how, now);
 }
 
 /** rpcrdmax_clnt_bc_max_payload - the largest backward message's RPC part */

@@ -31,6 +31,33 @@ inline void *rqst_buffer(const void *rqst)
 	return RPCRDMAX_FIELD(void *, rqst, RPC_RQST_BUFFER);
 }
 
+/// Its XID, host order (rq_xid).
+inline u32 rqst_xid(const void *rqst)
+{
+	return ktl::be32_swap(RPCRDMAX_FIELD(u32, rqst, RPC_RQST_XID));
+}
+
+/// The major timeout (rq_majortimeo) and the retransmit timeout
+/// (rq_timeout), in jiffies: sunrpc's, until a Call sent sets those its
+/// Reply is waited for with.
+inline unsigned long &rqst_majortimeo(void *rqst)
+{
+	return RPCRDMAX_FIELD_REF(unsigned long, rqst, RPC_RQST_MAJORTIMEO);
+}
+
+inline unsigned long &rqst_timeout(void *rqst)
+{
+	return RPCRDMAX_FIELD_REF(unsigned long, rqst, RPC_RQST_TIMEOUT);
+}
+
+/// sunrpc's accounting of a Call sent: when (rq_xtime, ktime in ns) and
+/// how many octets, in all its transmissions (rq_xmit_bytes_sent).
+inline void rqst_account_sent(void *rqst, u32 len)
+{
+	RPCRDMAX_FIELD_REF(long long, rqst, RPC_RQST_XTIME) = (long long)rpcrdmax_ktime_get_ns();
+	RPCRDMAX_FIELD_REF(unsigned long, rqst, RPC_RQST_XMIT_BYTES_SENT) += len;
+}
+
 /// rq_snd_buf, or rq_rcv_buf when @rcv.
 inline ktl::XdrBufView rqst_xdr(const void *rqst, bool rcv)
 {

@@ -215,32 +215,26 @@ static void rpcrdmax_xprt_buf_free(struct rpc_task *task)
 static int rpcrdmax_xprt_send_request(struct rpc_rqst *rqst)
 {
 	struct rpc_xprt *xprt = rqst->rq_xprt;
-	struct rpcrdmax_xmit x = {
-		.xid = be32_to_cpu(rqst->rq_xid),
-		.len = rqst->rq_snd_buf.len,
-		.connected = xprt_connected(xprt),
-		/* The Reply to a backward Call (shim/sunrpc/xprt_bc.c): no rq_buffer. */
-		.backward_reply = !rqst->rq_buffer,
-		.same_connection = rqst->rq_connect_cookie == xprt->connect_cookie,
-		.reply_expected = rqst->rq_buffer && rpc_reply_expected(rqst->rq_task),
-		.soft = rqst->rq_buffer && RPC_IS_SOFT(rqst->rq_task),
-		.now = jiffies,
-		.major = rqst->rq_majortimeo,
-		.timeout = rqst->rq_timeout,
-	};
+	unsigned int how = 0;
 	int rc;
 
-	x.cong = x.connected && rpcrdmax_cong_get(xprt, rqst, rpcrdmax_x(xprt)->cong_tag);
-	rc = rpcrdmax_clnt_transmit(rpcrdmax_x(xprt)->ep, rqst, &x);
-
-	if (x.sent) {
-		rqst->rq_xtime = ktime_get();
-		rqst->rq_xmit_bytes_sent += rqst->rq_snd_buf.len;
-		/* the timeouts sunrpc's wait for the Reply then uses */
-		rqst->rq_majortimeo = x.major;
-		rqst->rq_timeout = x.timeout;
+	if (xprt_connected(xprt)) {
+		how |= RPCRDMAX_XMIT_CONNECTED;
+		if (rpcrdmax_cong_get(xprt, rqst, rpcrdmax_x(xprt)->cong_tag))
+			how |= RPCRDMAX_XMIT_CONG;
 	}
-	if (x.reset)
+	if (rqst->rq_connect_cookie == xprt->connect_cookie)
+		how |= RPCRDMAX_XMIT_SAME_CONNECTION;
+	/* The Reply to a backward Call (shim/sunrpc/xprt_bc.c) has no
+	 * rq_buffer, and no task of its own to ask. */
+	if (rqst->rq_buffer) {
+		if (rpc_reply_expected(rqst->rq_task))
+			how |= RPCRDMAX_XMIT_REPLY_EXPECTED;
+		if (RPC_IS_SOFT(rqst->rq_task))
+			how |= RPCRDMAX_XMIT_SOFT;
+	}
+	rc = rpcrdmax_clnt_transmit(rpcrdmax_x(xprt)->ep, rqst, how, jiffies);
+	if (rc == -ENOTCONN && (how & RPCRDMAX_XMIT_CONNECTED))
 		xprt_force_disconnect(xprt);
 	return rc;
 }
