@@ -52,6 +52,9 @@ extern "C" {
 	X(IB_DEVICE_DMA_DEVICE, struct ib_device, dma_device) \
 	X(RPC_XPRT_MAX_REQS, struct rpc_xprt, max_reqs) \
 	X(RPC_RQST_BUFFER, struct rpc_rqst, rq_buffer) \
+	X(RPC_RQST_RBUFFER, struct rpc_rqst, rq_rbuffer) \
+	X(RPC_RQST_CALLSIZE, struct rpc_rqst, rq_callsize) \
+	X(RPC_RQST_RCVSIZE, struct rpc_rqst, rq_rcvsize) \
 	X(RPC_RQST_XID, struct rpc_rqst, rq_xid) \
 	X(RPC_RQST_MAJORTIMEO, struct rpc_rqst, rq_majortimeo) \
 	X(RPC_RQST_TIMEOUT, struct rpc_rqst, rq_timeout) \
@@ -797,10 +800,11 @@ unsigned int rpcrdmax_clnt_bc_slots(void) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_clnt_destroy(void *ep) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_clnt_print_stats(void *ep, void *seq) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_clnt_print_counters(void *ep, void *seq) RPCRDMAX_NOEXCEPT;
-/* Per-request buffers (and transport state) for sunrpc's buf_alloc/buf_free. */
-int rpcrdmax_clnt_buf_alloc(void *ep, unsigned int callsize, unsigned int rcvsize,
-			    unsigned int gfp, void **call, void **rcv) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_clnt_buf_free(void *ep, void *call) RPCRDMAX_NOEXCEPT;
+/* Per-request buffers (and transport state) for sunrpc's buf_alloc and
+ * buf_free: sized from the rpc_rqst's rq_callsize and rq_rcvsize, set
+ * in (and cleared from) its rq_buffer and rq_rbuffer in place. */
+int rpcrdmax_clnt_buf_alloc(void *ep, void *rqst, unsigned int gfp) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_clnt_buf_free(void *ep, void *rqst) RPCRDMAX_NOEXCEPT;
 
 /*
  * The server transport (svcrdma/).  A listener: create() binds and

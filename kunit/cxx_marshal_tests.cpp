@@ -627,6 +627,37 @@ static bool bench_reconnect(Reporter check, Bench *b, unsigned short port)
 	return EXPECT(b->r != nullptr) && bench_connect(check, b, kDefaultPd, port);
 }
 
+/* An RPC's buffers from the endpoint, as rpcrdmax_clnt_buf_alloc() takes
+ * them for an rpc_rqst (a Bench makes its rqst around them after), and
+ * back.  A Bench's rqst gives them back through the entry itself. */
+static int buf_alloc(ClntEp *ep, u32 callsize, u32 rcvsize, void **call, void **rcv)
+{
+	xprtrdma::Req *req = ep->buf_alloc(callsize, rcvsize, RPCRDMAX_GFP_KERNEL);
+
+	if (!req)
+		return -err::ENOMEM;
+	*call = req->call;
+	*rcv = req->rcv;
+	return 0;
+}
+
+static void buf_free(ClntEp *ep, void *call)
+{
+	ep->buf_free(xprtrdma::Req::from_call_buffer(call));
+}
+
+/* Give back a Bench's request and its buffers (rpcrdmax_clnt_buf_free
+ * through its rq_buffer, which rpcrdmax_kunit_rqst_new() set). */
+static void bench_release(Bench *b)
+{
+	if (b->rqst)
+		rpcrdmax_clnt_buf_free(b->ep, b->rqst);
+	else if (b->call)
+		buf_free(b->ep, b->call);
+	if (b->rqst)
+		rpcrdmax_kunit_rqst_free(b->rqst);
+}
+
 /*
  * Build the request (rq_snd_buf holds a pattern with the DDP item's XDR
  * pad zeroed, rq_rcv_buf is poisoned), ready for the client to transmit.
@@ -638,8 +669,7 @@ static bool bench_prepare(Reporter check, Bench *b, u32 xid)
 
 	b->xid = xid;
 	if (!EXPECT(b->snd_len() <= kData + kInline && b->rcv_len() <= kData + kInline) ||
-	    !EXPECT(rpcrdmax_clnt_buf_alloc(b->ep, call_room, rcv_room, RPCRDMAX_GFP_KERNEL,
-					    &b->call, &b->rcvbuf) == 0))
+	    !EXPECT(buf_alloc(b->ep, call_room, rcv_room, &b->call, &b->rcvbuf) == 0))
 		return false;
 	b->rqst = rpcrdmax_kunit_rqst_new(xid, b->call, b->rcvbuf, &b->snd, &b->rcv);
 	if (!EXPECT(b->rqst != nullptr))
@@ -705,20 +735,14 @@ static bool all_poison(const u8 *p, u32 n)
 /* Release the last request, so that another one can be made. */
 static void bench_next(Bench *b)
 {
-	if (b->call)
-		rpcrdmax_clnt_buf_free(b->ep, b->call);
-	if (b->rqst)
-		rpcrdmax_kunit_rqst_free(b->rqst);
+	bench_release(b);
 	b->call = b->rqst = nullptr;
 	b->x->completions.set(0);
 }
 
 static void bench_down(Bench *b)
 {
-	if (b->call)
-		rpcrdmax_clnt_buf_free(b->ep, b->call);
-	if (b->rqst)
-		rpcrdmax_kunit_rqst_free(b->rqst);
+	bench_release(b);
 	if (b->ep) {
 		b->ep->close();
 		delete b->ep;
@@ -835,7 +859,8 @@ static void cwnd_case(Reporter check)
  * one size allocate one block; a larger one allocates once more, and its
  * block then serves the smaller size too.  Two RPCs at once need a
  * second block, and reuse both (one kept in last_freed_, one in the
- * cache) when two go again.
+ * cache) when two go again.  sunrpc's entries take the sizes from the
+ * rpc_rqst and set (and clear) its rq_buffer and rq_rbuffer.
  */
 static void buf_reuse_case(Reporter check)
 {
@@ -853,8 +878,7 @@ static void buf_reuse_case(Reporter check)
 				 { 1000, 2000 }, { 6000, 9000 }, { 1000, 2000 } };
 	const long long want[] = { 1, 1, 1, 1, 1, 2, 2 };
 	for (u32 i = 0; i < array_size(sizes); i++) {
-		if (!EXPECT(rpcrdmax_clnt_buf_alloc(b.ep, sizes[i][0], sizes[i][1],
-						    RPCRDMAX_GFP_KERNEL, &call, &rcv) == 0))
+		if (!EXPECT(buf_alloc(b.ep, sizes[i][0], sizes[i][1], &call, &rcv) == 0))
 			break;
 		/* Both buffers are usable to their full size. */
 		mem_set(call, 0x5a, sizes[i][0]);
@@ -873,22 +897,40 @@ static void buf_reuse_case(Reporter check)
 		req->resend_ok = true;
 		req->reply_status = -5;
 		req->msg_offset = 28;
-		rpcrdmax_clnt_buf_free(b.ep, call);
+		buf_free(b.ep, call);
 		EXPECT(made.read() == want[i]);
 	}
 	for (int round = 0; round < 2; round++) {
 		void *c2, *r2;
-		if (!EXPECT(rpcrdmax_clnt_buf_alloc(b.ep, 1000, 2000, RPCRDMAX_GFP_KERNEL, &call,
-						    &rcv) == 0))
+		if (!EXPECT(buf_alloc(b.ep, 1000, 2000, &call, &rcv) == 0))
 			break;
-		if (!EXPECT(rpcrdmax_clnt_buf_alloc(b.ep, 1000, 2000, RPCRDMAX_GFP_KERNEL, &c2,
-						    &r2) == 0)) {
-			rpcrdmax_clnt_buf_free(b.ep, call);
+		if (!EXPECT(buf_alloc(b.ep, 1000, 2000, &c2, &r2) == 0)) {
+			buf_free(b.ep, call);
 			break;
 		}
 		EXPECT(c2 != call);
-		rpcrdmax_clnt_buf_free(b.ep, call);
-		rpcrdmax_clnt_buf_free(b.ep, c2);
+		buf_free(b.ep, call);
+		buf_free(b.ep, c2);
+		EXPECT(made.read() == 3);
+	}
+	/* sunrpc's entries: sized by the rpc_rqst, set and cleared in it */
+	if (bench_prepare(check, &b, 0x11110020)) {
+		void *const kept = b.call;
+		rpcrdmax_clnt_buf_free(b.ep, b.rqst);
+		EXPECT(!xprtrdma::rqst_buffer(b.rqst) &&
+		       !RPCRDMAX_FIELD(void *, b.rqst, RPC_RQST_RBUFFER));
+		rpcrdmax_clnt_buf_free(b.ep, b.rqst); /* none: nothing to give back */
+		size_t &callsize = RPCRDMAX_FIELD_REF(size_t, b.rqst, RPC_RQST_CALLSIZE);
+		const size_t room = callsize;
+		callsize = size_t(1) << 31;
+		EXPECT(rpcrdmax_clnt_buf_alloc(b.ep, b.rqst, RPCRDMAX_GFP_KERNEL) == -err::ENOMEM);
+		EXPECT(!xprtrdma::rqst_buffer(b.rqst));
+		callsize = room;
+		EXPECT(rpcrdmax_clnt_buf_alloc(b.ep, b.rqst, RPCRDMAX_GFP_KERNEL) == 0);
+		b.call = xprtrdma::rqst_buffer(b.rqst);
+		EXPECT(b.call == kept); /* the block last freed */
+		EXPECT(RPCRDMAX_FIELD(void *, b.rqst, RPC_RQST_RBUFFER) ==
+		       xprtrdma::Req::from_call_buffer(b.call)->rcv);
 		EXPECT(made.read() == 3);
 	}
 	bench_down(&b);
@@ -1327,7 +1369,7 @@ static void mr_pool_case(Reporter check)
 	using xprtrdma::kMrBatch;
 	constexpr u32 kHeld = kMrBatch - xprtrdma::kMrLowWater + 1;
 	Bench b;
-	void *calls[kHeld] = {}, *rqsts[kHeld] = {};
+	void *rqsts[kHeld] = {};
 	u32 held = 0;
 
 	read_style(&b);
@@ -1338,7 +1380,7 @@ static void mr_pool_case(Reporter check)
 		if (!bench_send(check, &b, 0x11110100 + held) || !b.r->take_call(check) ||
 		    !call_matches(check, &b))
 			break;
-		calls[held] = ktl::exchange(b.call, nullptr);
+		b.call = nullptr;
 		rqsts[held] = ktl::exchange(b.rqst, nullptr);
 	}
 	if (EXPECT(held == kHeld)) {
@@ -1351,7 +1393,7 @@ static void mr_pool_case(Reporter check)
 	}
 out:
 	for (u32 i = 0; i < held; i++) {
-		rpcrdmax_clnt_buf_free(b.ep, calls[i]);
+		rpcrdmax_clnt_buf_free(b.ep, rqsts[i]);
 		rpcrdmax_kunit_rqst_free(rqsts[i]);
 	}
 	bench_down(&b);
@@ -1369,7 +1411,7 @@ static void foreign_rkey_case(Reporter check)
 	Bench b;
 	constexpr u32 kLen = 100;
 	u8 rpc[128];
-	void *first_call = nullptr, *first_rqst = nullptr;
+	void *first_rqst = nullptr;
 
 	read_style(&b);
 	if (!bench_call(check, &b, kDefaultPd, 0x11110030) || !offered_write(check, &b)) {
@@ -1379,7 +1421,7 @@ static void foreign_rkey_case(Reporter check)
 	const core::ChunkLists &cl = b.r->call.chunks;
 	const u32 first = cl.segment(cl.write[0], 0).handle;
 	/* the first RPC stays outstanding, its MR live */
-	first_call = ktl::exchange(b.call, nullptr);
+	b.call = nullptr;
 	first_rqst = ktl::exchange(b.rqst, nullptr);
 	if (bench_send(check, &b, 0x11110031) && b.r->take_call(check) &&
 	    call_matches(check, &b) && offered_write(check, &b) &&
@@ -1395,7 +1437,7 @@ static void foreign_rkey_case(Reporter check)
 			EXPECT(b.ep->stats.bad_reply.read() == 1);
 		}
 	}
-	rpcrdmax_clnt_buf_free(b.ep, first_call);
+	rpcrdmax_clnt_buf_free(b.ep, first_rqst);
 	rpcrdmax_kunit_rqst_free(first_rqst);
 	bench_down(&b);
 }
@@ -1418,7 +1460,7 @@ static void inv_fence_case(Reporter check)
 		bench_down(&b);
 		return;
 	}
-	void *call = b.call, *rqst = b.rqst;
+	void *rqst = b.rqst;
 	b.call = b.rqst = nullptr;
 	b.r->end.id.drain();
 	b.snd = { 100, 0, 0, 0, false };
@@ -1426,7 +1468,8 @@ static void inv_fence_case(Reporter check)
 	const int lost = b.x->disconnects.read();
 	EXPECT(bench_send(check, &b, 0x11110041));
 	b.ep->invalidate_ms = 100;
-	rpcrdmax_clnt_buf_free(b.ep, call);
+	rpcrdmax_clnt_buf_free(b.ep, rqst);
+	EXPECT(xprtrdma::rqst_buffer(rqst) == nullptr);
 	EXPECT(b.ep->stats.local_inv_needed.read() == 1);
 	EXPECT(b.ep->stats.inv_fenced.read() == 1);
 	EXPECT(b.x->disconnects.read() == lost + 1);

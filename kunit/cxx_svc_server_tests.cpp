@@ -352,8 +352,7 @@ static bool forward_rpc(Reporter check, Pair *p, u32 xid, ReplyShape rs = { 96, 
 /* Ready the client for another request (bench_send makes one per Bench). */
 static void bench_again(Bench *b)
 {
-	rpcrdmax_clnt_buf_free(b->ep, b->call);
-	rpcrdmax_kunit_rqst_free(b->rqst);
+	bench_release(b);
 	b->call = b->rcvbuf = b->rqst = nullptr;
 	b->x->completions.add_return(-1);
 }

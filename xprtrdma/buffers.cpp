@@ -182,30 +182,42 @@ using rpcrdmax::xprtrdma::Req;
 /**
  * rpcrdmax_clnt_buf_alloc - buffers for one RPC, with its transport state
  * @ep: the endpoint
- * @callsize: Call buffer octets
- * @rcvsize: Reply buffer octets
+ * @rqst: the rpc_rqst: rq_callsize and rq_rcvsize octets are wanted, and
+ *	rq_buffer and rq_rbuffer are set to them
  * @gfp: allocation flags of the RPC task
- * @call: set to the Call buffer (rq_buffer)
- * @rcv: set to the Reply buffer (rq_rbuffer)
  *
  * Returns 0 or -ENOMEM.
  */
-extern "C" RPCRDMAX_HOT_ENTRY int rpcrdmax_clnt_buf_alloc(void *ep, unsigned int callsize,
-							  unsigned int rcvsize, unsigned int gfp,
-							  void **call, void **rcv) noexcept
+extern "C" RPCRDMAX_HOT_ENTRY int rpcrdmax_clnt_buf_alloc(void *ep, void *rqst,
+							  unsigned int gfp) noexcept
 {
 	using namespace rpcrdmax::xprtrdma;
-	Req *req = static_cast<ClntEp *>(ep)->buf_alloc(callsize, rcvsize, gfp);
+	const size_t callsize = RPCRDMAX_FIELD(size_t, rqst, RPC_RQST_CALLSIZE);
+	const size_t rcvsize = RPCRDMAX_FIELD(size_t, rqst, RPC_RQST_RCVSIZE);
+	Req *req = callsize < (1u << 30) && rcvsize < (1u << 30)
+			   ? static_cast<ClntEp *>(ep)->buf_alloc((u32)callsize, (u32)rcvsize, gfp)
+			   : nullptr;
 
 	if (!req)
 		return -err::ENOMEM;
-	*call = req->call;
-	*rcv = req->rcv;
+	RPCRDMAX_FIELD_REF(void *, rqst, RPC_RQST_BUFFER) = req->call;
+	RPCRDMAX_FIELD_REF(void *, rqst, RPC_RQST_RBUFFER) = req->rcv;
 	return 0;
 }
 
-/** rpcrdmax_clnt_buf_free - release an RPC's buffers (may sleep to invalidate) */
-extern "C" RPCRDMAX_HOT_ENTRY void rpcrdmax_clnt_buf_free(void *ep, void *call) noexcept
+/**
+ * rpcrdmax_clnt_buf_free - release an RPC's buffers (may sleep to invalidate)
+ * @ep: the endpoint
+ * @rqst: the rpc_rqst; none when its rq_buffer is NULL, which it is after
+ */
+extern "C" RPCRDMAX_HOT_ENTRY void rpcrdmax_clnt_buf_free(void *ep, void *rqst) noexcept
 {
+	using namespace rpcrdmax::xprtrdma;
+	void *&call = RPCRDMAX_FIELD_REF(void *, rqst, RPC_RQST_BUFFER);
+
+	if (!call)
+		return;
 	static_cast<ClntEp *>(ep)->buf_free(Req::from_call_buffer(call));
+	call = nullptr;
+	RPCRDMAX_FIELD_REF(void *, rqst, RPC_RQST_RBUFFER) = nullptr;
 }

@@ -185,31 +185,18 @@ static void rpcrdmax_xprt_timer(struct rpc_xprt *xprt, struct rpc_task *task)
 static int rpcrdmax_xprt_buf_alloc(struct rpc_task *task)
 {
 	struct rpc_rqst *rqst = task->tk_rqstp;
-	void *call, *rcv;
-	int rc;
 
-	rc = rpcrdmax_clnt_buf_alloc(rpcrdmax_x(rqst->rq_xprt)->ep, rqst->rq_callsize,
-				     rqst->rq_rcvsize,
-				     (__force unsigned int)(rpc_task_gfp_mask() | __GFP_NOWARN),
-				     &call, &rcv);
-	if (rc)
-		return rc;
-	rqst->rq_buffer = call;
-	rqst->rq_rbuffer = rcv;
-	return 0;
+	return rpcrdmax_clnt_buf_alloc(rpcrdmax_x(rqst->rq_xprt)->ep, rqst,
+				       (__force unsigned int)(rpc_task_gfp_mask() | __GFP_NOWARN));
 }
 
+/* Registrations still live (the RPC ended early) are invalidated before
+ * the pages they cover can be released. */
 static void rpcrdmax_xprt_buf_free(struct rpc_task *task)
 {
 	struct rpc_rqst *rqst = task->tk_rqstp;
 
-	if (!rqst->rq_buffer)
-		return;
-	/* Registrations still live (the RPC ended early) are invalidated
-	 * before the pages they cover can be released. */
-	rpcrdmax_clnt_buf_free(rpcrdmax_x(rqst->rq_xprt)->ep, rqst->rq_buffer);
-	rqst->rq_buffer = NULL;
-	rqst->rq_rbuffer = NULL;
+	rpcrdmax_clnt_buf_free(rpcrdmax_x(rqst->rq_xprt)->ep, rqst);
 }
 
 static int rpcrdmax_xprt_send_request(struct rpc_rqst *rqst)
