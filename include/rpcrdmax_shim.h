@@ -50,6 +50,12 @@ extern "C" {
 	X(IB_MR_IOVA, struct ib_mr, iova) \
 	X(IB_MR_LENGTH, struct ib_mr, length) \
 	X(IB_DEVICE_DMA_DEVICE, struct ib_device, dma_device) \
+	X(IB_WC_STATUS, struct ib_wc, status) \
+	X(IB_WC_OPCODE, struct ib_wc, opcode) \
+	X(IB_WC_VENDOR_ERR, struct ib_wc, vendor_err) \
+	X(IB_WC_BYTE_LEN, struct ib_wc, byte_len) \
+	X(IB_WC_FLAGS, struct ib_wc, wc_flags) \
+	X(IB_WC_INVALIDATE_RKEY, struct ib_wc, ex.invalidate_rkey) \
 	X(RPC_XPRT_MAX_REQS, struct rpc_xprt, max_reqs) \
 	X(RPC_RQST_BUFFER, struct rpc_rqst, rq_buffer) \
 	X(RPC_RQST_RBUFFER, struct rpc_rqst, rq_rbuffer) \
@@ -277,17 +283,11 @@ int rpcrdmax_ib_alloc_cq(void *device, int nr_cqe, int comp_vector, bool workque
 			 void **cq) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_ib_free_cq(void *cq) RPCRDMAX_NOEXCEPT;
 
-/* A completion, translated from struct ib_wc. */
-struct rpcrdmax_wc {
-	unsigned int status;	/* RPCRDMAX_IB_WC_* status constants */
-	unsigned int opcode;	/* RPCRDMAX_IB_WC_OP_* constants */
-	unsigned int byte_len;
-	unsigned int vendor_err;
-	unsigned int invalidated_rkey;
-	bool with_invalidate;	/* a Send with Invalidate arrived */
-};
-/* @cqe is the storage given to rpcrdmax_ib_cqe_init(). */
-typedef void (*rpcrdmax_wc_fn)(void *cqe, const struct rpcrdmax_wc *wc);
+/* A completion is the kernel's struct ib_wc as the CQ polled it; C++
+ * reads its fields in place (rpcrdmax/rdma/verbs.h: wc_status() and the
+ * others).  @cqe is the storage given to rpcrdmax_ib_cqe_init(). */
+struct ib_wc;
+typedef void (*rpcrdmax_wc_fn)(void *cqe, const struct ib_wc *wc);
 /* Which of the stock module's completion tracepoints a completion fires
  * (shim/kernel/trace.h), chosen when its storage is prepared. */
 enum rpcrdmax_wc_event {

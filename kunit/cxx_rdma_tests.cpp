@@ -44,18 +44,31 @@ static constexpr unsigned short kPort = 20051;
 static constexpr unsigned int kWaitMs = 10000;
 static constexpr u32 kDepth = 16;
 
+/* What the cases look at of a work completion, copied from the CQ's
+ * struct ib_wc through the accessors the transports read it with. */
+struct WcSeen {
+	u32 status = 0, opcode = 0, byte_len = 0, invalidated_rkey = 0;
+	bool with_invalidate = false;
+};
+
 /* Completion recorder: the last work completion, and a count. */
 struct WcWait {
 	WcWait() : cqe(&WcWait::done) {}
-	static void done(Cqe *c, const rpcrdmax_wc &wc)
+	static void done(Cqe *c, const ib_wc &wc)
 	{
 		WcWait *w = container_of(c, &WcWait::cqe);
-		w->wc = wc;
+		const bool ok = wc_status(wc) == RPCRDMAX_IB_WC_SUCCESS;
+
+		w->wc.status = wc_status(wc);
+		w->wc.opcode = ok ? wc_opcode(wc) : 0;
+		w->wc.byte_len = ok ? wc_byte_len(wc) : 0;
+		w->wc.with_invalidate = wc_with_invalidate(wc);
+		w->wc.invalidated_rkey = w->wc.with_invalidate ? wc_invalidated_rkey(wc) : 0;
 		w->count.add_return(1);
 		w->completion.complete();
 	}
 	Cqe cqe;
-	rpcrdmax_wc wc = {};
+	WcSeen wc;
 	Atomic count;
 	Completion completion;
 };

@@ -436,7 +436,7 @@ out:
 	delete[] rbuf;
 }
 
-static void no_completion(Cqe *, const rpcrdmax_wc &) {}
+static void no_completion(Cqe *, const ib_wc &) {}
 
 /* Send an inline Reply body laid out under @max_sge SGEs; check what arrives. */
 static void send_inline(Reporter check, Loopback *lb, u32 max_sge, u32 want_sges,

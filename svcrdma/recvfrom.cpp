@@ -68,20 +68,20 @@ void SvcConn::repost(RecvBuf *rb)
 		lost();
 }
 
-void RecvBuf::done(Cqe *c, const rpcrdmax_wc &wc)
+void RecvBuf::done(Cqe *c, const ib_wc &wc)
 {
 	RecvBuf *rb = static_cast<RecvBuf *>(MsgBuf::from(c));
 	rb->conn->recv_done(rb, wc);
 }
 
-RPCRDMAX_HOT_ENTRY void SvcConn::recv_done(RecvBuf *rb, const rpcrdmax_wc &wc)
+RPCRDMAX_HOT_ENTRY void SvcConn::recv_done(RecvBuf *rb, const ib_wc &wc)
 {
 	if (!wc_ok(wc, "Receive")) {
 		lost();
 		return;
 	}
 	rb->map.sync_for_cpu();
-	rb->len = min(wc.byte_len, lim_.recv_size);
+	rb->len = min(wc_byte_len(wc), lim_.recv_size);
 	stat_add(RPCRDMAX_SVC_STAT_RECV);
 	unsettled_.add_return(1);
 	{

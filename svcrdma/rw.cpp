@@ -11,7 +11,7 @@
 
 namespace rpcrdmax::svcrdma {
 
-void ReadCtx::done(Cqe *c, const rpcrdmax_wc &wc)
+void ReadCtx::done(Cqe *c, const ib_wc &wc)
 {
 	ReadCtx *rc = container_of(c, &ReadCtx::cqe);
 

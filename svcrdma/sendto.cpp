@@ -15,13 +15,13 @@ namespace rpcrdmax::svcrdma {
 
 /* ---- send ------------------------------------------------------------- */
 
-void SendCtx::done(Cqe *c, const rpcrdmax_wc &wc)
+void SendCtx::done(Cqe *c, const ib_wc &wc)
 {
 	SendCtx *sc = static_cast<SendCtx *>(MsgBuf::from(c));
 	sc->conn->send_done(sc, wc);
 }
 
-RPCRDMAX_HOT_ENTRY void SvcConn::send_done(SendCtx *sc, const rpcrdmax_wc &wc)
+RPCRDMAX_HOT_ENTRY void SvcConn::send_done(SendCtx *sc, const ib_wc &wc)
 {
 	if (!wc_ok(wc, "Send"))
 		lost();

@@ -315,7 +315,7 @@ inline Result<void> rw_room(RwList &rw, u32 nctx, u32 pieces)
 
 struct RecvBuf : MsgBuf {
 	RecvBuf() : MsgBuf(&RecvBuf::done, RPCRDMAX_WC_EV_SVC_RECV) {}
-	static void done(Cqe *c, const rpcrdmax_wc &wc);
+	static void done(Cqe *c, const ib_wc &wc);
 	ListNode node;
 	SvcConn *conn = nullptr;
 	u32 len = 0;
@@ -363,7 +363,7 @@ struct SendCtx : MsgBuf {
 	/* @fn: SendCtx::done, or a test's */
 	explicit SendCtx(Cqe::Fn fn) : MsgBuf(fn, RPCRDMAX_WC_EV_SVC_SEND) {}
 	~SendCtx();
-	static void done(Cqe *c, const rpcrdmax_wc &wc);
+	static void done(Cqe *c, const ib_wc &wc);
 	Result<void> make(void *dev, u32 size, int cid);
 	void reset();
 	Result<void> load_inline(void *dev, u32 hlen, const core::InlineLayout &layout,
@@ -401,7 +401,7 @@ static_assert(sizeof(SendCtx) <= 1024, "a send context outgrew its 1 KiB block")
 /* RDMA Reads of one Call, waited for in recvfrom. */
 struct ReadCtx {
 	ReadCtx() : cqe(&ReadCtx::done, RPCRDMAX_WC_EV_SVC_READ) {}
-	static void done(Cqe *c, const rpcrdmax_wc &wc);
+	static void done(Cqe *c, const ib_wc &wc);
 	Cqe cqe;
 	SvcConn *conn = nullptr;
 	u32 sq_entries = 0;
@@ -450,8 +450,8 @@ public:
 	u32 bc_max_payload(u32 vers = core::kRpcRdmaVersion1) const;
 	RPCRDMAX_COLD int bc_send(void *rqst, u32 xid, u32 len);
 
-	void recv_done(RecvBuf *rb, const rpcrdmax_wc &wc);
-	void send_done(SendCtx *sc, const rpcrdmax_wc &wc);
+	void recv_done(RecvBuf *rb, const ib_wc &wc);
+	void send_done(SendCtx *sc, const ib_wc &wc);
 	void sq_release(u32 n);
 
 	void *xprt = nullptr;		/* our svc_xprt */

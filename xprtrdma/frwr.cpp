@@ -216,7 +216,7 @@ bool Conn::frwr_remote_invalidated(Req *req, u32 rkey)
 	return found;
 }
 
-void ClntMr::inv_done(Cqe *, const rpcrdmax_wc &)
+void ClntMr::inv_done(Cqe *, const ib_wc &)
 {
 	/* Only a chain's last LOCAL_INV is signaled, through its Req. */
 }
@@ -254,21 +254,23 @@ Result<void> Conn::frwr_invalidate(Req *req, bool)
 	return posted;
 }
 
-RPCRDMAX_HOT_ENTRY void Req::inv_done(Cqe *c, const rpcrdmax_wc &wc)
+RPCRDMAX_HOT_ENTRY void Req::inv_done(Cqe *c, const ib_wc &wc)
 {
 	Req *req = container_of(c, &Req::inv_cqe);
 	Conn *conn = req->conn;
 
-	if (wc.status != RPCRDMAX_IB_WC_SUCCESS) {
+	const u32 status = wc_status(wc);
+
+	if (status != RPCRDMAX_IB_WC_SUCCESS) {
 		/* The MRs' state is unknown: replace them before reuse. */
 		req->mrs.for_each([&](ClntMr *m) {
 			m->mr.unmap();
 			if (m->mr.recover().is_ok())
 				conn->ep()->stats.mrs_recovered.add_return(1);
 		});
-		if (wc.status != RPCRDMAX_IB_WC_WR_FLUSH_ERR)
+		if (status != RPCRDMAX_IB_WC_WR_FLUSH_ERR)
 			rpcrdmax_log_ratelimited(RPCRDMAX_LOG_WARNING, "LOCAL_INV failed: %s",
-						 rpcrdmax_ib_wc_status_msg(wc.status));
+						 rpcrdmax_ib_wc_status_msg(status));
 		conn->lost();
 	}
 	if (req->sync_wait)

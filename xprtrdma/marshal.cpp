@@ -538,7 +538,7 @@ static void trace_returned(const core::ChunkLists &cl)
 			    });
 }
 
-bool Conn::handle_reply(RecvBuf *rb, u32 len, const rpcrdmax_wc &wc)
+bool Conn::handle_reply(RecvBuf *rb, u32 len, const ib_wc &wc)
 {
 	core::V1Header &h = recv_hdr_;
 	const core::DecodeLimits limits;
@@ -628,7 +628,7 @@ void Conn::update_grant(u32 credit_field)
  * against what the Call offered, and complete the RPC once its MRs are
  * invalid.  True when @rb may be reposted now.
  */
-bool Conn::forward_reply(RecvBuf *rb, ConstBytes raw, const rpcrdmax_wc &wc,
+bool Conn::forward_reply(RecvBuf *rb, ConstBytes raw, const ib_wc &wc,
 			 const core::V1Header &h)
 {
 	Counters &st = ep_->stats;
@@ -655,13 +655,13 @@ bool Conn::forward_reply(RecvBuf *rb, ConstBytes raw, const rpcrdmax_wc &wc,
 	/* RFC 8797 Section 4.1: only an rkey of this RPC may be invalidated;
 	 * in version 2 only the one its rdma_inv_handle named (draft
 	 * Section 6.2.3). */
-	if (wc.with_invalidate &&
-	    ((h.vers == core::kRpcRdmaVersion2 && wc.invalidated_rkey != req->inv_handle) ||
-	     !frwr_remote_invalidated(req, wc.invalidated_rkey))) {
+	if (wc_with_invalidate(wc) &&
+	    ((h.vers == core::kRpcRdmaVersion2 && wc_invalidated_rkey(wc) != req->inv_handle) ||
+	     !frwr_remote_invalidated(req, wc_invalidated_rkey(wc)))) {
 		st.bad_reply.add_return(1);
 		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_WARNING,
 					 "XID %08x: server invalidated rkey %08x, not %s",
-					 h.xid, wc.invalidated_rkey,
+					 h.xid, wc_invalidated_rkey(wc),
 					 h.vers == core::kRpcRdmaVersion2 ? "the one named" : "ours");
 		rpcrdmax_xprt_unpin(ep_->xprt_, rqst);
 		lost();

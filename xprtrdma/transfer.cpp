@@ -11,13 +11,13 @@
 
 namespace rpcrdmax::xprtrdma {
 
-void SendBuf::done(Cqe *c, const rpcrdmax_wc &wc)
+void SendBuf::done(Cqe *c, const ib_wc &wc)
 {
 	SendBuf *sb = static_cast<SendBuf *>(MsgBuf::from(c));
 	sb->conn->send_done(sb, wc);
 }
 
-RPCRDMAX_HOT_ENTRY void Conn::send_done(SendBuf *sb, const rpcrdmax_wc &wc)
+RPCRDMAX_HOT_ENTRY void Conn::send_done(SendBuf *sb, const ib_wc &wc)
 {
 	/* Only some Sends are signaled: this one frees its elders too. */
 	sends_freed_.set_release(sb->taken + 1);
@@ -26,17 +26,13 @@ RPCRDMAX_HOT_ENTRY void Conn::send_done(SendBuf *sb, const rpcrdmax_wc &wc)
 
 /* A Send's completion status: an error (but a flush) is counted and
  * logged, and any failure loses the connection. */
-void Conn::send_status(const rpcrdmax_wc &wc)
+void Conn::send_status(const ib_wc &wc)
 {
-	if (wc.status != RPCRDMAX_IB_WC_SUCCESS) {
-		if (wc.status != RPCRDMAX_IB_WC_WR_FLUSH_ERR) {
-			ep_->stats.send_errors.add_return(1);
-			rpcrdmax_log_ratelimited(RPCRDMAX_LOG_WARNING, "Send failed: %s (vendor %u)",
-						 rpcrdmax_ib_wc_status_msg(wc.status),
-						 wc.vendor_err);
-		}
-		lost();
-	}
+	if (wc_ok(wc, "Send"))
+		return;
+	if (wc_status(wc) != RPCRDMAX_IB_WC_WR_FLUSH_ERR)
+		ep_->stats.send_errors.add_return(1);
+	lost();
 }
 
 /*
@@ -168,20 +164,20 @@ Result<void> Conn::bc_send(void *rqst, u32 xid, u32 len)
 
 /* ---- receive ---------------------------------------------------------- */
 
-void RecvBuf::done(Cqe *c, const rpcrdmax_wc &wc)
+void RecvBuf::done(Cqe *c, const ib_wc &wc)
 {
 	RecvBuf *rb = static_cast<RecvBuf *>(MsgBuf::from(c));
 	rb->conn->recv_done(rb, wc);
 }
 
-RPCRDMAX_HOT_ENTRY void Conn::recv_done(RecvBuf *rb, const rpcrdmax_wc &wc)
+RPCRDMAX_HOT_ENTRY void Conn::recv_done(RecvBuf *rb, const ib_wc &wc)
 {
 	if (!wc_ok(wc, "Receive")) {
 		lost(); /* the buffer stays idle */
 		return;
 	}
 	rb->map.sync_for_cpu();
-	if (handle_reply(rb, wc.byte_len, wc) && post_recv(rb).is_error())
+	if (handle_reply(rb, wc_byte_len(wc), wc) && post_recv(rb).is_error())
 		lost();
 }
 

@@ -44,13 +44,13 @@ namespace rpcrdmax::xprtrdma {
 /* Our RDMA2_CONNPROP's XID: it is no RPC's, and nothing answers it. */
 inline constexpr u32 kConnPropXid = 0;
 
-void CtlBuf::done(Cqe *c, const rpcrdmax_wc &wc)
+void CtlBuf::done(Cqe *c, const ib_wc &wc)
 {
 	CtlBuf *cb = static_cast<CtlBuf *>(MsgBuf::from(c));
 	cb->conn->ctl_done(wc);
 }
 
-void Conn::ctl_done(const rpcrdmax_wc &wc)
+void Conn::ctl_done(const ib_wc &wc)
 {
 	ctl_.busy.set(0);
 	send_status(wc);
@@ -302,7 +302,7 @@ void Conn::v2_control(ConstBytes raw)
  * Call offered version 2 (ERR_VERS is handled before, whatever its
  * rdma_vers).  True when @rb may be reposted now.
  */
-bool Conn::v2_message(RecvBuf *rb, ConstBytes raw, const rpcrdmax_wc &wc, core::V2Proc proc)
+bool Conn::v2_message(RecvBuf *rb, ConstBytes raw, const ib_wc &wc, core::V2Proc proc)
 {
 	Counters &st = ep_->stats;
 

@@ -100,7 +100,7 @@ enum class CallShortcut : u8 {
 /* A Send buffer (send_size octets) and a Receive buffer (recv_size). */
 struct SendBuf : MsgBuf {
 	SendBuf() : MsgBuf(&SendBuf::done, RPCRDMAX_WC_EV_CLNT_SEND) {}
-	static void done(Cqe *c, const rpcrdmax_wc &wc);
+	static void done(Cqe *c, const ib_wc &wc);
 	Conn *conn = nullptr;
 	u32 taken = 0;		/* its place in the ring's order (Conn::take_send) */
 	Wr wr;			/* its Send, built in place per post */
@@ -113,20 +113,20 @@ struct SendBuf : MsgBuf {
  * always signaled, apart from the RPCs' Send buffers. */
 struct CtlBuf : MsgBuf {
 	CtlBuf() : MsgBuf(&CtlBuf::done, RPCRDMAX_WC_EV_CLNT_SEND) {}
-	static void done(Cqe *c, const rpcrdmax_wc &wc);
+	static void done(Cqe *c, const ib_wc &wc);
 	Conn *conn = nullptr;
 	Atomic busy;
 };
 
 struct RecvBuf : MsgBuf {
 	RecvBuf() : MsgBuf(&RecvBuf::done, RPCRDMAX_WC_EV_CLNT_RECEIVE) {}
-	static void done(Cqe *c, const rpcrdmax_wc &wc);
+	static void done(Cqe *c, const ib_wc &wc);
 	Conn *conn = nullptr;
 };
 
 struct ClntMr {
 	ClntMr() : cqe(&ClntMr::inv_done, RPCRDMAX_WC_EV_CLNT_LI) {}
-	static void inv_done(Cqe *c, const rpcrdmax_wc &wc);
+	static void inv_done(Cqe *c, const ib_wc &wc);
 	Cqe cqe;		/* LOCAL_INV completion (the last of a chain) */
 	ListNode node;		/* Conn's free list, or its Req's list */
 	Mr mr;
@@ -175,7 +175,7 @@ struct ClntMr {
  */
 struct Req {
 	Req() : inv_cqe(&Req::inv_done, RPCRDMAX_WC_EV_CLNT_LI_WAKE) {}
-	static void inv_done(Cqe *c, const rpcrdmax_wc &wc);
+	static void inv_done(Cqe *c, const ib_wc &wc);
 	static Req *from_call_buffer(void *call);
 	void reset_reply();
 	void reuse();
@@ -232,9 +232,9 @@ public:
 	Result<void> send(void *rqst, u32 xid);
 	RPCRDMAX_COLD Result<void> bc_send(void *rqst, u32 xid, u32 len);
 	u32 bc_max_payload(u32 vers = core::kRpcRdmaVersion1) const;
-	void recv_done(RecvBuf *rb, const rpcrdmax_wc &wc);
-	void send_done(SendBuf *sb, const rpcrdmax_wc &wc);
-	void send_status(const rpcrdmax_wc &wc);
+	void recv_done(RecvBuf *rb, const ib_wc &wc);
+	void send_done(SendBuf *sb, const ib_wc &wc);
+	void send_status(const ib_wc &wc);
 	RPCRDMAX_COLD void lost();
 	void fail(int event);
 	void fence_invalidate(Req *req);
@@ -279,18 +279,18 @@ public:
 			u8 *dst, u32 room);
 	void count_call(const Req *req, const rpcrdmax_xdr_shape &cs, u32 copied);
 	/* True when @rb may be reposted now (false: a Req holds it). */
-	bool handle_reply(RecvBuf *rb, u32 len, const rpcrdmax_wc &wc);
+	bool handle_reply(RecvBuf *rb, u32 len, const ib_wc &wc);
 	RPCRDMAX_COLD void backward_call(const core::V1Header &h, const u8 *msg);
 	RPCRDMAX_COLD bool backward_read_list(ConstBytes raw);
 	RPCRDMAX_COLD void reply_err(rpcrdmax_reply_err which, ConstBytes hdr);
 	void finish_reply(Req *req);
 	bool retire(Req *req, void *rqst);
 	void update_grant(u32 credit_field);
-	bool forward_reply(RecvBuf *rb, ConstBytes raw, const rpcrdmax_wc &wc,
+	bool forward_reply(RecvBuf *rb, ConstBytes raw, const ib_wc &wc,
 			   const core::V1Header &h);
 
 	/* v2.cpp */
-	bool v2_message(RecvBuf *rb, ConstBytes raw, const rpcrdmax_wc &wc, core::V2Proc proc);
+	bool v2_message(RecvBuf *rb, ConstBytes raw, const ib_wc &wc, core::V2Proc proc);
 	RPCRDMAX_COLD void v2_err_vers(ConstBytes raw, u32 xid, u32 low, u32 high);
 	RPCRDMAX_COLD void v2_error(ConstBytes raw);
 	RPCRDMAX_COLD void v2_control(ConstBytes raw);
@@ -298,7 +298,7 @@ public:
 	void note_connprop(const core::PropSet &props);
 	template <typename Encode> Result<void> post_control(Encode encode);
 	RPCRDMAX_COLD void refuse_backward_chunks(u32 xid, u32 vers);
-	void ctl_done(const rpcrdmax_wc &wc);
+	void ctl_done(const ib_wc &wc);
 	void count_version(u32 vers);
 	u32 call_vers() const { return (u32)calls_vers_.read(); }
 	bool v2_confirmed() const { return v2_confirmed_.read() != 0; }

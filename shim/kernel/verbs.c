@@ -3,9 +3,9 @@
  * shim/kernel/verbs.c - ib_core verbs for C++: device limits, PDs, CQs, work
  * requests, DMA mapping and fast-registration memory regions.
  *
- * Work requests arrive as struct rpcrdmax_send_wr and are rebuilt here as
- * the kernel's ib_send_wr family on the stack; completions come back
- * through struct rpcrdmax_cqe as struct rpcrdmax_wc.
+ * Work requests arrive as the kernel's ib_send_wr family, which C++ built
+ * in place; completions go back through struct rpcrdmax_cqe as the CQ's
+ * struct ib_wc, which C++ reads in place (RPCRDMAX_KERNEL_FIELDS).
  */
 #include <linux/dma-direction.h>
 #include <linux/error-injection.h>
@@ -103,22 +103,12 @@ void rpcrdmax_ib_free_cq(void *cq)
 static void rpcrdmax_ib_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct rpcrdmax_cqe *c = container_of(wc->wr_cqe, struct rpcrdmax_cqe, cqe);
-	struct rpcrdmax_wc w = {
-		.status = wc->status,
-		.opcode = wc->opcode,
-		.byte_len = wc->byte_len,
-		.vendor_err = wc->vendor_err,
-		.with_invalidate = !!(wc->wc_flags & IB_WC_WITH_INVALIDATE),
-	};
 
-	/* Only a successful completion carries a valid opcode and flags. */
-	if (wc->status == IB_WC_SUCCESS && w.with_invalidate)
-		w.invalidated_rkey = wc->ex.invalidate_rkey;
 	/* Before fn, which may reuse the storage; a success whose event is
 	 * off goes without the call (rpcrdmax_wc_key). */
 	if (wc->status != IB_WC_SUCCESS || READ_ONCE(*rpcrdmax_wc_key[c->event]) > 0)
 		rpcrdmax_trace_wc(c->event, cq, wc, c->id);
-	c->fn(c, &w);
+	c->fn(c, wc);
 }
 
 /**

@@ -24,17 +24,57 @@ using ktl::u32;
 using ktl::u64;
 
 /*
+ * A work completion's fields, read in place of the CQ's struct ib_wc
+ * (RPCRDMAX_KERNEL_FIELDS).  Only a successful completion has a valid
+ * opcode, length and flags.
+ */
+inline u32 wc_status(const ib_wc &wc)
+{
+	return RPCRDMAX_FIELD(u32, &wc, IB_WC_STATUS);
+}
+
+inline u32 wc_opcode(const ib_wc &wc) /* RPCRDMAX_IB_WC_OP_* */
+{
+	return RPCRDMAX_FIELD(u32, &wc, IB_WC_OPCODE);
+}
+
+inline u32 wc_byte_len(const ib_wc &wc)
+{
+	return RPCRDMAX_FIELD(u32, &wc, IB_WC_BYTE_LEN);
+}
+
+inline u32 wc_vendor_err(const ib_wc &wc)
+{
+	return RPCRDMAX_FIELD(u32, &wc, IB_WC_VENDOR_ERR);
+}
+
+/* A Send With Invalidate arrived; wc_invalidated_rkey() is then the
+ * rkey it invalidated. */
+inline bool wc_with_invalidate(const ib_wc &wc)
+{
+	return wc_status(wc) == RPCRDMAX_IB_WC_SUCCESS &&
+	       (RPCRDMAX_FIELD(int, &wc, IB_WC_FLAGS) & RPCRDMAX_IB_WC_WITH_INVALIDATE);
+}
+
+inline u32 wc_invalidated_rkey(const ib_wc &wc)
+{
+	return RPCRDMAX_FIELD(u32, &wc, IB_WC_INVALIDATE_RKEY);
+}
+
+/*
  * Whether @wc's work request succeeded.  A failure other than a flush
  * (the connection going, which every caller sees anyway) is logged,
  * rate-limited, as "@what failed: STATUS (vendor N)".
  */
-inline bool wc_ok(const rpcrdmax_wc &wc, const char *what)
+inline bool wc_ok(const ib_wc &wc, const char *what)
 {
-	if (wc.status == RPCRDMAX_IB_WC_SUCCESS)
+	const u32 status = wc_status(wc);
+
+	if (status == RPCRDMAX_IB_WC_SUCCESS)
 		return true;
-	if (wc.status != RPCRDMAX_IB_WC_WR_FLUSH_ERR)
+	if (status != RPCRDMAX_IB_WC_WR_FLUSH_ERR)
 		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_WARNING, "%s failed: %s (vendor %u)", what,
-					 rpcrdmax_ib_wc_status_msg(wc.status), wc.vendor_err);
+					 rpcrdmax_ib_wc_status_msg(status), wc_vendor_err(wc));
 	return false;
 }
 
@@ -61,7 +101,7 @@ struct SockAddr {
  */
 class Cqe {
 public:
-	using Fn = void (*)(Cqe *cqe, const rpcrdmax_wc &wc);
+	using Fn = void (*)(Cqe *cqe, const ib_wc &wc);
 	/* @event: the stock tracepoint its completions fire. */
 	explicit Cqe(Fn fn, rpcrdmax_wc_event event = RPCRDMAX_WC_EV_NONE) : fn_(fn)
 	{
@@ -75,7 +115,7 @@ public:
 	int id() const { return RPCRDMAX_FIELD(int, raw_.get(), CQE_ID); }
 
 private:
-	static void upcall(void *raw, const rpcrdmax_wc *wc)
+	static void upcall(void *raw, const ib_wc *wc)
 	{
 		/* raw_ is the first member: its address is the Cqe's. */
 		Cqe *self = reinterpret_cast<Cqe *>(raw);
