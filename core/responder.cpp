@@ -142,7 +142,7 @@ ReplyPlan v1_plan_reply(const V1Header &call, const ReplyShape &s, u32 vers, u32
 		return p;
 	plan_writes(cl, s, &p);
 	/* RFC 8166 Section 4.3.3: a Short Reply too copies the Reply chunk */
-	if ((u64)fixed_header_size(vers) + reply_lists_size(cl, cl.has_reply) + p.body_len <=
+	if ((u64)fixed_header_size(vers) + reply_lists_size(cl) + p.body_len <=
 	    inline_max) {
 		p.route = ReplyRoute::Inline;
 		return p;
@@ -212,13 +212,13 @@ ktl::Result<u32> encode_short_reply(const V1Header &call, u32 vers, u32 credits,
 	return encode_reply(call, p, vers, credits, out);
 }
 
-u32 reply_lists_size(const ChunkLists &cl, bool reply_chunk)
+u32 reply_lists_size(const ChunkLists &cl)
 {
-	u32 n = 2 * kXdrWord; /* the empty Read list, the Write list's end */
+	u32 n = reply_lists_size_without_writes(cl);
 
-	for (u32 i = 0; i < cl.nwrite; i++)
+	for (u32 i = 0; i < cl.nwrite; i++) /* its discriminator, segment count, segments */
 		n += 2 * kXdrWord + cl.write[i].nsegs * kSegmentSize;
-	return n + (reply_chunk ? chunks::reply_chunk_size(cl.reply.nsegs) : kXdrWord);
+	return n;
 }
 
 u8 *put_reply_lists(u8 *p, const ChunkLists &cl, const ReplyPlan &plan)
@@ -247,7 +247,7 @@ ktl::Result<u32> encode_reply(const V1Header &call, const ReplyPlan &p, u32 vers
 	if ((!nomsg && p.route != ReplyRoute::Inline) || (nomsg && !call.chunks.has_reply) ||
 	    (!v2 && vers != kRpcRdmaVersion1))
 		return ktl::error(ktl::err::EINVAL);
-	const u32 size = fixed + reply_lists_size(call.chunks, call.chunks.has_reply);
+	const u32 size = fixed + reply_lists_size(call.chunks);
 	u8 *at = xdr.reserve(size);
 	if (!at)
 		return ktl::error(ktl::err::EMSGSIZE);

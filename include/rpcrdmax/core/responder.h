@@ -170,14 +170,23 @@ void v1_reply_header(const V1Header &call, const ReplyPlan &p, V1Header *rep);
  * or another version.  short_reply_header_size() is its size.
  */
 ktl::Result<u32> encode_short_reply(const V1Header &call, u32 vers, u32 credits, ktl::Bytes out);
+
+/*
+ * Octets of the Reply header's chunk lists: the Read list empty, the
+ * Call's Write list and Reply chunk copied (RFC 8166 Section 4.3.3).
+ * Without the Write list's chunks: all of it for a Call that offered
+ * none, which is what a Short Reply answers.
+ */
+constexpr u32 reply_lists_size_without_writes(const ChunkLists &cl)
+{
+	return 2 * kXdrWord + (cl.has_reply ? chunks::reply_chunk_size(cl.reply.nsegs) : kXdrWord);
+}
+u32 reply_lists_size(const ChunkLists &cl);
+
 constexpr u32 short_reply_header_size(const ChunkLists &cl, u32 vers)
 {
-	return min_header_size(vers) +
-	       (cl.has_reply ? chunks::reply_chunk_size(cl.reply.nsegs) - kXdrWord : 0);
+	return fixed_header_size(vers) + reply_lists_size_without_writes(cl);
 }
-
-/* Octets of the Reply header's chunk lists (Read, Write, Reply). */
-u32 reply_lists_size(const ChunkLists &cl, bool reply_chunk);
 /* Encode them at @p, which has room for reply_lists_size(): the octet
  * after them. */
 u8 *put_reply_lists(u8 *p, const ChunkLists &cl, const ReplyPlan &plan);
