@@ -89,6 +89,10 @@ extern "C" {
 	X(RPC_CRED_AUTH, struct rpc_cred, cr_auth) \
 	X(RPC_AUTH_FLAGS, struct rpc_auth, au_flags) \
 	X(WAITQ_HEAD_NEXT, struct wait_queue_head, head.next) \
+	X(IB_RECV_WR_NEXT, struct ib_recv_wr, next) \
+	X(IB_RECV_WR_CQE, struct ib_recv_wr, wr_cqe) \
+	X(IB_RECV_WR_SG_LIST, struct ib_recv_wr, sg_list) \
+	X(IB_RECV_WR_NUM_SGE, struct ib_recv_wr, num_sge) \
 	X(IB_SEND_WR_NEXT, struct ib_send_wr, next) \
 	X(IB_SEND_WR_CQE, struct ib_send_wr, wr_cqe) \
 	X(IB_SEND_WR_SG_LIST, struct ib_send_wr, sg_list) \
@@ -322,11 +326,11 @@ struct ib_send_wr;
 /* Post the chain from @first; on failure none from *@bad on was posted. */
 int rpcrdmax_ib_post_send(void *qp, const struct ib_send_wr *first,
 			  const struct ib_send_wr **bad) RPCRDMAX_NOEXCEPT;
-int rpcrdmax_ib_post_recv(void *qp, void *cqe, const struct rpcrdmax_sge *sge,
-			  unsigned int num_sge) RPCRDMAX_NOEXCEPT;
-#define RPCRDMAX_MAX_RECV_CHAIN 16
-int rpcrdmax_ib_post_recvs(void *qp, void *const *cqes, const struct rpcrdmax_sge *sges,
-			   unsigned int n) RPCRDMAX_NOEXCEPT;
+/* Receives likewise (struct ib_recv_wr: rdma::RecvWr), kept with their
+ * buffer.  Post the chain from @first: 0, or a negative errno (those
+ * before the one that failed were posted). */
+struct ib_recv_wr;
+int rpcrdmax_ib_post_recv(void *qp, const struct ib_recv_wr *first) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_ib_drain_qp(void *qp) RPCRDMAX_NOEXCEPT;
 
 /* DMA mapping; @dir is an RPCRDMAX_DMA_* constant. */

@@ -302,7 +302,7 @@ struct Responder {
 		rpcrdmax_sge sge = rmap.sge(lkey());
 		sge.addr += (u64)i * kInline;
 		sge.length = kInline;
-		return end.id.post_recv(&recvs[i].cqe, &sge, 1);
+		return end.id.post_recv(&recvs[i].cqe, sge);
 	}
 
 	/* The connection is up: buffers, and every Receive posted. */

@@ -259,7 +259,7 @@ static void frwr_case(Reporter check)
 		if (!EXPECT_OK(rmap.map(cdev, rbuf, 64, RPCRDMAX_DMA_FROM_DEVICE)))
 			goto out;
 		rpcrdmax_sge rsge = rmap.sge(lb->client.pd.local_dma_lkey());
-		if (!EXPECT_OK(lb->client.id.post_recv(&recv->cqe, &rsge, 1)))
+		if (!EXPECT_OK(lb->client.id.post_recv(&recv->cqe, rsge)))
 			goto out;
 
 		/* Client: register the page for remote writing. */
@@ -380,7 +380,7 @@ static void flush_case(Reporter check)
 			rpcrdmax_sge sge = rmap.sge(lb->client.pd.local_dma_lkey());
 			sge.addr += 64 * i;
 			sge.length = 64;
-			if (!EXPECT_OK(lb->client.id.post_recv(&recvs[i].cqe, &sge, 1)))
+			if (!EXPECT_OK(lb->client.id.post_recv(&recvs[i].cqe, sge)))
 				goto out;
 		}
 		rpcrdmax_page_seg seg = { page, 0, RPCRDMAX_PAGE_SIZE };

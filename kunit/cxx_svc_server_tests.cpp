@@ -899,7 +899,7 @@ static bool raw_post_recv(Reporter check, RawClient *c)
 		c->rmapped = true;
 	}
 	rpcrdmax_sge sge = c->rmap.sge(c->end.pd.local_dma_lkey());
-	return EXPECT(c->end.id.post_recv(&c->recv.cqe, &sge, 1).is_ok());
+	return EXPECT(c->end.id.post_recv(&c->recv.cqe, sge).is_ok());
 }
 
 /* Send the first @len octets of c->msgs[0], signaled, and wait for it. */

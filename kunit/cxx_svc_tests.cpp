@@ -389,7 +389,7 @@ static void send_inv_case(Reporter check)
 					RPCRDMAX_DMA_FROM_DEVICE)))
 			goto out;
 		rpcrdmax_sge rsge = rmap.sge(lb->client.pd.local_dma_lkey());
-		if (!EXPECT_OK(lb->client.id.post_recv(&recv->cqe, &rsge, 1)) ||
+		if (!EXPECT_OK(lb->client.id.post_recv(&recv->cqe, rsge)) ||
 		    !client_register(check, lb, 1, 0, len,
 				     RPCRDMAX_ACCESS_LOCAL_WRITE | RPCRDMAX_ACCESS_REMOTE_WRITE,
 				     RPCRDMAX_DMA_FROM_DEVICE, &seg))
@@ -486,7 +486,7 @@ static void send_inline(Reporter check, Loopback *lb, u32 max_sge, u32 want_sges
 			wr.opcode = RPCRDMAX_WR_SEND;
 			wr.sge = sges.data();
 			wr.num_sge = (unsigned int)sges.size();
-			if (!EXPECT_OK(lb->client.id.post_recv(&recv->cqe, &rsge, 1)) ||
+			if (!EXPECT_OK(lb->client.id.post_recv(&recv->cqe, rsge)) ||
 			    !EXPECT_OK(lb->server.id.post_send(&wr, 1, &bad)) ||
 			    !EXPECT(send->completion.wait_ms(kWaitMs)) ||
 			    !EXPECT(recv->completion.wait_ms(kWaitMs)))

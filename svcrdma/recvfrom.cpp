@@ -17,12 +17,13 @@ namespace rpcrdmax::svcrdma {
 
 Result<void> SvcConn::post_recv(RecvBuf *rb)
 {
-	rpcrdmax_sge sge = rb->sge_for_device(pd_.local_dma_lkey());
+	rb->map.sync_for_device();
+	rb->wr.set_next(nullptr); /* it may end a chain repost() made */
 	if (tp_on(RPCRDMAX_TP_SVCRDMA_POST_RECV)) {
 		void *cqe = rb->cqe.raw();
 		rpcrdmax_trace_svc_post_recvs(rcq_.get(), &cqe, 1);
 	}
-	return rq_posted(id.post_recv(&rb->cqe, &sge, 1));
+	return rq_posted(id.post_recv(&rb->wr));
 }
 
 /* @r, a Receive post's outcome, fires svcrdma_rq_post_err when it failed. */
@@ -48,23 +49,28 @@ Result<void> SvcConn::sq_posted(Result<void> r)
  */
 void SvcConn::repost(RecvBuf *rb)
 {
-	void *cqes[kRecvBatch] RPCRDMAX_NOINIT; /* filled before the post */
-	rpcrdmax_sge sges[kRecvBatch] RPCRDMAX_NOINIT;
+	RecvBuf *batch[kRecvBatch] RPCRDMAX_NOINIT; /* filled before the post */
 	{
 		SpinLockBhGuard g(&repost_lock_);
 		reposts_[nreposts_++] = rb;
 		if (nreposts_ < kRecvBatch)
 			return;
 		nreposts_ = 0;
-		for (u32 i = 0; i < kRecvBatch; i++) {
-			cqes[i] = reposts_[i]->cqe.raw();
-			sges[i] = reposts_[i]->sge_for_device(pd_.local_dma_lkey());
-		}
+		for (u32 i = 0; i < kRecvBatch; i++)
+			batch[i] = reposts_[i];
+	}
+	for (u32 i = 0; i < kRecvBatch; i++) {
+		batch[i]->map.sync_for_device();
+		batch[i]->wr.set_next(i + 1 < kRecvBatch ? &batch[i + 1]->wr : nullptr);
 	}
 	stat_add(RPCRDMAX_SVC_STAT_RQ_PROD);
-	if (tp_on(RPCRDMAX_TP_SVCRDMA_POST_RECV))
+	if (tp_on(RPCRDMAX_TP_SVCRDMA_POST_RECV)) {
+		void *cqes[kRecvBatch] RPCRDMAX_NOINIT;
+		for (u32 i = 0; i < kRecvBatch; i++)
+			cqes[i] = batch[i]->cqe.raw();
 		rpcrdmax_trace_svc_post_recvs(rcq_.get(), cqes, kRecvBatch);
-	if (rq_posted(id.post_recvs(cqes, sges, kRecvBatch)).is_error())
+	}
+	if (rq_posted(id.post_recv(&batch[0]->wr)).is_error())
 		lost();
 }
 

@@ -232,7 +232,6 @@ inline constexpr u32 kBcSlots = 2;
  * backward slots, so the ones waiting for their batch never leave a
  * granted Call without a Receive. */
 inline constexpr u32 kRecvBatch = 8;
-static_assert(kRecvBatch <= RPCRDMAX_MAX_RECV_CHAIN);
 /*
  * Sends signaled selectively: a Reply's Send is unsignaled unless it is
  * the kSendBatch-th since the last signaled one, or the unsignaled Sends
@@ -316,6 +315,7 @@ inline Result<void> rw_room(RwList &rw, u32 nctx, u32 pieces)
 struct RecvBuf : MsgBuf {
 	RecvBuf() : MsgBuf(&RecvBuf::done, RPCRDMAX_WC_EV_SVC_RECV) {}
 	static void done(Cqe *c, const ib_wc &wc);
+	RecvWr wr;	/* into the whole buffer, built once it is mapped */
 	ListNode node;
 	SvcConn *conn = nullptr;
 	u32 len = 0;
@@ -465,6 +465,7 @@ private:
 	Result<void> traced(rpcrdmax_accept_err which, Result<void> r);
 	Result<void> make_queues(const rpcrdmax_dev_attrs &attrs);
 	Result<void> make_receives();
+	Result<void> make_recv(RecvBuf *rb, int cid);
 	Result<void> fill_pools(u32 ncalls, u32 nsends);
 	CallCtx *new_call();
 	SendCtx *new_send();

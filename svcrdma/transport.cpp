@@ -336,23 +336,29 @@ Result<void> SvcConn::make_queues(const rpcrdmax_dev_attrs &attrs)
  * same for every connection.)  Spares come later (get_spare). */
 Result<void> SvcConn::make_receives()
 {
-	void *dev = id.device();
-
 	nrecvs_ = lim_.credits + kBcSlots + kRecvBatch - 1;
 	recvs_ = new (kRecvGfp) RecvBuf[nrecvs_];
 	if (!recvs_)
 		return error(err::ENOMEM);
 	for (u32 i = 0; i < nrecvs_; i++) {
-		RecvBuf &rb = recvs_[i];
-		rb.conn = this;
 		/* cid: as svcrdma_decode_rqst names it */
-		auto made = rb.make(dev, lim_.recv_size, RPCRDMAX_DMA_FROM_DEVICE, (int)i, kRecvGfp);
-		if (rb.map_failed(made))
-			rpcrdmax_trace_svc_dma_map_err(id.get(), rb.map.dma(), lim_.recv_size);
-		RPCRDMAX_TRY(made);
-		RPCRDMAX_TRY(post_recv(&rb));
+		RPCRDMAX_TRY(make_recv(&recvs_[i], (int)i));
+		RPCRDMAX_TRY(post_recv(&recvs_[i]));
 	}
 	count_allocs(nrecvs_);
+	return {};
+}
+
+/* Make @rb this connection's, its buffer mapped and its Receive work
+ * request built (@cid: its tracepoints' id). */
+Result<void> SvcConn::make_recv(RecvBuf *rb, int cid)
+{
+	rb->conn = this;
+	auto made = rb->make(id.device(), lim_.recv_size, RPCRDMAX_DMA_FROM_DEVICE, cid, kRecvGfp);
+	if (rb->map_failed(made))
+		rpcrdmax_trace_svc_dma_map_err(id.get(), rb->map.dma(), lim_.recv_size);
+	RPCRDMAX_TRY(made);
+	rb->wr.prepare(rb->cqe.raw(), rb->map.sge(pd_.local_dma_lkey()));
 	return {};
 }
 
@@ -375,17 +381,10 @@ RecvBuf *SvcConn::get_spare()
 		slot = nspares_++;
 	}
 	RecvBuf *rb = new (kRecvGfp) RecvBuf;
-	if (rb) {
-		rb->conn = this;
-		/* cid: after the posted ones' */
-		auto made = rb->make(id.device(), lim_.recv_size, RPCRDMAX_DMA_FROM_DEVICE,
-				     (int)(nrecvs_ + slot), kRecvGfp);
-		if (rb->map_failed(made))
-			rpcrdmax_trace_svc_dma_map_err(id.get(), rb->map.dma(), lim_.recv_size);
-		if (made.is_error()) {
-			delete rb;
-			rb = nullptr;
-		}
+	/* cid: after the posted ones' */
+	if (rb && make_recv(rb, (int)(nrecvs_ + slot)).is_error()) {
+		delete rb;
+		rb = nullptr;
 	}
 	if (rb)
 		count_allocs(1);

@@ -154,10 +154,10 @@ static Result<void> make_buf(MsgBuf &b, void *dev, u32 len, int dir, int id)
 
 Result<void> Conn::post_recv(RecvBuf *rb)
 {
-	rpcrdmax_sge sge = rb->sge_for_device(pd_.local_dma_lkey());
+	rb->map.sync_for_device();
 	if (tp_on(RPCRDMAX_TP_XPRTRDMA_POST_RECV))
 		rpcrdmax_trace_post_recv(rcq_.get(), rb->cqe.id());
-	Result<void> r = id.post_recv(&rb->cqe, &sge, 1);
+	Result<void> r = id.post_recv(&rb->wr);
 	if (r.is_error())
 		rpcrdmax_trace_post_recvs_err(ep_->xprt_, rcq_.get(), r.error().code());
 	return r;
@@ -213,6 +213,7 @@ Result<void> Conn::setup(const void *addr, unsigned int addrlen, bool offer_v2)
 		rb.conn = this;
 		RPCRDMAX_TRY(make_buf(rb, dev, recv_size, RPCRDMAX_DMA_FROM_DEVICE,
 				      (int)(&rb - recvs_)));
+		rb.wr.prepare(rb.cqe.raw(), rb.map.sge(pd_.local_dma_lkey()));
 		RPCRDMAX_TRY(post_recv(&rb));
 	}
 	rpcrdmax_trace_post_recvs(ep_->xprt_, rcq_.get(), nrecvs, (int)nrecvs);

@@ -122,6 +122,7 @@ struct RecvBuf : MsgBuf {
 	RecvBuf() : MsgBuf(&RecvBuf::done, RPCRDMAX_WC_EV_CLNT_RECEIVE) {}
 	static void done(Cqe *c, const ib_wc &wc);
 	Conn *conn = nullptr;
+	RecvWr wr;	/* into the whole buffer, built once it is mapped */
 };
 
 struct ClntMr {

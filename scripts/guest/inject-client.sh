@@ -26,7 +26,7 @@ LONG=$(head -c 4000 /dev/zero | tr '\0' l)
 # Rounds: END FUNCTION PHASE (/share/inject.rounds replaces the list).
 # Each function is failed where this workload calls it on that end (a
 # round whose function is never called fails).  Not called here, so not
-# listed: the client's post_recvs and dma_map_page; the server's
+# listed: the client's dma_map_page; the server's
 # post_send (its Sends go out through rw_post) and dma_map_page.
 ROUNDS="
 client rpcrdmax_kmalloc mount
@@ -48,8 +48,8 @@ server rpcrdmax_ib_alloc_cq mount
 server rpcrdmax_cm_create_qp mount
 server rpcrdmax_cm_accept mount
 server rpcrdmax_ib_dma_map_single mount
-server rpcrdmax_ib_post_recvs mount
-server rpcrdmax_ib_post_recvs io
+server rpcrdmax_ib_post_recv mount
+server rpcrdmax_ib_post_recv io
 server rpcrdmax_rw_init io
 server rpcrdmax_rw_post io
 "

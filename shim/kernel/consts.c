@@ -56,6 +56,7 @@ int rpcrdmax_consts_main(void)
 	SIZE_ALIGN(WAITQ, wait_queue_head_t);
 	SIZE_ALIGN(RW_CTX, struct rdma_rw_ctx);
 	SIZE_ALIGN(IB_WR, union rpcrdmax_any_wr);
+	SIZE_ALIGN(IB_RECV_WR, struct ib_recv_wr);
 	SIZE_ALIGN(SVC_XPRT, struct svc_xprt);
 	SIZE_ALIGN(IB_SGE, struct ib_sge);
 	BLANK();

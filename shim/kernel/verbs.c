@@ -163,68 +163,18 @@ int rpcrdmax_ib_post_send(void *qp, const struct ib_send_wr *first,
 ALLOW_ERROR_INJECTION(rpcrdmax_ib_post_send, ERRNO);
 
 /**
- * rpcrdmax_ib_post_recv - post one Receive
+ * rpcrdmax_ib_post_recv - post a chain of Receives on the Receive Queue
  * @qp: the QP
- * @cqe: completion storage
- * @sge: buffers (DMA-mapped, local lkey)
- * @num_sge: how many
+ * @first: the chain's first request (linked through ->next), built by C++
+ *
+ * Returns 0 or a negative errno.  Requests before the one that failed
+ * were posted and will complete (or flush) as usual.
  */
-int rpcrdmax_ib_post_recv(void *qp, void *cqe, const struct rpcrdmax_sge *sge,
-			  unsigned int num_sge)
+int rpcrdmax_ib_post_recv(void *qp, const struct ib_recv_wr *first)
 {
-	struct ib_sge sges[4] __uninitialized; /* the first @num_sge set below */
-	struct ib_recv_wr wr = {
-		.wr_cqe = cqe,
-		.sg_list = sges,
-		.num_sge = num_sge,
-	};
-	const struct rpcrdmax_sge *end;
-	struct ib_sge *d = sges; /* walked by pointer: no bounds check per entry */
-
-	if (num_sge > ARRAY_SIZE(sges))
-		return -EINVAL;
-	for (end = sge + num_sge; sge < end; sge++, d++) {
-		d->addr = sge->addr;
-		d->length = sge->length;
-		d->lkey = sge->lkey;
-	}
-	return ib_post_recv(qp, &wr, NULL);
+	return ib_post_recv(qp, first, NULL);
 }
 ALLOW_ERROR_INJECTION(rpcrdmax_ib_post_recv, ERRNO);
-
-/**
- * rpcrdmax_ib_post_recvs - post @n one-SGE Receives as one chain
- * @qp: the QP
- * @cqes: each Receive's completion entry
- * @sges: each Receive's buffer
- * @n: how many, at most RPCRDMAX_MAX_RECV_CHAIN
- *
- * Returns 0, or a negative errno (some may then have been posted).
- */
-int rpcrdmax_ib_post_recvs(void *qp, void *const *cqes, const struct rpcrdmax_sge *sges,
-			   unsigned int n)
-{
-	/* the first @n of each set below, every field ib_post_recv reads */
-	struct ib_recv_wr wrs[RPCRDMAX_MAX_RECV_CHAIN] __uninitialized;
-	struct ib_sge sg[RPCRDMAX_MAX_RECV_CHAIN] __uninitialized;
-	struct ib_recv_wr *wr = wrs; /* walked by pointer: no bounds check per entry */
-	struct ib_sge *s = sg;
-	unsigned int i;
-
-	if (!n || n > RPCRDMAX_MAX_RECV_CHAIN)
-		return -EINVAL;
-	for (i = 0; i < n; i++, wr++, s++, sges++) {
-		s->addr = sges->addr;
-		s->length = sges->length;
-		s->lkey = sges->lkey;
-		wr->wr_cqe = cqes[i];
-		wr->sg_list = s;
-		wr->num_sge = 1;
-		wr->next = i + 1 < n ? wr + 1 : NULL;
-	}
-	return ib_post_recv(qp, wrs, NULL);
-}
-ALLOW_ERROR_INJECTION(rpcrdmax_ib_post_recvs, ERRNO);
 
 /** rpcrdmax_ib_drain_qp - move @qp to error and wait until every WR has completed */
 void rpcrdmax_ib_drain_qp(void *qp)

@@ -242,6 +242,50 @@ private:
 };
 
 /*
+ * A Receive work request in the kernel's own layout (struct ib_recv_wr)
+ * and the one SGE it points at, written in place once for a buffer that
+ * is posted again and again (a Receive buffer keeps its own, as stock's
+ * keep their rr_recv_wr): then posting it is one call.  Chained through
+ * set_next() and posted with CmId::post_recv().
+ */
+class RecvWr {
+public:
+	RecvWr() { ktl::mem_set(raw_.get(), 0, sizeof(raw_.bytes)); }
+	RecvWr(const RecvWr &) = delete;
+	RecvWr &operator=(const RecvWr &) = delete;
+
+	/* Receive into @sge, completing on @cqe. */
+	void prepare(void *cqe, const rpcrdmax_sge &sge)
+	{
+		sge_ = sge;
+		field<void *, RPCRDMAX_OFF_IB_RECV_WR_CQE, RPCRDMAX_FSIZE_IB_RECV_WR_CQE>() = cqe;
+		field<const void *, RPCRDMAX_OFF_IB_RECV_WR_SG_LIST,
+		      RPCRDMAX_FSIZE_IB_RECV_WR_SG_LIST>() = &sge_;
+		field<int, RPCRDMAX_OFF_IB_RECV_WR_NUM_SGE, RPCRDMAX_FSIZE_IB_RECV_WR_NUM_SGE>() = 1;
+		set_next(nullptr);
+	}
+	/* Post @next right after this one (NULL: this one ends the chain). */
+	void set_next(RecvWr *next)
+	{
+		field<void *, RPCRDMAX_OFF_IB_RECV_WR_NEXT, RPCRDMAX_FSIZE_IB_RECV_WR_NEXT>() =
+			next ? next->raw_.get() : nullptr;
+	}
+	const ib_recv_wr *kernel() const
+	{
+		return reinterpret_cast<const ib_recv_wr *>(raw_.get());
+	}
+
+private:
+	template <typename T, unsigned long Off, unsigned long Size> T &field()
+	{
+		return ktl::kfield_ref<T, Off, Size>(raw_.get());
+	}
+
+	ktl::Opaque<RPCRDMAX_SIZEOF_IB_RECV_WR, RPCRDMAX_ALIGNOF_IB_RECV_WR> raw_;
+	rpcrdmax_sge sge_ = {};
+};
+
+/*
  * A work request described field by field, for the paths that post
  * seldom (tests, probes): CmId::post_send() writes it into a Wr.
  */
@@ -614,14 +658,18 @@ public:
 			*bad = b ? (unsigned int)(b - chain) : n;
 		return r;
 	}
-	Result<void> post_recv(Cqe *cqe, const rpcrdmax_sge *sge, unsigned int n)
+	/* Post the chain of Receives from @first. */
+	Result<void> post_recv(const RecvWr *first)
 	{
-		return check(rpcrdmax_ib_post_recv(qp(), cqe->raw(), sge, n));
+		return check(rpcrdmax_ib_post_recv(qp(), first->kernel()));
 	}
-	/* @n one-SGE Receives (@cqes[i] and @sges[i]) posted as one chain. */
-	Result<void> post_recvs(void *const *cqes, const rpcrdmax_sge *sges, unsigned int n)
+	/* One Receive into @sge, for the paths that post seldom (tests). */
+	Result<void> post_recv(Cqe *cqe, const rpcrdmax_sge &sge)
 	{
-		return check(rpcrdmax_ib_post_recvs(qp(), cqes, sges, n));
+		RecvWr wr;
+
+		wr.prepare(cqe->raw(), sge);
+		return post_recv(&wr);
 	}
 	void drain() { rpcrdmax_ib_drain_qp(qp()); }
 
