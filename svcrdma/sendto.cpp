@@ -49,8 +49,10 @@ void SvcConn::retire(SendCtx *sc)
 		});
 	}
 	sq_release(slots);
-	while (SendCtx *d = done.pop_front())
-		put_send(d);
+	/* put_send() for each, under one lock for the batch */
+	done.for_each([](SendCtx *d) { d->reset(); });
+	SpinLockBhGuard g(&lock_);
+	send_free_.splice_front(&done);
 }
 
 /* Keep @sc until the teardown's drain: work requests may still use it. */

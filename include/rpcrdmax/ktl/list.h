@@ -75,6 +75,20 @@ public:
 		return obj;
 	}
 	static void remove(T *obj) { (obj->*Node).unlink(); }
+	/* Move every entry of @other, in its order, to the front of this
+	 * list: one step however many; @other is left empty. */
+	void splice_front(List *other)
+	{
+		if (other->empty())
+			return;
+		ListNode *first = other->head_.next_, *last = other->head_.prev_;
+
+		last->next_ = head_.next_;
+		head_.next_->prev_ = last;
+		head_.next_ = first;
+		first->prev_ = &head_;
+		other->head_.next_ = other->head_.prev_ = &other->head_;
+	}
 	size_t count() const
 	{
 		size_t n = 0;
