@@ -26,8 +26,9 @@ LONG=$(head -c 4000 /dev/zero | tr '\0' l)
 # Rounds: END FUNCTION PHASE (/share/inject.rounds replaces the list).
 # Each function is failed where this workload calls it on that end (a
 # round whose function is never called fails).  Not called here, so not
-# listed: the client's dma_map_page; the server's
-# post_send (its Sends go out through rw_post) and dma_map_page.
+# listed: the client's dma_map_page; the server's dma_map_page.  The
+# server's Replies go out through rw_post behind RDMA Writes, else
+# through post_send.
 ROUNDS="
 client rpcrdmax_kmalloc mount
 client rpcrdmax_cm_create_id mount
@@ -52,6 +53,7 @@ server rpcrdmax_ib_post_recv mount
 server rpcrdmax_ib_post_recv io
 server rpcrdmax_rw_init io
 server rpcrdmax_rw_post io
+server rpcrdmax_ib_post_send io
 "
 [ -r /share/inject.rounds ] && ROUNDS=$(cat /share/inject.rounds)
 

@@ -1629,7 +1629,7 @@ fei_event() {
 	server:rpcrdmax_cm_create_qp) echo "svcrdma_qp_err $a $st" ;;
 	server:rpcrdmax_cm_accept) echo "svcrdma_accept_err $a $st" ;;
 	server:rpcrdmax_ib_post_recv) echo "svcrdma_rq_post_err $a $st" ;;
-	server:rpcrdmax_rw_post) echo "svcrdma_sq_post_err $a sc_sq_avail=-?[0-9]+/[0-9]+ $st" ;;
+	server:rpcrdmax_rw_post | server:rpcrdmax_ib_post_send) echo "svcrdma_sq_post_err $a sc_sq_avail=-?[0-9]+/[0-9]+ $st" ;;
 	esac
 }
 

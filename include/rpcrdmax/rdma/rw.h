@@ -187,10 +187,15 @@ public:
 
 	/*
 	 * Post every context, then @last if given (it carries its own
-	 * completion); without @last the final context signals @cqe.
+	 * completion); without @last the final context signals @cqe.  With
+	 * no context, @last alone goes as any Send does.
 	 */
 	Result<void> post(const CmId &id, Cqe *cqe, Wr *last)
 	{
+		if (!n_ && last) {
+			const ib_send_wr *bad = nullptr;
+			return check(rpcrdmax_ib_post_send(id.qp(), last->kernel(), &bad));
+		}
 		return check(rpcrdmax_rw_post(id.get(), raws_, n_, cqe ? cqe->raw() : nullptr,
 					      last ? last->kernel() : nullptr));
 	}
