@@ -4,14 +4,13 @@
  *
  * Everything that crosses between the C shims (the C files in shim/, the only code that
  * includes Linux headers) and the freestanding C++ is declared here, with
- * plain C types only: integers, bool, and void pointers to storage whose
- * size and alignment come from the generated rpcrdmax_consts.h.  The C++
- * side wraps these in RAII types (include/rpcrdmax/ktl/); it never sees a
- * kernel structure.
+ * plain C types only: integers, bool, octets (void pointers), and typed
+ * handles (below).  The C++ side wraps these in RAII types
+ * (include/rpcrdmax/ktl/); it never sees a kernel structure's definition.
  *
  * Conventions: functions returning int return 0 or a negative errno;
- * "storage" arguments point to caller-owned memory of the RPCRDMAX_SIZEOF_*
- * size and RPCRDMAX_ALIGNOF_* alignment for that object.
+ * a handle to an object C++ embeds points to caller-owned memory of the
+ * RPCRDMAX_SIZEOF_* size and RPCRDMAX_ALIGNOF_* alignment for that object.
  */
 #ifndef RPCRDMAX_SHIM_H
 #define RPCRDMAX_SHIM_H
@@ -34,11 +33,65 @@ extern "C" {
 #endif
 
 /*
+ * Handles.  A kernel object crosses as a pointer to its own structure,
+ * which C++ sees declared only (incomplete): it hands the pointer back,
+ * and reads or writes the few fields it needs at the offsets generated
+ * below, so the compiler keeps an rpc_rqst from going where an svc_rqst
+ * is due.  C++ holds the objects it embeds (locks, work items, rdma_rw
+ * contexts, scatterlists) in storage of the generated size
+ * (ktl::Opaque) and passes a typed pointer to it.  The rpcrdmax_* types
+ * are ours: rpcrdmax_cqe and rpcrdmax_cm_handler are defined by the shims
+ * (C++ holds them as storage), the endpoint types by C++ (C never looks
+ * inside: rpcrdmax_clnt is the client's xprtrdma::ClntEp, rpcrdmax_svcl
+ * and rpcrdmax_svcc the server's listener and connection,
+ * rpcrdmax_svc_ctxt one received Call's context).
+ */
+struct net;
+struct page;
+struct scatterlist;
+struct seq_file;
+struct kunit;
+struct spinlock;
+struct mutex;
+struct refcount_struct;
+struct completion;
+struct wait_queue_head;
+struct rpcrdmax_work;
+struct workqueue_struct;
+struct rdma_cm_id;
+struct ib_device;
+struct ib_pd;
+struct ib_cq;
+struct ib_qp;
+struct ib_mr;
+struct rdma_rw_ctx;
+struct ib_wc;
+struct ib_sge;
+struct ib_send_wr;
+struct ib_rdma_wr;
+struct ib_reg_wr;
+struct ib_recv_wr;
+struct rpc_xprt;
+struct rpc_rqst;
+struct rpc_cred;
+struct rpc_auth;
+struct xdr_buf;
+struct svc_xprt;
+struct svc_rqst;
+struct rpcrdmax_cqe;
+struct rpcrdmax_cm_handler;
+struct rpcrdmax_clnt;
+struct rpcrdmax_svcl;
+struct rpcrdmax_svcc;
+struct rpcrdmax_svc_ctxt;
+
+/*
  * The kernel fields C++ reads in place (RPCRDMAX_FIELD, rpcrdmax/ktl/kernel.h):
  * X(NAME, structure, member).  shim/kernel/consts.c generates each one's
  * RPCRDMAX_OFF_NAME and RPCRDMAX_FSIZE_NAME from the target kernel's
  * headers; KUnit's rpcrdmax_consts suite checks them against the running
- * kernel's.  Only C expands the structures.
+ * kernel's.  Only C expands the structures; C++ reads a field only through
+ * a handle of its structure's type (ktl/kernel.h checks it).
  */
 #define RPCRDMAX_KERNEL_FIELDS(X) \
 	X(CQE_ID, struct rpcrdmax_cqe, id) \
@@ -114,10 +167,10 @@ extern "C" {
 /* ---- memory (shim/kernel/mem.c) --------------------------------------- */
 void *rpcrdmax_kmalloc(unsigned long size, unsigned int gfp) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kfree(const void *p) RPCRDMAX_NOEXCEPT;
-void *rpcrdmax_alloc_page(unsigned int gfp) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_free_page(void *page) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_put_pages(void **pages, unsigned int n) RPCRDMAX_NOEXCEPT;
-void *rpcrdmax_page_address(void *page) RPCRDMAX_NOEXCEPT;
+struct page *rpcrdmax_alloc_page(unsigned int gfp) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_free_page(struct page *page) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_put_pages(struct page **pages, unsigned int n) RPCRDMAX_NOEXCEPT;
+void *rpcrdmax_page_address(struct page *page) RPCRDMAX_NOEXCEPT;
 /**
  * rpcrdmax_totalram_bytes - the machine's RAM, in octets
  *
@@ -148,48 +201,49 @@ void rpcrdmax_warn_once(const char *file, int line, const char *what) RPCRDMAX_N
 void rpcrdmax_bug(const char *file, int line, const char *what) RPCRDMAX_NOEXCEPT;
 
 /* ---- locks, refcounts, completions (shim/kernel/sync.c) --------------- */
-void rpcrdmax_spin_init(void *lock) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_spin_lock(void *lock) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_spin_unlock(void *lock) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_spin_lock_bh(void *lock) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_spin_unlock_bh(void *lock) RPCRDMAX_NOEXCEPT;
-unsigned long rpcrdmax_spin_lock_irqsave(void *lock) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_spin_unlock_irqrestore(void *lock, unsigned long flags) RPCRDMAX_NOEXCEPT;
-bool rpcrdmax_spin_is_locked(void *lock) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_spin_init(struct spinlock *lock) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_spin_lock(struct spinlock *lock) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_spin_unlock(struct spinlock *lock) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_spin_lock_bh(struct spinlock *lock) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_spin_unlock_bh(struct spinlock *lock) RPCRDMAX_NOEXCEPT;
+unsigned long rpcrdmax_spin_lock_irqsave(struct spinlock *lock) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_spin_unlock_irqrestore(struct spinlock *lock, unsigned long flags) RPCRDMAX_NOEXCEPT;
+bool rpcrdmax_spin_is_locked(struct spinlock *lock) RPCRDMAX_NOEXCEPT;
 
-void rpcrdmax_mutex_init(void *mutex) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_mutex_destroy(void *mutex) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_mutex_lock(void *mutex) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_mutex_unlock(void *mutex) RPCRDMAX_NOEXCEPT;
-bool rpcrdmax_mutex_is_locked(void *mutex) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_mutex_init(struct mutex *mutex) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_mutex_destroy(struct mutex *mutex) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_mutex_lock(struct mutex *mutex) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_mutex_unlock(struct mutex *mutex) RPCRDMAX_NOEXCEPT;
+bool rpcrdmax_mutex_is_locked(struct mutex *mutex) RPCRDMAX_NOEXCEPT;
 
-void rpcrdmax_refcount_set(void *ref, unsigned int n) RPCRDMAX_NOEXCEPT;
-unsigned int rpcrdmax_refcount_read(const void *ref) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_refcount_inc(void *ref) RPCRDMAX_NOEXCEPT;
-bool rpcrdmax_refcount_inc_not_zero(void *ref) RPCRDMAX_NOEXCEPT;
-bool rpcrdmax_refcount_dec_and_test(void *ref) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_refcount_set(struct refcount_struct *ref, unsigned int n) RPCRDMAX_NOEXCEPT;
+unsigned int rpcrdmax_refcount_read(const struct refcount_struct *ref) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_refcount_inc(struct refcount_struct *ref) RPCRDMAX_NOEXCEPT;
+bool rpcrdmax_refcount_inc_not_zero(struct refcount_struct *ref) RPCRDMAX_NOEXCEPT;
+bool rpcrdmax_refcount_dec_and_test(struct refcount_struct *ref) RPCRDMAX_NOEXCEPT;
 
-void rpcrdmax_completion_init(void *c) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_complete(void *c) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_complete_all(void *c) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_wait_for_completion(void *c) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_completion_init(struct completion *c) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_complete(struct completion *c) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_complete_all(struct completion *c) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_wait_for_completion(struct completion *c) RPCRDMAX_NOEXCEPT;
 /* Returns the milliseconds left (at least 1) or 0 on timeout. */
-unsigned long rpcrdmax_wait_for_completion_timeout(void *c, unsigned int ms) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_waitq_init(void *wq) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_waitq_wake_all(void *wq) RPCRDMAX_NOEXCEPT;
+unsigned long rpcrdmax_wait_for_completion_timeout(struct completion *c,
+						   unsigned int ms) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_waitq_init(struct wait_queue_head *wq) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_waitq_wake_all(struct wait_queue_head *wq) RPCRDMAX_NOEXCEPT;
 /* True once @cond(@arg) holds, false after @ms milliseconds. */
-bool rpcrdmax_waitq_wait(void *wq, bool (*cond)(void *arg), void *arg,
+bool rpcrdmax_waitq_wait(struct wait_queue_head *wq, bool (*cond)(void *arg), void *arg,
 			 unsigned int ms) RPCRDMAX_NOEXCEPT;
 
 /* ---- deferred work (shim/kernel/work.c) ------------------------------- */
-typedef void (*rpcrdmax_work_fn)(void *work);
-void rpcrdmax_work_init(void *work, rpcrdmax_work_fn fn) RPCRDMAX_NOEXCEPT;
-void *rpcrdmax_wq_alloc(const char *name, bool mem_reclaim) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_wq_destroy(void *wq) RPCRDMAX_NOEXCEPT;
+typedef void (*rpcrdmax_work_fn)(struct rpcrdmax_work *work);
+void rpcrdmax_work_init(struct rpcrdmax_work *work, rpcrdmax_work_fn fn) RPCRDMAX_NOEXCEPT;
+struct workqueue_struct *rpcrdmax_wq_alloc(const char *name, bool mem_reclaim) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_wq_destroy(struct workqueue_struct *wq) RPCRDMAX_NOEXCEPT;
 /* @wq may be NULL for the system workqueue.  True if newly queued. */
-bool rpcrdmax_work_queue(void *wq, void *work) RPCRDMAX_NOEXCEPT;
-bool rpcrdmax_work_cancel_sync(void *work) RPCRDMAX_NOEXCEPT;
-bool rpcrdmax_work_flush(void *work) RPCRDMAX_NOEXCEPT;
+bool rpcrdmax_work_queue(struct workqueue_struct *wq, struct rpcrdmax_work *work) RPCRDMAX_NOEXCEPT;
+bool rpcrdmax_work_cancel_sync(struct rpcrdmax_work *work) RPCRDMAX_NOEXCEPT;
+bool rpcrdmax_work_flush(struct rpcrdmax_work *work) RPCRDMAX_NOEXCEPT;
 
 /* ---- time (shim/kernel/time.c) ---------------------------------------- */
 unsigned long long rpcrdmax_ktime_get_ns(void) RPCRDMAX_NOEXCEPT;
@@ -223,7 +277,7 @@ struct rpcrdmax_cm_event_info {
 	unsigned int private_data_len;
 	unsigned int responder_resources;
 	unsigned int initiator_depth;
-	void *new_id;			/* CONNECT_REQUEST: the new connection's id */
+	struct rdma_cm_id *new_id;	/* CONNECT_REQUEST: the new connection's id */
 };
 
 /*
@@ -232,32 +286,38 @@ struct rpcrdmax_cm_event_info {
  * For CONNECT_REQUEST, a non-zero return rejects and destroys new_id.
  * Other ids must be destroyed outside the callback.
  */
-typedef int (*rpcrdmax_cm_fn)(void *handler, const struct rpcrdmax_cm_event_info *ev);
+typedef int (*rpcrdmax_cm_fn)(struct rpcrdmax_cm_handler *handler,
+			      const struct rpcrdmax_cm_event_info *ev);
 
 /* @net: the struct net whose addresses, routes and port space the id uses. */
-int rpcrdmax_cm_create_id(void *net, void *handler, rpcrdmax_cm_fn fn, void **id) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_cm_set_handler(void *id, void *handler, rpcrdmax_cm_fn fn) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_cm_destroy_id(void *id) RPCRDMAX_NOEXCEPT;
-int rpcrdmax_cm_bind_addr(void *id, const void *addr) RPCRDMAX_NOEXCEPT;
-int rpcrdmax_cm_listen(void *id, int backlog) RPCRDMAX_NOEXCEPT;
-int rpcrdmax_cm_resolve_addr(void *id, const void *dst, unsigned int timeout_ms) RPCRDMAX_NOEXCEPT;
-int rpcrdmax_cm_resolve_route(void *id, unsigned int timeout_ms) RPCRDMAX_NOEXCEPT;
-int rpcrdmax_cm_create_qp(void *id, void *pd, void *send_cq, void *recv_cq,
-			  unsigned int max_send_wr, unsigned int max_recv_wr,
+int rpcrdmax_cm_create_id(struct net *net, struct rpcrdmax_cm_handler *handler, rpcrdmax_cm_fn fn,
+			  struct rdma_cm_id **id) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_cm_set_handler(struct rdma_cm_id *id, struct rpcrdmax_cm_handler *handler,
+			     rpcrdmax_cm_fn fn) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_cm_destroy_id(struct rdma_cm_id *id) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_cm_bind_addr(struct rdma_cm_id *id, const void *addr) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_cm_listen(struct rdma_cm_id *id, int backlog) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_cm_resolve_addr(struct rdma_cm_id *id, const void *dst,
+			     unsigned int timeout_ms) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_cm_resolve_route(struct rdma_cm_id *id, unsigned int timeout_ms) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_cm_create_qp(struct rdma_cm_id *id, struct ib_pd *pd, struct ib_cq *send_cq,
+			  struct ib_cq *recv_cq, unsigned int max_send_wr, unsigned int max_recv_wr,
 			  unsigned int max_send_sge, unsigned int max_recv_sge,
 			  unsigned int max_rdma_ctxs, unsigned int *send_wr_out) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_cm_destroy_qp(void *id) RPCRDMAX_NOEXCEPT;
-int rpcrdmax_cm_connect(void *id, const void *pdata, unsigned int pdata_len,
+void rpcrdmax_cm_destroy_qp(struct rdma_cm_id *id) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_cm_connect(struct rdma_cm_id *id, const void *pdata, unsigned int pdata_len,
 			unsigned int initiator_depth, unsigned int responder_resources,
 			unsigned int retry_count, unsigned int rnr_retry_count) RPCRDMAX_NOEXCEPT;
-int rpcrdmax_cm_accept(void *id, const void *pdata, unsigned int pdata_len,
+int rpcrdmax_cm_accept(struct rdma_cm_id *id, const void *pdata, unsigned int pdata_len,
 		       unsigned int initiator_depth,
 		       unsigned int responder_resources) RPCRDMAX_NOEXCEPT;
-int rpcrdmax_cm_reject(void *id, const void *pdata, unsigned int pdata_len) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_cm_lock_handler(void *id) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_cm_unlock_handler(void *id) RPCRDMAX_NOEXCEPT;
-int rpcrdmax_cm_disconnect(void *id) RPCRDMAX_NOEXCEPT;
-const void *rpcrdmax_cm_peer_addr(void *id) RPCRDMAX_NOEXCEPT; /* sockaddr, for %pISc */
+int rpcrdmax_cm_reject(struct rdma_cm_id *id, const void *pdata,
+		       unsigned int pdata_len) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_cm_lock_handler(struct rdma_cm_id *id) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_cm_unlock_handler(struct rdma_cm_id *id) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_cm_disconnect(struct rdma_cm_id *id) RPCRDMAX_NOEXCEPT;
+/* The peer's sockaddr, for %pISc. */
+const void *rpcrdmax_cm_peer_addr(struct rdma_cm_id *id) RPCRDMAX_NOEXCEPT;
 /* Parse a numeric IPv4 or IPv6 address into sockaddr storage. */
 int rpcrdmax_sockaddr_parse(const char *addr, unsigned short port, void *storage,
 			    unsigned int storage_len) RPCRDMAX_NOEXCEPT;
@@ -274,24 +334,24 @@ struct rpcrdmax_dev_attrs {
 	unsigned int num_comp_vectors;
 	bool mem_mgt_extensions;	/* FRWR: REG_MR and LOCAL_INV work requests */
 };
-int rpcrdmax_ib_query_device(void *device, struct rpcrdmax_dev_attrs *attrs) RPCRDMAX_NOEXCEPT;
-const char *rpcrdmax_ib_device_name(void *device) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_ib_query_device(struct ib_device *device,
+			     struct rpcrdmax_dev_attrs *attrs) RPCRDMAX_NOEXCEPT;
+const char *rpcrdmax_ib_device_name(struct ib_device *device) RPCRDMAX_NOEXCEPT;
 
-int rpcrdmax_ib_alloc_pd(void *device, void **pd) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_ib_dealloc_pd(void *pd) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_ib_alloc_pd(struct ib_device *device, struct ib_pd **pd) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_ib_dealloc_pd(struct ib_pd *pd) RPCRDMAX_NOEXCEPT;
 
 /* @workqueue: completions in a workqueue (may sleep) or in softirq;
  * @comp_vector RPCRDMAX_ANY_VECTOR: the least used one. */
 #define RPCRDMAX_ANY_VECTOR (-1)
-int rpcrdmax_ib_alloc_cq(void *device, int nr_cqe, int comp_vector, bool workqueue,
-			 void **cq) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_ib_free_cq(void *cq) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_ib_alloc_cq(struct ib_device *device, int nr_cqe, int comp_vector, bool workqueue,
+			 struct ib_cq **cq) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_ib_free_cq(struct ib_cq *cq) RPCRDMAX_NOEXCEPT;
 
 /* A completion is the kernel's struct ib_wc as the CQ polled it; C++
  * reads its fields in place (rpcrdmax/rdma/verbs.h: wc_status() and the
  * others).  @cqe is the storage given to rpcrdmax_ib_cqe_init(). */
-struct ib_wc;
-typedef void (*rpcrdmax_wc_fn)(void *cqe, const struct ib_wc *wc);
+typedef void (*rpcrdmax_wc_fn)(struct rpcrdmax_cqe *cqe, const struct ib_wc *wc);
 /* Which of the stock module's completion tracepoints a completion fires
  * (shim/kernel/trace.h), chosen when its storage is prepared. */
 enum rpcrdmax_wc_event {
@@ -305,9 +365,9 @@ enum rpcrdmax_wc_event {
 	RPCRDMAX_WC_EV_SVC_READ,	/* svcrdma_wc_read, _read_flush, _read_err */
 	RPCRDMAX_WC_EV_COUNT
 };
-void rpcrdmax_ib_cqe_init(void *cqe, rpcrdmax_wc_fn fn,
+void rpcrdmax_ib_cqe_init(struct rpcrdmax_cqe *cqe, rpcrdmax_wc_fn fn,
 			  enum rpcrdmax_wc_event event) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_ib_cqe_set_id(void *cqe, int id) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_ib_cqe_set_id(struct rpcrdmax_cqe *cqe, int id) RPCRDMAX_NOEXCEPT;
 const char *rpcrdmax_ib_wc_status_msg(unsigned int status) RPCRDMAX_NOEXCEPT;
 
 struct rpcrdmax_sge {
@@ -322,47 +382,49 @@ struct rpcrdmax_sge {
  * IB_*_WR_* offsets (rdma::Wr in rpcrdmax/rdma/verbs.h) and kept with the
  * buffer or MR they post; C++ never looks inside one otherwise.
  */
-struct ib_send_wr;
 /* Post the chain from @first; on failure none from *@bad on was posted. */
-int rpcrdmax_ib_post_send(void *qp, const struct ib_send_wr *first,
+int rpcrdmax_ib_post_send(struct ib_qp *qp, const struct ib_send_wr *first,
 			  const struct ib_send_wr **bad) RPCRDMAX_NOEXCEPT;
 /* Receives likewise (struct ib_recv_wr: rdma::RecvWr), kept with their
  * buffer.  Post the chain from @first: 0, or a negative errno (those
  * before the one that failed were posted). */
-struct ib_recv_wr;
-int rpcrdmax_ib_post_recv(void *qp, const struct ib_recv_wr *first) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_ib_drain_qp(void *qp) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_ib_post_recv(struct ib_qp *qp, const struct ib_recv_wr *first) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_ib_drain_qp(struct ib_qp *qp) RPCRDMAX_NOEXCEPT;
 
 /* DMA mapping; @dir is an RPCRDMAX_DMA_* constant. */
-int rpcrdmax_ib_dma_map_single(void *device, void *addr, unsigned long len, int dir,
+int rpcrdmax_ib_dma_map_single(struct ib_device *device, void *addr, unsigned long len, int dir,
 			       unsigned long long *dma) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_ib_dma_unmap_single(void *device, unsigned long long dma, unsigned long len,
-				  int dir) RPCRDMAX_NOEXCEPT;
-int rpcrdmax_ib_dma_map_page(void *device, void *page, unsigned int offset, unsigned int len,
-			     int dir, unsigned long long *dma) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_ib_dma_unmap_page(void *device, unsigned long long dma, unsigned int len,
+void rpcrdmax_ib_dma_unmap_single(struct ib_device *device, unsigned long long dma,
+				  unsigned long len, int dir) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_ib_dma_map_page(struct ib_device *device, struct page *page, unsigned int offset,
+			     unsigned int len, int dir, unsigned long long *dma) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_ib_dma_unmap_page(struct ib_device *device, unsigned long long dma, unsigned int len,
 				int dir) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_ib_dma_sync_for_cpu(void *device, unsigned long long dma, unsigned long len,
-				  int dir) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_ib_dma_sync_for_device(void *device, unsigned long long dma,
+void rpcrdmax_ib_dma_sync_for_cpu(struct ib_device *device, unsigned long long dma,
+				  unsigned long len, int dir) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_ib_dma_sync_for_device(struct ib_device *device, unsigned long long dma,
 				     unsigned long len, int dir) RPCRDMAX_NOEXCEPT;
 
 /* Fast-registration MRs (FRWR).  @sgl: RPCRDMAX_SIZEOF_SCATTERLIST each. */
 struct rpcrdmax_page_seg {
-	void *page;
+	struct page *page;
 	unsigned int offset;
 	unsigned int len;
 };
-int rpcrdmax_ib_alloc_mr(void *pd, unsigned int max_sg, void **mr) RPCRDMAX_NOEXCEPT;
-int rpcrdmax_ib_dereg_mr(void *mr) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_ib_alloc_mr(struct ib_pd *pd, unsigned int max_sg,
+			 struct ib_mr **mr) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_ib_dereg_mr(struct ib_mr *mr) RPCRDMAX_NOEXCEPT;
 /* DMA-map @segs and map them into @mr; returns the segments mapped or -errno. */
-int rpcrdmax_ib_mr_map(void *mr, void *device, void *sgl, const struct rpcrdmax_page_seg *segs,
-		       unsigned int nsegs, int dir) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_ib_mr_map(struct ib_mr *mr, struct ib_device *device, struct scatterlist *sgl,
+		       const struct rpcrdmax_page_seg *segs, unsigned int nsegs,
+		       int dir) RPCRDMAX_NOEXCEPT;
 /* The same for @len octets of directly mapped kernel memory at @va (at
  * most @max pages), as one scatterlist entry: 1, or -errno. */
-int rpcrdmax_ib_mr_map_kva(void *mr, void *device, void *sgl, const void *va, unsigned int len,
-			   unsigned int max, int dir) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_ib_mr_unmap(void *device, void *sgl, unsigned int nsegs, int dir) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_ib_mr_map_kva(struct ib_mr *mr, struct ib_device *device, struct scatterlist *sgl,
+			   const void *va, unsigned int len, unsigned int max,
+			   int dir) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_ib_mr_unmap(struct ib_device *device, struct scatterlist *sgl, unsigned int nsegs,
+			  int dir) RPCRDMAX_NOEXCEPT;
 
 /*
  * RDMA Read/Write of one remote segment from/to local page pieces
@@ -372,14 +434,15 @@ void rpcrdmax_ib_mr_unmap(void *device, void *sgl, unsigned int nsegs, int dir) 
  * needed or -errno.  post() chains @n contexts and then @last (if not
  * NULL); only the final request signals (@cqe when @last is NULL).
  */
-int rpcrdmax_rw_init(void *ctx, void *cm_id, void *sgl, const struct rpcrdmax_page_seg *segs,
-		     unsigned int nsegs, unsigned long long remote_addr, unsigned int rkey,
-		     int dir) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_rw_destroy(void *ctx, void *cm_id, void *sgl, unsigned int nsegs,
-			 int dir) RPCRDMAX_NOEXCEPT;
-int rpcrdmax_rw_post(void *cm_id, void *const *ctxs, unsigned int n, void *cqe,
-		     struct ib_send_wr *last) RPCRDMAX_NOEXCEPT;
-unsigned int rpcrdmax_rw_mr_factor(void *cm_id, unsigned int maxpages) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_rw_init(struct rdma_rw_ctx *ctx, struct rdma_cm_id *cm_id, struct scatterlist *sgl,
+		     const struct rpcrdmax_page_seg *segs, unsigned int nsegs,
+		     unsigned long long remote_addr, unsigned int rkey, int dir) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_rw_destroy(struct rdma_rw_ctx *ctx, struct rdma_cm_id *cm_id, struct scatterlist *sgl,
+			 unsigned int nsegs, int dir) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_rw_post(struct rdma_cm_id *cm_id, struct rdma_rw_ctx *const *ctxs, unsigned int n,
+		     struct rpcrdmax_cqe *cqe, struct ib_send_wr *last) RPCRDMAX_NOEXCEPT;
+unsigned int rpcrdmax_rw_mr_factor(struct rdma_cm_id *cm_id,
+				   unsigned int maxpages) RPCRDMAX_NOEXCEPT;
 
 /* ---- tunables under /proc/sys/sunrpc (shim/sunrpc/sysctl.c) ----------- */
 int rpcrdmax_sysctl_register(void) RPCRDMAX_NOEXCEPT;
@@ -441,19 +504,23 @@ extern unsigned long long RPCRDMAX_PERCPU *rpcrdmax_svc_stats;
 /* ---- sunrpc client transport (shim/sunrpc/xprt.c; rqst_*: shim/sunrpc/xprt_rqst.c) --- */
 int rpcrdmax_xprt_register(void) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_xprt_unregister(void) RPCRDMAX_NOEXCEPT;
-int rpcrdmax_xprt_rqst_snd_copy(void *rqst, void *dst, unsigned int max) RPCRDMAX_NOEXCEPT;
-int rpcrdmax_xprt_rqst_snd_copy_range(void *rqst, unsigned int offset, unsigned int len,
+int rpcrdmax_xprt_rqst_snd_copy(struct rpc_rqst *rqst, void *dst,
+				unsigned int max) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_xprt_rqst_snd_copy_range(struct rpc_rqst *rqst, unsigned int offset, unsigned int len,
 				      void *dst, unsigned int max) RPCRDMAX_NOEXCEPT;
-void *rpcrdmax_xprt_lookup_pin(void *xprt, unsigned int xid) RPCRDMAX_NOEXCEPT;
+struct rpc_rqst *rpcrdmax_xprt_lookup_pin(struct rpc_xprt *xprt,
+					  unsigned int xid) RPCRDMAX_NOEXCEPT;
 /* The network namespace the transport was made in (its struct net). */
-void *rpcrdmax_xprt_net(void *xprt) RPCRDMAX_NOEXCEPT;
-int rpcrdmax_xprt_rqst_rcv_copy(void *rqst, const void *src, unsigned int len) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_xprt_complete_unpin(void *xprt, void *rqst, int status) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_xprt_unpin(void *xprt, void *rqst) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_xprt_set_credits(void *xprt, unsigned int credits) RPCRDMAX_NOEXCEPT;
+struct net *rpcrdmax_xprt_net(struct rpc_xprt *xprt) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_xprt_rqst_rcv_copy(struct rpc_rqst *rqst, const void *src,
+				unsigned int len) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_xprt_complete_unpin(struct rpc_xprt *xprt, struct rpc_rqst *rqst,
+				  int status) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_xprt_unpin(struct rpc_xprt *xprt, struct rpc_rqst *rqst) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_xprt_set_credits(struct rpc_xprt *xprt, unsigned int credits) RPCRDMAX_NOEXCEPT;
 /* A new connection: its credits start at one, none taken (RFC 5666
  * Section 3.3: the requester stays within the grant of the connection). */
-void rpcrdmax_xprt_reset_cong(void *xprt) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_xprt_reset_cong(struct rpc_xprt *xprt) RPCRDMAX_NOEXCEPT;
 /*
  * Backward-direction RPC (shim/sunrpc/xprt_rqst.c; the slots:
  * shim/sunrpc/xprt_bc.c): queue a backward Call (its RPC message,
@@ -461,16 +528,17 @@ void rpcrdmax_xprt_reset_cong(void *xprt) RPCRDMAX_NOEXCEPT;
  * (no free slot), -EMSGSIZE.  A backward message's RPC part (either
  * end's) is copied out with rpcrdmax_xprt_rqst_snd_copy_range().
  */
-int rpcrdmax_xprt_bc_call(void *xprt, const void *msg, unsigned int len) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_xprt_force_disconnect(void *xprt) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_xprt_bc_call(struct rpc_xprt *xprt, const void *msg,
+			  unsigned int len) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_xprt_force_disconnect(struct rpc_xprt *xprt) RPCRDMAX_NOEXCEPT;
 /* sunrpc's reconnect timing: whether a first wait was set (after the
  * first connect), setting it, the jiffies left of it since the last
  * attempt began, and its backoff (doubled, within [@init_ms, the
  * mount's maximum]). */
-bool rpcrdmax_xprt_reestablish_set(void *xprt) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_xprt_set_reestablish(void *xprt, unsigned int ms) RPCRDMAX_NOEXCEPT;
-unsigned long rpcrdmax_xprt_reconnect_delay(void *xprt) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_xprt_reconnect_backoff(void *xprt, unsigned int init_ms) RPCRDMAX_NOEXCEPT;
+bool rpcrdmax_xprt_reestablish_set(struct rpc_xprt *xprt) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_xprt_set_reestablish(struct rpc_xprt *xprt, unsigned int ms) RPCRDMAX_NOEXCEPT;
+unsigned long rpcrdmax_xprt_reconnect_delay(struct rpc_xprt *xprt) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_xprt_reconnect_backoff(struct rpc_xprt *xprt, unsigned int init_ms) RPCRDMAX_NOEXCEPT;
 
 /* The layout of an xdr_buf (head, page list, tail), as the planner sees it
  * (xprtrdma/rqst.h reads a request's in place). */
@@ -481,11 +549,11 @@ struct rpcrdmax_xdr_shape {
 	unsigned int len;	/* Call: octets to send; Reply: room */
 	bool ddp;		/* the page list is one DDP-eligible item */
 };
-int rpcrdmax_xprt_rqst_fill_sparse(void *rqst, unsigned int gfp) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_xprt_rqst_fill_sparse(struct rpc_rqst *rqst, unsigned int gfp) RPCRDMAX_NOEXCEPT;
 /* (A Reply's octets that fit rq_private_buf's head, or go around
  * Write-chunk data into its head and tail, C++ copies itself at the
  * xdr_buf's offsets: xprtrdma/marshal.cpp place_reply.) */
-void rpcrdmax_seq_printf(void *seq, const char *fmt, ...) RPCRDMAX_NOEXCEPT
+void rpcrdmax_seq_printf(struct seq_file *seq, const char *fmt, ...) RPCRDMAX_NOEXCEPT
 	RPCRDMAX_PRINTF(2, 3);
 
 /* ---- sunrpc server transport (shim/sunrpc/svc.c) ---------------------- */
@@ -496,36 +564,38 @@ void rpcrdmax_svc_unregister(void) RPCRDMAX_NOEXCEPT;
  * addresses from @cm_id, @conn is the C++ connection.  NULL without memory.
  * One never handed out by xpo_accept goes with rpcrdmax_svc_xprt_discard().
  */
-void *rpcrdmax_svc_xprt_new(void *listener, void *cm_id, void *conn) RPCRDMAX_NOEXCEPT;
+struct svc_xprt *rpcrdmax_svc_xprt_new(struct svc_xprt *listener, struct rdma_cm_id *cm_id,
+				       struct rpcrdmax_svcc *conn) RPCRDMAX_NOEXCEPT;
 /*
  * The largest RPC payload (an NFS READ's or WRITE's data) a connection
  * accepted on @listener may carry: its service's sv_max_payload (nfsd's
  * max_block_size when nfsd started), at most the kernel's
  * RPCSVC_MAXPAYLOAD (1 MiB to 6.12, 4 MiB on 7.x).
  */
-unsigned int rpcrdmax_svc_max_payload(void *listener) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_svc_xprt_discard(void *xprt) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_svc_xprt_conn_pending(void *listener) RPCRDMAX_NOEXCEPT;
+unsigned int rpcrdmax_svc_max_payload(struct svc_xprt *listener) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_svc_xprt_discard(struct svc_xprt *xprt) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_svc_xprt_conn_pending(struct svc_xprt *listener) RPCRDMAX_NOEXCEPT;
 /* The network namespace of @xprt's svc_xprt (its struct net). */
-void *rpcrdmax_svc_xprt_net(void *xprt) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_svc_xprt_data_ready(void *xprt) RPCRDMAX_NOEXCEPT;
+struct net *rpcrdmax_svc_xprt_net(struct svc_xprt *xprt) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_svc_xprt_data_ready(struct svc_xprt *xprt) RPCRDMAX_NOEXCEPT;
 /* A message was taken off @xprt: another thread may look for the next. */
-void rpcrdmax_svc_xprt_received(void *xprt) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_svc_xprt_close(void *xprt) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_svc_xprt_received(struct svc_xprt *xprt) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_svc_xprt_close(struct svc_xprt *xprt) RPCRDMAX_NOEXCEPT;
 /* @xprt is closing or closed (XPT_CLOSE or XPT_DEAD): a Reply can no longer go out. */
-bool rpcrdmax_svc_xprt_closing(void *xprt) RPCRDMAX_NOEXCEPT;
+bool rpcrdmax_svc_xprt_closing(struct svc_xprt *xprt) RPCRDMAX_NOEXCEPT;
 /* The Call message for nfsd, in the svc_rqst's pages (linear offsets);
  * these and the rq_res helpers below are in shim/sunrpc/svc_rqst.c. */
-int rpcrdmax_svc_arg_copy(void *rqstp, unsigned int offset, const void *src,
+int rpcrdmax_svc_arg_copy(struct svc_rqst *rqstp, unsigned int offset, const void *src,
 			  unsigned int len) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_svc_arg_set(void *rqstp, unsigned int len) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_svc_arg_set(struct svc_rqst *rqstp, unsigned int len) RPCRDMAX_NOEXCEPT;
 /* ... or an inline Call left where it was received (no copy). */
-void rpcrdmax_svc_arg_set_buf(void *rqstp, void *buf, unsigned int len) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_svc_arg_set_buf(struct svc_rqst *rqstp, void *buf,
+			      unsigned int len) RPCRDMAX_NOEXCEPT;
 /* The Reply's pages (rq_respages, rq_next_page) C++ sets in place:
  * rpcrdmax/ktl/svc_rqst.h. */
 /* The Reply (rq_res; svcrdma.h reads its shape in place): @len octets
  * from @offset into @dst. */
-int rpcrdmax_svc_res_copy(void *rqstp, unsigned int offset, unsigned int len,
+int rpcrdmax_svc_res_copy(struct svc_rqst *rqstp, unsigned int offset, unsigned int len,
 			  void *dst) RPCRDMAX_NOEXCEPT;
 /*
  * The page pieces behind octets [@offset, @offset + @len) of the Call
@@ -533,12 +603,13 @@ int rpcrdmax_svc_res_copy(void *rqstp, unsigned int offset, unsigned int len,
  * Returns the pieces written to @segs, -EMSGSIZE when the range is
  * beyond the Call's room or the Reply, -ENOBUFS when @max is too small.
  */
-int rpcrdmax_svc_arg_pages(void *rqstp, unsigned int offset, unsigned int len,
+int rpcrdmax_svc_arg_pages(struct svc_rqst *rqstp, unsigned int offset, unsigned int len,
 			   struct rpcrdmax_page_seg *segs, unsigned int max) RPCRDMAX_NOEXCEPT;
-int rpcrdmax_svc_res_pages(void *rqstp, unsigned int offset, unsigned int len,
+int rpcrdmax_svc_res_pages(struct svc_rqst *rqstp, unsigned int offset, unsigned int len,
 			   struct rpcrdmax_page_seg *segs, unsigned int max) RPCRDMAX_NOEXCEPT;
 /* Move the Reply's pages out of @rqstp (count or -ENOBUFS); put them later. */
-int rpcrdmax_svc_res_take_pages(void *rqstp, void **pages, unsigned int max) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_svc_res_take_pages(struct svc_rqst *rqstp, struct page **pages,
+				unsigned int max) RPCRDMAX_NOEXCEPT;
 
 /* ---- the server's backchannel rpc_xprt (shim/sunrpc/svc_bc.c) --------- */
 /*
@@ -547,8 +618,8 @@ int rpcrdmax_svc_res_take_pages(void *rqstp, void **pages, unsigned int max) RPC
  * outstanding from now on.  0, -ENOTCONN (no backchannel), -ESRCH (no
  * such Call) or -EMSGSIZE (longer than the Call's receive buffer).
  */
-int rpcrdmax_svc_bc_reply(void *xprt, unsigned int xid, const void *msg, unsigned int len,
-			  unsigned int slots) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_svc_bc_reply(struct svc_xprt *xprt, unsigned int xid, const void *msg,
+			  unsigned int len, unsigned int slots) RPCRDMAX_NOEXCEPT;
 
 /* ---- tracepoints (shim/kernel/trace.c; events: shim/kernel/trace.h) --- */
 /* Stock's names, fields and chunk type numbers (trace system "rpcrdma"). */
@@ -605,18 +676,19 @@ enum rpcrdmax_chunktype {
 	RPCRDMAX_CH_WRITE = 5,	/* a Write list */
 	RPCRDMAX_CH_REPLY = 6,	/* a Reply chunk */
 };
-void rpcrdmax_trace_connect(void *xprt, int rc) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_connect(struct rpc_xprt *xprt, int rc) RPCRDMAX_NOEXCEPT;
 /* xprtrdma_cb_call (@reply false: a backward Call taken) and _cb_reply
  * (its Reply sent), with the message's XID. */
-void rpcrdmax_trace_cb(void *xprt, unsigned int xid, bool reply) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_trace_disconnect(void *xprt, int rc, bool established) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_trace_marshal(void *rqst, unsigned int hdrlen, unsigned int rtype,
+void rpcrdmax_trace_cb(struct rpc_xprt *xprt, unsigned int xid, bool reply) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_disconnect(struct rpc_xprt *xprt, int rc, bool established) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_marshal(struct rpc_rqst *rqst, unsigned int hdrlen, unsigned int rtype,
 			    unsigned int wtype) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_trace_reply(void *rqst, unsigned int credits) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_trace_err_vers(void *rqst, unsigned int low, unsigned int high) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_trace_err_chunk(void *rqst) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_reply(struct rpc_rqst *rqst, unsigned int credits) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_err_vers(struct rpc_rqst *rqst, unsigned int low,
+			     unsigned int high) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_err_chunk(struct rpc_rqst *rqst) RPCRDMAX_NOEXCEPT;
 /* RDMA_ERROR with an rdma_err that is neither (@err as received). */
-void rpcrdmax_trace_err_unrecognized(void *rqst, unsigned int err) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_err_unrecognized(struct rpc_rqst *rqst, unsigned int err) RPCRDMAX_NOEXCEPT;
 /* A Reply the client could not use, as stock's xprtrdma_reply_*_err
  * name it: shorter than the fixed header (_short_err), another version
  * (_vers_err), no Call with its XID (_rqst_err), a header or chunks that
@@ -628,9 +700,10 @@ enum rpcrdmax_reply_err {
 	RPCRDMAX_REPLY_ERR_RQST,
 	RPCRDMAX_REPLY_ERR_HDR,
 };
-void rpcrdmax_trace_reply_err(enum rpcrdmax_reply_err which, void *xprt, unsigned int xid,
-			      unsigned int vers, unsigned int proc) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_trace_svc_decode(void *cq, int cid, unsigned int xid, unsigned int vers,
+void rpcrdmax_trace_reply_err(enum rpcrdmax_reply_err which, struct rpc_xprt *xprt,
+			      unsigned int xid, unsigned int vers,
+			      unsigned int proc) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_svc_decode(struct ib_cq *cq, int cid, unsigned int xid, unsigned int vers,
 			       unsigned int proc, unsigned int credits,
 			       unsigned int hdrlen) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_trace_svc_err(unsigned int xid, bool vers) RPCRDMAX_NOEXCEPT;
@@ -645,16 +718,20 @@ enum rpcrdmax_accept_err {
 	RPCRDMAX_ACCEPT_ERR_QP,
 	RPCRDMAX_ACCEPT_ERR_ACCEPT,
 };
-void rpcrdmax_trace_svc_accept_err(enum rpcrdmax_accept_err which, void *id,
+void rpcrdmax_trace_svc_accept_err(enum rpcrdmax_accept_err which, struct rdma_cm_id *id,
 				   long status) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_trace_svc_rq_post_err(void *id, int status) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_trace_svc_sq_post_err(void *id, int avail, int depth, int status) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_svc_rq_post_err(struct rdma_cm_id *id, int status) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_svc_sq_post_err(struct rdma_cm_id *id, int avail, int depth,
+				    int status) RPCRDMAX_NOEXCEPT;
 /* svcrdma_sq_full (too few Send Queue slots free: the poster sleeps) and,
  * with @retry, svcrdma_sq_retry (it woke and tries again). */
-void rpcrdmax_trace_svc_sq_wait(void *id, int avail, int depth, bool retry) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_trace_post_send_err(void *rqst, void *cq, int rc) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_trace_post_recvs_err(void *xprt, void *cq, int status) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_trace_post_linv_err(void *rqst, int status) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_svc_sq_wait(struct rdma_cm_id *id, int avail, int depth,
+				bool retry) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_post_send_err(struct rpc_rqst *rqst, struct ib_cq *cq,
+				  int rc) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_post_recvs_err(struct rpc_xprt *xprt, struct ib_cq *cq,
+				   int status) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_post_linv_err(struct rpc_rqst *rqst, int status) RPCRDMAX_NOEXCEPT;
 /* The client, under the stock module's event names: sunrpc's connect
  * (xprtrdma_op_connect; @delay in jiffies), its connect time-outs
  * (_op_set_cto), an injected disconnect (_op_inject_dsc); a connection's
@@ -665,35 +742,40 @@ void rpcrdmax_trace_post_linv_err(void *rqst, int status) RPCRDMAX_NOEXCEPT;
  * returns (_decode_seg: walk them only when its rpcrdmax_tp_key is on).
  * The server: a Reply that could not be sent (svcrdma_send_err), a
  * result longer than its Write chunk (svcrdma_small_wrch_err). */
-void rpcrdmax_trace_op_connect(void *xprt, unsigned long delay) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_trace_op_set_cto(void *xprt, unsigned long connect,
+void rpcrdmax_trace_op_connect(struct rpc_xprt *xprt, unsigned long delay) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_op_set_cto(struct rpc_xprt *xprt, unsigned long connect,
 			       unsigned long reconnect) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_trace_op_inject_dsc(void *xprt) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_trace_inline_thresh(void *id, unsigned int inline_send, unsigned int inline_recv,
-				  unsigned int max_send, unsigned int max_recv) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_trace_createmrs(void *xprt, unsigned int count) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_op_inject_dsc(struct rpc_xprt *xprt) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_inline_thresh(struct rdma_cm_id *id, unsigned int inline_send,
+				  unsigned int inline_recv, unsigned int max_send,
+				  unsigned int max_recv) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_createmrs(struct rpc_xprt *xprt, unsigned int count) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_trace_frwr_alloc(unsigned int mr_id, int rc) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_trace_nomrs_err(void *xprt, void *rqst) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_trace_marshal_failed(void *rqst, int ret) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_nomrs_err(struct rpc_xprt *xprt, struct rpc_rqst *rqst) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_marshal_failed(struct rpc_rqst *rqst, int ret) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_trace_decode_seg(unsigned int handle, unsigned int length,
 			       unsigned long long offset) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_trace_svc_send_err(void *id, unsigned int xid, int status) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_trace_svc_small_wrch_err(void *id, unsigned int remaining, unsigned int seg_no,
+void rpcrdmax_trace_svc_send_err(struct rdma_cm_id *id, unsigned int xid,
+				 int status) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_svc_small_wrch_err(struct rdma_cm_id *id, unsigned int remaining,
+				       unsigned int seg_no,
 				       unsigned int num_segs) RPCRDMAX_NOEXCEPT;
 /* Work posted, under the stock module's event names.  Client: a Call's
  * Send chain (xprtrdma_post_send), a Receive (xprtrdma_post_recv), a
  * connection's first Receives (xprtrdma_post_recvs).  Server: Receives
  * (svcrdma_post_recv, one per @cqes), a Reply's Send (svcrdma_post_send),
  * a chunk's Reads or Writes (svcrdma_post_{read,write,reply}_chunk). */
-void rpcrdmax_trace_post_send(void *rqst, void *cq, int cid, int num_sge,
+void rpcrdmax_trace_post_send(struct rpc_rqst *rqst, struct ib_cq *cq, int cid, int num_sge,
 			      bool signaled) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_trace_post_recv(void *cq, int cid) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_trace_post_recvs(void *xprt, void *cq, unsigned int count,
+void rpcrdmax_trace_post_recv(struct ib_cq *cq, int cid) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_post_recvs(struct rpc_xprt *xprt, struct ib_cq *cq, unsigned int count,
 			       int posted) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_trace_svc_post_recvs(void *cq, void *const *cqes, unsigned int n) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_trace_svc_post_send(void *cq, int cid, unsigned int num_sge, unsigned int inv_rkey,
-				  int write_wrs, int reply_wrs) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_trace_svc_post_read_chunk(void *cq, int cid, int sqecount) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_svc_post_recvs(struct ib_cq *cq, struct rpcrdmax_cqe *const *cqes,
+				   unsigned int n) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_svc_post_send(struct ib_cq *cq, int cid, unsigned int num_sge,
+				  unsigned int inv_rkey, int write_wrs,
+				  int reply_wrs) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_svc_post_read_chunk(struct ib_cq *cq, int cid, int sqecount) RPCRDMAX_NOEXCEPT;
 /* DMA mapping failures, under the stock module's event names.  Client: a
  * Send or Receive buffer (xprtrdma_dma_maperr; @dma: the address the
  * mapping gave, 0 if none), an MR's pages (xprtrdma_frwr_maperr; @mapped:
@@ -703,20 +785,21 @@ void rpcrdmax_trace_svc_post_read_chunk(void *cq, int cid, int sqecount) RPCRDMA
  * (svcrdma_dma_map_rw_err). */
 void rpcrdmax_trace_dma_maperr(unsigned long long dma) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_trace_frwr_maperr(int mr_id, int dir, int mapped, int nents) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_trace_svc_dma_map_err(void *id, unsigned long long dma,
+void rpcrdmax_trace_svc_dma_map_err(struct rdma_cm_id *id, unsigned long long dma,
 				    unsigned int length) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_trace_svc_dma_map_rw_err(void *id, unsigned int nents, int status) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_trace_svc_dma_map_rw_err(struct rdma_cm_id *id, unsigned int nents,
+				       int status) RPCRDMAX_NOEXCEPT;
 /* svcrdma_decode_rseg and _wseg, one per segment: walk the lists only
  * when either event's rpcrdmax_tp_key is on. */
-void rpcrdmax_trace_svc_rseg(void *cq, int cid, unsigned int segno, unsigned int position,
+void rpcrdmax_trace_svc_rseg(struct ib_cq *cq, int cid, unsigned int segno, unsigned int position,
 			     unsigned int handle, unsigned int length,
 			     unsigned long long offset) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_trace_svc_wseg(void *cq, int cid, unsigned int segno, unsigned int handle,
+void rpcrdmax_trace_svc_wseg(struct ib_cq *cq, int cid, unsigned int segno, unsigned int handle,
 			     unsigned int length, unsigned long long offset) RPCRDMAX_NOEXCEPT;
 /* svcrdma_encode_wseg, one per segment of a Reply's Write list and Reply
  * chunk: walk them only when its rpcrdmax_tp_key is on. */
-void rpcrdmax_trace_svc_encode_wseg(void *cq, int cid, unsigned int segno, unsigned int handle,
-				    unsigned int length,
+void rpcrdmax_trace_svc_encode_wseg(struct ib_cq *cq, int cid, unsigned int segno,
+				    unsigned int handle, unsigned int length,
 				    unsigned long long offset) RPCRDMAX_NOEXCEPT;
 /* An MR as the stock module's MR tracepoints show it. */
 struct rpcrdmax_mr_info {
@@ -734,7 +817,7 @@ enum rpcrdmax_mr_event {
 	RPCRDMAX_MR_EV_UNMAP,	 /* xprtrdma_mr_unmap */
 };
 /* @rqst: the RPC it serves (NULL: not known here). */
-void rpcrdmax_trace_mr(enum rpcrdmax_mr_event which, void *rqst,
+void rpcrdmax_trace_mr(enum rpcrdmax_mr_event which, struct rpc_rqst *rqst,
 		       const struct rpcrdmax_mr_info *mr) RPCRDMAX_NOEXCEPT;
 /* xprtrdma_chunk_read, _write, _reply: one per MR of a Call's chunk, as
  * it goes into the transport header; @pos: the Read chunk's XDR position;
@@ -746,7 +829,7 @@ enum rpcrdmax_chunk_event {
 	RPCRDMAX_CHUNK_EV_WRITE,
 	RPCRDMAX_CHUNK_EV_REPLY,
 };
-void rpcrdmax_trace_chunk(enum rpcrdmax_chunk_event which, void *rqst, unsigned int pos,
+void rpcrdmax_trace_chunk(enum rpcrdmax_chunk_event which, struct rpc_rqst *rqst, unsigned int pos,
 			  const struct rpcrdmax_mr_info *mr, int nsegs) RPCRDMAX_NOEXCEPT;
 /* Which of the stock module's tracepoints a Call header that cannot be
  * served fires: svcrdma_decode_{short,badvers,drop,badproc,parse}_err. */
@@ -757,7 +840,7 @@ enum rpcrdmax_decode_err {
 	RPCRDMAX_DECODE_ERR_BADPROC,
 	RPCRDMAX_DECODE_ERR_PARSE,	/* the chunk lists */
 };
-void rpcrdmax_trace_svc_decode_err(enum rpcrdmax_decode_err which, void *cq, int cid,
+void rpcrdmax_trace_svc_decode_err(enum rpcrdmax_decode_err which, struct ib_cq *cq, int cid,
 				   const void *hdr, unsigned int len) RPCRDMAX_NOEXCEPT;
 
 /* ---- C++ entry points called from C ----------------------------------- */
@@ -769,10 +852,11 @@ void rpcrdmax_cxx_exit(void) RPCRDMAX_NOEXCEPT;
  * The client endpoint (xprtrdma/), one per sunrpc transport.  create()
  * returns NULL without memory; connect() and close() sleep.
  */
-void *rpcrdmax_clnt_create(void *xprt) RPCRDMAX_NOEXCEPT;
-unsigned int rpcrdmax_clnt_max_payload(void *ep) RPCRDMAX_NOEXCEPT;
-int rpcrdmax_clnt_connect(void *ep, const void *addr, unsigned int addrlen) RPCRDMAX_NOEXCEPT;
-unsigned long rpcrdmax_clnt_connect_delay(void *ep) RPCRDMAX_NOEXCEPT;
+struct rpcrdmax_clnt *rpcrdmax_clnt_create(struct rpc_xprt *xprt) RPCRDMAX_NOEXCEPT;
+unsigned int rpcrdmax_clnt_max_payload(struct rpcrdmax_clnt *ep) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_clnt_connect(struct rpcrdmax_clnt *ep, const void *addr,
+			  unsigned int addrlen) RPCRDMAX_NOEXCEPT;
+unsigned long rpcrdmax_clnt_connect_delay(struct rpcrdmax_clnt *ep) RPCRDMAX_NOEXCEPT;
 /*
  * send_request: one message to transmit (a Call, or the Reply to a
  * backward Call: no rq_buffer).  What only sunrpc's inline helpers tell
@@ -794,21 +878,22 @@ enum rpcrdmax_xmit_how {
 	RPCRDMAX_XMIT_REPLY_EXPECTED = 1 << 3,	/* rpc_reply_expected() */
 	RPCRDMAX_XMIT_SOFT = 1 << 4,		/* RPC_IS_SOFT() */
 };
-int rpcrdmax_clnt_transmit(void *ep, void *rqst, unsigned int how,
+int rpcrdmax_clnt_transmit(struct rpcrdmax_clnt *ep, struct rpc_rqst *rqst, unsigned int how,
 			   unsigned long now) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_clnt_close(void *ep) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_clnt_close(struct rpcrdmax_clnt *ep) RPCRDMAX_NOEXCEPT;
 /* Backward-direction RPC: the largest backward message's RPC part, the
  * slots a transport keeps for backward Calls. */
-unsigned int rpcrdmax_clnt_bc_max_payload(void *ep) RPCRDMAX_NOEXCEPT;
+unsigned int rpcrdmax_clnt_bc_max_payload(struct rpcrdmax_clnt *ep) RPCRDMAX_NOEXCEPT;
 unsigned int rpcrdmax_clnt_bc_slots(void) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_clnt_destroy(void *ep) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_clnt_print_stats(void *ep, void *seq) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_clnt_print_counters(void *ep, void *seq) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_clnt_destroy(struct rpcrdmax_clnt *ep) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_clnt_print_stats(struct rpcrdmax_clnt *ep, struct seq_file *seq) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_clnt_print_counters(struct rpcrdmax_clnt *ep, struct seq_file *seq) RPCRDMAX_NOEXCEPT;
 /* Per-request buffers (and transport state) for sunrpc's buf_alloc and
  * buf_free: sized from the rpc_rqst's rq_callsize and rq_rcvsize, set
  * in (and cleared from) its rq_buffer and rq_rbuffer in place. */
-int rpcrdmax_clnt_buf_alloc(void *ep, void *rqst, unsigned int gfp) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_clnt_buf_free(void *ep, void *rqst) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_clnt_buf_alloc(struct rpcrdmax_clnt *ep, struct rpc_rqst *rqst,
+			    unsigned int gfp) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_clnt_buf_free(struct rpcrdmax_clnt *ep, struct rpc_rqst *rqst) RPCRDMAX_NOEXCEPT;
 
 /*
  * The server transport (svcrdma/).  A listener: create() binds and
@@ -822,26 +907,29 @@ void rpcrdmax_clnt_buf_free(void *ep, void *rqst) RPCRDMAX_NOEXCEPT;
  * detach() disconnects;
  * destroy() (sleeps) drains and frees either kind.
  */
-int rpcrdmax_svcl_create(void *xprt, const void *addr, unsigned int addrlen,
-			 void **out) RPCRDMAX_NOEXCEPT;
-void *rpcrdmax_svcl_accept(void *listener, bool *more) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_svcl_destroy(void *listener) RPCRDMAX_NOEXCEPT;
-int rpcrdmax_svcc_recvfrom(void *conn, void *rqstp, void **ctxt) RPCRDMAX_NOEXCEPT;
-int rpcrdmax_svcc_result_payload(void *conn, void *ctxt, unsigned int offset,
-				 unsigned int length) RPCRDMAX_NOEXCEPT;
-int rpcrdmax_svcc_sendto(void *conn, void *rqstp, void *ctxt) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_svcc_release(void *conn, void *ctxt) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_svcc_detach(void *conn) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_svcc_destroy(void *conn) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_svcl_create(struct svc_xprt *xprt, const void *addr, unsigned int addrlen,
+			 struct rpcrdmax_svcl **out) RPCRDMAX_NOEXCEPT;
+struct svc_xprt *rpcrdmax_svcl_accept(struct rpcrdmax_svcl *listener, bool *more) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_svcl_destroy(struct rpcrdmax_svcl *listener) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_svcc_recvfrom(struct rpcrdmax_svcc *conn, struct svc_rqst *rqstp,
+			   struct rpcrdmax_svc_ctxt **ctxt) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_svcc_result_payload(struct rpcrdmax_svcc *conn, struct rpcrdmax_svc_ctxt *ctxt,
+				 unsigned int offset, unsigned int length) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_svcc_sendto(struct rpcrdmax_svcc *conn, struct svc_rqst *rqstp,
+			 struct rpcrdmax_svc_ctxt *ctxt) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_svcc_release(struct rpcrdmax_svcc *conn,
+			   struct rpcrdmax_svc_ctxt *ctxt) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_svcc_detach(struct rpcrdmax_svcc *conn) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_svcc_destroy(struct rpcrdmax_svcc *conn) RPCRDMAX_NOEXCEPT;
 /*
  * A connection's backchannel (svcrdma/backchannel.cpp): the backward
  * Calls it may have outstanding, the largest backward Call's RPC
  * message, and bc_send() of one (0, -ENOTCONN: the connection is gone,
  * -EMSGSIZE: longer than the inline threshold, -ENOBUFS: try later).
  */
-unsigned int rpcrdmax_svcc_bc_slots(void *conn) RPCRDMAX_NOEXCEPT;
-unsigned int rpcrdmax_svcc_bc_max_payload(void *conn) RPCRDMAX_NOEXCEPT;
-int rpcrdmax_svcc_bc_send(void *conn, void *rqst, unsigned int xid,
+unsigned int rpcrdmax_svcc_bc_slots(struct rpcrdmax_svcc *conn) RPCRDMAX_NOEXCEPT;
+unsigned int rpcrdmax_svcc_bc_max_payload(struct rpcrdmax_svcc *conn) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_svcc_bc_send(struct rpcrdmax_svcc *conn, struct rpc_rqst *rqst, unsigned int xid,
 			  unsigned int len) RPCRDMAX_NOEXCEPT;
 
 /*
@@ -854,91 +942,143 @@ bool rpcrdmax_cxx_const(unsigned int i, const char **name, long long *value) RPC
  * Test hooks (kunit/): C++ test bodies report through @check, which the
  * KUnit module implements with KUNIT_EXPECT_*; @ctx is the struct kunit.
  */
-typedef void (*rpcrdmax_check_fn)(void *ctx, bool ok, const char *what,
+typedef void (*rpcrdmax_check_fn)(struct kunit *ctx, bool ok, const char *what,
 				  const char *file, int line);
-void rpcrdmax_kunit_cxx_new_delete(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_virtual(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_lock_guard(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_workqueue(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_result(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_waitqueue(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_rdma_connect(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_rdma_frwr(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_rdma_flush(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_new_delete(struct kunit *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_virtual(struct kunit *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_lock_guard(struct kunit *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_workqueue(struct kunit *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_result(struct kunit *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_waitqueue(struct kunit *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_rdma_connect(struct kunit *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_rdma_frwr(struct kunit *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_rdma_flush(struct kunit *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 
 /*
  * The client's marshalling suite (kunit/cxx_marshal_tests.cpp): one entry
  * per case, and requests built in kunit/shims.c with these layouts.
  */
-void rpcrdmax_kunit_cxx_marshal_inline(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_marshal_credits(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_marshal_buf_reuse(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_marshal_cwnd(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_marshal_read_chunk(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_marshal_long_call(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_marshal_gss_no_ddp(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_marshal_transmit(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_marshal_connect_fails(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_marshal_connect_delay(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_marshal_reply_major(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_marshal_write_chunk(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_marshal_mr_reuse(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_marshal_foreign_rkey(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_marshal_mr_pool(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_marshal_inv_fence(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_marshal_reply_chunk(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_marshal_reply_chunk_head(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_marshal_rdma_error(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_marshal_rdma_error_unknown(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_marshal_write_overrun(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_marshal_reply_errs(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_marshal_bc_call(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_marshal_bc_malformed(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_marshal_bc_over_credit(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_marshal_bc_no_service(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_marshal_v2_accepted(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_marshal_v2_fallback(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_marshal_v2_lost_first(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_marshal_v2_errors(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_marshal_v2_props(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_marshal_v2_inv_handle(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_marshal_v2_backward(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_marshal_hot_trace(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_marshal_page_pieces(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_inline(struct kunit *ctx,
+				       rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_credits(struct kunit *ctx,
+					rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_buf_reuse(struct kunit *ctx,
+					  rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_cwnd(struct kunit *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_read_chunk(struct kunit *ctx,
+					   rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_long_call(struct kunit *ctx,
+					  rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_gss_no_ddp(struct kunit *ctx,
+					   rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_transmit(struct kunit *ctx,
+					 rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_connect_fails(struct kunit *ctx,
+					      rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_connect_delay(struct kunit *ctx,
+					      rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_reply_major(struct kunit *ctx,
+					    rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_write_chunk(struct kunit *ctx,
+					    rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_mr_reuse(struct kunit *ctx,
+					 rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_foreign_rkey(struct kunit *ctx,
+					     rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_mr_pool(struct kunit *ctx,
+					rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_inv_fence(struct kunit *ctx,
+					  rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_reply_chunk(struct kunit *ctx,
+					    rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_reply_chunk_head(struct kunit *ctx,
+						 rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_rdma_error(struct kunit *ctx,
+					   rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_rdma_error_unknown(struct kunit *ctx,
+						   rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_write_overrun(struct kunit *ctx,
+					      rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_reply_errs(struct kunit *ctx,
+					   rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_bc_call(struct kunit *ctx,
+					rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_bc_malformed(struct kunit *ctx,
+					     rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_bc_over_credit(struct kunit *ctx,
+					       rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_bc_no_service(struct kunit *ctx,
+					      rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_v2_accepted(struct kunit *ctx,
+					    rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_v2_fallback(struct kunit *ctx,
+					    rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_v2_lost_first(struct kunit *ctx,
+					      rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_v2_errors(struct kunit *ctx,
+					  rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_v2_props(struct kunit *ctx,
+					 rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_v2_inv_handle(struct kunit *ctx,
+					      rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_v2_backward(struct kunit *ctx,
+					    rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_hot_trace(struct kunit *ctx,
+					  rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_page_pieces(struct kunit *ctx,
+					    rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 /* rpcrdmax_svc_server (kunit/cxx_svc_server_tests.cpp) */
-void rpcrdmax_kunit_cxx_svcsrv_inline(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_svcsrv_read_chunk(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_svcsrv_nomsg(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_svcsrv_reply_chunk(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_svcsrv_readv(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_svcsrv_payload_too_big(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_svcsrv_write_chunk(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_svcsrv_reuse(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_svcsrv_setup(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_svcsrv_recv_batch(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_svcsrv_in_place(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_svcsrv_send_batch(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_svcsrv_send_ring(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_svcsrv_bc_call(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_svcsrv_bc_bad(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_svcsrv_credit_overrun(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_svcsrv_write_chunks(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_svcsrv_short_reply(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_svcsrv_v2(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_svcsrv_v2_capped(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_svcsrv_v2_peers(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_svcsrv_res_beyond_next(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_svcsrv_res_pieces(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_svcsrv_settle(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_svcsrv_xdr_errors(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svcsrv_inline(struct kunit *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svcsrv_read_chunk(struct kunit *ctx,
+					  rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svcsrv_nomsg(struct kunit *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svcsrv_reply_chunk(struct kunit *ctx,
+					   rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svcsrv_readv(struct kunit *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svcsrv_payload_too_big(struct kunit *ctx,
+					       rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svcsrv_write_chunk(struct kunit *ctx,
+					   rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svcsrv_reuse(struct kunit *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svcsrv_setup(struct kunit *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svcsrv_recv_batch(struct kunit *ctx,
+					  rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svcsrv_in_place(struct kunit *ctx,
+					rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svcsrv_send_batch(struct kunit *ctx,
+					  rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svcsrv_send_ring(struct kunit *ctx,
+					 rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svcsrv_bc_call(struct kunit *ctx,
+				       rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svcsrv_bc_bad(struct kunit *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svcsrv_credit_overrun(struct kunit *ctx,
+					      rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svcsrv_write_chunks(struct kunit *ctx,
+					    rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svcsrv_short_reply(struct kunit *ctx,
+					   rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svcsrv_v2(struct kunit *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svcsrv_v2_capped(struct kunit *ctx,
+					 rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svcsrv_v2_peers(struct kunit *ctx,
+					rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svcsrv_res_beyond_next(struct kunit *ctx,
+					       rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svcsrv_res_pieces(struct kunit *ctx,
+					  rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svcsrv_settle(struct kunit *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svcsrv_xdr_errors(struct kunit *ctx,
+					  rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 /* rpcrdmax_svcrdma (kunit/cxx_svc_tests.cpp) */
-void rpcrdmax_kunit_cxx_svc_accept(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_svc_rw_read(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_svc_rw_write(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_svc_send_inv(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_svc_inline_sges(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_svc_sq_wait(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_svc_budget(void *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svc_accept(struct kunit *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svc_rw_read(struct kunit *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svc_rw_write(struct kunit *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svc_send_inv(struct kunit *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svc_inline_sges(struct kunit *ctx,
+					rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svc_sq_wait(struct kunit *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svc_budget(struct kunit *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 struct rpcrdmax_kunit_xdr {
 	unsigned int head_len;	/* head kvec octets */
 	unsigned int page_base;	/* where the page data starts in the page list */
@@ -946,33 +1086,36 @@ struct rpcrdmax_kunit_xdr {
 	unsigned int tail_len;	/* tail kvec octets (after the head, same buffer) */
 	bool ddp;		/* XDRBUF_WRITE (send) / XDRBUF_READ (receive) */
 };
-void *rpcrdmax_kunit_rqst_new(unsigned int xid, void *call, void *rcv,
+struct rpc_rqst *rpcrdmax_kunit_rqst_new(unsigned int xid, void *call, void *rcv,
 			      const struct rpcrdmax_kunit_xdr *snd,
 			      const struct rpcrdmax_kunit_xdr *rcvx) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_rqst_set_data_touch(void *rqst) RPCRDMAX_NOEXCEPT;
-int rpcrdmax_kunit_rqst_page_pieces(void *rqst, bool rcv, unsigned int offset, unsigned int len,
-				    struct rpcrdmax_page_seg *segs, unsigned int max) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_rqst_free(void *rqst) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_mr_next_keys(const void *mr, unsigned int *lkey,
+void rpcrdmax_kunit_rqst_set_data_touch(struct rpc_rqst *rqst) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_kunit_rqst_page_pieces(struct rpc_rqst *rqst, bool rcv, unsigned int offset,
+				    unsigned int len, struct rpcrdmax_page_seg *segs,
+				    unsigned int max) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_rqst_free(struct rpc_rqst *rqst) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_mr_next_keys(const struct ib_mr *mr, unsigned int *lkey,
 				 unsigned int *rkey) RPCRDMAX_NOEXCEPT;
 unsigned int rpcrdmax_kunit_next_rkey(unsigned int rkey) RPCRDMAX_NOEXCEPT;
-int rpcrdmax_kunit_rqst_write(void *rqst, bool rcv, unsigned int offset, const void *src,
+int rpcrdmax_kunit_rqst_write(struct rpc_rqst *rqst, bool rcv, unsigned int offset, const void *src,
 			      unsigned int len) RPCRDMAX_NOEXCEPT;
-int rpcrdmax_kunit_rqst_read(void *rqst, bool rcv, unsigned int offset, void *dst,
+int rpcrdmax_kunit_rqst_read(struct rpc_rqst *rqst, bool rcv, unsigned int offset, void *dst,
 			     unsigned int len) RPCRDMAX_NOEXCEPT;
 /* The transport a case's ClntEp reports to, and its backchannel slots. */
-void *rpcrdmax_kunit_xprt_new(void *owner, unsigned int bc_slots, unsigned int max_reqs) RPCRDMAX_NOEXCEPT;
+struct rpc_xprt *rpcrdmax_kunit_xprt_new(void *owner, unsigned int bc_slots,
+					 unsigned int max_reqs) RPCRDMAX_NOEXCEPT;
 /* The initial network namespace, where KUnit's loopback ids live. */
-void *rpcrdmax_kunit_init_net(void) RPCRDMAX_NOEXCEPT;
-void *rpcrdmax_kunit_xprt_owner(void *xprt) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_xprt_set_ep(void *xprt, void *ep) RPCRDMAX_NOEXCEPT;
-unsigned long rpcrdmax_kunit_bc_maxpayload(void *xprt) RPCRDMAX_NOEXCEPT;
-unsigned int rpcrdmax_kunit_xprt_free(void *xprt) RPCRDMAX_NOEXCEPT;
-void *rpcrdmax_kunit_bc_wait(void *xprt, unsigned int ms) RPCRDMAX_NOEXCEPT;
-int rpcrdmax_kunit_bc_call(void *rqst, void *dst, unsigned int max,
+struct net *rpcrdmax_kunit_init_net(void) RPCRDMAX_NOEXCEPT;
+void *rpcrdmax_kunit_xprt_owner(struct rpc_xprt *xprt) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_xprt_set_ep(struct rpc_xprt *xprt, struct rpcrdmax_clnt *ep) RPCRDMAX_NOEXCEPT;
+unsigned long rpcrdmax_kunit_bc_maxpayload(struct rpc_xprt *xprt) RPCRDMAX_NOEXCEPT;
+unsigned int rpcrdmax_kunit_xprt_free(struct rpc_xprt *xprt) RPCRDMAX_NOEXCEPT;
+struct rpc_rqst *rpcrdmax_kunit_bc_wait(struct rpc_xprt *xprt, unsigned int ms) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_kunit_bc_call(struct rpc_rqst *rqst, void *dst, unsigned int max,
 			   unsigned int *xid) RPCRDMAX_NOEXCEPT;
-int rpcrdmax_kunit_bc_set_reply(void *rqst, const void *src, unsigned int len) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_bc_done(void *rqst) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_kunit_bc_set_reply(struct rpc_rqst *rqst, const void *src,
+				unsigned int len) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_bc_done(struct rpc_rqst *rqst) RPCRDMAX_NOEXCEPT;
 /* The server's rdma_stat_* counters (rpcrdmax_svc_stats) for a case: made
  * zeroed (-ENOMEM), summed over the CPUs, freed. */
 int rpcrdmax_kunit_svc_stats_on(void) RPCRDMAX_NOEXCEPT;
@@ -996,17 +1139,20 @@ int rpcrdmax_kunit_watch_small_wrch(bool on) RPCRDMAX_NOEXCEPT;
 unsigned int rpcrdmax_kunit_small_wrch(unsigned int *remaining,
 				       unsigned int *num_segs) RPCRDMAX_NOEXCEPT;
 /* svc_rqsts for the server suite. */
-void *rpcrdmax_kunit_svc_rqst_new(unsigned int npages) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_svc_rqst_free(void *rqstp) RPCRDMAX_NOEXCEPT;
-unsigned int rpcrdmax_kunit_svc_rqst_res_pages(void *rqstp, unsigned int *used) RPCRDMAX_NOEXCEPT;
-int rpcrdmax_kunit_svc_rqst_reset(void *rqstp) RPCRDMAX_NOEXCEPT;
-int rpcrdmax_kunit_svc_rqst_arg(void *rqstp, void *dst, unsigned int max) RPCRDMAX_NOEXCEPT;
-bool rpcrdmax_kunit_svc_rqst_arg_in_pages(void *rqstp) RPCRDMAX_NOEXCEPT;
-int rpcrdmax_kunit_svc_rqst_reply(void *rqstp, const void *src, unsigned int head,
+struct svc_rqst *rpcrdmax_kunit_svc_rqst_new(unsigned int npages) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_svc_rqst_free(struct svc_rqst *rqstp) RPCRDMAX_NOEXCEPT;
+unsigned int rpcrdmax_kunit_svc_rqst_res_pages(struct svc_rqst *rqstp,
+					       unsigned int *used) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_kunit_svc_rqst_reset(struct svc_rqst *rqstp) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_kunit_svc_rqst_arg(struct svc_rqst *rqstp, void *dst,
+				unsigned int max) RPCRDMAX_NOEXCEPT;
+bool rpcrdmax_kunit_svc_rqst_arg_in_pages(struct svc_rqst *rqstp) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_kunit_svc_rqst_reply(struct svc_rqst *rqstp, const void *src, unsigned int head,
 				  unsigned int page_len, unsigned int tail) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_svc_rqst_next_back(void *rqstp, unsigned int n) RPCRDMAX_NOEXCEPT;
-void *rpcrdmax_kunit_svc_rqst_slot(void *rqstp, unsigned int i) RPCRDMAX_NOEXCEPT;
-void *rpcrdmax_kunit_svc_rqst_swap_slot(void *rqstp, unsigned int i, void *page) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_svc_rqst_next_back(struct svc_rqst *rqstp, unsigned int n) RPCRDMAX_NOEXCEPT;
+struct page *rpcrdmax_kunit_svc_rqst_slot(struct svc_rqst *rqstp, unsigned int i) RPCRDMAX_NOEXCEPT;
+struct page *rpcrdmax_kunit_svc_rqst_swap_slot(struct svc_rqst *rqstp, unsigned int i,
+					       struct page *page) RPCRDMAX_NOEXCEPT;
 
 /*
  * Protocol-core self-tests (core/selftest/): the same cases run under

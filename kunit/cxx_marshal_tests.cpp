@@ -113,7 +113,7 @@ static constexpr u8 kPoison = 0xa5;
 /* The transport a ClntEp reports to: one request outstanding at a time. */
 struct FakeXprt {
 	SpinLock lock;
-	void *rqst = nullptr;
+	rpc_rqst *rqst = nullptr;
 	u32 xid = 0;
 	int status = 0;
 	Completion completed;
@@ -140,12 +140,12 @@ static int vers_counted(u32 vers) { return __atomic_load_n(&g_vers_counted[vers 
 using rpcrdmax::kunit_marshal::FakeXprt;
 
 /* The ClntEp reports to a transport made by kunit/shims.c; ours is its owner. */
-static FakeXprt *fake_of(void *xprt)
+static FakeXprt *fake_of(rpc_xprt *xprt)
 {
 	return static_cast<FakeXprt *>(rpcrdmax_kunit_xprt_owner(xprt));
 }
 
-extern "C" void *rpcrdmax_xprt_lookup_pin(void *xprt, unsigned int xid) noexcept
+extern "C" rpc_rqst *rpcrdmax_xprt_lookup_pin(rpc_xprt *xprt, unsigned int xid) noexcept
 {
 	auto *x = fake_of(xprt);
 	rpcrdmax::ktl::SpinLockBhGuard g(&x->lock);
@@ -156,7 +156,7 @@ extern "C" void *rpcrdmax_xprt_lookup_pin(void *xprt, unsigned int xid) noexcept
 	return nullptr;
 }
 
-extern "C" void rpcrdmax_xprt_complete_unpin(void *xprt, void *rqst, int status) noexcept
+extern "C" void rpcrdmax_xprt_complete_unpin(rpc_xprt *xprt, rpc_rqst *rqst, int status) noexcept
 {
 	auto *x = fake_of(xprt);
 
@@ -171,39 +171,39 @@ extern "C" void rpcrdmax_xprt_complete_unpin(void *xprt, void *rqst, int status)
 	x->completed.complete();
 }
 
-extern "C" void rpcrdmax_xprt_unpin(void *xprt, void *) noexcept
+extern "C" void rpcrdmax_xprt_unpin(rpc_xprt *xprt, rpc_rqst *) noexcept
 {
 	fake_of(xprt)->unpins.add_return(1);
 }
 
-extern "C" void rpcrdmax_xprt_set_credits(void *xprt, unsigned int credits) noexcept
+extern "C" void rpcrdmax_xprt_set_credits(rpc_xprt *xprt, unsigned int credits) noexcept
 {
 	fake_of(xprt)->credits = credits;
 	fake_of(xprt)->grants++;
 }
 
-extern "C" void rpcrdmax_xprt_reset_cong(void *xprt) noexcept
+extern "C" void rpcrdmax_xprt_reset_cong(rpc_xprt *xprt) noexcept
 {
 	fake_of(xprt)->credits = 1;
 	fake_of(xprt)->cong_resets++;
 }
 
-extern "C" bool rpcrdmax_xprt_reestablish_set(void *xprt) noexcept
+extern "C" bool rpcrdmax_xprt_reestablish_set(rpc_xprt *xprt) noexcept
 {
 	return fake_of(xprt)->reestablish_ms != 0;
 }
 
-extern "C" void rpcrdmax_xprt_set_reestablish(void *xprt, unsigned int ms) noexcept
+extern "C" void rpcrdmax_xprt_set_reestablish(rpc_xprt *xprt, unsigned int ms) noexcept
 {
 	fake_of(xprt)->reestablish_ms = ms;
 }
 
-extern "C" unsigned long rpcrdmax_xprt_reconnect_delay(void *xprt) noexcept
+extern "C" unsigned long rpcrdmax_xprt_reconnect_delay(rpc_xprt *xprt) noexcept
 {
 	return fake_of(xprt)->left;
 }
 
-extern "C" void rpcrdmax_xprt_reconnect_backoff(void *xprt, unsigned int init_ms) noexcept
+extern "C" void rpcrdmax_xprt_reconnect_backoff(rpc_xprt *xprt, unsigned int init_ms) noexcept
 {
 	auto *x = fake_of(xprt);
 	x->backoffs++;
@@ -211,13 +211,13 @@ extern "C" void rpcrdmax_xprt_reconnect_backoff(void *xprt, unsigned int init_ms
 	x->reestablish_ms = rpcrdmax::ktl::max(2 * x->reestablish_ms, init_ms);
 }
 
-extern "C" void rpcrdmax_xprt_force_disconnect(void *xprt) noexcept
+extern "C" void rpcrdmax_xprt_force_disconnect(rpc_xprt *xprt) noexcept
 {
 	fake_of(xprt)->disconnects.add_return(1);
 }
 
 /* mountstats is not read here. */
-extern "C" void rpcrdmax_seq_printf(void *, const char *, ...) noexcept
+extern "C" void rpcrdmax_seq_printf(seq_file *, const char *, ...) noexcept
 {
 }
 
@@ -308,7 +308,7 @@ struct Responder {
 	/* The connection is up: buffers, and every Receive posted. */
 	bool ready(Reporter check)
 	{
-		void *dev = end.id.device();
+		ib_device *dev = end.id.device();
 		rbufs = new (Gfp::Kernel) u8[kRecvs * kInline];
 		sbuf = new (Gfp::Kernel) u8[kInline];
 		data = new (Gfp::Kernel) u8[kData];
@@ -553,12 +553,13 @@ struct Responder {
 struct Bench {
 	Responder *r = nullptr;
 	FakeXprt *x = nullptr;
-	void *kx = nullptr;	/* the struct rpc_xprt the ClntEp reports to */
+	rpc_xprt *kx = nullptr;	/* the struct rpc_xprt the ClntEp reports to */
 	u32 bc_slots = 0;	/* its backchannel slots; 0: no callback service */
 	u32 slots = 32;		/* its slot table (rdma_slot_table_entries) */
 	bool data_touch = false; /* the RPC's auth covers its data (krb5i/krb5p) */
 	ClntEp *ep = nullptr;
-	void *call = nullptr, *rcvbuf = nullptr, *rqst = nullptr;
+	void *call = nullptr, *rcvbuf = nullptr;
+	rpc_rqst *rqst = nullptr;
 	u32 xid = 0;
 	rpcrdmax_kunit_xdr snd = {}, rcv = {};
 	u8 *sent = nullptr;	/* the Call's RPC message as written */
@@ -890,7 +891,7 @@ static void buf_reuse_case(Reporter check)
 		EXPECT(!req->conn && !req->rqst && !req->held && !req->inv_handle &&
 		       !req->write_offered && !req->reply_offered && !req->resend_ok &&
 		       !req->reply_status && !req->msg_offset && !req->sync_wait);
-		req->rqst = call;
+		req->rqst = static_cast<rpc_rqst *>(call);
 		req->inv_handle = 0x77;
 		req->write_offered = 4096;
 		req->reply_offered = 1024;
@@ -1027,12 +1028,12 @@ static void gss_no_ddp_case(Reporter check)
 
 /* sunrpc's accounting of a Call sent (rqst_account_sent): octets, and
  * whether rq_xtime was stamped. */
-static unsigned long bytes_sent(const void *rqst)
+static unsigned long bytes_sent(const rpc_rqst *rqst)
 {
 	return RPCRDMAX_FIELD(unsigned long, rqst, RPC_RQST_XMIT_BYTES_SENT);
 }
 
-static bool stamped(const void *rqst)
+static bool stamped(const rpc_rqst *rqst)
 {
 	return RPCRDMAX_FIELD(long long, rqst, RPC_RQST_XTIME) != 0;
 }
@@ -1369,7 +1370,7 @@ static void mr_pool_case(Reporter check)
 	using xprtrdma::kMrBatch;
 	constexpr u32 kHeld = kMrBatch - xprtrdma::kMrLowWater + 1;
 	Bench b;
-	void *rqsts[kHeld] = {};
+	rpc_rqst *rqsts[kHeld] = {};
 	u32 held = 0;
 
 	read_style(&b);
@@ -1411,7 +1412,7 @@ static void foreign_rkey_case(Reporter check)
 	Bench b;
 	constexpr u32 kLen = 100;
 	u8 rpc[128];
-	void *first_rqst = nullptr;
+	rpc_rqst *first_rqst = nullptr;
 
 	read_style(&b);
 	if (!bench_call(check, &b, kDefaultPd, 0x11110030) || !offered_write(check, &b)) {
@@ -1460,7 +1461,7 @@ static void inv_fence_case(Reporter check)
 		bench_down(&b);
 		return;
 	}
-	void *rqst = b.rqst;
+	rpc_rqst *rqst = b.rqst;
 	b.call = b.rqst = nullptr;
 	b.r->end.id.drain();
 	b.snd = { 100, 0, 0, 0, false };
@@ -1758,11 +1759,11 @@ static bool forward_rpc(Reporter check, Bench *b, u32 xid)
 }
 
 /* The service's next backward Call: it must be @call, with XID @xid. */
-static void *bc_take(Reporter check, Bench *b, const u8 *call, u32 len, u32 xid)
+static rpc_rqst *bc_take(Reporter check, Bench *b, const u8 *call, u32 len, u32 xid)
 {
 	u8 got[512];
 	unsigned int got_xid = 0;
-	void *rq = rpcrdmax_kunit_bc_wait(b->kx, kWaitMs);
+	rpc_rqst *rq = rpcrdmax_kunit_bc_wait(b->kx, kWaitMs);
 
 	if (!EXPECT(rq != nullptr))
 		return nullptr;
@@ -1773,7 +1774,7 @@ static void *bc_take(Reporter check, Bench *b, const u8 *call, u32 len, u32 xid)
 }
 
 /* Answer the backward Call in @rq; the responder must get the Reply. */
-static bool bc_answer(Reporter check, Bench *b, void *rq, u32 xid, u32 seed)
+static bool bc_answer(Reporter check, Bench *b, rpc_rqst *rq, u32 xid, u32 seed)
 {
 	Responder *r = b->r;
 	u8 rep[72];
@@ -1797,7 +1798,7 @@ static void bc_call_case(Reporter check)
 	b.bc_slots = xprtrdma::kBcSlots;
 	if (bench_up(check, &b, kDefaultPd)) {
 		fill_call(call, sizeof(call), kXid, 23);
-		void *rq = b.r->send_backward(check, kXid, 1, call, sizeof(call))
+		rpc_rqst *rq = b.r->send_backward(check, kXid, 1, call, sizeof(call))
 				   ? bc_take(check, &b, call, sizeof(call), kXid)
 				   : nullptr;
 		if (rq) {
@@ -1876,7 +1877,7 @@ static void bc_malformed_case(Reporter check)
 					  Responder::Chunk::PositionZero));
 		fill_call(call, sizeof(call), kXid, 29);
 		/* Receives complete in order: the good Call proves the bad one was seen. */
-		void *rq = b.r->send_backward(check, kXid, 1, call, sizeof(call))
+		rpc_rqst *rq = b.r->send_backward(check, kXid, 1, call, sizeof(call))
 				   ? bc_take(check, &b, call, sizeof(call), kXid)
 				   : nullptr;
 		if (rq) {
@@ -1909,7 +1910,7 @@ static void bc_over_credit_case(Reporter check)
 {
 	Bench b;
 	u8 call[3][96];
-	void *rq[2] = {};
+	rpc_rqst *rq[2] = {};
 	constexpr u32 kXid = 0x22220010;
 
 	static_assert(xprtrdma::kBcSlots == 2);
@@ -1935,7 +1936,7 @@ static void bc_over_credit_case(Reporter check)
 				rq[0] = bc_take(check, &b, call[2], sizeof(call[2]), kXid + 2);
 			EXPECT(b.ep->stats.bc_dropped.read() == 1);
 		}
-		for (void *r : rq)
+		for (rpc_rqst *r : rq)
 			if (r)
 				rpcrdmax_kunit_bc_done(r);
 	}
@@ -2419,7 +2420,7 @@ static void v2_backward_case(Reporter check)
 					  Responder::Chunk::Write) &&
 		       bc_err_chunk(check, b.r, kXid - 1, core::kRpcRdmaVersion2));
 		fill_call(call, sizeof(call), kXid, 101);
-		void *rq = b.r->send_backward(check, kXid, 1, call, sizeof(call))
+		rpc_rqst *rq = b.r->send_backward(check, kXid, 1, call, sizeof(call))
 				   ? bc_take(check, &b, call, sizeof(call), kXid)
 				   : nullptr;
 		if (rq) {
@@ -2497,7 +2498,7 @@ static void page_pieces_case(Reporter check)
 	static u8 call[256], rcv[256];
 	const rpcrdmax_kunit_xdr snd = { 120, 700, 5000, 40, true };
 	const rpcrdmax_kunit_xdr rcvx = { 120, 1000, 3 * RPCRDMAX_PAGE_SIZE + 500, 16, true };
-	void *r = rpcrdmax_kunit_rqst_new(0x11110200, call, rcv, &snd, &rcvx);
+	rpc_rqst *r = rpcrdmax_kunit_rqst_new(0x11110200, call, rcv, &snd, &rcvx);
 	rpcrdmax_page_seg a[8], b[8];
 	u32 compared = 0, found = 0;
 

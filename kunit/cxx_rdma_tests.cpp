@@ -28,7 +28,7 @@ using namespace rpcrdmax::ktl;
 using namespace rpcrdmax::rdma;
 
 struct Reporter {
-	void *ctx;
+	kunit *ctx;
 	rpcrdmax_check_fn fn;
 	bool operator()(bool ok, const char *what, const char *file, int line) const
 	{
@@ -111,7 +111,7 @@ struct End : CmEvents {
 	}
 	Result<void> setup_qp()
 	{
-		void *dev = id.device();
+		ib_device *dev = id.device();
 		RPCRDMAX_TRY(pd.alloc(dev));
 		RPCRDMAX_TRY(scq.alloc(dev, kDepth * 2, 0, true));
 		RPCRDMAX_TRY(rcq.alloc(dev, kDepth, 0, true));
@@ -245,15 +245,15 @@ static void frwr_case(Reporter check)
 	auto *mr = new (Gfp::Kernel) Mr;
 	auto *rbuf = new (Gfp::Kernel | GfpZero) u8[64];
 	auto *src = new (Gfp::Kernel) u8[RPCRDMAX_PAGE_SIZE];
-	void *page = rpcrdmax_alloc_page(RPCRDMAX_GFP_KERNEL | RPCRDMAX_GFP_ZERO);
+	page *page = rpcrdmax_alloc_page(RPCRDMAX_GFP_KERNEL | RPCRDMAX_GFP_ZERO);
 	DmaBuf rmap, smap;
 
 	if (!EXPECT(lb && recv && reg && send && inv && mr && rbuf && src && page) ||
 	    !connect_pair(check, lb))
 		goto out;
 	{
-		void *cdev = lb->client.id.device();
-		void *sdev = lb->server.id.device();
+		ib_device *cdev = lb->client.id.device();
+		ib_device *sdev = lb->server.id.device();
 
 		/* Client: a Receive for the server's Send with Invalidate. */
 		if (!EXPECT_OK(rmap.map(cdev, rbuf, 64, RPCRDMAX_DMA_FROM_DEVICE)))
@@ -366,14 +366,14 @@ static void flush_case(Reporter check)
 	auto *reg = new (Gfp::Kernel) WcWait;
 	auto *mr = new (Gfp::Kernel) Mr;
 	auto *rbuf = new (Gfp::Kernel | GfpZero) u8[64 * kRecvs];
-	void *page = rpcrdmax_alloc_page(RPCRDMAX_GFP_KERNEL | RPCRDMAX_GFP_ZERO);
+	page *page = rpcrdmax_alloc_page(RPCRDMAX_GFP_KERNEL | RPCRDMAX_GFP_ZERO);
 	DmaBuf rmap;
 	int flushed = 0;
 
 	if (!EXPECT(lb && recvs && reg && mr && rbuf && page) || !connect_pair(check, lb))
 		goto out;
 	{
-		void *cdev = lb->client.id.device();
+		ib_device *cdev = lb->client.id.device();
 		if (!EXPECT_OK(rmap.map(cdev, rbuf, 64 * kRecvs, RPCRDMAX_DMA_FROM_DEVICE)))
 			goto out;
 		for (int i = 0; i < kRecvs; i++) {
@@ -433,7 +433,7 @@ out:
 
 /* The C entry rpcrdmax_kunit_cxx_<prefix><name> of case <name> in rpcrdmax::<ns>. */
 #define RPCRDMAX_KUNIT_CXX_ENTRY(ns, prefix, name)                             \
-	extern "C" void rpcrdmax_kunit_cxx_##prefix##name(void *ctx,             \
+	extern "C" void rpcrdmax_kunit_cxx_##prefix##name(kunit *ctx,             \
 							rpcrdmax_check_fn check) noexcept \
 	{                                                                      \
 		rpcrdmax::ns::name##_case(rpcrdmax::kunit_rdma::Reporter{ ctx, check }); \

@@ -15,8 +15,25 @@ namespace rpcrdmax::kunit_runtime {
 
 using namespace rpcrdmax::ktl;
 
+/*
+ * Typed handles, checked where they are compiled: a kernel field is read
+ * only through a pointer to its own structure (RPCRDMAX_FIELD), so an
+ * rpc_rqst offset applied to an rpc_xprt, an svc_rqst or raw memory does
+ * not build.
+ */
+template <typename Obj>
+concept reads_rqst_xid = requires(Obj *o) { RPCRDMAX_FIELD(u32, o, RPC_RQST_XID); };
+template <typename Obj>
+concept writes_svc_xprt_flags =
+	requires(Obj *o) { RPCRDMAX_FIELD_REF(unsigned long, o, SVC_XPRT_FLAGS) = 0; };
+static_assert(reads_rqst_xid<rpc_rqst> && reads_rqst_xid<const rpc_rqst>);
+static_assert(!reads_rqst_xid<rpc_xprt> && !reads_rqst_xid<svc_rqst> &&
+	      !reads_rqst_xid<void> && !reads_rqst_xid<unsigned char>);
+static_assert(writes_svc_xprt_flags<svc_xprt> && !writes_svc_xprt_flags<const svc_xprt> &&
+	      !writes_svc_xprt_flags<rpc_xprt>);
+
 struct Reporter {
-	void *ctx;
+	kunit *ctx;
 	rpcrdmax_check_fn fn;
 	void operator()(bool ok, const char *what, int line) const
 	{
@@ -199,7 +216,7 @@ static void workqueue(Reporter check)
 	EXPECT(job->runs.read() == 1);
 
 	/* A queue of our own, several jobs on an intrusive list. */
-	void *wq = rpcrdmax_wq_alloc("rpcrdmax_kunit", true);
+	workqueue_struct *wq = rpcrdmax_wq_alloc("rpcrdmax_kunit", true);
 	EXPECT(wq != nullptr);
 	List<Job, &Job::node> jobs;
 	for (int i = 0; i < 4 && wq; i++) {
@@ -299,7 +316,7 @@ static void result(Reporter check)
 } // namespace rpcrdmax::kunit_runtime
 
 #define RPCRDMAX_KUNIT_ENTRY(name, body)                                       \
-	extern "C" void rpcrdmax_kunit_cxx_##name(void *ctx,                     \
+	extern "C" void rpcrdmax_kunit_cxx_##name(kunit *ctx,                     \
 						  rpcrdmax_check_fn check) noexcept \
 	{                                                                      \
 		rpcrdmax::kunit_runtime::body(                                 \

@@ -97,16 +97,23 @@ struct BcWaiter {
 
 /* An svc_xprt: the listener's or a connection's. */
 struct FakeSvcXprt {
-	explicit FakeSvcXprt(void *conn = nullptr) : cxx(conn), accept_work(&accept_fn)
+	explicit FakeSvcXprt(rpcrdmax_svcc *conn = nullptr) : svcc(conn), accept_work(&accept_fn)
 	{
 		mem_set(kernel.get(), 0, sizeof(kernel.bytes));
 	}
 	/* First: the svc_xprt whose xpt_flags the server changes in place
 	 * (XPT_DATA: set by data_ready, cleared when a message is taken). */
-	Opaque<RPCRDMAX_SIZEOF_SVC_XPRT, RPCRDMAX_ALIGNOF_SVC_XPRT> kernel;
-	void *cxx;		/* the C++ Listener or SvcConn */
+	Opaque<svc_xprt, RPCRDMAX_SIZEOF_SVC_XPRT, RPCRDMAX_ALIGNOF_SVC_XPRT> kernel;
+	rpcrdmax_svcl *svcl = nullptr;	/* the C++ Listener, or */
+	rpcrdmax_svcc *svcc;		/* SvcConn */
+	svc_xprt *xprt() { return kernel.get(); }
+	static FakeSvcXprt *of(svc_xprt *x)
+	{
+		/* kernel is the first member: its address is ours */
+		return reinterpret_cast<FakeSvcXprt *>(x);
+	}
 	Completion ready;	/* conn_pending / data_ready, one each */
-	bool data() { return *svc_xprt_flags(this) & (1UL << RPCRDMAX_XPT_DATA); }
+	bool data() { return *svc_xprt_flags(xprt()) & (1UL << RPCRDMAX_XPT_DATA); }
 	Atomic closes;
 	BcWaiter bc;
 	/* listener: svc's thread calling xpo_accept */
@@ -118,7 +125,7 @@ struct FakeSvcXprt {
 	{
 		auto *l = container_of(w, &FakeSvcXprt::accept_work);
 		bool more = false;
-		l->accepted = static_cast<FakeSvcXprt *>(rpcrdmax_svcl_accept(l->cxx, &more));
+		l->accepted = of(rpcrdmax_svcl_accept(l->svcl, &more));
 		l->accept_done.complete();
 	}
 };
@@ -132,62 +139,64 @@ struct Stats {
 
 using rpcrdmax::kunit_svcsrv::FakeSvcXprt;
 
-extern "C" void *rpcrdmax_svc_xprt_new(void *, void *, void *conn) noexcept
+extern "C" svc_xprt *rpcrdmax_svc_xprt_new(svc_xprt *, rdma_cm_id *, rpcrdmax_svcc *conn) noexcept
 {
-	return new (rpcrdmax::ktl::Gfp::Kernel) FakeSvcXprt(conn);
+	auto *x = new (rpcrdmax::ktl::Gfp::Kernel) FakeSvcXprt(conn);
+
+	return x ? x->xprt() : nullptr;
 }
 
 /* The fake service's sv_max_payload: 6.1's RPCSVC_MAXPAYLOAD, 1 MiB. */
-extern "C" unsigned int rpcrdmax_svc_max_payload(void *) noexcept
+extern "C" unsigned int rpcrdmax_svc_max_payload(svc_xprt *) noexcept
 {
 	return 1u << 20;
 }
 
 /* Never handed out: freeing the svc_xprt frees the connection. */
-extern "C" void rpcrdmax_svc_xprt_discard(void *xprt) noexcept
+extern "C" void rpcrdmax_svc_xprt_discard(svc_xprt *xprt) noexcept
 {
-	auto *x = static_cast<FakeSvcXprt *>(xprt);
-	rpcrdmax_svcc_destroy(x->cxx);
+	auto *x = FakeSvcXprt::of(xprt);
+	rpcrdmax_svcc_destroy(x->svcc);
 	delete x;
 }
 
 /* The tests' ids live in the initial namespace. */
-extern "C" void *rpcrdmax_svc_xprt_net(void *) noexcept
+extern "C" net *rpcrdmax_svc_xprt_net(svc_xprt *) noexcept
 {
 	return rpcrdmax_kunit_init_net();
 }
 
-extern "C" void rpcrdmax_svc_xprt_conn_pending(void *listener) noexcept
+extern "C" void rpcrdmax_svc_xprt_conn_pending(svc_xprt *listener) noexcept
 {
-	static_cast<FakeSvcXprt *>(listener)->accept_work.queue();
+	FakeSvcXprt::of(listener)->accept_work.queue();
 }
 
-extern "C" void rpcrdmax_svc_xprt_data_ready(void *xprt) noexcept
+extern "C" void rpcrdmax_svc_xprt_data_ready(svc_xprt *xprt) noexcept
 {
 	__atomic_fetch_or(rpcrdmax::ktl::svc_xprt_flags(xprt), 1UL << RPCRDMAX_XPT_DATA,
 			  __ATOMIC_RELAXED);
-	static_cast<FakeSvcXprt *>(xprt)->ready.complete();
+	FakeSvcXprt::of(xprt)->ready.complete();
 }
 
-extern "C" void rpcrdmax_svc_xprt_received(void *) noexcept
+extern "C" void rpcrdmax_svc_xprt_received(svc_xprt *) noexcept
 {
 }
 
-extern "C" void rpcrdmax_svc_xprt_close(void *xprt) noexcept
+extern "C" void rpcrdmax_svc_xprt_close(svc_xprt *xprt) noexcept
 {
-	static_cast<FakeSvcXprt *>(xprt)->closes.add_return(1);
+	FakeSvcXprt::of(xprt)->closes.add_return(1);
 }
 
-extern "C" bool rpcrdmax_svc_xprt_closing(void *xprt) noexcept
+extern "C" bool rpcrdmax_svc_xprt_closing(svc_xprt *xprt) noexcept
 {
-	return static_cast<FakeSvcXprt *>(xprt)->closes.read() > 0;
+	return FakeSvcXprt::of(xprt)->closes.read() > 0;
 }
 
 /* shim/sunrpc/svc_bc.c's lookup: the waiting backward Call with @xid, or -ESRCH. */
-extern "C" int rpcrdmax_svc_bc_reply(void *xprt, unsigned int xid, const void *msg,
+extern "C" int rpcrdmax_svc_bc_reply(svc_xprt *xprt, unsigned int xid, const void *msg,
 				     unsigned int len, unsigned int slots) noexcept
 {
-	auto &bc = static_cast<FakeSvcXprt *>(xprt)->bc;
+	auto &bc = FakeSvcXprt::of(xprt)->bc;
 	rpcrdmax::ktl::SpinLockBhGuard g(&bc.lock);
 
 	if (!bc.waiting || bc.xid != xid)
@@ -214,12 +223,12 @@ struct Pair {
 	 * on the stack, DEBUG_OBJECTS_WORK says) */
 	FakeSvcXprt *lx = nullptr;
 	FakeSvcXprt *sx = nullptr; /* the connection's */
-	void *rqstp = nullptr;	/* nfsd's svc_rqst */
+	svc_rqst *rqstp = nullptr;	/* nfsd's svc_rqst */
 	Stats stats;
 	u8 *buf = nullptr;	/* scratch */
 	u8 *reply = nullptr;	/* the Reply nfsd sends */
 
-	SvcConn *conn() const { return static_cast<SvcConn *>(sx->cxx); }
+	SvcConn *conn() const { return static_cast<SvcConn *>(sx->svcc); }
 };
 
 static constexpr u32 kBuf = 4 * RPCRDMAX_PAGE_SIZE;
@@ -236,8 +245,8 @@ static bool pair_up(Reporter check, Pair *p)
 	p->lx = new (Gfp::Kernel) FakeSvcXprt;
 	if (!EXPECT(p->rqstp && p->buf && p->reply && p->lx) ||
 	    !EXPECT(addr.parse(kAddr, kPort).is_ok()) ||
-	    !EXPECT(rpcrdmax_svcl_create(p->lx, addr.get(), sizeof(addr.raw.bytes), &p->lx->cxx) ==
-		    0))
+	    !EXPECT(rpcrdmax_svcl_create(p->lx->xprt(), addr.get(), sizeof(addr.raw.bytes),
+					 &p->lx->svcl) == 0))
 		return false;
 	Bench *b = &p->b;
 	b->x = new (Gfp::Kernel) kunit_marshal::FakeXprt;
@@ -261,13 +270,13 @@ static void pair_down(Pair *p)
 {
 	kunit_marshal::bench_down(&p->b); /* the client goes first */
 	if (p->sx) {
-		rpcrdmax_svcc_detach(p->sx->cxx);
-		rpcrdmax_svcc_destroy(p->sx->cxx);
+		rpcrdmax_svcc_detach(p->sx->svcc);
+		rpcrdmax_svcc_destroy(p->sx->svcc);
 		delete p->sx;
 	}
-	if (p->lx && p->lx->cxx) {
+	if (p->lx && p->lx->svcl) {
 		p->lx->accept_work.cancel_sync();
-		rpcrdmax_svcl_destroy(p->lx->cxx);
+		rpcrdmax_svcl_destroy(p->lx->svcl);
 	}
 	delete p->lx;
 	if (p->rqstp)
@@ -282,13 +291,13 @@ static void pair_down(Pair *p)
  * into the svc_rqst.  Returns what processing returns (the Call's length,
  * 0 for a message that is not a Call for nfsd), or -1 with nothing.
  */
-static int svc_recv(Reporter check, Pair *p, void **ctxt)
+static int svc_recv(Reporter check, Pair *p, rpcrdmax_svc_ctxt **ctxt)
 {
 	*ctxt = nullptr;
 	if (!EXPECT(p->sx->ready.wait_ms(kWaitMs)) ||
 	    !EXPECT(rpcrdmax_kunit_svc_rqst_reset(p->rqstp) == 0))
 		return -1;
-	return rpcrdmax_svcc_recvfrom(p->sx->cxx, p->rqstp, ctxt);
+	return rpcrdmax_svcc_recvfrom(p->sx->svcc, p->rqstp, ctxt);
 }
 
 /* The Reply nfsd leaves in rq_res: head, page list and tail octets, and
@@ -305,10 +314,10 @@ struct ReplyShape {
  * the client's status and buffer are left in b for the case to check.
  */
 static bool serve(Reporter check, Pair *p, u32 xid, const u8 *rpc, ReplyShape rs,
-		  void **keep = nullptr)
+		  rpcrdmax_svc_ctxt **keep = nullptr)
 {
 	Bench *b = &p->b;
-	void *ctxt;
+	rpcrdmax_svc_ctxt *ctxt;
 
 	if (!kunit_marshal::bench_send(check, b, xid))
 		return false;
@@ -325,13 +334,13 @@ static bool serve(Reporter check, Pair *p, u32 xid, const u8 *rpc, ReplyShape rs
 	ok = ok && EXPECT(rpcrdmax_kunit_svc_rqst_reply(p->rqstp, rpc, rs.head, rs.pages,
 							rs.tail) == 0);
 	if (ok && rs.pay_len)
-		ok = EXPECT(rpcrdmax_svcc_result_payload(p->sx->cxx, ctxt, rs.pay_off,
+		ok = EXPECT(rpcrdmax_svcc_result_payload(p->sx->svcc, ctxt, rs.pay_off,
 							 rs.pay_len) == 0);
-	ok = ok && EXPECT(rpcrdmax_svcc_sendto(p->sx->cxx, p->rqstp, ctxt) == 0);
+	ok = ok && EXPECT(rpcrdmax_svcc_sendto(p->sx->svcc, p->rqstp, ctxt) == 0);
 	if (keep)
 		*keep = ctxt; /* released by the caller: nfsd is slow to */
 	else
-		rpcrdmax_svcc_release(p->sx->cxx, ctxt);
+		rpcrdmax_svcc_release(p->sx->svcc, ctxt);
 	return ok && kunit_marshal::bench_done(check, b);
 }
 
@@ -360,7 +369,7 @@ static void bench_again(Bench *b)
 /* A struct rpc_rqst whose rq_snd_buf holds @len octets of @msg (a backward Call). */
 struct BcRqst {
 	u8 *call = nullptr, *rcv = nullptr;
-	void *rqst = nullptr;
+	rpc_rqst *rqst = nullptr;
 
 	bool make(Reporter check, u32 xid, const u8 *msg, u32 len)
 	{
@@ -538,7 +547,7 @@ static void readv_case(Reporter check)
 static void payload_too_big_case(Reporter check)
 {
 	Pair p;
-	void *ctxt;
+	rpcrdmax_svc_ctxt *ctxt;
 	constexpr ReplyShape rs = { 200, 0, 0 };
 	bool watched = false;
 	unsigned int remaining, nsegs;
@@ -551,13 +560,13 @@ static void payload_too_big_case(Reporter check)
 			fill_reply(p.reply, rs.len(), 0x33330009, 59);
 			EXPECT(rpcrdmax_kunit_svc_rqst_reply(p.rqstp, p.reply, rs.head, 0, 0) == 0);
 			watched = EXPECT(rpcrdmax_kunit_watch_small_wrch(true) == 0);
-			EXPECT(rpcrdmax_svcc_result_payload(p.sx->cxx, ctxt, 200, 4097) ==
+			EXPECT(rpcrdmax_svcc_result_payload(p.sx->svcc, ctxt, 200, 4097) ==
 			       -err::E2BIG);
 			/* one octet past the 4096-octet chunk, all its segments used */
 			EXPECT(rpcrdmax_kunit_small_wrch(&remaining, &nsegs) == 1);
 			EXPECT(remaining == 1 && nsegs >= 1);
-			EXPECT(rpcrdmax_svcc_sendto(p.sx->cxx, p.rqstp, ctxt) == 0);
-			rpcrdmax_svcc_release(p.sx->cxx, ctxt);
+			EXPECT(rpcrdmax_svcc_sendto(p.sx->svcc, p.rqstp, ctxt) == 0);
+			rpcrdmax_svcc_release(p.sx->svcc, ctxt);
 			if (EXPECT(kunit_marshal::bench_done(check, &p.b))) {
 				EXPECT(p.b.status == (int)rs.len());
 				EXPECT(mem_compare(p.b.got, p.reply, rs.len()) == 0);
@@ -703,7 +712,7 @@ static void in_place_case(Reporter check)
 {
 	Pair p;
 	constexpr u32 kHeld = svcrdma::kSpareRecvs + 1;
-	void *held[kHeld] = {};
+	rpcrdmax_svc_ctxt *held[kHeld] = {};
 	const ReplyShape rs = { 96, 0, 0 };
 	u32 xid = 0x33330040, n = 0;
 
@@ -720,7 +729,7 @@ static void in_place_case(Reporter check)
 			EXPECT(rpcrdmax_kunit_svc_rqst_arg_in_pages(p.rqstp) == (n + 1 == kHeld));
 		}
 		for (u32 i = 0; i < n; i++)
-			rpcrdmax_svcc_release(p.sx->cxx, held[i]);
+			rpcrdmax_svcc_release(p.sx->svcc, held[i]);
 		if (EXPECT(n == kHeld)) {
 			bench_again(&p.b);
 			EXPECT(forward_rpc(check, &p, xid++));
@@ -741,7 +750,7 @@ static int bc_send(Reporter check, Pair *p, BcRqst *r, u32 xid, const u8 *call, 
 		p->sx->bc.waiting = true;
 		p->sx->bc.xid = xid;
 	}
-	return rpcrdmax_svcc_bc_send(p->sx->cxx, r->rqst, xid, len);
+	return rpcrdmax_svcc_bc_send(p->sx->svcc, r->rqst, xid, len);
 }
 
 static void bc_call_case(Reporter check)
@@ -750,7 +759,7 @@ static void bc_call_case(Reporter check)
 	BcRqst r;
 	u8 call[200], got[256], rep[88];
 	unsigned int got_xid = 0;
-	void *ctxt;
+	rpcrdmax_svc_ctxt *ctxt;
 	constexpr u32 kXid = 0x44440001;
 
 	p.b.snd = { 100, 0, 0, 0, false };
@@ -760,7 +769,7 @@ static void bc_call_case(Reporter check)
 		EXPECT(bc_send(check, &p, &r, kXid, call, sizeof(call)) == 0);
 		EXPECT(p.stats[RPCRDMAX_SVC_STAT_BC_CALLS] == 1);
 		/* The client's callback service gets the Call as sent. */
-		void *rq = rpcrdmax_kunit_bc_wait(p.b.kx, kWaitMs);
+		rpc_rqst *rq = rpcrdmax_kunit_bc_wait(p.b.kx, kWaitMs);
 		if (EXPECT(rq != nullptr)) {
 			EXPECT(rpcrdmax_kunit_bc_call(rq, got, sizeof(got), &got_xid) ==
 			       (int)sizeof(call));
@@ -796,7 +805,7 @@ static void bc_bad_case(Reporter check)
 	Pair p;
 	BcRqst big, stray;
 	u8 rep[64];
-	void *ctxt;
+	rpcrdmax_svc_ctxt *ctxt;
 	constexpr u32 kXid = 0x44440002;
 
 	p.b.snd = { 100, 0, 0, 0, false };
@@ -832,7 +841,7 @@ struct RawClient {
 	 * Receive for the Reply, the headers sent and received */
 	rdma::Mr mr;
 	kunit_rdma::WcWait reg, recv;
-	void *page = nullptr;
+	::page *page = nullptr;
 	u8 rbuf[4096];
 	rdma::DmaBuf rmap;
 	bool rmapped = false;
@@ -921,12 +930,12 @@ static bool raw_send(Reporter check, RawClient *c, u32 len)
 
 /* nfsd takes the raw client's next message: recvfrom's result (the
  * Call's length; 0 when it was no Call to serve). */
-static int raw_take(Reporter check, Pair *p, RawClient *c, void **ctxt)
+static int raw_take(Reporter check, Pair *p, RawClient *c, rpcrdmax_svc_ctxt **ctxt)
 {
 	if (!EXPECT(c->sx->ready.wait_ms(kWaitMs)) ||
 	    !EXPECT(rpcrdmax_kunit_svc_rqst_reset(p->rqstp) == 0))
 		return -1;
-	return rpcrdmax_svcc_recvfrom(c->sx->cxx, p->rqstp, ctxt);
+	return rpcrdmax_svcc_recvfrom(c->sx->svcc, p->rqstp, ctxt);
 }
 
 /* The octets of the server's next message to the raw client, in c->rbuf;
@@ -944,7 +953,7 @@ static u32 raw_received(Reporter check, RawClient *c)
  * post a Receive for the Reply. */
 static bool raw_ready_reply(Reporter check, RawClient *c)
 {
-	void *dev = c->end.id.device();
+	ib_device *dev = c->end.id.device();
 	unsigned int bad;
 
 	c->page = rpcrdmax_alloc_page(RPCRDMAX_GFP_KERNEL | RPCRDMAX_GFP_ZERO);
@@ -967,16 +976,16 @@ static bool raw_ready_reply(Reporter check, RawClient *c)
  * Reply of @rlen octets (fill_reply's pattern of @xid and @seed) sent,
  * and the context released.  The octets the raw client received, 0 on
  * failure. */
-static u32 raw_answer(Reporter check, Pair *p, RawClient *c, void *ctxt, bool ok, u32 xid,
-		      u32 rlen, u32 seed)
+static u32 raw_answer(Reporter check, Pair *p, RawClient *c, rpcrdmax_svc_ctxt *ctxt, bool ok,
+		      u32 xid, u32 rlen, u32 seed)
 {
 	if (ok) {
 		fill_reply(p->reply, rlen, xid, seed);
 		ok = EXPECT(rpcrdmax_kunit_svc_rqst_reply(p->rqstp, p->reply, rlen, 0, 0) == 0) &&
-		     EXPECT(rpcrdmax_svcc_sendto(c->sx->cxx, p->rqstp, ctxt) == 0);
+		     EXPECT(rpcrdmax_svcc_sendto(c->sx->svcc, p->rqstp, ctxt) == 0);
 	}
 	if (ctxt)
-		rpcrdmax_svcc_release(c->sx->cxx, ctxt);
+		rpcrdmax_svcc_release(c->sx->svcc, ctxt);
 	return ok ? raw_received(check, c) : 0;
 }
 
@@ -988,7 +997,7 @@ static void raw_down(RawClient *c)
 	if (c->end.id.qp()) {
 		(void)c->end.id.disconnect();
 		if (c->sx)
-			rpcrdmax_svcc_detach(c->sx->cxx);
+			rpcrdmax_svcc_detach(c->sx->svcc);
 		(void)c->end.disconnected.wait_ms(kWaitMs);
 		c->end.id.drain();
 	}
@@ -998,18 +1007,18 @@ static void raw_down(RawClient *c)
 	if (c->page)
 		rpcrdmax_free_page(c->page);
 	if (c->sx) {
-		rpcrdmax_svcc_detach(c->sx->cxx); /* again: a no-op */
-		rpcrdmax_svcc_destroy(c->sx->cxx);
+		rpcrdmax_svcc_detach(c->sx->svcc); /* again: a no-op */
+		rpcrdmax_svcc_destroy(c->sx->svcc);
 		delete c->sx;
 	}
 }
 
 /* A raw-client case's end: nfsd's context @ctxt given back, the client
  * and the pair down. */
-static void raw_end(Pair *p, RawClient *c, void *ctxt)
+static void raw_end(Pair *p, RawClient *c, rpcrdmax_svc_ctxt *ctxt)
 {
 	if (ctxt)
-		rpcrdmax_svcc_release(c->sx->cxx, ctxt);
+		rpcrdmax_svcc_release(c->sx->svcc, ctxt);
 	if (c)
 		raw_down(c);
 	delete c;
@@ -1027,20 +1036,20 @@ static void credit_overrun_case(Reporter check)
 	if (EXPECT(c != nullptr) && pair_up(check, &p) && raw_connect(check, &p, c) &&
 	    raw_send_calls(check, c, kCalls, kLen, kXid)) {
 		/* Each Call, as nfsd takes them; none answered until all are in. */
-		void *ctxts[kCalls] = {};
+		rpcrdmax_svc_ctxt *ctxts[kCalls] = {};
 		for (u32 i = 0; i < kCalls; i++) {
 			if (!EXPECT(c->sx->ready.wait_ms(kWaitMs)) ||
 			    !EXPECT(rpcrdmax_kunit_svc_rqst_reset(p.rqstp) == 0))
 				break;
-			int len = rpcrdmax_svcc_recvfrom(c->sx->cxx, p.rqstp, &ctxts[i]);
+			int len = rpcrdmax_svcc_recvfrom(c->sx->svcc, p.rqstp, &ctxts[i]);
 			EXPECT(len == (int)(kLen - 28));
 			EXPECT(rpcrdmax_kunit_svc_rqst_arg(p.rqstp, p.buf, kBuf) == len &&
 			       load_be32(p.buf) == kXid + i);
 			EXPECT(p.stats[RPCRDMAX_SVC_STAT_CREDIT_OVERRUN] == (i + 1 < kCalls ? 0 : 1));
 		}
-		for (void *x : ctxts)
+		for (rpcrdmax_svc_ctxt *x : ctxts)
 			if (x)
-				rpcrdmax_svcc_release(c->sx->cxx, x);
+				rpcrdmax_svcc_release(c->sx->svcc, x);
 		EXPECT(c->sx->closes.read() == 0);
 		/* The other client costs nothing. */
 		EXPECT(forward_rpc(check, &p, 0x33330005));
@@ -1061,7 +1070,7 @@ static void settle_case(Reporter check)
 {
 	Pair p;
 	auto *c = new (Gfp::Kernel) RawClient;
-	void *ctxt = nullptr;
+	rpcrdmax_svc_ctxt *ctxt = nullptr;
 	constexpr u32 kCalls = 4, kLen = 96, kXid = 0x55550301;
 
 	p.b.snd = { 100, 0, 0, 0, false };
@@ -1075,14 +1084,14 @@ static void settle_case(Reporter check)
 	if (EXPECT(raw_take(check, &p, c, &ctxt) == (int)(kLen - 28))) {
 		fill_reply(p.reply, 64, kXid, 61);
 		EXPECT(rpcrdmax_kunit_svc_rqst_reply(p.rqstp, p.reply, 64, 0, 0) == 0);
-		EXPECT(rpcrdmax_svcc_sendto(c->sx->cxx, p.rqstp, ctxt) == 0);
-		rpcrdmax_svcc_release(c->sx->cxx, ctxt);
+		EXPECT(rpcrdmax_svcc_sendto(c->sx->svcc, p.rqstp, ctxt) == 0);
+		rpcrdmax_svcc_release(c->sx->svcc, ctxt);
 		EXPECT(raw_received(check, c) > 0);
 	}
 	/* nfsd drops it (svc_drop): released, no Reply */
 	ctxt = nullptr;
 	if (EXPECT(raw_take(check, &p, c, &ctxt) == (int)(kLen - 28)))
-		rpcrdmax_svcc_release(c->sx->cxx, ctxt);
+		rpcrdmax_svcc_release(c->sx->svcc, ctxt);
 	EXPECT(p.stats[RPCRDMAX_SVC_STAT_SVC_DROP] == 1);
 	EXPECT(p.stats[RPCRDMAX_SVC_STAT_LOST] == 0);
 	/* taken, then the connection is lost before nfsd answers */
@@ -1093,8 +1102,8 @@ static void settle_case(Reporter check)
 			rpcrdmax_msleep(10);
 		EXPECT(c->sx->closes.read() > 0);
 		EXPECT(rpcrdmax_kunit_svc_rqst_reply(p.rqstp, p.reply, 64, 0, 0) == 0);
-		EXPECT(rpcrdmax_svcc_sendto(c->sx->cxx, p.rqstp, ctxt) < 0);
-		rpcrdmax_svcc_release(c->sx->cxx, ctxt);
+		EXPECT(rpcrdmax_svcc_sendto(c->sx->svcc, p.rqstp, ctxt) < 0);
+		rpcrdmax_svcc_release(c->sx->svcc, ctxt);
 	}
 	EXPECT(p.stats[RPCRDMAX_SVC_STAT_LOST] == 1);
 	/* the fourth is still queued: lost when the connection ends */
@@ -1118,7 +1127,7 @@ static void write_chunks_case(Reporter check)
 	constexpr u32 kXid = 0x55550011, kHead = 100, kPages = 1000;
 	constexpr u32 kOff[2] = { 100, 600 }, kLen[2] = { 300, 400 }, kAt[2] = { 0, 2048 };
 	constexpr u32 kInlineLen = kHead + kPages - 300 - 400;
-	void *ctxt = nullptr;
+	rpcrdmax_svc_ctxt *ctxt = nullptr;
 
 	p.b.snd = { 100, 0, 0, 0, false };
 	p.b.rcv = { 256, 0, 0, 0, false };
@@ -1152,8 +1161,9 @@ static void write_chunks_case(Reporter check)
 		fill_reply(p.reply, kHead + kPages, kXid, 73);
 		EXPECT(rpcrdmax_kunit_svc_rqst_reply(p.rqstp, p.reply, kHead, kPages, 0) == 0);
 		for (u32 i = 0; i < 2; i++)
-			EXPECT(rpcrdmax_svcc_result_payload(c->sx->cxx, ctxt, kOff[i], kLen[i]) == 0);
-		EXPECT(rpcrdmax_svcc_sendto(c->sx->cxx, p.rqstp, ctxt) == 0);
+			EXPECT(rpcrdmax_svcc_result_payload(c->sx->svcc, ctxt, kOff[i], kLen[i]) ==
+			       0);
+		EXPECT(rpcrdmax_svcc_sendto(c->sx->svcc, p.rqstp, ctxt) == 0);
 		const u32 got = raw_received(check, c);
 		if (!got)
 			goto out;
@@ -1196,7 +1206,7 @@ static bool short_round(Reporter check, Pair *p, RawClient *c, u32 xid, u32 nseg
 	constexpr u32 kCall = 40, kReply = 300;
 	const core::DecodeLimits lim;
 	core::V1Header &h = c->call;
-	void *ctxt = nullptr;
+	rpcrdmax_svc_ctxt *ctxt = nullptr;
 	bool ok = true;
 
 	h.xid = xid;
@@ -1294,7 +1304,7 @@ static bool v2_round(Reporter check, Pair *p, RawClient *c, u32 xid, u32 rlen, c
 		     bool connprop = false)
 {
 	const core::DecodeLimits lim;
-	void *ctxt = nullptr;
+	rpcrdmax_svc_ctxt *ctxt = nullptr;
 	const u32 n = v2_call_msg(c, xid, 40);
 	bool ok = EXPECT(n > 0) && raw_post_recv(check, c) && raw_send(check, c, n) &&
 		  EXPECT(raw_take(check, p, c, &ctxt) == 40);
@@ -1319,7 +1329,7 @@ static bool v2_control_round(Reporter check, Pair *p, RawClient *c, u32 len, boo
 			     core::V2Header *hdr)
 {
 	const core::DecodeLimits lim;
-	void *ctxt = nullptr;
+	rpcrdmax_svc_ctxt *ctxt = nullptr;
 
 	if (!EXPECT(len > 0) || (answered && !raw_post_recv(check, c)) || !raw_send(check, c, len) ||
 	    !EXPECT(raw_take(check, p, c, &ctxt) == 0) || !EXPECT(ctxt == nullptr))
@@ -1335,7 +1345,7 @@ static bool v2_control_round(Reporter check, Pair *p, RawClient *c, u32 len, boo
 static bool v1_round(Reporter check, Pair *p, RawClient *c, u32 xid)
 {
 	const core::DecodeLimits lim;
-	void *ctxt = nullptr;
+	rpcrdmax_svc_ctxt *ctxt = nullptr;
 	bool ok = raw_post_recv(check, c) && raw_send_calls(check, c, 1, 96, xid) &&
 		  EXPECT(raw_take(check, p, c, &ctxt) == 96 - 28);
 
@@ -1430,7 +1440,7 @@ static u32 example_call(RawClient *c, u32 vers, u32 ex, u32 xid, u32 slot)
  * server sent back is in c->rbuf: its length (0: none). */
 static u32 raw_refused(Reporter check, Pair *p, RawClient *c, u32 len)
 {
-	void *ctxt = nullptr;
+	rpcrdmax_svc_ctxt *ctxt = nullptr;
 
 	if (!EXPECT(len > 0) || !raw_post_recv(check, c) || !raw_send(check, c, len) ||
 	    !EXPECT(raw_take(check, p, c, &ctxt) == 0) || !EXPECT(ctxt == nullptr))
@@ -1441,13 +1451,13 @@ static u32 raw_refused(Reporter check, Pair *p, RawClient *c, u32 len)
 /* Example 4: served, rq_arg the RPC message pulled from the chunk. */
 static void example_served(Reporter check, Pair *p, RawClient *c, u32 len, u32 xid)
 {
-	void *ctxt = nullptr;
+	rpcrdmax_svc_ctxt *ctxt = nullptr;
 
 	if (EXPECT(raw_send(check, c, len)) && EXPECT(raw_take(check, p, c, &ctxt) == (int)kExRpc))
 		EXPECT(rpcrdmax_kunit_svc_rqst_arg(p->rqstp, p->buf, kBuf) == (int)kExRpc &&
 		       load_be32(p->buf) == xid);
 	if (ctxt)
-		rpcrdmax_svcc_release(c->sx->cxx, ctxt);
+		rpcrdmax_svcc_release(c->sx->svcc, ctxt);
 }
 
 /*
@@ -1608,7 +1618,7 @@ static void v2_peers_case(Reporter check)
 	BcRqst r;
 	u8 call[200], got[256], rep[88];
 	unsigned int got_xid = 0;
-	void *ctxt;
+	rpcrdmax_svc_ctxt *ctxt;
 	constexpr u32 kXid = 0x44440101;
 
 	kunit_marshal::g_max_version = 2;
@@ -1624,7 +1634,7 @@ static void v2_peers_case(Reporter check)
 		EXPECT(forward_rpc(check, &p, 0x33330102));
 		fill_call(call, sizeof(call), kXid, 45);
 		EXPECT(bc_send(check, &p, &r, kXid, call, sizeof(call)) == 0);
-		void *rq = rpcrdmax_kunit_bc_wait(p.b.kx, kWaitMs);
+		rpc_rqst *rq = rpcrdmax_kunit_bc_wait(p.b.kx, kWaitMs);
 		if (EXPECT(rq != nullptr)) {
 			EXPECT(rpcrdmax_kunit_bc_call(rq, got, sizeof(got), &got_xid) ==
 			       (int)sizeof(call));
@@ -1655,7 +1665,7 @@ static void v2_capped_case(Reporter check)
 	Pair p;
 	auto *c = new (Gfp::Kernel) RawClient;
 	constexpr u32 kXid = 0x55550031;
-	void *ctxt = nullptr;
+	rpcrdmax_svc_ctxt *ctxt = nullptr;
 	u32 n, got;
 	long long ev, v1, v2;
 
@@ -1704,8 +1714,8 @@ out:
 static void res_beyond_next_case(Reporter check)
 {
 	static u8 src[100 + 2 * RPCRDMAX_PAGE_SIZE + 8];
-	void *pages[8] = {};
-	void *r = rpcrdmax_kunit_svc_rqst_new(8);
+	page *pages[8] = {};
+	svc_rqst *r = rpcrdmax_kunit_svc_rqst_new(8);
 	unsigned int i;
 	int n;
 
@@ -1730,7 +1740,7 @@ static void res_beyond_next_case(Reporter check)
 		return;
 	ktl::svc_set_respages(r, 1, 1);
 	if (EXPECT(rpcrdmax_kunit_svc_rqst_reply(r, src, 100, 2 * RPCRDMAX_PAGE_SIZE + 8, 0) == 0)) {
-		void *gone = rpcrdmax_kunit_svc_rqst_swap_slot(r, 2, nullptr);
+		page *gone = rpcrdmax_kunit_svc_rqst_swap_slot(r, 2, nullptr);
 		mem_set(pages, 0, sizeof(pages));
 		n = rpcrdmax_svc_res_take_pages(r, pages, 8);
 		EXPECT(n == 3);
@@ -1757,7 +1767,7 @@ static void res_pieces_case(Reporter check)
 	constexpr u32 kHead = 100, kPages = 3 * RPCRDMAX_PAGE_SIZE + 500, kTail = 40;
 	constexpr u32 kLen = kHead + kPages + kTail;
 	rpcrdmax_page_seg a[8], b[8];
-	void *r = rpcrdmax_kunit_svc_rqst_new(8);
+	svc_rqst *r = rpcrdmax_kunit_svc_rqst_new(8);
 	u32 compared = 0, in_pages = 0;
 
 	if (!EXPECT(r))
@@ -1767,7 +1777,9 @@ static void res_pieces_case(Reporter check)
 		goto out;
 	/* the page list starts 1000 octets into its first page */
 	RPCRDMAX_FIELD_REF(unsigned int,
-			   static_cast<u8 *>(r) + RPCRDMAX_OFF_SVC_RQST_RES, XDR_BUF_PAGE_BASE) = 1000;
+			   reinterpret_cast<xdr_buf *>(reinterpret_cast<u8 *>(r) +
+						       RPCRDMAX_OFF_SVC_RQST_RES),
+			   XDR_BUF_PAGE_BASE) = 1000;
 	static const u32 lens[] = {0, 1, 100, 3000, 4096, 9000, kLen};
 	static const u32 maxes[] = {1, 2, 8};
 

@@ -65,7 +65,7 @@ struct SvcListener : CmEvents {
 			return 0;
 		conn->save_pdata(ev);
 		conn->id.adopt(ev.new_id, conn);
-		void *dev = conn->id.device();
+		ib_device *dev = conn->id.device();
 		bool ok = rpcrdmax_ib_query_device(dev, &attrs) == 0;
 		if (ok) {
 			plan = svcrdma::plan_accept(ConstBytes(conn->pdata, conn->pdata_len), attrs,
@@ -95,18 +95,18 @@ struct Loopback {
 	SvcListener listener;
 	/* Client memory the server reads or writes: pages, FRWR MRs. */
 	static constexpr int kMrs = 3;
-	void *cpages[kMrs] = {};
+	page *cpages[kMrs] = {};
 	Mr mrs[kMrs];
 	/* Server pages (where a Call would land, or a Reply comes from). */
 	static constexpr int kSPages = 4;
-	void *spages[kSPages] = {};
+	page *spages[kSPages] = {};
 	~Loopback()
 	{
 		for (auto &m : mrs)
 			m.unmap();
-		for (void *p : cpages)
+		for (page *p : cpages)
 			rpcrdmax_free_page(p);
-		for (void *p : spages)
+		for (page *p : spages)
 			rpcrdmax_free_page(p);
 	}
 };
@@ -121,16 +121,16 @@ static bool connect_pair(Reporter check, Loopback *lb)
 	for (auto &p : lb->spages)
 		p = rpcrdmax_alloc_page(RPCRDMAX_GFP_KERNEL | RPCRDMAX_GFP_ZERO);
 	bool all = true;
-	for (void *p : lb->cpages)
+	for (page *p : lb->cpages)
 		all = all && p;
-	for (void *p : lb->spages)
+	for (page *p : lb->spages)
 		all = all && p;
 	return EXPECT(all);
 }
 
 using kunit_rdma::disconnect_pair;
 
-static u8 *page_bytes(void *page)
+static u8 *page_bytes(page *page)
 {
 	return static_cast<u8 *>(rpcrdmax_page_address(page));
 }

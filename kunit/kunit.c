@@ -50,10 +50,9 @@
 #include <rdma/rdma_cm.h>
 #include "../shim/internal.h"
 
-static void rpcrdmax_kunit_check(void *ctx, bool ok, const char *what,
+static void rpcrdmax_kunit_check(struct kunit *test, bool ok, const char *what,
 				 const char *file, int line)
 {
-	struct kunit *test = ctx;
 
 	KUNIT_EXPECT_TRUE_MSG(test, ok, "%s:%d: %s", file, line, what);
 }

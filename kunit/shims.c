@@ -86,9 +86,9 @@ static int rpcrdmax_kunit_xdr_init(struct xdr_buf *buf, struct page **pages, voi
  *
  * Every octet starts as zero.  Returns the request or NULL.
  */
-void *rpcrdmax_kunit_rqst_new(unsigned int xid, void *call, void *rcv,
-			      const struct rpcrdmax_kunit_xdr *snd,
-			      const struct rpcrdmax_kunit_xdr *rcvx)
+struct rpc_rqst *rpcrdmax_kunit_rqst_new(unsigned int xid, void *call, void *rcv,
+					 const struct rpcrdmax_kunit_xdr *snd,
+					 const struct rpcrdmax_kunit_xdr *rcvx)
 {
 	struct rpcrdmax_kunit_rqst *r = kzalloc(sizeof(*r), GFP_KERNEL);
 
@@ -105,12 +105,12 @@ void *rpcrdmax_kunit_rqst_new(unsigned int xid, void *call, void *rcv,
 				    XDRBUF_WRITE) ||
 	    rpcrdmax_kunit_xdr_init(&r->rqst.rq_rcv_buf, r->pages[1], rcv, rcvx,
 				    XDRBUF_READ)) {
-		rpcrdmax_kunit_rqst_free(r);
+		rpcrdmax_kunit_rqst_free(&r->rqst);
 		return NULL;
 	}
 	r->rqst.rq_rcv_buf.len = 0;
 	r->rqst.rq_private_buf = r->rqst.rq_rcv_buf;
-	return r;
+	return &r->rqst;
 }
 
 /**
@@ -126,11 +126,11 @@ void *rpcrdmax_kunit_rqst_new(unsigned int xid, void *call, void *rcv,
  *
  * Returns the number of segments, or -E2BIG if more than @max are needed.
  */
-int rpcrdmax_kunit_rqst_page_pieces(void *rqst, bool rcv, unsigned int offset, unsigned int len,
-				    struct rpcrdmax_page_seg *segs, unsigned int max)
+int rpcrdmax_kunit_rqst_page_pieces(struct rpc_rqst *rqst, bool rcv, unsigned int offset,
+				    unsigned int len, struct rpcrdmax_page_seg *segs,
+				    unsigned int max)
 {
-	struct rpc_rqst *r = &((struct rpcrdmax_kunit_rqst *)rqst)->rqst;
-	struct xdr_buf *buf = rcv ? &r->rq_rcv_buf : &r->rq_snd_buf;
+	struct xdr_buf *buf = rcv ? &rqst->rq_rcv_buf : &rqst->rq_snd_buf;
 	unsigned int n = 0;
 
 	while (len) {
@@ -155,9 +155,9 @@ int rpcrdmax_kunit_rqst_page_pieces(void *rqst, bool rcv, unsigned int offset, u
  * auth flavor that covers the data (as RPCSEC_GSS krb5i and krb5p do)
  * @rqst: from rpcrdmax_kunit_rqst_new()
  */
-void rpcrdmax_kunit_rqst_set_data_touch(void *rqst)
+void rpcrdmax_kunit_rqst_set_data_touch(struct rpc_rqst *rqst)
 {
-	struct rpcrdmax_kunit_rqst *r = rqst;
+	struct rpcrdmax_kunit_rqst *r = container_of(rqst, struct rpcrdmax_kunit_rqst, rqst);
 
 	__set_bit(RPCAUTH_AUTH_DATATOUCH, &r->auth.au_flags);
 	r->cred.cr_auth = &r->auth;
@@ -165,9 +165,9 @@ void rpcrdmax_kunit_rqst_set_data_touch(void *rqst)
 }
 
 /** rpcrdmax_kunit_rqst_free - release a request from rpcrdmax_kunit_rqst_new() */
-void rpcrdmax_kunit_rqst_free(void *rqst)
+void rpcrdmax_kunit_rqst_free(struct rpc_rqst *rqst)
 {
-	struct rpcrdmax_kunit_rqst *r = rqst;
+	struct rpcrdmax_kunit_rqst *r = container_of(rqst, struct rpcrdmax_kunit_rqst, rqst);
 	unsigned int i, j;
 
 	for (i = 0; i < 2; i++)
@@ -184,7 +184,7 @@ void rpcrdmax_kunit_rqst_free(void *rqst)
  * @lkey: set to its next lkey
  * @rkey: set to its next rkey
  */
-void rpcrdmax_kunit_mr_next_keys(const void *mr, unsigned int *lkey, unsigned int *rkey)
+void rpcrdmax_kunit_mr_next_keys(const struct ib_mr *mr, unsigned int *lkey, unsigned int *rkey)
 {
 	struct ib_mr m = *(const struct ib_mr *)mr;
 
@@ -215,7 +215,7 @@ unsigned int rpcrdmax_kunit_next_rkey(unsigned int rkey)
  *
  * Returns 0, or -EMSGSIZE past the end of the buffer.
  */
-int rpcrdmax_kunit_rqst_write(void *rqst, bool rcv, unsigned int offset, const void *src,
+int rpcrdmax_kunit_rqst_write(struct rpc_rqst *rqst, bool rcv, unsigned int offset, const void *src,
 			      unsigned int len)
 {
 	struct rpc_rqst *r = rqst;
@@ -225,7 +225,7 @@ int rpcrdmax_kunit_rqst_write(void *rqst, bool rcv, unsigned int offset, const v
 }
 
 /** rpcrdmax_kunit_rqst_read - the reverse of rpcrdmax_kunit_rqst_write() */
-int rpcrdmax_kunit_rqst_read(void *rqst, bool rcv, unsigned int offset, void *dst,
+int rpcrdmax_kunit_rqst_read(struct rpc_rqst *rqst, bool rcv, unsigned int offset, void *dst,
 			     unsigned int len)
 {
 	struct rpc_rqst *r = rqst;
@@ -245,16 +245,16 @@ struct rpcrdmax_kunit_xprt {
 	struct rpc_xprt xprt;
 	struct svc_serv serv;	/* sv_cb_* only */
 	void *owner;
-	void *ep;
+	struct rpcrdmax_clnt *ep;
 };
 
-static struct rpcrdmax_kunit_xprt *rpcrdmax_kx(void *xprt)
+static struct rpcrdmax_kunit_xprt *rpcrdmax_kx(struct rpc_xprt *xprt)
 {
-	return container_of((struct rpc_xprt *)xprt, struct rpcrdmax_kunit_xprt, xprt);
+	return container_of(xprt, struct rpcrdmax_kunit_xprt, xprt);
 }
 
 /* For shim/sunrpc/xprt_bc.c (in rpcrdmax.ko: shim/sunrpc/xprt.c's transport). */
-void *rpcrdmax_xprt_ep(struct rpc_xprt *xprt)
+struct rpcrdmax_clnt *rpcrdmax_xprt_ep(struct rpc_xprt *xprt)
 {
 	return rpcrdmax_kx(xprt)->ep;
 }
@@ -268,7 +268,7 @@ void *rpcrdmax_xprt_ep(struct rpc_xprt *xprt)
  *
  * Returns the struct rpc_xprt, or NULL.
  */
-void *rpcrdmax_kunit_xprt_new(void *owner, unsigned int bc_slots, unsigned int max_reqs)
+struct rpc_xprt *rpcrdmax_kunit_xprt_new(void *owner, unsigned int bc_slots, unsigned int max_reqs)
 {
 	struct rpcrdmax_kunit_xprt *kx = kzalloc(sizeof(*kx), GFP_KERNEL);
 
@@ -294,20 +294,20 @@ void *rpcrdmax_kunit_xprt_new(void *owner, unsigned int bc_slots, unsigned int m
 }
 
 /** rpcrdmax_kunit_init_net - &init_net, for the tests' own CM ids */
-void *rpcrdmax_kunit_init_net(void)
+struct net *rpcrdmax_kunit_init_net(void)
 {
 	return &init_net;
 }
 
 /* rpcrdmax.ko's accessor (shim/sunrpc/xprt.c, which this module does not
  * include), for the stand-in transport above. */
-void *rpcrdmax_xprt_net(void *xprt)
+struct net *rpcrdmax_xprt_net(struct rpc_xprt *xprt)
 {
-	return ((struct rpc_xprt *)xprt)->xprt_net;
+	return xprt->xprt_net;
 }
 
 /** rpcrdmax_kunit_xprt_owner - the @owner given to rpcrdmax_kunit_xprt_new() */
-void *rpcrdmax_kunit_xprt_owner(void *xprt)
+void *rpcrdmax_kunit_xprt_owner(struct rpc_xprt *xprt)
 {
 	return rpcrdmax_kx(xprt)->owner;
 }
@@ -318,7 +318,7 @@ void *rpcrdmax_kunit_xprt_owner(void *xprt)
  * sleep (the debug kernel's might_sleep checks catch a mutex)
  * @xprt: a transport of rpcrdmax_kunit_xprt_new()
  */
-unsigned long rpcrdmax_kunit_bc_maxpayload(void *xprt)
+unsigned long rpcrdmax_kunit_bc_maxpayload(struct rpc_xprt *xprt)
 {
 	size_t n;
 
@@ -329,7 +329,7 @@ unsigned long rpcrdmax_kunit_bc_maxpayload(void *xprt)
 }
 
 /** rpcrdmax_kunit_xprt_set_ep - the endpoint the transport's bc ops find */
-void rpcrdmax_kunit_xprt_set_ep(void *xprt, void *ep)
+void rpcrdmax_kunit_xprt_set_ep(struct rpc_xprt *xprt, struct rpcrdmax_clnt *ep)
 {
 	rpcrdmax_kx(xprt)->ep = ep;
 }
@@ -341,7 +341,7 @@ void rpcrdmax_kunit_xprt_set_ep(void *xprt, void *ep)
  * Returns the slots that were not idle (taken and never given back):
  * those are leaked rather than freed under the service.
  */
-unsigned int rpcrdmax_kunit_xprt_free(void *xprt)
+unsigned int rpcrdmax_kunit_xprt_free(struct rpc_xprt *xprt)
 {
 	struct rpc_xprt *x = xprt;
 	unsigned int busy;
@@ -360,7 +360,7 @@ unsigned int rpcrdmax_kunit_xprt_free(void *xprt)
  * Takes it off the service's list, as the callback thread does.  Returns
  * the slot's rpc_rqst, or NULL.
  */
-void *rpcrdmax_kunit_bc_wait(void *xprt, unsigned int ms)
+struct rpc_rqst *rpcrdmax_kunit_bc_wait(struct rpc_xprt *xprt, unsigned int ms)
 {
 	struct svc_serv *serv = &rpcrdmax_kx(xprt)->serv;
 	struct rpc_rqst *r = NULL;
@@ -385,7 +385,7 @@ void *rpcrdmax_kunit_bc_wait(void *xprt, unsigned int ms)
  *
  * Returns the Call's length, or -EMSGSIZE.
  */
-int rpcrdmax_kunit_bc_call(void *rqst, void *dst, unsigned int max, unsigned int *xid)
+int rpcrdmax_kunit_bc_call(struct rpc_rqst *rqst, void *dst, unsigned int max, unsigned int *xid)
 {
 	struct rpc_rqst *r = rqst;
 
@@ -405,7 +405,7 @@ int rpcrdmax_kunit_bc_call(void *rqst, void *dst, unsigned int max, unsigned int
  * Lays it out in rq_snd_buf as the callback service does.  Returns 0 or
  * -EMSGSIZE.
  */
-int rpcrdmax_kunit_bc_set_reply(void *rqst, const void *src, unsigned int len)
+int rpcrdmax_kunit_bc_set_reply(struct rpc_rqst *rqst, const void *src, unsigned int len)
 {
 	struct rpc_rqst *r = rqst;
 
@@ -418,7 +418,7 @@ int rpcrdmax_kunit_bc_set_reply(void *rqst, const void *src, unsigned int len)
 }
 
 /** rpcrdmax_kunit_bc_done - the service is done with a slot (bc_free_rqst) */
-void rpcrdmax_kunit_bc_done(void *rqst)
+void rpcrdmax_kunit_bc_done(struct rpc_rqst *rqst)
 {
 	rpcrdmax_xprt_bc_free_rqst(rqst);
 }
@@ -451,7 +451,7 @@ static int rpcrdmax_kunit_svc_rqst_fill(struct svc_rqst *r)
  *
  * Returns the svc_rqst or NULL.
  */
-void *rpcrdmax_kunit_svc_rqst_new(unsigned int npages)
+struct svc_rqst *rpcrdmax_kunit_svc_rqst_new(unsigned int npages)
 {
 	struct svc_rqst *r;
 
@@ -469,7 +469,7 @@ void *rpcrdmax_kunit_svc_rqst_new(unsigned int npages)
 }
 
 /** rpcrdmax_kunit_svc_rqst_free - release an svc_rqst and its pages */
-void rpcrdmax_kunit_svc_rqst_free(void *rqstp)
+void rpcrdmax_kunit_svc_rqst_free(struct svc_rqst *rqstp)
 {
 	struct svc_rqst *r = rqstp;
 	struct page **p;
@@ -509,7 +509,7 @@ void rpcrdmax_kunit_svc_stats_off(void)
 }
 
 /** rpcrdmax_kunit_svc_rqst_reset - ready @rqstp for the next message (svc_recv) */
-int rpcrdmax_kunit_svc_rqst_reset(void *rqstp)
+int rpcrdmax_kunit_svc_rqst_reset(struct svc_rqst *rqstp)
 {
 	return rpcrdmax_kunit_svc_rqst_fill(rqstp);
 }
@@ -521,7 +521,7 @@ int rpcrdmax_kunit_svc_rqst_reset(void *rqstp)
  *
  * Returns rq_respages' index in rq_pages.
  */
-unsigned int rpcrdmax_kunit_svc_rqst_res_pages(void *rqstp, unsigned int *used)
+unsigned int rpcrdmax_kunit_svc_rqst_res_pages(struct svc_rqst *rqstp, unsigned int *used)
 {
 	struct svc_rqst *r = rqstp;
 
@@ -537,9 +537,9 @@ unsigned int rpcrdmax_kunit_svc_rqst_res_pages(void *rqstp, unsigned int *used)
  *
  * Returns rq_arg.len, or -EMSGSIZE.
  */
-int rpcrdmax_kunit_svc_rqst_arg(void *rqstp, void *dst, unsigned int max)
+int rpcrdmax_kunit_svc_rqst_arg(struct svc_rqst *rqstp, void *dst, unsigned int max)
 {
-	struct xdr_buf *arg = &((struct svc_rqst *)rqstp)->rq_arg;
+	struct xdr_buf *arg = &rqstp->rq_arg;
 
 	if (arg->len > max || read_bytes_from_xdr_buf(arg, 0, dst, arg->len))
 		return -EMSGSIZE;
@@ -552,7 +552,7 @@ int rpcrdmax_kunit_svc_rqst_arg(void *rqstp, void *dst, unsigned int max)
  *
  * False when recvfrom left the Call where it was received.
  */
-bool rpcrdmax_kunit_svc_rqst_arg_in_pages(void *rqstp)
+bool rpcrdmax_kunit_svc_rqst_arg_in_pages(struct svc_rqst *rqstp)
 {
 	struct svc_rqst *r = rqstp;
 	const u8 *h = r->rq_arg.head[0].iov_base;
@@ -576,7 +576,7 @@ bool rpcrdmax_kunit_svc_rqst_arg_in_pages(void *rqstp)
  *
  * Returns 0 or -EMSGSIZE.
  */
-int rpcrdmax_kunit_svc_rqst_reply(void *rqstp, const void *src, unsigned int head,
+int rpcrdmax_kunit_svc_rqst_reply(struct svc_rqst *rqstp, const void *src, unsigned int head,
 				  unsigned int page_len, unsigned int tail)
 {
 	struct svc_rqst *r = rqstp;
@@ -616,7 +616,7 @@ int rpcrdmax_kunit_svc_rqst_reply(void *rqstp, const void *src, unsigned int hea
  * integrity's checksum in a page of its own: rq_res reaches slots that
  * rq_next_page (moved by nfsd after its last operation) does not cover.
  */
-void rpcrdmax_kunit_svc_rqst_next_back(void *rqstp, unsigned int n)
+void rpcrdmax_kunit_svc_rqst_next_back(struct svc_rqst *rqstp, unsigned int n)
 {
 	struct svc_rqst *r = rqstp;
 
@@ -624,13 +624,14 @@ void rpcrdmax_kunit_svc_rqst_next_back(void *rqstp, unsigned int n)
 }
 
 /** rpcrdmax_kunit_svc_rqst_slot - rq_respages[@i] (NULL once taken) */
-void *rpcrdmax_kunit_svc_rqst_slot(void *rqstp, unsigned int i)
+struct page *rpcrdmax_kunit_svc_rqst_slot(struct svc_rqst *rqstp, unsigned int i)
 {
-	return ((struct svc_rqst *)rqstp)->rq_respages[i];
+	return rqstp->rq_respages[i];
 }
 
 /** rpcrdmax_kunit_svc_rqst_swap_slot - put @page in rq_respages[@i]; what it held */
-void *rpcrdmax_kunit_svc_rqst_swap_slot(void *rqstp, unsigned int i, void *page)
+struct page *rpcrdmax_kunit_svc_rqst_swap_slot(struct svc_rqst *rqstp, unsigned int i,
+					       struct page *page)
 {
 	struct svc_rqst *r = rqstp;
 	void *was = r->rq_respages[i];

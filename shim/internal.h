@@ -74,9 +74,9 @@ void rpcrdmax_xprt_format_addresses(struct rpc_xprt *xprt);
 void rpcrdmax_xprt_free_addresses(struct rpc_xprt *xprt);
 /* shim/sunrpc/svc.c: the C++ connection behind one of our connection
  * svc_xprts, or NULL (a listener, or not ours). */
-void *rpcrdmax_svc_conn_of(struct svc_xprt *xprt);
+struct rpcrdmax_svcc *rpcrdmax_svc_conn_of(struct svc_xprt *xprt);
 /* shim/sunrpc/xprt.c: the C++ endpoint of one of our client transports. */
-void *rpcrdmax_xprt_ep(struct rpc_xprt *xprt);
+struct rpcrdmax_clnt *rpcrdmax_xprt_ep(struct rpc_xprt *xprt);
 /* shim/sunrpc/xprt_cong.c: sunrpc's congestion window as one connection's credits. */
 struct rpc_task;
 void rpcrdmax_cong_reset(struct rpc_xprt *xprt, int *tag);

@@ -22,7 +22,7 @@ u32 SvcConn::bc_max_payload(u32 vers) const
 	return min(thr_.reply, lim_.send_size) - core::min_header_size(vers);
 }
 
-int SvcConn::bc_send(void *rqst, u32 xid, u32 len)
+int SvcConn::bc_send(rpc_rqst *rqst, u32 xid, u32 len)
 {
 	/* On a connection whose client chose Version Two, backward Calls go
 	 * in it too, with rdma_direction CALL (draft Sections 4.2, 6.2.2):
@@ -100,13 +100,13 @@ void SvcConn::backward_reply(const core::V1Header &h, const u8 *msg, u32 len)
 using rpcrdmax::svcrdma::SvcConn;
 
 /** rpcrdmax_svcc_bc_slots - backward Calls a connection may have outstanding */
-extern "C" unsigned int rpcrdmax_svcc_bc_slots(void *conn) noexcept
+extern "C" unsigned int rpcrdmax_svcc_bc_slots(rpcrdmax_svcc *conn) noexcept
 {
 	return static_cast<SvcConn *>(conn)->bc_slots();
 }
 
 /** rpcrdmax_svcc_bc_max_payload - the largest backward Call a connection sends */
-extern "C" unsigned int rpcrdmax_svcc_bc_max_payload(void *conn) noexcept
+extern "C" unsigned int rpcrdmax_svcc_bc_max_payload(rpcrdmax_svcc *conn) noexcept
 {
 	return static_cast<SvcConn *>(conn)->bc_max_payload();
 }
@@ -120,7 +120,7 @@ extern "C" unsigned int rpcrdmax_svcc_bc_max_payload(void *conn) noexcept
  *
  * Returns 0, -ENOTCONN, -EMSGSIZE or -ENOBUFS.
  */
-extern "C" int rpcrdmax_svcc_bc_send(void *conn, void *rqst, unsigned int xid,
+extern "C" int rpcrdmax_svcc_bc_send(rpcrdmax_svcc *conn, rpc_rqst *rqst, unsigned int xid,
 				     unsigned int len) noexcept
 {
 	return static_cast<SvcConn *>(conn)->bc_send(rqst, xid, len);

@@ -20,7 +20,7 @@ Result<void> SvcConn::post_recv(RecvBuf *rb)
 	rb->map.sync_for_device();
 	rb->wr.set_next(nullptr); /* it may end a chain repost() made */
 	if (tp_on(RPCRDMAX_TP_SVCRDMA_POST_RECV)) {
-		void *cqe = rb->cqe.raw();
+		rpcrdmax_cqe *cqe = rb->cqe.raw();
 		rpcrdmax_trace_svc_post_recvs(rcq_.get(), &cqe, 1);
 	}
 	return rq_posted(id.post_recv(&rb->wr));
@@ -65,7 +65,7 @@ void SvcConn::repost(RecvBuf *rb)
 	}
 	stat_add(RPCRDMAX_SVC_STAT_RQ_PROD);
 	if (tp_on(RPCRDMAX_TP_SVCRDMA_POST_RECV)) {
-		void *cqes[kRecvBatch] RPCRDMAX_NOINIT;
+		rpcrdmax_cqe *cqes[kRecvBatch] RPCRDMAX_NOINIT;
 		for (u32 i = 0; i < kRecvBatch; i++)
 			cqes[i] = batch[i]->cqe.raw();
 		rpcrdmax_trace_svc_post_recvs(rcq_.get(), cqes, kRecvBatch);
@@ -123,7 +123,7 @@ RecvBuf *SvcConn::dequeue()
  * buffer is posted in its place.  False when the Call is not inline or
  * no buffer is spare (all held by Calls nfsd still has): it is copied.
  */
-bool SvcConn::arg_in_place(void *rqstp, CallCtx *cc, RecvBuf *rb)
+bool SvcConn::arg_in_place(svc_rqst *rqstp, CallCtx *cc, RecvBuf *rb)
 {
 	const core::CallLayout &lay = cc->layout;
 	RecvBuf *spare;
@@ -148,7 +148,7 @@ bool SvcConn::arg_in_place(void *rqstp, CallCtx *cc, RecvBuf *rb)
  * their places; then the inline octets @inl of an RDMA_MSG Call are
  * copied around the data and each chunk's XDR round-up is zeroed.
  */
-Result<u32> SvcConn::build_arg(void *rqstp, CallCtx *cc, const u8 *inl)
+Result<u32> SvcConn::build_arg(svc_rqst *rqstp, CallCtx *cc, const u8 *inl)
 {
 	static const u8 zeros[4] = {};
 	const core::CallLayout &lay = cc->layout;
@@ -189,7 +189,7 @@ Result<u32> SvcConn::build_arg(void *rqstp, CallCtx *cc, const u8 *inl)
  * (build_arg; @rb goes back to the Receive Queue once the Read chunks
  * are pulled, as the inline part is still in it).  The Call's length.
  */
-Result<u32> SvcConn::take_arg(void *rqstp, CallCtx *cc, RecvBuf *rb)
+Result<u32> SvcConn::take_arg(svc_rqst *rqstp, CallCtx *cc, RecvBuf *rb)
 {
 	using core::CallLayoutError;
 	const core::V1Header &h = cc->call;
@@ -380,7 +380,7 @@ bool SvcConn::decode_v1(RecvBuf *rb, CallCtx *cc, bool *reply)
 	return false;
 }
 
-int SvcConn::process(void *rqstp, RecvBuf *rb, void **ctxt)
+int SvcConn::process(svc_rqst *rqstp, RecvBuf *rb, rpcrdmax_svc_ctxt **ctxt)
 {
 	CallCtx *cc = get_call();
 	u32 vers = 0;
@@ -458,7 +458,7 @@ int SvcConn::process(void *rqstp, RecvBuf *rb, void **ctxt)
  * the Call in @rqstp.  The Reply's pages in rq_pages are set here: none
  * until a Call is in place, and none again when there is no Call.
  */
-RPCRDMAX_HOT_ENTRY int SvcConn::recvfrom(void *rqstp, void **ctxt)
+RPCRDMAX_HOT_ENTRY int SvcConn::recvfrom(svc_rqst *rqstp, rpcrdmax_svc_ctxt **ctxt)
 {
 	svc_set_respages(rqstp, 0, 0);
 	RecvBuf *rb = dequeue();
@@ -486,13 +486,14 @@ using rpcrdmax::svcrdma::SvcConn;
  * negative errno when the connection is lost.  Sleeps while Read chunks
  * are pulled.
  */
-extern "C" int rpcrdmax_svcc_recvfrom(void *conn, void *rqstp, void **ctxt) noexcept
+extern "C" int rpcrdmax_svcc_recvfrom(rpcrdmax_svcc *conn, svc_rqst *rqstp,
+				      rpcrdmax_svc_ctxt **ctxt) noexcept
 {
 	return static_cast<SvcConn *>(conn)->recvfrom(rqstp, ctxt);
 }
 
 /** rpcrdmax_svcc_release - give a Call's context back to its connection */
-extern "C" void rpcrdmax_svcc_release(void *conn, void *ctxt) noexcept
+extern "C" void rpcrdmax_svcc_release(rpcrdmax_svcc *conn, rpcrdmax_svc_ctxt *ctxt) noexcept
 {
 	static_cast<SvcConn *>(conn)->put_call(static_cast<CallCtx *>(ctxt));
 }

@@ -25,7 +25,7 @@ void ReadCtx::done(Cqe *c, const ib_wc &wc)
  * Add RDMA Reads of octets [@skip, @skip + @len) of Read chunk @c into
  * the Call at offset @at: one rdma_rw context per segment touched.
  */
-Result<void> SvcConn::add_reads(void *rqstp, CallCtx *cc, const core::ChunkRef &c, u32 skip,
+Result<void> SvcConn::add_reads(svc_rqst *rqstp, CallCtx *cc, const core::ChunkRef &c, u32 skip,
 				u32 len, u32 at)
 {
 	const core::ChunkLists &cl = cc->call.chunks;
@@ -63,7 +63,7 @@ Result<void> SvcConn::add_reads(void *rqstp, CallCtx *cc, const core::ChunkRef &
  * and wait for the data.  Returns with every Read completed and the
  * pages unmapped.
  */
-Result<void> SvcConn::read_chunks(void *rqstp, CallCtx *cc)
+Result<void> SvcConn::read_chunks(svc_rqst *rqstp, CallCtx *cc)
 {
 	const core::CallLayout &lay = cc->layout;
 	const core::ChunkLists &cl = cc->call.chunks;
@@ -153,7 +153,7 @@ Result<void> SvcConn::add_write(SendCtx *sc, Span<const rpcrdmax_page_seg> piece
  * ranges @ranges (in rq_res, in order), one rdma_rw context per segment
  * used.
  */
-Result<void> SvcConn::add_writes(SendCtx *sc, void *rqstp, CallCtx *cc, const core::ChunkRef &c,
+Result<void> SvcConn::add_writes(SendCtx *sc, svc_rqst *rqstp, CallCtx *cc, const core::ChunkRef &c,
 				 const core::Range *ranges, u32 nranges)
 {
 	const core::ChunkLists &cl = cc->call.chunks;

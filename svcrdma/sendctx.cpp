@@ -17,7 +17,7 @@ SendCtx::~SendCtx()
 
 /* Allocate the Send buffer of @len octets and DMA-map it for @dev, once
  * for the context's life; @cid names its completions in tracepoints. */
-Result<void> SendCtx::make(void *dev, u32 len, int cid)
+Result<void> SendCtx::make(ib_device *dev, u32 len, int cid)
 {
 	auto r = MsgBuf::make(dev, len, RPCRDMAX_DMA_TO_DEVICE, cid);
 
@@ -56,7 +56,7 @@ void SendCtx::reset()
  * header) and map the page pieces as @layout says; @segs are the body's
  * parts in order.  The buffer itself was mapped when it was made.
  */
-Result<void> SendCtx::load_inline(void *dev, u32 hlen, const core::InlineLayout &layout,
+Result<void> SendCtx::load_inline(ib_device *dev, u32 hlen, const core::InlineLayout &layout,
 				  Span<const rpcrdmax_page_seg> segs)
 {
 	u32 at = hlen;

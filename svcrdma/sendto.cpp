@@ -151,7 +151,7 @@ Result<void> SvcConn::send_error(u32 xid, bool vers, const core::V2Error *e, u32
  * the page list's marked.  Returns how many, or a negative errno
  * (-ENOBUFS: more than @max).
  */
-static int inline_parts(void *rqstp, const rpcrdmax_xdr_shape &s, const core::ReplyPlan &p,
+static int inline_parts(svc_rqst *rqstp, const rpcrdmax_xdr_shape &s, const core::ReplyPlan &p,
 			rpcrdmax_page_seg *segs, core::InlinePart *parts, u32 max)
 {
 	const u32 pg_lo = s.head_len, pg_hi = s.head_len + s.page_len;
@@ -177,7 +177,7 @@ static int inline_parts(void *rqstp, const rpcrdmax_xdr_shape &s, const core::Re
 /* Copy the plan's body ranges of a Reply without a page list (@s) into
  * @dst, in order, straight from rq_res's head and tail (kernel memory at
  * their addresses); 0 or a negative errno. */
-static int copy_flat_body(void *rqstp, const rpcrdmax_xdr_shape &s, const core::ReplyPlan &p,
+static int copy_flat_body(svc_rqst *rqstp, const rpcrdmax_xdr_shape &s, const core::ReplyPlan &p,
 			  u8 *dst)
 {
 	const XdrBufView res = xdr_buf_at(rqstp, RPCRDMAX_OFF_SVC_RQST_RES);
@@ -204,7 +204,7 @@ static int copy_flat_body(void *rqstp, const rpcrdmax_xdr_shape &s, const core::
 }
 
 /* Copy the plan's body ranges into @dst, in order; 0 or a negative errno. */
-static int copy_body(void *rqstp, const core::ReplyPlan &p, u8 *dst)
+static int copy_body(svc_rqst *rqstp, const core::ReplyPlan &p, u8 *dst)
 {
 	for (u32 i = 0; i < p.nbody; i++) {
 		if (rpcrdmax_svc_res_copy(rqstp, p.body[i].off, p.body[i].len, dst))
@@ -220,7 +220,7 @@ static int copy_body(void *rqstp, const core::ReplyPlan &p, u8 *dst)
  * caller then holds rq_res's pages), the rest is copied; everything is
  * copied (pulled up) when the SGEs run out.  0 or a negative errno.
  */
-int SvcConn::load_inline(SendCtx *sc, void *rqstp, const rpcrdmax_xdr_shape &s,
+int SvcConn::load_inline(SendCtx *sc, svc_rqst *rqstp, const rpcrdmax_xdr_shape &s,
 			 const core::ReplyPlan &p, u32 hlen)
 {
 	/* filled before use: the pieces found, the parts made of them, the
@@ -261,7 +261,7 @@ int SvcConn::load_inline(SendCtx *sc, void *rqstp, const rpcrdmax_xdr_shape &s,
  * or inline SGEs read rq_res's pages after sendto returns, take the pages
  * into @sc.  0 or a negative errno.
  */
-int SvcConn::load_writes(SendCtx *sc, void *rqstp, CallCtx *cc, const rpcrdmax_xdr_shape &s,
+int SvcConn::load_writes(SendCtx *sc, svc_rqst *rqstp, CallCtx *cc, const rpcrdmax_xdr_shape &s,
 			 const core::ReplyPlan &p)
 {
 	const core::ChunkLists &ccl = cc->call.chunks;
@@ -304,7 +304,7 @@ int SvcConn::load_writes(SendCtx *sc, void *rqstp, CallCtx *cc, const rpcrdmax_x
  * its pieces read in place; then rq_res's pages taken into @sc.  0 or a
  * negative errno.
  */
-int SvcConn::load_one_write(SendCtx *sc, void *rqstp, CallCtx *cc, u32 written)
+int SvcConn::load_one_write(SendCtx *sc, svc_rqst *rqstp, CallCtx *cc, u32 written)
 {
 	const core::ChunkLists &ccl = cc->call.chunks;
 	const u32 max_pieces = write_pieces_max(written, 1);
@@ -330,12 +330,13 @@ int SvcConn::load_one_write(SendCtx *sc, void *rqstp, CallCtx *cc, u32 written)
 /* rq_res's pages into @sc, which holds them until its Send completes:
  * RDMA Writes or mapped SGEs read them after sendto returns.  0 or a
  * negative errno. */
-int SvcConn::take_res_pages(SendCtx *sc, void *rqstp)
+int SvcConn::take_res_pages(SendCtx *sc, svc_rqst *rqstp)
 {
 	int n = rpcrdmax_svc_res_take_pages(rqstp, sc->pages.data(), sc->pages.capacity());
 	if (n == -err::ENOBUFS && sc->pages.capacity() < lim_.chunk.reply_pages) {
 		/* more than the room in place: the largest Reply's, once */
-		void **room = scratch_room(sc->pages, lim_.chunk.reply_pages, lim_.chunk.reply_pages);
+		page **room =
+			scratch_room(sc->pages, lim_.chunk.reply_pages, lim_.chunk.reply_pages);
 		if (!room)
 			return -err::ENOMEM;
 		n = rpcrdmax_svc_res_take_pages(rqstp, room, sc->pages.capacity());
@@ -418,7 +419,7 @@ void SvcConn::trace_reply_segments(const SendCtx *sc, const core::V1Header &call
 
 /* nfsd's sendto: the Reply to @cc's Call, posted, or RDMA_ERROR; a
  * negative errno when neither went out, which closes the connection. */
-RPCRDMAX_HOT_ENTRY int SvcConn::sendto(void *rqstp, CallCtx *cc)
+RPCRDMAX_HOT_ENTRY int SvcConn::sendto(svc_rqst *rqstp, CallCtx *cc)
 {
 	if (!cc)
 		return -err::EINVAL;
@@ -455,7 +456,7 @@ bool SvcConn::reply_is_flat(const CallCtx *cc, const rpcrdmax_xdr_shape &s) cons
 	       (u64)core::short_reply_header_size(cl, cc->vers) + s.len <= reply_thr(cc);
 }
 
-int SvcConn::reply_flat(void *rqstp, CallCtx *cc, const rpcrdmax_xdr_shape &s)
+int SvcConn::reply_flat(svc_rqst *rqstp, CallCtx *cc, const rpcrdmax_xdr_shape &s)
 {
 	const u32 credits = grant_reply(cc);
 	SendCtx *sc = get_send();
@@ -487,7 +488,7 @@ int SvcConn::reply_flat(void *rqstp, CallCtx *cc, const rpcrdmax_xdr_shape &s)
  * (@body_len octets in all), and the page list RDMA Written into the
  * segment ahead of the Send.
  */
-int SvcConn::reply_one_write(void *rqstp, CallCtx *cc, const rpcrdmax_xdr_shape &s, u32 credits,
+int SvcConn::reply_one_write(svc_rqst *rqstp, CallCtx *cc, const rpcrdmax_xdr_shape &s, u32 credits,
 			     u32 written, u32 tail_skip, u32 body_len)
 {
 	SendCtx *sc = get_send();
@@ -522,7 +523,7 @@ int SvcConn::reply_failed(CallCtx *cc, SendCtx *sc, int rc)
 	return rc;
 }
 
-int SvcConn::reply(void *rqstp, CallCtx *cc)
+int SvcConn::reply(svc_rqst *rqstp, CallCtx *cc)
 {
 	const rpcrdmax_xdr_shape s = res_shape(rqstp);
 
@@ -568,8 +569,8 @@ using rpcrdmax::svcrdma::CallCtx;
 using rpcrdmax::svcrdma::SvcConn;
 
 /** rpcrdmax_svcc_result_payload - mark a DDP-eligible result of the Reply; 0 or -E2BIG */
-extern "C" int rpcrdmax_svcc_result_payload(void *conn, void *ctxt, unsigned int offset,
-					    unsigned int length) noexcept
+extern "C" int rpcrdmax_svcc_result_payload(rpcrdmax_svcc *conn, rpcrdmax_svc_ctxt *ctxt,
+					    unsigned int offset, unsigned int length) noexcept
 {
 	if (!ctxt)
 		return 0;
@@ -578,7 +579,8 @@ extern "C" int rpcrdmax_svcc_result_payload(void *conn, void *ctxt, unsigned int
 }
 
 /** rpcrdmax_svcc_sendto - send the Reply in @rqstp; 0 or a negative errno */
-extern "C" int rpcrdmax_svcc_sendto(void *conn, void *rqstp, void *ctxt) noexcept
+extern "C" int rpcrdmax_svcc_sendto(rpcrdmax_svcc *conn, svc_rqst *rqstp,
+				    rpcrdmax_svc_ctxt *ctxt) noexcept
 {
 	return static_cast<SvcConn *>(conn)->sendto(rqstp, static_cast<CallCtx *>(ctxt));
 }

@@ -66,7 +66,7 @@ using namespace rpcrdmax::rdma;
 
 /// The Reply's layout in rq_res, read in place: head, page list (from
 /// page_base) and tail, and its length.
-inline rpcrdmax_xdr_shape res_shape(const void *rqstp)
+inline rpcrdmax_xdr_shape res_shape(const svc_rqst *rqstp)
 {
 	const XdrBufView res = xdr_buf_at(rqstp, RPCRDMAX_OFF_SVC_RQST_RES);
 	rpcrdmax_xdr_shape s = {};
@@ -83,7 +83,7 @@ inline rpcrdmax_xdr_shape res_shape(const void *rqstp)
 /// @segs, at most @max, as rpcrdmax_svc_res_pages() gives them: a range
 /// within rq_res's page list (a READ's data) read in place, any other
 /// through the shim.  How many, or a negative errno.
-inline int res_pieces(void *rqstp, u32 off, u32 len, rpcrdmax_page_seg *segs, u32 max)
+inline int res_pieces(svc_rqst *rqstp, u32 off, u32 len, rpcrdmax_page_seg *segs, u32 max)
 {
 	const XdrBufView res = xdr_buf_at(rqstp, RPCRDMAX_OFF_SVC_RQST_RES);
 	const u32 head = res.head_len();
@@ -255,6 +255,17 @@ inline constexpr u32 kSpareRecvs = 16;
 class Listener;
 class SvcConn;
 
+} // namespace rpcrdmax::svcrdma
+
+/* The server's handles in the shim API (rpcrdmax_shim.h), which C sees
+ * declared only: every rpcrdmax_svcl is a Listener, every rpcrdmax_svcc
+ * an SvcConn, every rpcrdmax_svc_ctxt a CallCtx. */
+struct rpcrdmax_svcl {};
+struct rpcrdmax_svcc {};
+struct rpcrdmax_svc_ctxt {};
+
+namespace rpcrdmax::svcrdma {
+
 /*
  * How a message the connection received ended: every one ends exactly
  * one way (SvcConn::settle), so that Calls received = Replies sent +
@@ -329,7 +340,7 @@ struct RecvBuf : MsgBuf {
  * rdma_rw contexts of the Call's RDMA Reads and the page-piece scratch
  * of its Reads and Writes.
  */
-struct CallCtx {
+struct CallCtx : ::rpcrdmax_svc_ctxt {
 	ListNode node;
 	ListNode all;	/* SvcConn::calls_: every context the connection made */
 	core::V1Header call;
@@ -364,15 +375,15 @@ struct SendCtx : MsgBuf {
 	explicit SendCtx(Cqe::Fn fn) : MsgBuf(fn, RPCRDMAX_WC_EV_SVC_SEND) {}
 	~SendCtx();
 	static void done(Cqe *c, const ib_wc &wc);
-	Result<void> make(void *dev, u32 size, int cid);
+	Result<void> make(ib_device *dev, u32 size, int cid);
 	void reset();
-	Result<void> load_inline(void *dev, u32 hlen, const core::InlineLayout &layout,
+	Result<void> load_inline(ib_device *dev, u32 hlen, const core::InlineLayout &layout,
 				 Span<const rpcrdmax_page_seg> segs);
 	Span<const rpcrdmax_sge> sge_list(u32 lkey, u32 send_len);
 
 	ListNode node;		/* the free list, or orphans: WRs may still use it */
 	RwList rw;		/* Write chunk, then Reply chunk */
-	Scratch<void *, kPagesInPlace> pages; /* rq_res's pages, held for the Writes or SGEs */
+	Scratch<page *, kPagesInPlace> pages; /* rq_res's pages, held for the Writes or SGEs */
 	unsigned int npages = 0;
 	u32 sq_entries = 0;	/* Send Queue slots this Reply holds */
 	u32 write_wrs = 0;	/* of those, its Write chunks' Writes (tracepoints) */
@@ -386,7 +397,7 @@ struct SendCtx : MsgBuf {
 		u32 len;
 	} maps[core::kInlineMaxParts] = {};
 	u32 nmaps = 0;		/* maps[0, nmaps) may hold a mapping */
-	void *map_dev = nullptr;
+	ib_device *map_dev = nullptr;
 	rpcrdmax_sge sges[core::kInlineMaxSges] = {};
 	Wr wr;			/* its Send, built in place per Reply */
 };
@@ -409,7 +420,7 @@ struct ReadCtx {
 	Completion all_done;
 };
 
-class SvcConn final : public CmEvents {
+class SvcConn final : public ::rpcrdmax_svcc, public CmEvents {
 public:
 	SvcConn() = default;
 	~SvcConn();
@@ -420,13 +431,13 @@ public:
 	void refuse();
 
 	RecvBuf *dequeue();
-	int process(void *rqstp, RecvBuf *rb, void **ctxt);
-	int recvfrom(void *rqstp, void **ctxt);
+	int process(svc_rqst *rqstp, RecvBuf *rb, rpcrdmax_svc_ctxt **ctxt);
+	int recvfrom(svc_rqst *rqstp, rpcrdmax_svc_ctxt **ctxt);
 	void trace_segments(const RecvBuf *rb, const core::ChunkLists &cl);
 	void trace_reply_segments(const SendCtx *sc, const core::V1Header &call,
 				  const core::ReplyPlan &p);
-	int sendto(void *rqstp, CallCtx *cc);
-	int reply(void *rqstp, CallCtx *cc);
+	int sendto(svc_rqst *rqstp, CallCtx *cc);
+	int reply(svc_rqst *rqstp, CallCtx *cc);
 	int result_payload(CallCtx *cc, u32 offset, u32 length);
 	void put_call(CallCtx *cc);
 	void uncount();
@@ -448,13 +459,13 @@ public:
 	/* The largest backward Call's RPC part in version @vers (sunrpc is
 	 * told version 1's: the connection's version comes later). */
 	u32 bc_max_payload(u32 vers = core::kRpcRdmaVersion1) const;
-	RPCRDMAX_COLD int bc_send(void *rqst, u32 xid, u32 len);
+	RPCRDMAX_COLD int bc_send(rpc_rqst *rqst, u32 xid, u32 len);
 
 	void recv_done(RecvBuf *rb, const ib_wc &wc);
 	void send_done(SendCtx *sc, const ib_wc &wc);
 	void sq_release(u32 n);
 
-	void *xprt = nullptr;		/* our svc_xprt */
+	svc_xprt *xprt = nullptr;		/* our svc_xprt */
 	ListNode accept_node;		/* the Listener's queue until accepted */
 
 private:
@@ -474,11 +485,11 @@ private:
 	SendCtx *get_send();
 	void put_send(SendCtx *sc);
 	RPCRDMAX_COLD void backward_reply(const core::V1Header &h, const u8 *msg, u32 len);
-	Result<u32> take_arg(void *rqstp, CallCtx *cc, RecvBuf *rb);
-	bool arg_in_place(void *rqstp, CallCtx *cc, RecvBuf *rb);
-	Result<u32> build_arg(void *rqstp, CallCtx *cc, const u8 *inl);
-	Result<void> read_chunks(void *rqstp, CallCtx *cc);
-	Result<void> add_reads(void *rqstp, CallCtx *cc, const core::ChunkRef &c, u32 skip,
+	Result<u32> take_arg(svc_rqst *rqstp, CallCtx *cc, RecvBuf *rb);
+	bool arg_in_place(svc_rqst *rqstp, CallCtx *cc, RecvBuf *rb);
+	Result<u32> build_arg(svc_rqst *rqstp, CallCtx *cc, const u8 *inl);
+	Result<void> read_chunks(svc_rqst *rqstp, CallCtx *cc);
+	Result<void> add_reads(svc_rqst *rqstp, CallCtx *cc, const core::ChunkRef &c, u32 skip,
 			       u32 len, u32 at);
 	Result<void> post_reads(RwList &rw);
 	RPCRDMAX_COLD Result<void> send_error(u32 xid, bool vers, const core::V2Error *e = nullptr,
@@ -498,23 +509,23 @@ private:
 	u32 reply_thr(const CallCtx *cc) const;
 	RPCRDMAX_COLD Result<void> chunk_error(const CallCtx *cc, core::V2ErrCode code, u32 length_needed);
 	Result<void> sq_reserve(u32 n);
-	Result<void> add_writes(SendCtx *sc, void *rqstp, CallCtx *cc, const core::ChunkRef &c,
+	Result<void> add_writes(SendCtx *sc, svc_rqst *rqstp, CallCtx *cc, const core::ChunkRef &c,
 				const core::Range *ranges, u32 nranges);
 	u32 write_pieces_max(u32 longest, u32 nranges) const;
 	Result<void> add_write(SendCtx *sc, Span<const rpcrdmax_page_seg> pieces,
 			       const core::Segment &s);
-	int load_inline(SendCtx *sc, void *rqstp, const rpcrdmax_xdr_shape &s,
+	int load_inline(SendCtx *sc, svc_rqst *rqstp, const rpcrdmax_xdr_shape &s,
 			const core::ReplyPlan &p, u32 hlen);
-	int load_writes(SendCtx *sc, void *rqstp, CallCtx *cc, const rpcrdmax_xdr_shape &s,
+	int load_writes(SendCtx *sc, svc_rqst *rqstp, CallCtx *cc, const rpcrdmax_xdr_shape &s,
 			const core::ReplyPlan &p);
-	int load_one_write(SendCtx *sc, void *rqstp, CallCtx *cc, u32 written);
-	int take_res_pages(SendCtx *sc, void *rqstp);
+	int load_one_write(SendCtx *sc, svc_rqst *rqstp, CallCtx *cc, u32 written);
+	int take_res_pages(SendCtx *sc, svc_rqst *rqstp);
 	u32 grant_reply(CallCtx *cc);
 	core::ReplyPlan plan_reply(CallCtx *cc, const rpcrdmax_xdr_shape &s);
 	u32 reply_inv(const CallCtx *cc) const;
 	bool reply_is_flat(const CallCtx *cc, const rpcrdmax_xdr_shape &s) const;
-	int reply_flat(void *rqstp, CallCtx *cc, const rpcrdmax_xdr_shape &s);
-	int reply_one_write(void *rqstp, CallCtx *cc, const rpcrdmax_xdr_shape &s, u32 credits,
+	int reply_flat(svc_rqst *rqstp, CallCtx *cc, const rpcrdmax_xdr_shape &s);
+	int reply_one_write(svc_rqst *rqstp, CallCtx *cc, const rpcrdmax_xdr_shape &s, u32 credits,
 			    u32 written, u32 tail_skip, u32 body_len);
 	void note_shape(CallCtx *cc, const rpcrdmax_xdr_shape &s);
 	RPCRDMAX_COLD int reply_failed(CallCtx *cc, SendCtx *sc, int rc);
@@ -575,17 +586,17 @@ public:
 	CmId id; /* last: destroyed first (QP, then id) */
 };
 
-class Listener final : public CmEvents {
+class Listener final : public ::rpcrdmax_svcl, public CmEvents {
 public:
-	explicit Listener(void *xprt) : xprt_(xprt) {}
+	explicit Listener(svc_xprt *xprt) : xprt_(xprt) {}
 	~Listener();
 	int cm_event(CmId *, const rpcrdmax_cm_event_info &ev) override;
 	Result<void> listen(const void *addr, unsigned int addrlen);
-	void *accept(bool *more);
-	void *xprt() const { return xprt_; }
+	svc_xprt *accept(bool *more);
+	svc_xprt *xprt() const { return xprt_; }
 
 private:
-	void *xprt_;
+	svc_xprt *xprt_;
 	SpinLock lock_;
 	List<SvcConn, &SvcConn::accept_node> pending_;
 

@@ -92,7 +92,7 @@ int Listener::cm_event(CmId *, const rpcrdmax_cm_event_info &ev)
  * limits, a failed accept) is rejected, freed and counted; NULL then,
  * and svc calls again while *@more says others wait.
  */
-void *Listener::accept(bool *more)
+svc_xprt *Listener::accept(bool *more)
 {
 	SvcConn *c;
 	{
@@ -267,7 +267,7 @@ void SvcConn::refuse()
  */
 static constexpr Gfp kRecvGfp = Gfp::Kernel | GfpNoWarn | GfpRetryMayFail;
 
-static bool recv_within_budget(const ConnLimits &lim, void *cm_id)
+static bool recv_within_budget(const ConnLimits &lim, rdma_cm_id *cm_id)
 {
 	const u64 budget = recv_budget(rpcrdmax_totalram_bytes());
 
@@ -507,8 +507,8 @@ using rpcrdmax::svcrdma::SvcConn;
  *
  * Returns 0 or a negative errno.
  */
-extern "C" int rpcrdmax_svcl_create(void *xprt, const void *addr, unsigned int addrlen,
-				    void **out) noexcept
+extern "C" int rpcrdmax_svcl_create(svc_xprt *xprt, const void *addr, unsigned int addrlen,
+				    rpcrdmax_svcl **out) noexcept
 {
 	Listener *l = new (rpcrdmax::ktl::Gfp::Kernel) Listener(xprt);
 
@@ -526,25 +526,25 @@ extern "C" int rpcrdmax_svcl_create(void *xprt, const void *addr, unsigned int a
 }
 
 /** rpcrdmax_svcl_accept - the next connection's svc_xprt, or NULL */
-extern "C" void *rpcrdmax_svcl_accept(void *listener, bool *more) noexcept
+extern "C" svc_xprt *rpcrdmax_svcl_accept(rpcrdmax_svcl *listener, bool *more) noexcept
 {
 	return static_cast<Listener *>(listener)->accept(more);
 }
 
 /** rpcrdmax_svcl_destroy - stop listening, discard unaccepted connections, free */
-extern "C" void rpcrdmax_svcl_destroy(void *listener) noexcept
+extern "C" void rpcrdmax_svcl_destroy(rpcrdmax_svcl *listener) noexcept
 {
 	delete static_cast<Listener *>(listener);
 }
 
 /** rpcrdmax_svcc_detach - start disconnecting */
-extern "C" void rpcrdmax_svcc_detach(void *conn) noexcept
+extern "C" void rpcrdmax_svcc_detach(rpcrdmax_svcc *conn) noexcept
 {
 	static_cast<SvcConn *>(conn)->detach();
 }
 
 /** rpcrdmax_svcc_destroy - drain and free a connection (sleeps) */
-extern "C" void rpcrdmax_svcc_destroy(void *conn) noexcept
+extern "C" void rpcrdmax_svcc_destroy(rpcrdmax_svcc *conn) noexcept
 {
 	delete static_cast<SvcConn *>(conn);
 }

@@ -188,7 +188,7 @@ using rpcrdmax::xprtrdma::Req;
  *
  * Returns 0 or -ENOMEM.
  */
-extern "C" RPCRDMAX_HOT_ENTRY int rpcrdmax_clnt_buf_alloc(void *ep, void *rqst,
+extern "C" RPCRDMAX_HOT_ENTRY int rpcrdmax_clnt_buf_alloc(rpcrdmax_clnt *ep, rpc_rqst *rqst,
 							  unsigned int gfp) noexcept
 {
 	using namespace rpcrdmax::xprtrdma;
@@ -210,7 +210,8 @@ extern "C" RPCRDMAX_HOT_ENTRY int rpcrdmax_clnt_buf_alloc(void *ep, void *rqst,
  * @ep: the endpoint
  * @rqst: the rpc_rqst; none when its rq_buffer is NULL, which it is after
  */
-extern "C" RPCRDMAX_HOT_ENTRY void rpcrdmax_clnt_buf_free(void *ep, void *rqst) noexcept
+extern "C" RPCRDMAX_HOT_ENTRY void rpcrdmax_clnt_buf_free(rpcrdmax_clnt *ep,
+							  rpc_rqst *rqst) noexcept
 {
 	using namespace rpcrdmax::xprtrdma;
 	void *&call = RPCRDMAX_FIELD_REF(void *, rqst, RPC_RQST_BUFFER);

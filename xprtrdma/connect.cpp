@@ -31,7 +31,7 @@ Conn::~Conn()
  * worst case: send_wrs() on the Send side, a Receive per credit and
  * backward slot.  0 when not even that fits.
  */
-static u32 max_requests(void *xprt, const rpcrdmax_dev_attrs &attrs)
+static u32 max_requests(rpc_xprt *xprt, const rpcrdmax_dev_attrs &attrs)
 {
 	const u32 room = min(attrs.max_qp_wr, attrs.max_cqe);
 	const u32 per_credit = send_wrs(1) - kMrPool;
@@ -143,7 +143,7 @@ const char *Conn::fail_reason() const
 
 /* Make @b (@len octets for @dir, cid @id); xprtrdma_dma_maperr when its
  * mapping failed. */
-static Result<void> make_buf(MsgBuf &b, void *dev, u32 len, int dir, int id)
+static Result<void> make_buf(MsgBuf &b, ib_device *dev, u32 len, int dir, int id)
 {
 	auto r = b.make(dev, len, dir, id);
 
@@ -178,7 +178,7 @@ Result<void> Conn::setup(const void *addr, unsigned int addrlen, bool offer_v2)
 	RPCRDMAX_TRY(wait_resolved(2 * kResolveMs + 1000));
 	stage = "setting up";
 
-	void *dev = id.device();
+	ib_device *dev = id.device();
 	rpcrdmax_dev_attrs attrs;
 	RPCRDMAX_TRY(check(rpcrdmax_ib_query_device(dev, &attrs)));
 	if (!attrs.mem_mgt_extensions) {

@@ -111,7 +111,7 @@ int ClntEp::connect(const void *addr, unsigned int addrlen)
  * 3.3.1), when posting finds the connection gone, and after sending a
  * Call that expects no Reply (its credit would stay counted).
  */
-RPCRDMAX_HOT_ENTRY int ClntEp::transmit(void *rqst, unsigned int how, unsigned long now)
+RPCRDMAX_HOT_ENTRY int ClntEp::transmit(rpc_rqst *rqst, unsigned int how, unsigned long now)
 {
 	const u32 xid = rqst_xid(rqst);
 	const u32 len = rqst_xdr(rqst, false).len();
@@ -139,7 +139,7 @@ RPCRDMAX_HOT_ENTRY int ClntEp::transmit(void *rqst, unsigned int how, unsigned l
 	return 0;
 }
 
-int ClntEp::send(void *rqst, u32 xid)
+int ClntEp::send(rpc_rqst *rqst, u32 xid)
 {
 	/* sunrpc's write lock keeps close() away while we transmit. */
 	if (!conn_)
@@ -148,7 +148,7 @@ int ClntEp::send(void *rqst, u32 xid)
 	return r.is_ok() ? 0 : r.error().code();
 }
 
-int ClntEp::bc_send(void *rqst, u32 xid, u32 len)
+int ClntEp::bc_send(rpc_rqst *rqst, u32 xid, u32 len)
 {
 	if (!conn_)
 		return -err::ENOTCONN;
@@ -158,7 +158,7 @@ int ClntEp::bc_send(void *rqst, u32 xid, u32 len)
 
 /* A retransmission may go on the connection its Call went on only when
  * ERR_VERS answered that Call there (xprtrdma/v2.cpp). */
-bool ClntEp::may_resend(void *rqst)
+bool ClntEp::may_resend(rpc_rqst *rqst)
 {
 	Req *req = Req::from_call_buffer(rqst_buffer(rqst));
 	return exchange(req->resend_ok, false);
@@ -218,13 +218,13 @@ using rpcrdmax::xprtrdma::Req;
  *
  * Returns the endpoint, or NULL without memory.
  */
-extern "C" void *rpcrdmax_clnt_create(void *xprt) noexcept
+extern "C" rpcrdmax_clnt *rpcrdmax_clnt_create(rpc_xprt *xprt) noexcept
 {
 	return new (rpcrdmax::ktl::Gfp::Kernel) ClntEp(xprt);
 }
 
 /** rpcrdmax_clnt_max_payload - largest RPC payload the endpoint carries */
-extern "C" unsigned int rpcrdmax_clnt_max_payload(void *) noexcept
+extern "C" unsigned int rpcrdmax_clnt_max_payload(rpcrdmax_clnt *) noexcept
 {
 	return rpcrdmax::xprtrdma::kMaxPayload;
 }
@@ -235,7 +235,7 @@ extern "C" unsigned int rpcrdmax_clnt_max_payload(void *) noexcept
  *
  * Returns jiffies before the connect attempt.
  */
-extern "C" unsigned long rpcrdmax_clnt_connect_delay(void *ep) noexcept
+extern "C" unsigned long rpcrdmax_clnt_connect_delay(rpcrdmax_clnt *ep) noexcept
 {
 	return static_cast<ClntEp *>(ep)->connect_delay();
 }
@@ -249,7 +249,8 @@ extern "C" unsigned long rpcrdmax_clnt_connect_delay(void *ep) noexcept
  * Returns 0 or -ECONNREFUSED, -EHOSTUNREACH, -ENETUNREACH, -ETIMEDOUT,
  * -EOPNOTSUPP (no FRWR), -ENOMEM, as sunrpc expects of a failed connect.
  */
-extern "C" int rpcrdmax_clnt_connect(void *ep, const void *addr, unsigned int addrlen) noexcept
+extern "C" int rpcrdmax_clnt_connect(rpcrdmax_clnt *ep, const void *addr,
+				     unsigned int addrlen) noexcept
 {
 	return static_cast<ClntEp *>(ep)->connect(addr, addrlen);
 }
@@ -264,14 +265,14 @@ extern "C" int rpcrdmax_clnt_connect(void *ep, const void *addr, unsigned int ad
  * Returns 0 or the errno for sunrpc: -ENOTCONN (not connected, or reset),
  * -EBADSLT (no congestion slot), or another that fails this transmission.
  */
-extern "C" int rpcrdmax_clnt_transmit(void *ep, void *rqst, unsigned int how,
+extern "C" int rpcrdmax_clnt_transmit(rpcrdmax_clnt *ep, rpc_rqst *rqst, unsigned int how,
 				      unsigned long now) noexcept
 {
 	return static_cast<ClntEp *>(ep)->transmit(rqst, how, now);
 }
 
 /** rpcrdmax_clnt_bc_max_payload - the largest backward message's RPC part */
-extern "C" unsigned int rpcrdmax_clnt_bc_max_payload(void *ep) noexcept
+extern "C" unsigned int rpcrdmax_clnt_bc_max_payload(rpcrdmax_clnt *ep) noexcept
 {
 	return static_cast<ClntEp *>(ep)->bc_max_payload();
 }
@@ -283,13 +284,13 @@ extern "C" unsigned int rpcrdmax_clnt_bc_slots(void) noexcept
 }
 
 /** rpcrdmax_clnt_close - disconnect and release the connection (sleeps) */
-extern "C" void rpcrdmax_clnt_close(void *ep) noexcept
+extern "C" void rpcrdmax_clnt_close(rpcrdmax_clnt *ep) noexcept
 {
 	static_cast<ClntEp *>(ep)->close();
 }
 
 /** rpcrdmax_clnt_destroy - free the endpoint (after close) */
-extern "C" void rpcrdmax_clnt_destroy(void *ep) noexcept
+extern "C" void rpcrdmax_clnt_destroy(rpcrdmax_clnt *ep) noexcept
 {
 	delete static_cast<ClntEp *>(ep);
 }

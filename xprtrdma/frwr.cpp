@@ -20,7 +20,7 @@
 namespace rpcrdmax::xprtrdma {
 
 /* The pool's room, and its first kMrBatch MRs. */
-Result<void> Conn::frwr_setup(void *dev, u32 ppm)
+Result<void> Conn::frwr_setup(ib_device *dev, u32 ppm)
 {
 	pages_per_mr = ppm;
 	mr_dev_ = dev;
@@ -88,7 +88,7 @@ void Conn::frwr_stop_refill()
  * xdr_buf's addresses) handed over by address.  How many pages that is;
  * -E2BIG when more than an MR takes.
  */
-Result<u32> Conn::frwr_map(ClntMr *m, void *rqst, bool rcv, const core::PlannedSegment &ps,
+Result<u32> Conn::frwr_map(ClntMr *m, rpc_rqst *rqst, bool rcv, const core::PlannedSegment &ps,
 			   u32 shift, int dir)
 {
 	const ktl::XdrBufView b = rqst_xdr(rqst, rcv);
@@ -126,7 +126,7 @@ Result<u32> Conn::frwr_map(ClntMr *m, void *rqst, bool rcv, const core::PlannedS
  * and 3.5.3), mapped and its REG_MR prepared in m->reg_wr; it joins
  * @req's MRs.  -ENOBUFS when the pool has none free.
  */
-Result<ClntMr *> Conn::frwr_register(Req *req, void *rqst, bool rcv,
+Result<ClntMr *> Conn::frwr_register(Req *req, rpc_rqst *rqst, bool rcv,
 				     const core::PlannedSegment &ps, u32 extent_shift)
 {
 	const int dir = rcv ? RPCRDMAX_DMA_FROM_DEVICE : RPCRDMAX_DMA_TO_DEVICE;

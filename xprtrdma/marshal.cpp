@@ -57,7 +57,7 @@ unsigned int Conn::call_chunktype(bool pulled) const
 
 /* xprtrdma_chunk_read, _write or _reply for each of a chunk's @n MRs:
  * "more" until the last (@nsegs counts the page pieces left). */
-void Conn::trace_chunk(rpcrdmax_chunk_event which, void *rqst, u32 pos, ClntMr *const *mrs,
+void Conn::trace_chunk(rpcrdmax_chunk_event which, rpc_rqst *rqst, u32 pos, ClntMr *const *mrs,
 		       u32 n)
 {
 	int left = 0;
@@ -82,7 +82,7 @@ void Conn::trace_chunk(rpcrdmax_chunk_event which, void *rqst, u32 pos, ClntMr *
  * item is DDP-eligible then; large messages go whole (Long Call, Reply
  * chunk).
  */
-Result<CallShortcut> Conn::plan_call(void *rqst, u32 xid, u32 vers,
+Result<CallShortcut> Conn::plan_call(rpc_rqst *rqst, u32 xid, u32 vers,
 				     const core::InlineThresholds &thr, u64 call_len,
 				     const core::MsgShape &reply, rpcrdmax_xdr_shape *cs,
 				     core::MsgShape *call)
@@ -122,7 +122,7 @@ Result<CallShortcut> Conn::plan_call(void *rqst, u32 xid, u32 vers,
  * @pos); @tail_shift moves segments of the tail (a Long Call's XDR
  * round-up).  Fires the chunk's tracepoint.
  */
-Result<void> Conn::register_chunk(Req *req, void *rqst, const core::PlannedChunk &c,
+Result<void> Conn::register_chunk(Req *req, rpc_rqst *rqst, const core::PlannedChunk &c,
 				  rpcrdmax_chunk_event which, u32 pos, u32 tail_shift,
 				  Wr **wrs, ClntMr **regd, unsigned int *n)
 {
@@ -153,7 +153,7 @@ Result<void> Conn::register_chunk(Req *req, void *rqst, const core::PlannedChunk
 /* Step 2: every chunk of the plan registered, in wire order (Read list,
  * Write list, Reply chunk), into the header's lists; *@n: the REG_MRs in
  * @wrs. */
-Result<void> Conn::register_chunks(Req *req, void *rqst, const core::MsgShape &call,
+Result<void> Conn::register_chunks(Req *req, rpc_rqst *rqst, const core::MsgShape &call,
 				   Wr **wrs, unsigned int *n)
 {
 	core::ChunkLists &cl = send_hdr_.chunks;
@@ -184,7 +184,7 @@ Result<void> Conn::register_chunks(Req *req, void *rqst, const core::MsgShape &c
 
 /* The whole Call of @rqst (@cs) copied to @dst (@room octets): the
  * octets copied, or -EMSGSIZE. */
-static int copy_whole(void *rqst, const rpcrdmax_xdr_shape &cs, u8 *dst, u32 room)
+static int copy_whole(rpc_rqst *rqst, const rpcrdmax_xdr_shape &cs, u8 *dst, u32 room)
 {
 	/* No page list (most Calls): head and tail are kernel memory at
 	 * the xdr_buf's addresses, copied here. */
@@ -201,7 +201,7 @@ static int copy_whole(void *rqst, const rpcrdmax_xdr_shape &cs, u8 *dst, u32 roo
  * octets): all of it, or for a Read chunk the head and the tail less the
  * data's XDR round-up; nothing for a Long Call.  The octets copied, or a
  * negative errno. */
-int Conn::copy_inline(void *rqst, const rpcrdmax_xdr_shape &cs, const core::MsgShape &call,
+int Conn::copy_inline(rpc_rqst *rqst, const rpcrdmax_xdr_shape &cs, const core::MsgShape &call,
 		      u8 *dst, u32 room)
 {
 	switch (plan_.call) {
@@ -252,7 +252,7 @@ void Conn::count_call(const Req *req, const rpcrdmax_xdr_shape &cs, u32 copied)
  * (*@n REG_MRs in @wrs) into the header's lists, and the header encoded
  * into @out by the general encoders.  Its octets.
  */
-Result<u32> Conn::encode_chunks(Req *req, void *rqst, u32 xid, u32 vers, u32 credits,
+Result<u32> Conn::encode_chunks(Req *req, rpc_rqst *rqst, u32 xid, u32 vers, u32 credits,
 				const core::MsgShape &call, Wr **wrs, unsigned int *n, Bytes out)
 {
 	core::V1Header &h = send_hdr_;
@@ -278,7 +278,7 @@ Result<u32> Conn::encode_chunks(Req *req, void *rqst, u32 xid, u32 vers, u32 cre
  * written around it from fixed offsets; no chunk lists are built.  Its
  * octets.
  */
-Result<u32> Conn::encode_one_segment(Req *req, void *rqst, CallShortcut sc, u32 xid, u32 vers,
+Result<u32> Conn::encode_one_segment(Req *req, rpc_rqst *rqst, CallShortcut sc, u32 xid, u32 vers,
 				     u32 credits, Wr **wrs, unsigned int *n, Bytes out)
 {
 	const bool write = sc == CallShortcut::OneWrite;
@@ -319,7 +319,7 @@ static u64 shape_len(const rpcrdmax_xdr_shape &s)
  * before the Send.  -ENOBUFS when no MR is free (sunrpc retries), -EIO
  * when the Call cannot be sent.
  */
-Result<void> Conn::marshal(Req *req, void *rqst, u32 xid, SendBuf *sb, u32 *send_len,
+Result<void> Conn::marshal(Req *req, rpc_rqst *rqst, u32 xid, SendBuf *sb, u32 *send_len,
 			   Wr **wrs, unsigned int *nwr)
 {
 	/* the lengths decide an inline RPC; an RPC with chunks reads the rest */
@@ -501,7 +501,7 @@ void Conn::reply_err(rpcrdmax_reply_err which, ConstBytes hdr)
  * reaches into the page list goes through the shim.  The Reply's length
  * as the RPC layer counts it, or -EMSGSIZE.
  */
-static int place_reply(void *rqst, const u8 *src, u32 len, u32 ddp_len)
+static int place_reply(rpc_rqst *rqst, const u8 *src, u32 len, u32 ddp_len)
 {
 	const ktl::XdrBufView b = rqst_private_xdr(rqst);
 	core::ReplyPlacement p;
@@ -633,7 +633,7 @@ bool Conn::forward_reply(RecvBuf *rb, ConstBytes raw, const ib_wc &wc,
 {
 	Counters &st = ep_->stats;
 
-	void *rqst = rpcrdmax_xprt_lookup_pin(ep_->xprt_, h.xid);
+	rpc_rqst *rqst = rpcrdmax_xprt_lookup_pin(ep_->xprt_, h.xid);
 	/* Traced before its grant can let another Call go, so that the
 	 * trace shows every Call within the grant it went under. */
 	if (rqst && tp_on(RPCRDMAX_TP_XPRTRDMA_REPLY))
@@ -716,7 +716,7 @@ bool Conn::forward_reply(RecvBuf *rb, ConstBytes raw, const ib_wc &wc,
  * (now, or from the LOCAL_INV's completion).  True when the Receive is
  * not held for the Reply (it may be reposted).
  */
-bool Conn::retire(Req *req, void *rqst)
+bool Conn::retire(Req *req, rpc_rqst *rqst)
 {
 	bool repost = req->held == nullptr;
 	req->rqst = rqst;
@@ -735,7 +735,7 @@ bool Conn::retire(Req *req, void *rqst)
 
 void Conn::finish_reply(Req *req)
 {
-	void *rqst = exchange(req->rqst, nullptr);
+	rpc_rqst *rqst = exchange(req->rqst, nullptr);
 	int status = req->reply_status;
 
 	frwr_release(req);

@@ -20,19 +20,19 @@ using ktl::u32;
 
 /// The transport's slot table size (rpc_xprt's max_reqs:
 /// rdma_slot_table_entries when it was made).
-inline u32 xprt_max_reqs(const void *xprt)
+inline u32 xprt_max_reqs(const rpc_xprt *xprt)
 {
 	return RPCRDMAX_FIELD(unsigned int, xprt, RPC_XPRT_MAX_REQS);
 }
 
 /// The Call buffer rpcrdmax_clnt_buf_alloc() made (rq_buffer).
-inline void *rqst_buffer(const void *rqst)
+inline void *rqst_buffer(const rpc_rqst *rqst)
 {
 	return RPCRDMAX_FIELD(void *, rqst, RPC_RQST_BUFFER);
 }
 
 /// Its XID, host order (rq_xid).
-inline u32 rqst_xid(const void *rqst)
+inline u32 rqst_xid(const rpc_rqst *rqst)
 {
 	return ktl::be32_swap(RPCRDMAX_FIELD(u32, rqst, RPC_RQST_XID));
 }
@@ -40,32 +40,32 @@ inline u32 rqst_xid(const void *rqst)
 /// The major timeout (rq_majortimeo) and the retransmit timeout
 /// (rq_timeout), in jiffies: sunrpc's, until a Call sent sets those its
 /// Reply is waited for with.
-inline unsigned long &rqst_majortimeo(void *rqst)
+inline unsigned long &rqst_majortimeo(rpc_rqst *rqst)
 {
 	return RPCRDMAX_FIELD_REF(unsigned long, rqst, RPC_RQST_MAJORTIMEO);
 }
 
-inline unsigned long &rqst_timeout(void *rqst)
+inline unsigned long &rqst_timeout(rpc_rqst *rqst)
 {
 	return RPCRDMAX_FIELD_REF(unsigned long, rqst, RPC_RQST_TIMEOUT);
 }
 
 /// sunrpc's accounting of a Call sent: when (rq_xtime, ktime in ns) and
 /// how many octets, in all its transmissions (rq_xmit_bytes_sent).
-inline void rqst_account_sent(void *rqst, u32 len)
+inline void rqst_account_sent(rpc_rqst *rqst, u32 len)
 {
 	RPCRDMAX_FIELD_REF(long long, rqst, RPC_RQST_XTIME) = (long long)rpcrdmax_ktime_get_ns();
 	RPCRDMAX_FIELD_REF(unsigned long, rqst, RPC_RQST_XMIT_BYTES_SENT) += len;
 }
 
 /// rq_snd_buf, or rq_rcv_buf when @rcv.
-inline ktl::XdrBufView rqst_xdr(const void *rqst, bool rcv)
+inline ktl::XdrBufView rqst_xdr(const rpc_rqst *rqst, bool rcv)
 {
 	return ktl::xdr_buf_at(rqst, rcv ? RPCRDMAX_OFF_RPC_RQST_RCV_BUF : RPCRDMAX_OFF_RPC_RQST_SND_BUF);
 }
 
 /// rq_private_buf: where a Reply is placed (sunrpc copied rq_rcv_buf to it).
-inline ktl::XdrBufView rqst_private_xdr(const void *rqst)
+inline ktl::XdrBufView rqst_private_xdr(const rpc_rqst *rqst)
 {
 	return ktl::xdr_buf_at(rqst, RPCRDMAX_OFF_RPC_RQST_PRIVATE_BUF);
 }
@@ -78,7 +78,7 @@ inline u32 page_offset_of(unsigned long addr)
 /// The lengths of the Call (what is to be sent) or of the Reply buffer
 /// (the room it has): a shape without the offsets and the DDP flag,
 /// which only an RPC with chunks needs (zero here; rqst_shape_rest).
-inline rpcrdmax_xdr_shape rqst_lengths(const void *rqst, bool rcv)
+inline rpcrdmax_xdr_shape rqst_lengths(const rpc_rqst *rqst, bool rcv)
 {
 	const ktl::XdrBufView b = rqst_xdr(rqst, rcv);
 	rpcrdmax_xdr_shape s = {};
@@ -93,7 +93,7 @@ inline rpcrdmax_xdr_shape rqst_lengths(const void *rqst, bool rcv)
 /// The rest of the layout of the Call or of the Reply buffer, whose
 /// lengths *@s holds (rqst_lengths()): where each extent starts in its
 /// page, and whether the page list is a DDP-eligible data item.
-inline void rqst_shape_rest(const void *rqst, bool rcv, rpcrdmax_xdr_shape *s)
+inline void rqst_shape_rest(const rpc_rqst *rqst, bool rcv, rpcrdmax_xdr_shape *s)
 {
 	const ktl::XdrBufView b = rqst_xdr(rqst, rcv);
 
@@ -106,7 +106,7 @@ inline void rqst_shape_rest(const void *rqst, bool rcv, rpcrdmax_xdr_shape *s)
 /// Whether the Reply's page list is sparse (XDRBUF_SPARSE_PAGES: pages
 /// come as data arrives), so rpcrdmax_xprt_rqst_fill_sparse() must fill
 /// it before RDMA can place data there.
-inline bool rqst_rcv_sparse(const void *rqst)
+inline bool rqst_rcv_sparse(const rpc_rqst *rqst)
 {
 	const ktl::XdrBufView b = rqst_xdr(rqst, true);
 
@@ -115,10 +115,11 @@ inline bool rqst_rcv_sparse(const void *rqst)
 
 /// Whether the request's auth flavor covers its data (RPCSEC_GSS
 /// integrity or privacy: RPCAUTH_AUTH_DATATOUCH in its rpc_auth's flags).
-inline bool rqst_data_touch(const void *rqst)
+inline bool rqst_data_touch(const rpc_rqst *rqst)
 {
-	const void *cred = RPCRDMAX_FIELD(const void *, rqst, RPC_RQST_CRED);
-	const void *auth = cred ? RPCRDMAX_FIELD(const void *, cred, RPC_CRED_AUTH) : nullptr;
+	const rpc_cred *cred = RPCRDMAX_FIELD(const rpc_cred *, rqst, RPC_RQST_CRED);
+	const rpc_auth *auth = cred ? RPCRDMAX_FIELD(const rpc_auth *, cred,
+						     RPC_CRED_AUTH) : nullptr;
 
 	return auth && (RPCRDMAX_FIELD(unsigned long, auth, RPC_AUTH_FLAGS) >>
 			RPCRDMAX_RPCAUTH_AUTH_DATATOUCH) & 1;

@@ -8,7 +8,7 @@
 
 namespace rpcrdmax::xprtrdma {
 
-void ClntEp::print_stats(void *seq)
+void ClntEp::print_stats(seq_file *seq)
 {
 	/* The RDMA part of the stock "xprt: rdma" line, same field order:
 	 * read/write/reply segments, octets registered and received by RDMA, pull-up
@@ -34,7 +34,7 @@ void ClntEp::print_stats(void *seq)
  * Every counter, one "name value" line each (debugfs, shim/sunrpc/debugfs.c):
  * stock's rx_stats names where stock keeps the counter, then ours.
  */
-void ClntEp::print_counters(void *seq)
+void ClntEp::print_counters(seq_file *seq)
 {
 	Counters &s = stats;
 	const struct {
@@ -79,13 +79,13 @@ void ClntEp::print_counters(void *seq)
 using rpcrdmax::xprtrdma::ClntEp;
 
 /** rpcrdmax_clnt_print_counters - every counter of the endpoint, a line each */
-extern "C" void rpcrdmax_clnt_print_counters(void *ep, void *seq) noexcept
+extern "C" void rpcrdmax_clnt_print_counters(rpcrdmax_clnt *ep, seq_file *seq) noexcept
 {
 	static_cast<ClntEp *>(ep)->print_counters(seq);
 }
 
 /** rpcrdmax_clnt_print_stats - the RDMA counters of the mountstats line */
-extern "C" void rpcrdmax_clnt_print_stats(void *ep, void *seq) noexcept
+extern "C" void rpcrdmax_clnt_print_stats(rpcrdmax_clnt *ep, seq_file *seq) noexcept
 {
 	static_cast<ClntEp *>(ep)->print_stats(seq);
 }

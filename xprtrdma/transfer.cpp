@@ -66,7 +66,7 @@ void Conn::untake_send(SendBuf *sb)
  * Post wrs_[0, @n) (REG_MRs, unsignaled) and then the Send of @len
  * octets from @sb, as one chain; @rqst: the message's.
  */
-Result<void> Conn::post_send_chain(void *rqst, SendBuf *sb, u32 len, bool signal,
+Result<void> Conn::post_send_chain(rpc_rqst *rqst, SendBuf *sb, u32 len, bool signal,
 				   unsigned int n)
 {
 	sb->sge = sb->sge_for_device(pd_.local_dma_lkey());
@@ -95,7 +95,7 @@ Result<void> Conn::post_send_chain(void *rqst, SendBuf *sb, u32 len, bool signal
 	return {};
 }
 
-Result<void> Conn::send(void *rqst, u32 xid)
+Result<void> Conn::send(rpc_rqst *rqst, u32 xid)
 {
 	Req *req = Req::from_call_buffer(rqst_buffer(rqst));
 	bool signal;
@@ -134,7 +134,7 @@ u32 Conn::bc_max_payload(u32 vers) const
 }
 
 /* Send the Reply to a backward Call: an inline, chunkless RDMA_MSG. */
-Result<void> Conn::bc_send(void *rqst, u32 xid, u32 len)
+Result<void> Conn::bc_send(rpc_rqst *rqst, u32 xid, u32 len)
 {
 	bool signal;
 	const u32 vers = (u32)bc_vers_.read();

@@ -191,7 +191,7 @@ void Conn::note_connprop(const core::PropSet &props)
  */
 void Conn::v2_err_vers(ConstBytes raw, u32 xid, u32 low, u32 high)
 {
-	void *rqst = rpcrdmax_xprt_lookup_pin(ep_->xprt_, xid);
+	rpc_rqst *rqst = rpcrdmax_xprt_lookup_pin(ep_->xprt_, xid);
 
 	if (!rqst) {
 		reply_err(RPCRDMAX_REPLY_ERR_RQST, raw);
@@ -230,7 +230,7 @@ void Conn::v2_error(ConstBytes raw)
 	}
 	if (v2_confirmed())
 		update_grant(h.credits);
-	void *rqst = rpcrdmax_xprt_lookup_pin(ep_->xprt_, h.xid);
+	rpc_rqst *rqst = rpcrdmax_xprt_lookup_pin(ep_->xprt_, h.xid);
 	if (!rqst) {
 		if (h.xid == kConnPropXid && h.error.code == (u32)core::V2ErrCode::InvalidOption) {
 			rpcrdmax_log_ratelimited(RPCRDMAX_LOG_INFO,

@@ -144,7 +144,7 @@ struct ClntMr {
 	{
 		return { cqe.id(), nents, seg.handle, seg.length, seg.offset, dir };
 	}
-	void trace(rpcrdmax_mr_event which, void *rqst = nullptr) const
+	void trace(rpcrdmax_mr_event which, rpc_rqst *rqst = nullptr) const
 	{
 		if (!traced(which))
 			return;
@@ -185,7 +185,7 @@ struct Req {
 	List<ClntMr, &ClntMr::node> mrs;
 	Conn *conn = nullptr;		/* whose pool the MRs come from */
 	/* A Reply waiting for the invalidation of this request's MRs. */
-	void *rqst = nullptr;
+	rpc_rqst *rqst = nullptr;
 	u32 reply_len = 0;		/* inline RPC octets in the held Receive */
 	u32 ddp_len = 0;		/* octets the server wrote (Write chunk) */
 	u32 nomsg_len = 0;		/* RDMA_NOMSG: octets in the Reply chunk */
@@ -230,8 +230,8 @@ public:
 
 	int cm_event(CmId *, const rpcrdmax_cm_event_info &ev) override;
 	Result<void> setup(const void *addr, unsigned int addrlen, bool offer_v2);
-	Result<void> send(void *rqst, u32 xid);
-	RPCRDMAX_COLD Result<void> bc_send(void *rqst, u32 xid, u32 len);
+	Result<void> send(rpc_rqst *rqst, u32 xid);
+	RPCRDMAX_COLD Result<void> bc_send(rpc_rqst *rqst, u32 xid, u32 len);
 	u32 bc_max_payload(u32 vers = core::kRpcRdmaVersion1) const;
 	void recv_done(RecvBuf *rb, const ib_wc &wc);
 	void send_done(SendBuf *sb, const ib_wc &wc);
@@ -241,13 +241,13 @@ public:
 	void fence_invalidate(Req *req);
 
 	/* frwr.cpp */
-	Result<void> frwr_setup(void *dev, u32 pages_per_mr);
+	Result<void> frwr_setup(ib_device *dev, u32 pages_per_mr);
 	Result<void> frwr_grow();
 	static void frwr_refill(FnWork *w);
 	void frwr_stop_refill();
-	Result<u32> frwr_map(ClntMr *m, void *rqst, bool rcv, const core::PlannedSegment &ps,
+	Result<u32> frwr_map(ClntMr *m, rpc_rqst *rqst, bool rcv, const core::PlannedSegment &ps,
 			     u32 shift, int dir);
-	Result<ClntMr *> frwr_register(Req *req, void *rqst, bool rcv,
+	Result<ClntMr *> frwr_register(Req *req, rpc_rqst *rqst, bool rcv,
 				       const core::PlannedSegment &ps, u32 extent_shift);
 	void frwr_release(Req *req);
 	ClntMr *frwr_take_free();
@@ -258,25 +258,25 @@ public:
 
 	/* marshal.cpp */
 	unsigned int call_chunktype(bool pulled) const;
-	static void trace_chunk(rpcrdmax_chunk_event which, void *rqst, u32 pos,
+	static void trace_chunk(rpcrdmax_chunk_event which, rpc_rqst *rqst, u32 pos,
 				ClntMr *const *mrs, u32 n);
-	Result<void> marshal(Req *req, void *rqst, u32 xid, SendBuf *sb, u32 *send_len,
+	Result<void> marshal(Req *req, rpc_rqst *rqst, u32 xid, SendBuf *sb, u32 *send_len,
 			     Wr **wrs, unsigned int *nwr);
 	/* Conn::marshal's steps */
-	Result<CallShortcut> plan_call(void *rqst, u32 xid, u32 vers,
+	Result<CallShortcut> plan_call(rpc_rqst *rqst, u32 xid, u32 vers,
 				       const core::InlineThresholds &thr, u64 call_len,
 				       const core::MsgShape &reply, rpcrdmax_xdr_shape *cs,
 				       core::MsgShape *call);
-	Result<void> register_chunk(Req *req, void *rqst, const core::PlannedChunk &c,
+	Result<void> register_chunk(Req *req, rpc_rqst *rqst, const core::PlannedChunk &c,
 				    rpcrdmax_chunk_event which, u32 pos, u32 tail_shift,
 				    Wr **wrs, ClntMr **regd, unsigned int *n);
-	Result<void> register_chunks(Req *req, void *rqst, const core::MsgShape &call,
+	Result<void> register_chunks(Req *req, rpc_rqst *rqst, const core::MsgShape &call,
 				     Wr **wrs, unsigned int *n);
-	Result<u32> encode_chunks(Req *req, void *rqst, u32 xid, u32 vers, u32 credits,
+	Result<u32> encode_chunks(Req *req, rpc_rqst *rqst, u32 xid, u32 vers, u32 credits,
 				  const core::MsgShape &call, Wr **wrs, unsigned int *n, Bytes out);
-	Result<u32> encode_one_segment(Req *req, void *rqst, CallShortcut sc, u32 xid, u32 vers,
+	Result<u32> encode_one_segment(Req *req, rpc_rqst *rqst, CallShortcut sc, u32 xid, u32 vers,
 				       u32 credits, Wr **wrs, unsigned int *n, Bytes out);
-	int copy_inline(void *rqst, const rpcrdmax_xdr_shape &cs, const core::MsgShape &call,
+	int copy_inline(rpc_rqst *rqst, const rpcrdmax_xdr_shape &cs, const core::MsgShape &call,
 			u8 *dst, u32 room);
 	void count_call(const Req *req, const rpcrdmax_xdr_shape &cs, u32 copied);
 	/* True when @rb may be reposted now (false: a Req holds it). */
@@ -285,7 +285,7 @@ public:
 	RPCRDMAX_COLD bool backward_read_list(ConstBytes raw);
 	RPCRDMAX_COLD void reply_err(rpcrdmax_reply_err which, ConstBytes hdr);
 	void finish_reply(Req *req);
-	bool retire(Req *req, void *rqst);
+	bool retire(Req *req, rpc_rqst *rqst);
 	void update_grant(u32 credit_field);
 	bool forward_reply(RecvBuf *rb, ConstBytes raw, const ib_wc &wc,
 			   const core::V1Header &h);
@@ -325,7 +325,7 @@ private:
 	Result<void> wait_event(Completion *c, unsigned int ms);
 	SendBuf *take_send(bool *signal);
 	void untake_send(SendBuf *sb);
-	Result<void> post_send_chain(void *rqst, SendBuf *sb, u32 len, bool signal,
+	Result<void> post_send_chain(rpc_rqst *rqst, SendBuf *sb, u32 len, bool signal,
 				     unsigned int n);
 
 public:
@@ -351,7 +351,7 @@ private:
 	u32 since_signal_ = 0;
 	RecvBuf *recvs_ = nullptr;	/* the credits asked for + kBcSlots */
 	ClntMr *mrs_ = nullptr;		/* kMrPool, the first mrs_made_ made */
-	void *mr_dev_ = nullptr;
+	ib_device *mr_dev_ = nullptr;
 	u32 mrs_made_ = 0;		/* under free_lock_; by frwr_setup, then frwr_refill */
 	FnWork mr_refill_{ &Conn::frwr_refill };
 	SpinLock free_lock_;		/* MRs */
@@ -397,9 +397,17 @@ public:
 	CmId id;
 };
 
-class ClntEp {
+} // namespace rpcrdmax::xprtrdma
+
+/* The client endpoint's handle in the shim API (rpcrdmax_shim.h): C sees
+ * it declared only; every one is a ClntEp. */
+struct rpcrdmax_clnt {};
+
+namespace rpcrdmax::xprtrdma {
+
+class ClntEp : public ::rpcrdmax_clnt {
 public:
-	explicit ClntEp(void *xprt) : xprt_(xprt) {}
+	explicit ClntEp(rpc_xprt *xprt) : xprt_(xprt) {}
 	~ClntEp();
 	int connect(const void *addr, unsigned int addrlen);
 	unsigned long connect_delay();
@@ -410,21 +418,22 @@ public:
 	 * in Version Two, or the version settled (reply_timeout). */
 	void v2_probe(bool on) { (void)v2_probing_.cmpxchg(on ? 0 : 1, on ? 1 : 0); }
 	bool v2_probing() const { return v2_probing_.read() != 0; }
-	int transmit(void *rqst, unsigned int how, unsigned long now); /* enum rpcrdmax_xmit_how */
-	int send(void *rqst, u32 xid);
-	int bc_send(void *rqst, u32 xid, u32 len);
+	int transmit(rpc_rqst *rqst, unsigned int how,
+		     unsigned long now); /* enum rpcrdmax_xmit_how */
+	int send(rpc_rqst *rqst, u32 xid);
+	int bc_send(rpc_rqst *rqst, u32 xid, u32 len);
 	u32 bc_max_payload();
 	void close();
 	Req *buf_alloc(u32 callsize, u32 rcvsize, unsigned int gfp);
 	void buf_free(Req *req);
-	void print_stats(void *seq);
-	void print_counters(void *seq);
+	void print_stats(seq_file *seq);
+	void print_counters(seq_file *seq);
 	/* Version 1 from now on for this server: it answered ERR_VERS, or
 	 * the first version 2 Call got no answer (draft Section 7.2). */
 	void remember_v1(const char *why);
-	bool may_resend(void *rqst);
+	bool may_resend(rpc_rqst *rqst);
 
-	void *xprt_;
+	rpc_xprt *xprt_;
 	Counters stats;
 	/* How long buf_free waits for a LOCAL_INV before it fences the MRs
 	 * (Conn::fence_invalidate); KUnit's fence case shortens it. */

@@ -72,7 +72,8 @@ static int rpcrdmax_cm_upcall(struct rdma_cm_id *id, struct rdma_cm_event *event
  *
  * Returns 0 or a negative errno.
  */
-int rpcrdmax_cm_create_id(void *net, void *handler, rpcrdmax_cm_fn fn, void **id)
+int rpcrdmax_cm_create_id(struct net *net, struct rpcrdmax_cm_handler *handler, rpcrdmax_cm_fn fn,
+			  struct rdma_cm_id **id)
 {
 	struct rpcrdmax_cm_handler *h = handler;
 	struct rdma_cm_id *cm;
@@ -92,16 +93,17 @@ ALLOW_ERROR_INJECTION(rpcrdmax_cm_create_id, ERRNO);
  * @handler: storage that outlives the id
  * @fn: event callback
  */
-void rpcrdmax_cm_set_handler(void *id, void *handler, rpcrdmax_cm_fn fn)
+void rpcrdmax_cm_set_handler(struct rdma_cm_id *id, struct rpcrdmax_cm_handler *handler,
+			     rpcrdmax_cm_fn fn)
 {
 	struct rpcrdmax_cm_handler *h = handler;
 
 	h->fn = fn;
-	((struct rdma_cm_id *)id)->context = h;
+	id->context = h;
 }
 
 /** rpcrdmax_cm_destroy_id - destroy @id (not from its own event callback) */
-void rpcrdmax_cm_destroy_id(void *id)
+void rpcrdmax_cm_destroy_id(struct rdma_cm_id *id)
 {
 	if (id)
 		rdma_destroy_id(id);
@@ -115,7 +117,7 @@ void rpcrdmax_cm_destroy_id(void *id)
  * An IPv6 id is made IPv6-only first, so that IPv4 and IPv6 listeners
  * can share a port (nfsd creates one of each).
  */
-int rpcrdmax_cm_bind_addr(void *id, const void *addr)
+int rpcrdmax_cm_bind_addr(struct rdma_cm_id *id, const void *addr)
 {
 	if (((const struct sockaddr *)addr)->sa_family == AF_INET6) {
 		int rc = rdma_set_afonly(id, 1);
@@ -127,7 +129,7 @@ int rpcrdmax_cm_bind_addr(void *id, const void *addr)
 }
 
 /** rpcrdmax_cm_listen - listen for connection requests on a bound @id */
-int rpcrdmax_cm_listen(void *id, int backlog)
+int rpcrdmax_cm_listen(struct rdma_cm_id *id, int backlog)
 {
 	return rdma_listen(id, backlog);
 }
@@ -138,13 +140,13 @@ int rpcrdmax_cm_listen(void *id, int backlog)
  * @dst: sockaddr storage
  * @timeout_ms: resolution time limit
  */
-int rpcrdmax_cm_resolve_addr(void *id, const void *dst, unsigned int timeout_ms)
+int rpcrdmax_cm_resolve_addr(struct rdma_cm_id *id, const void *dst, unsigned int timeout_ms)
 {
 	return rdma_resolve_addr(id, NULL, (struct sockaddr *)dst, timeout_ms);
 }
 
 /** rpcrdmax_cm_resolve_route - start route resolution (ROUTE_RESOLVED/ROUTE_ERROR follow) */
-int rpcrdmax_cm_resolve_route(void *id, unsigned int timeout_ms)
+int rpcrdmax_cm_resolve_route(struct rdma_cm_id *id, unsigned int timeout_ms)
 {
 	return rdma_resolve_route(id, timeout_ms);
 }
@@ -165,8 +167,8 @@ int rpcrdmax_cm_resolve_route(void *id, unsigned int timeout_ms)
  *
  * Every Send signals only if asked to (IB_SIGNAL_REQ_WR).
  */
-int rpcrdmax_cm_create_qp(void *id, void *pd, void *send_cq, void *recv_cq,
-			  unsigned int max_send_wr, unsigned int max_recv_wr,
+int rpcrdmax_cm_create_qp(struct rdma_cm_id *id, struct ib_pd *pd, struct ib_cq *send_cq,
+			  struct ib_cq *recv_cq, unsigned int max_send_wr, unsigned int max_recv_wr,
 			  unsigned int max_send_sge, unsigned int max_recv_sge,
 			  unsigned int max_rdma_ctxs, unsigned int *send_wr_out)
 {
@@ -194,12 +196,10 @@ int rpcrdmax_cm_create_qp(void *id, void *pd, void *send_cq, void *recv_cq,
 ALLOW_ERROR_INJECTION(rpcrdmax_cm_create_qp, ERRNO);
 
 /** rpcrdmax_cm_destroy_qp - destroy the QP on @id, if any */
-void rpcrdmax_cm_destroy_qp(void *id)
+void rpcrdmax_cm_destroy_qp(struct rdma_cm_id *id)
 {
-	struct rdma_cm_id *cm = id;
-
-	if (cm->qp)
-		rdma_destroy_qp(cm);
+	if (id->qp)
+		rdma_destroy_qp(id);
 }
 
 /**
@@ -212,7 +212,7 @@ void rpcrdmax_cm_destroy_qp(void *id)
  * @retry_count: transport retries
  * @rnr_retry_count: receiver-not-ready retries (7 = forever)
  */
-int rpcrdmax_cm_connect(void *id, const void *pdata, unsigned int pdata_len,
+int rpcrdmax_cm_connect(struct rdma_cm_id *id, const void *pdata, unsigned int pdata_len,
 			unsigned int initiator_depth, unsigned int responder_resources,
 			unsigned int retry_count, unsigned int rnr_retry_count)
 {
@@ -239,7 +239,7 @@ ALLOW_ERROR_INJECTION(rpcrdmax_cm_connect, ERRNO);
  * @initiator_depth: outstanding RDMA Reads we issue
  * @responder_resources: outstanding RDMA Reads we accept
  */
-int rpcrdmax_cm_accept(void *id, const void *pdata, unsigned int pdata_len,
+int rpcrdmax_cm_accept(struct rdma_cm_id *id, const void *pdata, unsigned int pdata_len,
 		       unsigned int initiator_depth, unsigned int responder_resources)
 {
 	struct rdma_conn_param param = {
@@ -256,7 +256,7 @@ int rpcrdmax_cm_accept(void *id, const void *pdata, unsigned int pdata_len,
 ALLOW_ERROR_INJECTION(rpcrdmax_cm_accept, ERRNO);
 
 /** rpcrdmax_cm_reject - refuse a connection request, with optional private data */
-int rpcrdmax_cm_reject(void *id, const void *pdata, unsigned int pdata_len)
+int rpcrdmax_cm_reject(struct rdma_cm_id *id, const void *pdata, unsigned int pdata_len)
 {
 	return rdma_reject(id, pdata, min(pdata_len, 255U), IB_CM_REJ_CONSUMER_DEFINED);
 }
@@ -267,19 +267,19 @@ int rpcrdmax_cm_reject(void *id, const void *pdata, unsigned int pdata_len)
  *
  * What must run as if in the handler (rdma_accept()) from elsewhere.
  */
-void rpcrdmax_cm_lock_handler(void *id)
+void rpcrdmax_cm_lock_handler(struct rdma_cm_id *id)
 {
 	rdma_lock_handler(id);
 }
 
 /** rpcrdmax_cm_unlock_handler - undo rpcrdmax_cm_lock_handler() */
-void rpcrdmax_cm_unlock_handler(void *id)
+void rpcrdmax_cm_unlock_handler(struct rdma_cm_id *id)
 {
 	rdma_unlock_handler(id);
 }
 
 /** rpcrdmax_cm_disconnect - start disconnecting @id (DISCONNECTED follows) */
-int rpcrdmax_cm_disconnect(void *id)
+int rpcrdmax_cm_disconnect(struct rdma_cm_id *id)
 {
 	return rdma_disconnect(id);
 }
@@ -288,9 +288,9 @@ int rpcrdmax_cm_disconnect(void *id)
  * rpcrdmax_cm_peer_addr - the remote address of an id, for "%pISc" in a message
  * @id: a connected id, or a connection request's new id (set from the request)
  */
-const void *rpcrdmax_cm_peer_addr(void *id)
+const void *rpcrdmax_cm_peer_addr(struct rdma_cm_id *id)
 {
-	return &((struct rdma_cm_id *)id)->route.addr.dst_addr;
+	return &id->route.addr.dst_addr;
 }
 
 /**

@@ -54,7 +54,7 @@ void rpcrdmax_kfree(const void *p)
  *
  * Returns an opaque page handle, or NULL.
  */
-void *rpcrdmax_alloc_page(unsigned int gfp)
+struct page *rpcrdmax_alloc_page(unsigned int gfp)
 {
 	return alloc_page((__force gfp_t)gfp);
 }
@@ -63,10 +63,10 @@ void *rpcrdmax_alloc_page(unsigned int gfp)
  * rpcrdmax_free_page - release a page from rpcrdmax_alloc_page()
  * @page: the page handle, or NULL
  */
-void rpcrdmax_free_page(void *page)
+void rpcrdmax_free_page(struct page *page)
 {
 	if (page)
-		__free_page((struct page *)page);
+		__free_page(page);
 }
 
 /**
@@ -78,7 +78,7 @@ void rpcrdmax_free_page(void *page)
  * the stock server releases a Reply's pages: release_pages() frees the
  * last references a batch at a time.
  */
-void rpcrdmax_put_pages(void **pages, unsigned int n)
+void rpcrdmax_put_pages(struct page **pages, unsigned int n)
 {
 	if (n)
 		release_pages((struct page **)pages, n);
@@ -88,9 +88,9 @@ void rpcrdmax_put_pages(void **pages, unsigned int n)
  * rpcrdmax_page_address - kernel virtual address of a page
  * @page: a page handle (lowmem: every page on x86_64)
  */
-void *rpcrdmax_page_address(void *page)
+void *rpcrdmax_page_address(struct page *page)
 {
-	return page_address((struct page *)page);
+	return page_address(page);
 }
 
 /**

@@ -34,23 +34,21 @@ static_assert(RPCRDMAX_SIZEOF_RW_CTX == sizeof(struct rdma_rw_ctx) &&
  * DMA-maps the pieces.  Returns the Send Queue entries the operation
  * needs (at least 1), or a negative errno with nothing left mapped.
  */
-int rpcrdmax_rw_init(void *ctx, void *cm_id, void *sgl, const struct rpcrdmax_page_seg *segs,
-		     unsigned int nsegs, unsigned long long remote_addr, unsigned int rkey,
-		     int dir)
+int rpcrdmax_rw_init(struct rdma_rw_ctx *ctx, struct rdma_cm_id *cm_id, struct scatterlist *sgl,
+		     const struct rpcrdmax_page_seg *segs, unsigned int nsegs,
+		     unsigned long long remote_addr, unsigned int rkey, int dir)
 {
-	struct rdma_cm_id *id = cm_id;
-	struct scatterlist *sg = sgl;
 	unsigned int i;
 
-	if (!nsegs || !id->qp)
+	if (!nsegs || !cm_id->qp)
 		return -EINVAL;
-	sg_init_table(sg, nsegs);
+	sg_init_table(sgl, nsegs);
 	for (i = 0; i < nsegs; i++) {
 		if (!segs[i].len)
 			return -EINVAL;
-		sg_set_page(&sg[i], segs[i].page, segs[i].len, segs[i].offset);
+		sg_set_page(&sgl[i], segs[i].page, segs[i].len, segs[i].offset);
 	}
-	return rdma_rw_ctx_init(ctx, id->qp, id->port_num, sg, nsegs, 0, remote_addr, rkey,
+	return rdma_rw_ctx_init(ctx, cm_id->qp, cm_id->port_num, sgl, nsegs, 0, remote_addr, rkey,
 				dir);
 }
 ALLOW_ERROR_INJECTION(rpcrdmax_rw_init, ERRNO);
@@ -63,11 +61,10 @@ ALLOW_ERROR_INJECTION(rpcrdmax_rw_init, ERRNO);
  * @nsegs: the same count
  * @dir: the same direction
  */
-void rpcrdmax_rw_destroy(void *ctx, void *cm_id, void *sgl, unsigned int nsegs, int dir)
+void rpcrdmax_rw_destroy(struct rdma_rw_ctx *ctx, struct rdma_cm_id *cm_id, struct scatterlist *sgl,
+			 unsigned int nsegs, int dir)
 {
-	struct rdma_cm_id *id = cm_id;
-
-	rdma_rw_ctx_destroy(ctx, id->qp, id->port_num, sgl, nsegs, dir);
+	rdma_rw_ctx_destroy(ctx, cm_id->qp, cm_id->port_num, sgl, nsegs, dir);
 }
 
 /**
@@ -84,17 +81,17 @@ void rpcrdmax_rw_destroy(void *ctx, void *cm_id, void *sgl, unsigned int nsegs, 
  * errno; after an error some requests may have been posted, and they
  * complete or flush as usual.
  */
-int rpcrdmax_rw_post(void *cm_id, void *const *ctxs, unsigned int n, void *cqe,
-		     struct ib_send_wr *last)
+int rpcrdmax_rw_post(struct rdma_cm_id *cm_id, struct rdma_rw_ctx *const *ctxs, unsigned int n,
+		     struct rpcrdmax_cqe *cqe, struct ib_send_wr *last)
 {
-	struct rdma_cm_id *id = cm_id;
 	struct ib_send_wr *first = last;
 
 	if (!last && (!n || !cqe))
 		return -EINVAL;
 	while (n--)
-		first = rdma_rw_ctx_wrs(ctxs[n], id->qp, id->port_num, first ? NULL : cqe, first);
-	return ib_post_send(id->qp, first, NULL);
+		first = rdma_rw_ctx_wrs(ctxs[n], cm_id->qp, cm_id->port_num,
+					first ? NULL : &cqe->cqe, first);
+	return ib_post_send(cm_id->qp, first, NULL);
 }
 ALLOW_ERROR_INJECTION(rpcrdmax_rw_post, ERRNO);
 
@@ -103,9 +100,7 @@ ALLOW_ERROR_INJECTION(rpcrdmax_rw_post, ERRNO);
  * @cm_id: a connected id
  * @maxpages: pages in the largest I/O
  */
-unsigned int rpcrdmax_rw_mr_factor(void *cm_id, unsigned int maxpages)
+unsigned int rpcrdmax_rw_mr_factor(struct rdma_cm_id *cm_id, unsigned int maxpages)
 {
-	struct rdma_cm_id *id = cm_id;
-
-	return rdma_rw_mr_factor(id->device, id->port_num, maxpages);
+	return rdma_rw_mr_factor(cm_id->device, cm_id->port_num, maxpages);
 }

@@ -30,33 +30,33 @@ RPCRDMAX_CHECK_OPAQUE(COMPLETION, struct completion);
 RPCRDMAX_CHECK_OPAQUE(WAITQ, wait_queue_head_t);
 
 /** rpcrdmax_spin_init - initialise spinlock storage @lock */
-void rpcrdmax_spin_init(void *lock)
+void rpcrdmax_spin_init(struct spinlock *lock)
 {
-	spin_lock_init((spinlock_t *)lock);
+	spin_lock_init(lock);
 }
 
 /** rpcrdmax_spin_lock - take @lock (process or softirq context, no irq users) */
-void rpcrdmax_spin_lock(void *lock)
+void rpcrdmax_spin_lock(struct spinlock *lock)
 {
-	spin_lock((spinlock_t *)lock);
+	spin_lock(lock);
 }
 
 /** rpcrdmax_spin_unlock - release @lock taken by rpcrdmax_spin_lock() */
-void rpcrdmax_spin_unlock(void *lock)
+void rpcrdmax_spin_unlock(struct spinlock *lock)
 {
-	spin_unlock((spinlock_t *)lock);
+	spin_unlock(lock);
 }
 
 /** rpcrdmax_spin_lock_bh - take @lock with bottom halves disabled */
-void rpcrdmax_spin_lock_bh(void *lock)
+void rpcrdmax_spin_lock_bh(struct spinlock *lock)
 {
-	spin_lock_bh((spinlock_t *)lock);
+	spin_lock_bh(lock);
 }
 
 /** rpcrdmax_spin_unlock_bh - release @lock taken by rpcrdmax_spin_lock_bh() */
-void rpcrdmax_spin_unlock_bh(void *lock)
+void rpcrdmax_spin_unlock_bh(struct spinlock *lock)
 {
-	spin_unlock_bh((spinlock_t *)lock);
+	spin_unlock_bh(lock);
 }
 
 /**
@@ -65,11 +65,11 @@ void rpcrdmax_spin_unlock_bh(void *lock)
  *
  * Returns the flags to hand to rpcrdmax_spin_unlock_irqrestore().
  */
-unsigned long rpcrdmax_spin_lock_irqsave(void *lock)
+unsigned long rpcrdmax_spin_lock_irqsave(struct spinlock *lock)
 {
 	unsigned long flags;
 
-	spin_lock_irqsave((spinlock_t *)lock, flags);
+	spin_lock_irqsave(lock, flags);
 	return flags;
 }
 
@@ -78,93 +78,93 @@ unsigned long rpcrdmax_spin_lock_irqsave(void *lock)
  * @lock: spinlock storage
  * @flags: what rpcrdmax_spin_lock_irqsave() returned
  */
-void rpcrdmax_spin_unlock_irqrestore(void *lock, unsigned long flags)
+void rpcrdmax_spin_unlock_irqrestore(struct spinlock *lock, unsigned long flags)
 {
-	spin_unlock_irqrestore((spinlock_t *)lock, flags);
+	spin_unlock_irqrestore(lock, flags);
 }
 
 /** rpcrdmax_spin_is_locked - whether anyone holds @lock (for assertions) */
-bool rpcrdmax_spin_is_locked(void *lock)
+bool rpcrdmax_spin_is_locked(struct spinlock *lock)
 {
-	return spin_is_locked((spinlock_t *)lock);
+	return spin_is_locked(lock);
 }
 
 /** rpcrdmax_mutex_init - initialise mutex storage @mutex */
-void rpcrdmax_mutex_init(void *mutex)
+void rpcrdmax_mutex_init(struct mutex *mutex)
 {
-	mutex_init((struct mutex *)mutex);
+	mutex_init(mutex);
 }
 
 /** rpcrdmax_mutex_destroy - retire an unlocked @mutex */
-void rpcrdmax_mutex_destroy(void *mutex)
+void rpcrdmax_mutex_destroy(struct mutex *mutex)
 {
-	mutex_destroy((struct mutex *)mutex);
+	mutex_destroy(mutex);
 }
 
 /** rpcrdmax_mutex_lock - take @mutex; may sleep */
-void rpcrdmax_mutex_lock(void *mutex)
+void rpcrdmax_mutex_lock(struct mutex *mutex)
 {
-	mutex_lock((struct mutex *)mutex);
+	mutex_lock(mutex);
 }
 
 /** rpcrdmax_mutex_unlock - release @mutex */
-void rpcrdmax_mutex_unlock(void *mutex)
+void rpcrdmax_mutex_unlock(struct mutex *mutex)
 {
-	mutex_unlock((struct mutex *)mutex);
+	mutex_unlock(mutex);
 }
 
 /** rpcrdmax_mutex_is_locked - whether anyone holds @mutex (for assertions) */
-bool rpcrdmax_mutex_is_locked(void *mutex)
+bool rpcrdmax_mutex_is_locked(struct mutex *mutex)
 {
-	return mutex_is_locked((struct mutex *)mutex);
+	return mutex_is_locked(mutex);
 }
 
 /** rpcrdmax_refcount_set - set refcount storage @ref to @n */
-void rpcrdmax_refcount_set(void *ref, unsigned int n)
+void rpcrdmax_refcount_set(struct refcount_struct *ref, unsigned int n)
 {
-	refcount_set((refcount_t *)ref, n);
+	refcount_set(ref, n);
 }
 
 /** rpcrdmax_refcount_read - current value of @ref */
-unsigned int rpcrdmax_refcount_read(const void *ref)
+unsigned int rpcrdmax_refcount_read(const struct refcount_struct *ref)
 {
-	return refcount_read((const refcount_t *)ref);
+	return refcount_read(ref);
 }
 
 /** rpcrdmax_refcount_inc - take a reference; saturates (and warns) on overflow */
-void rpcrdmax_refcount_inc(void *ref)
+void rpcrdmax_refcount_inc(struct refcount_struct *ref)
 {
-	refcount_inc((refcount_t *)ref);
+	refcount_inc(ref);
 }
 
 /** rpcrdmax_refcount_inc_not_zero - take a reference unless @ref is zero */
-bool rpcrdmax_refcount_inc_not_zero(void *ref)
+bool rpcrdmax_refcount_inc_not_zero(struct refcount_struct *ref)
 {
-	return refcount_inc_not_zero((refcount_t *)ref);
+	return refcount_inc_not_zero(ref);
 }
 
 /** rpcrdmax_refcount_dec_and_test - drop a reference; true if it was the last */
-bool rpcrdmax_refcount_dec_and_test(void *ref)
+bool rpcrdmax_refcount_dec_and_test(struct refcount_struct *ref)
 {
-	return refcount_dec_and_test((refcount_t *)ref);
+	return refcount_dec_and_test(ref);
 }
 
 /** rpcrdmax_completion_init - initialise completion storage @c */
-void rpcrdmax_completion_init(void *c)
+void rpcrdmax_completion_init(struct completion *c)
 {
-	init_completion((struct completion *)c);
+	init_completion(c);
 }
 
 /** rpcrdmax_complete - wake one waiter of @c */
-void rpcrdmax_complete(void *c)
+void rpcrdmax_complete(struct completion *c)
 {
-	complete((struct completion *)c);
+	complete(c);
 }
 
 /** rpcrdmax_complete_all - wake every waiter of @c, now and later */
-void rpcrdmax_complete_all(void *c)
+void rpcrdmax_complete_all(struct completion *c)
 {
-	complete_all((struct completion *)c);
+	complete_all(c);
 }
 
 /**
@@ -173,9 +173,9 @@ void rpcrdmax_complete_all(void *c)
  * never ends)
  * @c: completion storage
  */
-void rpcrdmax_wait_for_completion(void *c)
+void rpcrdmax_wait_for_completion(struct completion *c)
 {
-	wait_for_completion((struct completion *)c);
+	wait_for_completion(c);
 }
 
 /**
@@ -185,19 +185,19 @@ void rpcrdmax_wait_for_completion(void *c)
  *
  * Returns the milliseconds that were left (at least 1), or 0 on timeout.
  */
-unsigned long rpcrdmax_wait_for_completion_timeout(void *c, unsigned int ms)
+unsigned long rpcrdmax_wait_for_completion_timeout(struct completion *c, unsigned int ms)
 {
 	unsigned long left;
 
-	left = wait_for_completion_timeout((struct completion *)c,
+	left = wait_for_completion_timeout(c,
 					   msecs_to_jiffies(ms));
 	return left ? max(jiffies_to_msecs(left), 1U) : 0;
 }
 
 /** rpcrdmax_waitq_init - initialise wait queue storage @wq */
-void rpcrdmax_waitq_init(void *wq)
+void rpcrdmax_waitq_init(struct wait_queue_head *wq)
 {
-	init_waitqueue_head((wait_queue_head_t *)wq);
+	init_waitqueue_head(wq);
 }
 
 /**
@@ -207,10 +207,10 @@ void rpcrdmax_waitq_init(void *wq)
  * Cheap when nobody sleeps; the caller changed the condition before
  * (wq_has_sleeper() orders that against a sleeper's re-check).
  */
-void rpcrdmax_waitq_wake_all(void *wq)
+void rpcrdmax_waitq_wake_all(struct wait_queue_head *wq)
 {
-	if (wq_has_sleeper((wait_queue_head_t *)wq))
-		wake_up_all((wait_queue_head_t *)wq);
+	if (wq_has_sleeper(wq))
+		wake_up_all(wq);
 }
 
 /**
@@ -222,8 +222,9 @@ void rpcrdmax_waitq_wake_all(void *wq)
  *
  * Returns true if @cond held, false on timeout.
  */
-bool rpcrdmax_waitq_wait(void *wq, bool (*cond)(void *arg), void *arg, unsigned int ms)
+bool rpcrdmax_waitq_wait(struct wait_queue_head *wq, bool (*cond)(void *arg), void *arg,
+			 unsigned int ms)
 {
-	return wait_event_timeout(*(wait_queue_head_t *)wq, cond(arg),
+	return wait_event_timeout(*wq, cond(arg),
 				  msecs_to_jiffies(ms)) != 0;
 }

@@ -151,20 +151,18 @@ void rpcrdmax_trace_wc(enum rpcrdmax_wc_event event, struct ib_cq *cq, const str
 }
 
 /* @id's peer address and port in @buf, as svc's xpt_remotebuf shows them. */
-static const char *rpcrdmax_peer_str(void *id, char *buf, size_t len)
+static const char *rpcrdmax_peer_str(struct rdma_cm_id *id, char *buf, size_t len)
 {
 	if (!id)
 		return "(no id)";
-	snprintf(buf, len, "%pISpc", &((struct rdma_cm_id *)id)->route.addr.dst_addr);
+	snprintf(buf, len, "%pISpc", &id->route.addr.dst_addr);
 	return buf;
 }
 
 /* The device name of CM id @id, for the server's DMA and chunk events. */
-static const char *rpcrdmax_id_device(void *id)
+static const char *rpcrdmax_id_device(struct rdma_cm_id *id)
 {
-	struct rdma_cm_id *cm = id;
-
-	return cm && cm->device ? dev_name(&cm->device->dev) : "(none)";
+	return id && id->device ? dev_name(&id->device->dev) : "(none)";
 }
 
 /**
@@ -173,7 +171,8 @@ static const char *rpcrdmax_id_device(void *id)
  * @id: the connection's struct rdma_cm_id
  * @status: the negative errno
  */
-void rpcrdmax_trace_svc_accept_err(enum rpcrdmax_accept_err which, void *id, long status)
+void rpcrdmax_trace_svc_accept_err(enum rpcrdmax_accept_err which, struct rdma_cm_id *id,
+				   long status)
 {
 	char buf[64];
 	const char *addr;
@@ -200,7 +199,7 @@ void rpcrdmax_trace_svc_accept_err(enum rpcrdmax_accept_err which, void *id, lon
  * @id: its struct rdma_cm_id
  * @status: the negative errno
  */
-void rpcrdmax_trace_svc_rq_post_err(void *id, int status)
+void rpcrdmax_trace_svc_rq_post_err(struct rdma_cm_id *id, int status)
 {
 	char buf[64];
 
@@ -215,7 +214,7 @@ void rpcrdmax_trace_svc_rq_post_err(void *id, int status)
  * @depth: Send Queue slots in all
  * @status: the negative errno
  */
-void rpcrdmax_trace_svc_sq_post_err(void *id, int avail, int depth, int status)
+void rpcrdmax_trace_svc_sq_post_err(struct rdma_cm_id *id, int avail, int depth, int status)
 {
 	char buf[64];
 
@@ -232,7 +231,7 @@ void rpcrdmax_trace_svc_sq_post_err(void *id, int avail, int depth, int status)
  * @retry: false: the poster goes to sleep (svcrdma_sq_full); true: it
  *	woke and tries again (svcrdma_sq_retry)
  */
-void rpcrdmax_trace_svc_sq_wait(void *id, int avail, int depth, bool retry)
+void rpcrdmax_trace_svc_sq_wait(struct rdma_cm_id *id, int avail, int depth, bool retry)
 {
 	char buf[64];
 
@@ -248,9 +247,9 @@ void rpcrdmax_trace_svc_sq_wait(void *id, int avail, int depth, bool retry)
  * @cq: the Send CQ (struct ib_cq)
  * @rc: the negative errno
  */
-void rpcrdmax_trace_post_send_err(void *rqst, void *cq, int rc)
+void rpcrdmax_trace_post_send_err(struct rpc_rqst *rqst, struct ib_cq *cq, int rc)
 {
-	trace_xprtrdma_post_send_err(rqst, cq ? ((struct ib_cq *)cq)->res.id : 0, rc);
+	trace_xprtrdma_post_send_err(rqst, cq ? cq->res.id : 0, rc);
 }
 
 /**
@@ -259,9 +258,9 @@ void rpcrdmax_trace_post_send_err(void *rqst, void *cq, int rc)
  * @cq: the Receive CQ (struct ib_cq)
  * @status: the negative errno
  */
-void rpcrdmax_trace_post_recvs_err(void *xprt, void *cq, int status)
+void rpcrdmax_trace_post_recvs_err(struct rpc_xprt *xprt, struct ib_cq *cq, int status)
 {
-	trace_xprtrdma_post_recvs_err(xprt, cq ? ((struct ib_cq *)cq)->res.id : 0, status);
+	trace_xprtrdma_post_recvs_err(xprt, cq ? cq->res.id : 0, status);
 }
 
 /**
@@ -272,9 +271,10 @@ void rpcrdmax_trace_post_recvs_err(void *xprt, void *cq, int status)
  * @num_sge: the Send's SGEs
  * @signaled: whether the Send asks for a completion
  */
-void rpcrdmax_trace_post_send(void *rqst, void *cq, int cid, int num_sge, bool signaled)
+void rpcrdmax_trace_post_send(struct rpc_rqst *rqst, struct ib_cq *cq, int cid, int num_sge,
+			      bool signaled)
 {
-	trace_xprtrdma_post_send(rqst, ((struct ib_cq *)cq)->res.id, cid, num_sge, signaled);
+	trace_xprtrdma_post_send(rqst, cq->res.id, cid, num_sge, signaled);
 }
 
 /**
@@ -282,9 +282,9 @@ void rpcrdmax_trace_post_send(void *rqst, void *cq, int cid, int num_sge, bool s
  * @cq: the Receive CQ (struct ib_cq)
  * @cid: which Receive buffer
  */
-void rpcrdmax_trace_post_recv(void *cq, int cid)
+void rpcrdmax_trace_post_recv(struct ib_cq *cq, int cid)
 {
-	trace_xprtrdma_post_recv(((struct ib_cq *)cq)->res.id, cid);
+	trace_xprtrdma_post_recv(cq->res.id, cid);
 }
 
 /**
@@ -294,9 +294,10 @@ void rpcrdmax_trace_post_recv(void *cq, int cid)
  * @count: Receives in the batch
  * @posted: Receives posted now in all
  */
-void rpcrdmax_trace_post_recvs(void *xprt, void *cq, unsigned int count, int posted)
+void rpcrdmax_trace_post_recvs(struct rpc_xprt *xprt, struct ib_cq *cq, unsigned int count,
+			       int posted)
 {
-	trace_xprtrdma_post_recvs(xprt, ((struct ib_cq *)cq)->res.id, count, posted);
+	trace_xprtrdma_post_recvs(xprt, cq->res.id, count, posted);
 }
 
 /**
@@ -305,14 +306,15 @@ void rpcrdmax_trace_post_recvs(void *xprt, void *cq, unsigned int count, int pos
  * @cqes: each Receive's struct ib_cqe, whose cid svcrdma_post_recv prints
  * @n: how many
  */
-void rpcrdmax_trace_svc_post_recvs(void *cq, void *const *cqes, unsigned int n)
+void rpcrdmax_trace_svc_post_recvs(struct ib_cq *cq, struct rpcrdmax_cqe *const *cqes,
+				   unsigned int n)
 {
 	unsigned int i;
 
 	if (!trace_svcrdma_post_recv_enabled())
 		return;
 	for (i = 0; i < n; i++)
-		trace_svcrdma_post_recv(((struct ib_cq *)cq)->res.id,
+		trace_svcrdma_post_recv(cq->res.id,
 					((const struct rpcrdmax_cqe *)cqes[i])->id);
 }
 
@@ -328,10 +330,10 @@ void rpcrdmax_trace_svc_post_recvs(void *cq, void *const *cqes, unsigned int n)
  * Fires svcrdma_post_write_chunk and _reply_chunk for the Writes there
  * are, then svcrdma_post_send: one call per Reply while they are off.
  */
-void rpcrdmax_trace_svc_post_send(void *cq, int cid, unsigned int num_sge, unsigned int inv_rkey,
-				  int write_wrs, int reply_wrs)
+void rpcrdmax_trace_svc_post_send(struct ib_cq *cq, int cid, unsigned int num_sge,
+				  unsigned int inv_rkey, int write_wrs, int reply_wrs)
 {
-	u32 cq_id = ((struct ib_cq *)cq)->res.id;
+	u32 cq_id = cq->res.id;
 
 	if (write_wrs)
 		trace_svcrdma_post_write_chunk(cq_id, cid, write_wrs);
@@ -346,9 +348,9 @@ void rpcrdmax_trace_svc_post_send(void *cq, int cid, unsigned int num_sge, unsig
  * @cid: the Read context's
  * @sqecount: the Send Queue slots the Reads take
  */
-void rpcrdmax_trace_svc_post_read_chunk(void *cq, int cid, int sqecount)
+void rpcrdmax_trace_svc_post_read_chunk(struct ib_cq *cq, int cid, int sqecount)
 {
-	trace_svcrdma_post_read_chunk(((struct ib_cq *)cq)->res.id, cid, sqecount);
+	trace_svcrdma_post_read_chunk(cq->res.id, cid, sqecount);
 }
 
 /**
@@ -356,7 +358,7 @@ void rpcrdmax_trace_svc_post_read_chunk(void *cq, int cid, int sqecount)
  * @xprt: the struct rpc_xprt
  * @delay: jiffies before the attempt
  */
-void rpcrdmax_trace_op_connect(void *xprt, unsigned long delay)
+void rpcrdmax_trace_op_connect(struct rpc_xprt *xprt, unsigned long delay)
 {
 	trace_xprtrdma_op_connect(xprt, delay);
 }
@@ -367,7 +369,8 @@ void rpcrdmax_trace_op_connect(void *xprt, unsigned long delay)
  * @connect: the connect time-out asked for, in jiffies
  * @reconnect: the longest reconnect delay asked for, in jiffies
  */
-void rpcrdmax_trace_op_set_cto(void *xprt, unsigned long connect, unsigned long reconnect)
+void rpcrdmax_trace_op_set_cto(struct rpc_xprt *xprt, unsigned long connect,
+			       unsigned long reconnect)
 {
 	trace_xprtrdma_op_set_cto(xprt, connect, reconnect);
 }
@@ -376,7 +379,7 @@ void rpcrdmax_trace_op_set_cto(void *xprt, unsigned long connect, unsigned long 
  * rpcrdmax_trace_op_inject_dsc - sunrpc injected a disconnect (CONFIG_FAIL_SUNRPC)
  * @xprt: the struct rpc_xprt
  */
-void rpcrdmax_trace_op_inject_dsc(void *xprt)
+void rpcrdmax_trace_op_inject_dsc(struct rpc_xprt *xprt)
 {
 	trace_xprtrdma_op_inject_dsc(xprt);
 }
@@ -389,8 +392,9 @@ void rpcrdmax_trace_op_inject_dsc(void *xprt)
  * @max_send: the largest Call sent inline
  * @max_recv: the largest Reply received inline
  */
-void rpcrdmax_trace_inline_thresh(void *id, unsigned int inline_send, unsigned int inline_recv,
-				  unsigned int max_send, unsigned int max_recv)
+void rpcrdmax_trace_inline_thresh(struct rdma_cm_id *id, unsigned int inline_send,
+				  unsigned int inline_recv, unsigned int max_send,
+				  unsigned int max_recv)
 {
 	trace_xprtrdma_inline_thresh(id, inline_send, inline_recv, max_send, max_recv);
 }
@@ -400,7 +404,7 @@ void rpcrdmax_trace_inline_thresh(void *id, unsigned int inline_send, unsigned i
  * @xprt: the struct rpc_xprt
  * @count: how many
  */
-void rpcrdmax_trace_createmrs(void *xprt, unsigned int count)
+void rpcrdmax_trace_createmrs(struct rpc_xprt *xprt, unsigned int count)
 {
 	trace_xprtrdma_createmrs(xprt, count);
 }
@@ -420,7 +424,7 @@ void rpcrdmax_trace_frwr_alloc(unsigned int mr_id, int rc)
  * @xprt: the struct rpc_xprt
  * @rqst: the RPC's struct rpc_rqst
  */
-void rpcrdmax_trace_nomrs_err(void *xprt, void *rqst)
+void rpcrdmax_trace_nomrs_err(struct rpc_xprt *xprt, struct rpc_rqst *rqst)
 {
 	trace_xprtrdma_nomrs_err(xprt, rqst);
 }
@@ -430,7 +434,7 @@ void rpcrdmax_trace_nomrs_err(void *xprt, void *rqst)
  * @rqst: its struct rpc_rqst
  * @ret: the negative errno
  */
-void rpcrdmax_trace_marshal_failed(void *rqst, int ret)
+void rpcrdmax_trace_marshal_failed(struct rpc_rqst *rqst, int ret)
 {
 	trace_xprtrdma_marshal_failed(rqst, ret);
 }
@@ -453,7 +457,7 @@ void rpcrdmax_trace_decode_seg(unsigned int handle, unsigned int length,
  * @xid: the Call's XID
  * @status: the negative errno
  */
-void rpcrdmax_trace_svc_send_err(void *id, unsigned int xid, int status)
+void rpcrdmax_trace_svc_send_err(struct rdma_cm_id *id, unsigned int xid, int status)
 {
 	char buf[64];
 
@@ -468,8 +472,8 @@ void rpcrdmax_trace_svc_send_err(void *id, unsigned int xid, int status)
  * @seg_no: segments used
  * @num_segs: segments in the chunk
  */
-void rpcrdmax_trace_svc_small_wrch_err(void *id, unsigned int remaining, unsigned int seg_no,
-				       unsigned int num_segs)
+void rpcrdmax_trace_svc_small_wrch_err(struct rdma_cm_id *id, unsigned int remaining,
+				       unsigned int seg_no, unsigned int num_segs)
 {
 	char buf[64];
 
@@ -483,7 +487,7 @@ void rpcrdmax_trace_svc_small_wrch_err(void *id, unsigned int remaining, unsigne
  * @rqst: its struct rpc_rqst, or NULL
  * @status: the negative errno
  */
-void rpcrdmax_trace_post_linv_err(void *rqst, int status)
+void rpcrdmax_trace_post_linv_err(struct rpc_rqst *rqst, int status)
 {
 	trace_xprtrdma_post_linv_err(rqst, status);
 }
@@ -516,7 +520,8 @@ void rpcrdmax_trace_frwr_maperr(int mr_id, int dir, int mapped, int nents)
  * @dma: the DMA address the mapping gave (0 if none)
  * @length: octets to map
  */
-void rpcrdmax_trace_svc_dma_map_err(void *id, unsigned long long dma, unsigned int length)
+void rpcrdmax_trace_svc_dma_map_err(struct rdma_cm_id *id, unsigned long long dma,
+				    unsigned int length)
 {
 	char buf[64];
 
@@ -531,7 +536,7 @@ void rpcrdmax_trace_svc_dma_map_err(void *id, unsigned long long dma, unsigned i
  * @nents: page pieces it was given
  * @status: the negative errno
  */
-void rpcrdmax_trace_svc_dma_map_rw_err(void *id, unsigned int nents, int status)
+void rpcrdmax_trace_svc_dma_map_rw_err(struct rdma_cm_id *id, unsigned int nents, int status)
 {
 	char buf[64];
 
@@ -556,7 +561,7 @@ void rpcrdmax_trace_cb_setup(struct rpc_xprt *xprt, unsigned int reqs)
  * @xid: its XID
  * @reply: false: xprtrdma_cb_call; true: xprtrdma_cb_reply
  */
-void rpcrdmax_trace_cb(void *xprt, unsigned int xid, bool reply)
+void rpcrdmax_trace_cb(struct rpc_xprt *xprt, unsigned int xid, bool reply)
 {
 	if (reply)
 		trace_xprtrdma_cb_reply(xprt, xid);
@@ -569,7 +574,7 @@ void rpcrdmax_trace_cb(void *xprt, unsigned int xid, bool reply)
  * @xprt: the struct rpc_xprt
  * @rc: 0 or the negative errno it failed with
  */
-void rpcrdmax_trace_connect(void *xprt, int rc)
+void rpcrdmax_trace_connect(struct rpc_xprt *xprt, int rc)
 {
 	trace_xprtrdma_connect(xprt, rc, rc ? rc : 1);
 }
@@ -580,7 +585,7 @@ void rpcrdmax_trace_connect(void *xprt, int rc)
  * @rc: what rdma_disconnect() returned
  * @established: the connection had been established
  */
-void rpcrdmax_trace_disconnect(void *xprt, int rc, bool established)
+void rpcrdmax_trace_disconnect(struct rpc_xprt *xprt, int rc, bool established)
 {
 	trace_xprtrdma_disconnect(xprt, rc, established ? 1 : 0);
 }
@@ -592,7 +597,7 @@ void rpcrdmax_trace_disconnect(void *xprt, int rc, bool established)
  * @rtype: how the Call travels (enum rpcrdmax_chunktype)
  * @wtype: how the Reply comes back (enum rpcrdmax_chunktype)
  */
-void rpcrdmax_trace_marshal(void *rqst, unsigned int hdrlen, unsigned int rtype,
+void rpcrdmax_trace_marshal(struct rpc_rqst *rqst, unsigned int hdrlen, unsigned int rtype,
 			    unsigned int wtype)
 {
 	trace_xprtrdma_marshal(rqst, hdrlen, rtype, wtype);
@@ -603,7 +608,7 @@ void rpcrdmax_trace_marshal(void *rqst, unsigned int hdrlen, unsigned int rtype,
  * @rqst: the Call's struct rpc_rqst
  * @credits: the credits the Reply granted
  */
-void rpcrdmax_trace_reply(void *rqst, unsigned int credits)
+void rpcrdmax_trace_reply(struct rpc_rqst *rqst, unsigned int credits)
 {
 	trace_xprtrdma_reply(rqst, credits);
 }
@@ -614,7 +619,7 @@ void rpcrdmax_trace_reply(void *rqst, unsigned int credits)
  * @low: the lowest version the server supports
  * @high: the highest
  */
-void rpcrdmax_trace_err_vers(void *rqst, unsigned int low, unsigned int high)
+void rpcrdmax_trace_err_vers(struct rpc_rqst *rqst, unsigned int low, unsigned int high)
 {
 	trace_xprtrdma_err_vers(rqst, low, high);
 }
@@ -623,7 +628,7 @@ void rpcrdmax_trace_err_vers(void *rqst, unsigned int low, unsigned int high)
  * rpcrdmax_trace_err_chunk - the server answered a Call with ERR_CHUNK
  * @rqst: the Call's struct rpc_rqst
  */
-void rpcrdmax_trace_err_chunk(void *rqst)
+void rpcrdmax_trace_err_chunk(struct rpc_rqst *rqst)
 {
 	trace_xprtrdma_err_chunk(rqst);
 }
@@ -634,7 +639,7 @@ void rpcrdmax_trace_err_chunk(void *rqst)
  * @rqst: the Call's struct rpc_rqst
  * @err: the rdma_err as received
  */
-void rpcrdmax_trace_err_unrecognized(void *rqst, unsigned int err)
+void rpcrdmax_trace_err_unrecognized(struct rpc_rqst *rqst, unsigned int err)
 {
 	trace_xprtrdma_err_unrecognized(rqst, err);
 }
@@ -647,8 +652,8 @@ void rpcrdmax_trace_err_unrecognized(void *rqst, unsigned int err)
  * @vers: its rdma_vers
  * @proc: its rdma_proc
  */
-void rpcrdmax_trace_reply_err(enum rpcrdmax_reply_err which, void *xprt, unsigned int xid,
-			      unsigned int vers, unsigned int proc)
+void rpcrdmax_trace_reply_err(enum rpcrdmax_reply_err which, struct rpc_xprt *xprt,
+			      unsigned int xid, unsigned int vers, unsigned int proc)
 {
 	switch (which) {
 	case RPCRDMAX_REPLY_ERR_SHORT:
@@ -676,10 +681,10 @@ void rpcrdmax_trace_reply_err(enum rpcrdmax_reply_err which, void *xprt, unsigne
  * @credits: rdma_credit
  * @hdrlen: the header's length in octets
  */
-void rpcrdmax_trace_svc_decode(void *cq, int cid, unsigned int xid, unsigned int vers,
+void rpcrdmax_trace_svc_decode(struct ib_cq *cq, int cid, unsigned int xid, unsigned int vers,
 			       unsigned int proc, unsigned int credits, unsigned int hdrlen)
 {
-	trace_svcrdma_decode_rqst(((struct ib_cq *)cq)->res.id, cid, xid, vers, proc, credits,
+	trace_svcrdma_decode_rqst(cq->res.id, cid, xid, vers, proc, credits,
 				  hdrlen);
 }
 
@@ -689,7 +694,8 @@ void rpcrdmax_trace_svc_decode(void *cq, int cid, unsigned int xid, unsigned int
  * @rqst: the struct rpc_rqst it serves, or NULL
  * @mr: what it maps
  */
-void rpcrdmax_trace_mr(enum rpcrdmax_mr_event which, void *rqst, const struct rpcrdmax_mr_info *mr)
+void rpcrdmax_trace_mr(enum rpcrdmax_mr_event which, struct rpc_rqst *rqst,
+		       const struct rpcrdmax_mr_info *mr)
 {
 	switch (which) {
 	case RPCRDMAX_MR_EV_REG:
@@ -716,7 +722,7 @@ void rpcrdmax_trace_mr(enum rpcrdmax_mr_event which, void *rqst, const struct rp
  * @mr: the MR
  * @nsegs: the chunk's page pieces from this MR on
  */
-void rpcrdmax_trace_chunk(enum rpcrdmax_chunk_event which, void *rqst, unsigned int pos,
+void rpcrdmax_trace_chunk(enum rpcrdmax_chunk_event which, struct rpc_rqst *rqst, unsigned int pos,
 			  const struct rpcrdmax_mr_info *mr, int nsegs)
 {
 	switch (which) {
@@ -742,10 +748,10 @@ void rpcrdmax_trace_chunk(enum rpcrdmax_chunk_event which, void *rqst, unsigned 
  * @length: rdma_length
  * @offset: rdma_offset
  */
-void rpcrdmax_trace_svc_rseg(void *cq, int cid, unsigned int segno, unsigned int position,
+void rpcrdmax_trace_svc_rseg(struct ib_cq *cq, int cid, unsigned int segno, unsigned int position,
 			     unsigned int handle, unsigned int length, unsigned long long offset)
 {
-	trace_svcrdma_decode_rseg(((struct ib_cq *)cq)->res.id, cid, segno, position, handle,
+	trace_svcrdma_decode_rseg(cq->res.id, cid, segno, position, handle,
 				  length, offset);
 }
 
@@ -758,10 +764,10 @@ void rpcrdmax_trace_svc_rseg(void *cq, int cid, unsigned int segno, unsigned int
  * @length: rdma_length
  * @offset: rdma_offset
  */
-void rpcrdmax_trace_svc_wseg(void *cq, int cid, unsigned int segno, unsigned int handle,
+void rpcrdmax_trace_svc_wseg(struct ib_cq *cq, int cid, unsigned int segno, unsigned int handle,
 			     unsigned int length, unsigned long long offset)
 {
-	trace_svcrdma_decode_wseg(((struct ib_cq *)cq)->res.id, cid, segno, handle, length,
+	trace_svcrdma_decode_wseg(cq->res.id, cid, segno, handle, length,
 				  offset);
 }
 
@@ -774,10 +780,11 @@ void rpcrdmax_trace_svc_wseg(void *cq, int cid, unsigned int segno, unsigned int
  * @length: the octets written into it
  * @offset: rdma_offset
  */
-void rpcrdmax_trace_svc_encode_wseg(void *cq, int cid, unsigned int segno, unsigned int handle,
-				    unsigned int length, unsigned long long offset)
+void rpcrdmax_trace_svc_encode_wseg(struct ib_cq *cq, int cid, unsigned int segno,
+				    unsigned int handle, unsigned int length,
+				    unsigned long long offset)
 {
-	trace_svcrdma_encode_wseg(((struct ib_cq *)cq)->res.id, cid, segno, handle, length,
+	trace_svcrdma_encode_wseg(cq->res.id, cid, segno, handle, length,
 				  offset);
 }
 
@@ -789,10 +796,10 @@ void rpcrdmax_trace_svc_encode_wseg(void *cq, int cid, unsigned int segno, unsig
  * @hdr: the message as received
  * @len: its length in octets (at least 16 unless @which is SHORT)
  */
-void rpcrdmax_trace_svc_decode_err(enum rpcrdmax_decode_err which, void *cq, int cid,
+void rpcrdmax_trace_svc_decode_err(enum rpcrdmax_decode_err which, struct ib_cq *cq, int cid,
 				   const void *hdr, unsigned int len)
 {
-	const u32 cq_id = ((struct ib_cq *)cq)->res.id;
+	const u32 cq_id = cq->res.id;
 
 	if (which == RPCRDMAX_DECODE_ERR_SHORT || len < 4 * sizeof(__be32)) {
 		trace_svcrdma_decode_short_err(cq_id, cid, len);

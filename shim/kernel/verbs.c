@@ -27,7 +27,7 @@ static_assert(RPCRDMAX_IB_WC_SUCCESS == IB_WC_SUCCESS &&
  * @device: an ib_device
  * @attrs: filled in
  */
-int rpcrdmax_ib_query_device(void *device, struct rpcrdmax_dev_attrs *attrs)
+int rpcrdmax_ib_query_device(struct ib_device *device, struct rpcrdmax_dev_attrs *attrs)
 {
 	struct ib_device *dev = device;
 	const struct ib_device_attr *a = &dev->attrs;
@@ -45,13 +45,13 @@ int rpcrdmax_ib_query_device(void *device, struct rpcrdmax_dev_attrs *attrs)
 }
 
 /** rpcrdmax_ib_device_name - @device's name, e.g. "rxe0" */
-const char *rpcrdmax_ib_device_name(void *device)
+const char *rpcrdmax_ib_device_name(struct ib_device *device)
 {
-	return dev_name(&((struct ib_device *)device)->dev);
+	return dev_name(&device->dev);
 }
 
 /** rpcrdmax_ib_alloc_pd - allocate a protection domain on @device into @pd */
-int rpcrdmax_ib_alloc_pd(void *device, void **pd)
+int rpcrdmax_ib_alloc_pd(struct ib_device *device, struct ib_pd **pd)
 {
 	struct ib_pd *p = ib_alloc_pd(device, 0);
 
@@ -63,7 +63,7 @@ int rpcrdmax_ib_alloc_pd(void *device, void **pd)
 ALLOW_ERROR_INJECTION(rpcrdmax_ib_alloc_pd, ERRNO);
 
 /** rpcrdmax_ib_dealloc_pd - free @pd (NULL is ignored) */
-void rpcrdmax_ib_dealloc_pd(void *pd)
+void rpcrdmax_ib_dealloc_pd(struct ib_pd *pd)
 {
 	if (pd)
 		ib_dealloc_pd(pd);
@@ -78,8 +78,8 @@ void rpcrdmax_ib_dealloc_pd(void *pd)
  * @workqueue: poll from a workqueue (handlers may sleep) instead of softirq
  * @cq: set to the CQ
  */
-int rpcrdmax_ib_alloc_cq(void *device, int nr_cqe, int comp_vector, bool workqueue,
-			 void **cq)
+int rpcrdmax_ib_alloc_cq(struct ib_device *device, int nr_cqe, int comp_vector, bool workqueue,
+			 struct ib_cq **cq)
 {
 	enum ib_poll_context poll = workqueue ? IB_POLL_WORKQUEUE : IB_POLL_SOFTIRQ;
 	struct ib_cq *c = comp_vector == RPCRDMAX_ANY_VECTOR ?
@@ -94,7 +94,7 @@ int rpcrdmax_ib_alloc_cq(void *device, int nr_cqe, int comp_vector, bool workque
 ALLOW_ERROR_INJECTION(rpcrdmax_ib_alloc_cq, ERRNO);
 
 /** rpcrdmax_ib_free_cq - free @cq (NULL is ignored) */
-void rpcrdmax_ib_free_cq(void *cq)
+void rpcrdmax_ib_free_cq(struct ib_cq *cq)
 {
 	if (cq)
 		ib_free_cq(cq);
@@ -118,7 +118,7 @@ static void rpcrdmax_ib_done(struct ib_cq *cq, struct ib_wc *wc)
  * @event: the tracepoint each completion fires first (cid -1 until
  *	rpcrdmax_ib_cqe_set_id())
  */
-void rpcrdmax_ib_cqe_init(void *cqe, rpcrdmax_wc_fn fn, enum rpcrdmax_wc_event event)
+void rpcrdmax_ib_cqe_init(struct rpcrdmax_cqe *cqe, rpcrdmax_wc_fn fn, enum rpcrdmax_wc_event event)
 {
 	struct rpcrdmax_cqe *c = cqe;
 
@@ -133,7 +133,7 @@ void rpcrdmax_ib_cqe_init(void *cqe, rpcrdmax_wc_fn fn, enum rpcrdmax_wc_event e
  * @cqe: as given to rpcrdmax_ib_cqe_init()
  * @id: the cid the events print (e.g. a Receive buffer's index)
  */
-void rpcrdmax_ib_cqe_set_id(void *cqe, int id)
+void rpcrdmax_ib_cqe_set_id(struct rpcrdmax_cqe *cqe, int id)
 {
 	((struct rpcrdmax_cqe *)cqe)->id = id;
 }
@@ -154,7 +154,7 @@ const char *rpcrdmax_ib_wc_status_msg(unsigned int status)
  * Returns 0 or a negative errno.  Requests before *@bad were posted and
  * will complete (or flush) as usual.
  */
-int rpcrdmax_ib_post_send(void *qp, const struct ib_send_wr *first,
+int rpcrdmax_ib_post_send(struct ib_qp *qp, const struct ib_send_wr *first,
 			  const struct ib_send_wr **bad)
 {
 	*bad = NULL;
@@ -170,14 +170,14 @@ ALLOW_ERROR_INJECTION(rpcrdmax_ib_post_send, ERRNO);
  * Returns 0 or a negative errno.  Requests before the one that failed
  * were posted and will complete (or flush) as usual.
  */
-int rpcrdmax_ib_post_recv(void *qp, const struct ib_recv_wr *first)
+int rpcrdmax_ib_post_recv(struct ib_qp *qp, const struct ib_recv_wr *first)
 {
 	return ib_post_recv(qp, first, NULL);
 }
 ALLOW_ERROR_INJECTION(rpcrdmax_ib_post_recv, ERRNO);
 
 /** rpcrdmax_ib_drain_qp - move @qp to error and wait until every WR has completed */
-void rpcrdmax_ib_drain_qp(void *qp)
+void rpcrdmax_ib_drain_qp(struct ib_qp *qp)
 {
 	ib_drain_qp(qp);
 }
@@ -190,7 +190,7 @@ void rpcrdmax_ib_drain_qp(void *qp)
  * @dir: an RPCRDMAX_DMA_* direction
  * @dma: set to the DMA address
  */
-int rpcrdmax_ib_dma_map_single(void *device, void *addr, unsigned long len, int dir,
+int rpcrdmax_ib_dma_map_single(struct ib_device *device, void *addr, unsigned long len, int dir,
 			       unsigned long long *dma)
 {
 	u64 a = ib_dma_map_single(device, addr, len, dir);
@@ -203,8 +203,8 @@ int rpcrdmax_ib_dma_map_single(void *device, void *addr, unsigned long len, int 
 ALLOW_ERROR_INJECTION(rpcrdmax_ib_dma_map_single, ERRNO);
 
 /** rpcrdmax_ib_dma_unmap_single - undo rpcrdmax_ib_dma_map_single() */
-void rpcrdmax_ib_dma_unmap_single(void *device, unsigned long long dma, unsigned long len,
-				  int dir)
+void rpcrdmax_ib_dma_unmap_single(struct ib_device *device, unsigned long long dma,
+				  unsigned long len, int dir)
 {
 	ib_dma_unmap_single(device, dma, len, dir);
 }
@@ -218,8 +218,8 @@ void rpcrdmax_ib_dma_unmap_single(void *device, unsigned long long dma, unsigned
  * @dir: an RPCRDMAX_DMA_* direction
  * @dma: set to the DMA address
  */
-int rpcrdmax_ib_dma_map_page(void *device, void *page, unsigned int offset, unsigned int len,
-			     int dir, unsigned long long *dma)
+int rpcrdmax_ib_dma_map_page(struct ib_device *device, struct page *page, unsigned int offset,
+			     unsigned int len, int dir, unsigned long long *dma)
 {
 	u64 a = ib_dma_map_page(device, page, offset, len, dir);
 
@@ -231,27 +231,28 @@ int rpcrdmax_ib_dma_map_page(void *device, void *page, unsigned int offset, unsi
 ALLOW_ERROR_INJECTION(rpcrdmax_ib_dma_map_page, ERRNO);
 
 /** rpcrdmax_ib_dma_unmap_page - undo rpcrdmax_ib_dma_map_page() */
-void rpcrdmax_ib_dma_unmap_page(void *device, unsigned long long dma, unsigned int len, int dir)
+void rpcrdmax_ib_dma_unmap_page(struct ib_device *device, unsigned long long dma, unsigned int len,
+				int dir)
 {
 	ib_dma_unmap_page(device, dma, len, dir);
 }
 
 /** rpcrdmax_ib_dma_sync_for_cpu - let the CPU read what the device wrote */
-void rpcrdmax_ib_dma_sync_for_cpu(void *device, unsigned long long dma, unsigned long len,
-				  int dir)
+void rpcrdmax_ib_dma_sync_for_cpu(struct ib_device *device, unsigned long long dma,
+				  unsigned long len, int dir)
 {
 	ib_dma_sync_single_for_cpu(device, dma, len, dir);
 }
 
 /** rpcrdmax_ib_dma_sync_for_device - hand CPU writes back to the device */
-void rpcrdmax_ib_dma_sync_for_device(void *device, unsigned long long dma,
+void rpcrdmax_ib_dma_sync_for_device(struct ib_device *device, unsigned long long dma,
 				     unsigned long len, int dir)
 {
 	ib_dma_sync_single_for_device(device, dma, len, dir);
 }
 
 /** rpcrdmax_ib_alloc_mr - allocate a fast-registration MR of up to @max_sg pages */
-int rpcrdmax_ib_alloc_mr(void *pd, unsigned int max_sg, void **mr)
+int rpcrdmax_ib_alloc_mr(struct ib_pd *pd, unsigned int max_sg, struct ib_mr **mr)
 {
 	struct ib_mr *m = ib_alloc_mr(pd, IB_MR_TYPE_MEM_REG, max_sg);
 
@@ -263,7 +264,7 @@ int rpcrdmax_ib_alloc_mr(void *pd, unsigned int max_sg, void **mr)
 ALLOW_ERROR_INJECTION(rpcrdmax_ib_alloc_mr, ERRNO);
 
 /** rpcrdmax_ib_dereg_mr - release @mr (NULL is ignored) */
-int rpcrdmax_ib_dereg_mr(void *mr)
+int rpcrdmax_ib_dereg_mr(struct ib_mr *mr)
 {
 	return mr ? ib_dereg_mr(mr) : 0;
 }
@@ -298,8 +299,8 @@ static __always_inline int rpcrdmax_mr_map_sg(struct ib_mr *mr, struct ib_device
  * success), or a negative errno; on any error nothing stays mapped.
  * Registration itself is a REG_MR work request the caller posts.
  */
-int rpcrdmax_ib_mr_map(void *mr, void *device, void *sgl, const struct rpcrdmax_page_seg *segs,
-		       unsigned int nsegs, int dir)
+int rpcrdmax_ib_mr_map(struct ib_mr *mr, struct ib_device *device, struct scatterlist *sgl,
+		       const struct rpcrdmax_page_seg *segs, unsigned int nsegs, int dir)
 {
 	struct scatterlist *sg = sgl;
 	unsigned int i;
@@ -330,8 +331,8 @@ ALLOW_ERROR_INJECTION(rpcrdmax_ib_mr_map, ERRNO);
  * pages, -EINVAL for an address outside the direct mapping, or another
  * negative errno; on any error nothing stays mapped.
  */
-int rpcrdmax_ib_mr_map_kva(void *mr, void *device, void *sgl, const void *va, unsigned int len,
-			   unsigned int max, int dir)
+int rpcrdmax_ib_mr_map_kva(struct ib_mr *mr, struct ib_device *device, struct scatterlist *sgl,
+			   const void *va, unsigned int len, unsigned int max, int dir)
 {
 	struct scatterlist *sg = sgl;
 
@@ -344,7 +345,8 @@ int rpcrdmax_ib_mr_map_kva(void *mr, void *device, void *sgl, const void *va, un
 }
 
 /** rpcrdmax_ib_mr_unmap - undo rpcrdmax_ib_mr_map()'s DMA mapping */
-void rpcrdmax_ib_mr_unmap(void *device, void *sgl, unsigned int nsegs, int dir)
+void rpcrdmax_ib_mr_unmap(struct ib_device *device, struct scatterlist *sgl, unsigned int nsegs,
+			  int dir)
 {
 	ib_dma_unmap_sg(device, sgl, nsegs, dir);
 }

@@ -22,13 +22,11 @@ static void rpcrdmax_work_trampoline(struct work_struct *work)
 
 /**
  * rpcrdmax_work_init - prepare work storage
- * @work: RPCRDMAX_SIZEOF_WORK bytes of storage
- * @fn: called in process context with @work when the item runs
+ * @w: RPCRDMAX_SIZEOF_WORK bytes of storage
+ * @fn: called in process context with @w when the item runs
  */
-void rpcrdmax_work_init(void *work, rpcrdmax_work_fn fn)
+void rpcrdmax_work_init(struct rpcrdmax_work *w, rpcrdmax_work_fn fn)
 {
-	struct rpcrdmax_work *w = work;
-
 	INIT_WORK(&w->work, rpcrdmax_work_trampoline);
 	w->fn = fn;
 }
@@ -40,55 +38,49 @@ void rpcrdmax_work_init(void *work, rpcrdmax_work_fn fn)
  *
  * Returns the workqueue, or NULL.
  */
-void *rpcrdmax_wq_alloc(const char *name, bool mem_reclaim)
+struct workqueue_struct *rpcrdmax_wq_alloc(const char *name, bool mem_reclaim)
 {
 	return alloc_workqueue("%s", WQ_UNBOUND | (mem_reclaim ? WQ_MEM_RECLAIM : 0),
 			       0, name);
 }
 
 /** rpcrdmax_wq_destroy - drain and free @wq (NULL is ignored) */
-void rpcrdmax_wq_destroy(void *wq)
+void rpcrdmax_wq_destroy(struct workqueue_struct *wq)
 {
 	if (wq)
 		destroy_workqueue(wq);
 }
 
 /**
- * rpcrdmax_work_queue - queue @work
+ * rpcrdmax_work_queue - queue @w
  * @wq: a workqueue from rpcrdmax_wq_alloc(), or NULL for the system one
- * @work: initialised work storage
+ * @w: initialised work storage
  *
- * Returns false if @work was already pending.
+ * Returns false if @w was already pending.
  */
-bool rpcrdmax_work_queue(void *wq, void *work)
+bool rpcrdmax_work_queue(struct workqueue_struct *wq, struct rpcrdmax_work *w)
 {
-	struct rpcrdmax_work *w = work;
-
 	return queue_work(wq ? wq : RPCRDMAX_SYSTEM_WQ, &w->work);
 }
 
 /**
- * rpcrdmax_work_cancel_sync - cancel @work and wait for a running callback
- * @work: initialised work storage
+ * rpcrdmax_work_cancel_sync - cancel @w and wait for a running callback
+ * @w: initialised work storage
  *
- * Returns true if @work was pending.
+ * Returns true if @w was pending.
  */
-bool rpcrdmax_work_cancel_sync(void *work)
+bool rpcrdmax_work_cancel_sync(struct rpcrdmax_work *w)
 {
-	struct rpcrdmax_work *w = work;
-
 	return cancel_work_sync(&w->work);
 }
 
 /**
- * rpcrdmax_work_flush - wait for @work's last queued run to finish
- * @work: initialised work storage
+ * rpcrdmax_work_flush - wait for @w's last queued run to finish
+ * @w: initialised work storage
  *
  * Returns true if it had to wait.
  */
-bool rpcrdmax_work_flush(void *work)
+bool rpcrdmax_work_flush(struct rpcrdmax_work *w)
 {
-	struct rpcrdmax_work *w = work;
-
 	return flush_work(&w->work);
 }

@@ -25,8 +25,11 @@
 
 struct rpcrdmax_svc_xprt {
 	struct svc_xprt xprt;
-	void *cxx;		/* the C++ listener or connection, or NULL */
 	bool listener;
+	union {			/* the C++ side, or NULL */
+		struct rpcrdmax_svcl *svcl;	/* when listener */
+		struct rpcrdmax_svcc *svcc;
+	};
 	struct work_struct free_work;
 };
 
@@ -53,7 +56,7 @@ static struct svc_xprt *rpcrdmax_svc_create(struct svc_serv *serv, struct net *n
 	sx->listener = true;
 	set_bit(XPT_LISTENER, &sx->xprt.xpt_flags);
 	strcpy(sx->xprt.xpt_remotebuf, "listener");
-	rc = rpcrdmax_svcl_create(&sx->xprt, sa, salen, &sx->cxx);
+	rc = rpcrdmax_svcl_create(&sx->xprt, sa, salen, &sx->svcl);
 	if (rc) {
 		/* svc puts the module reference it took for xpo_create, and
 		 * freeing the svc_xprt puts one more: balance that one. */
@@ -69,10 +72,10 @@ static struct svc_xprt *rpcrdmax_svc_accept(struct svc_xprt *xprt)
 {
 	struct rpcrdmax_svc_xprt *sx = rpcrdmax_sx(xprt);
 	bool more = false;
-	void *n;
+	struct svc_xprt *n;
 
 	clear_bit(XPT_CONN, &xprt->xpt_flags);
-	n = rpcrdmax_svcl_accept(sx->cxx, &more);
+	n = rpcrdmax_svcl_accept(sx->svcl, &more);
 	if (more)
 		set_bit(XPT_CONN, &xprt->xpt_flags);
 	return n;
@@ -82,11 +85,11 @@ static int rpcrdmax_svc_recvfrom(struct svc_rqst *rqstp)
 {
 	struct svc_xprt *xprt = rqstp->rq_xprt;
 	struct rpcrdmax_svc_xprt *sx = rpcrdmax_sx(xprt);
-	void *ctxt = NULL;
+	struct rpcrdmax_svc_ctxt *ctxt = NULL;
 	int len;
 
 	rqstp->rq_xprt_ctxt = NULL;
-	len = rpcrdmax_svcc_recvfrom(sx->cxx, rqstp, &ctxt);
+	len = rpcrdmax_svcc_recvfrom(sx->svcc, rqstp, &ctxt);
 	if (len <= 0)
 		return len < 0 ? -ENOTCONN : 0;
 	rqstp->rq_xprt_ctxt = ctxt;
@@ -106,7 +109,7 @@ static int rpcrdmax_svc_sendto(struct svc_rqst *rqstp)
 
 	if (svc_xprt_is_dead(xprt))
 		return -ENOTCONN;
-	rc = rpcrdmax_svcc_sendto(rpcrdmax_sx(xprt)->cxx, rqstp, rqstp->rq_xprt_ctxt);
+	rc = rpcrdmax_svcc_sendto(rpcrdmax_sx(xprt)->svcc, rqstp, rqstp->rq_xprt_ctxt);
 	if (rc < 0) {
 		svc_xprt_deferred_close(xprt);
 		return -ENOTCONN;
@@ -118,34 +121,32 @@ static int rpcrdmax_svc_sendto(struct svc_rqst *rqstp)
 static int rpcrdmax_svc_result_payload(struct svc_rqst *rqstp, unsigned int offset,
 				       unsigned int length)
 {
-	return rpcrdmax_svcc_result_payload(rpcrdmax_sx(rqstp->rq_xprt)->cxx, rqstp->rq_xprt_ctxt,
+	return rpcrdmax_svcc_result_payload(rpcrdmax_sx(rqstp->rq_xprt)->svcc, rqstp->rq_xprt_ctxt,
 					    offset, length);
 }
 
 static void rpcrdmax_svc_release_ctxt(struct svc_xprt *xprt, void *ctxt)
 {
 	if (ctxt)
-		rpcrdmax_svcc_release(rpcrdmax_sx(xprt)->cxx, ctxt);
+		rpcrdmax_svcc_release(rpcrdmax_sx(xprt)->svcc, ctxt);
 }
 
 static void rpcrdmax_svc_detach(struct svc_xprt *xprt)
 {
 	struct rpcrdmax_svc_xprt *sx = rpcrdmax_sx(xprt);
 
-	if (!sx->listener && sx->cxx)
-		rpcrdmax_svcc_detach(sx->cxx);
+	if (!sx->listener && sx->svcc)
+		rpcrdmax_svcc_detach(sx->svcc);
 }
 
 static void rpcrdmax_svc_free_worker(struct work_struct *work)
 {
 	struct rpcrdmax_svc_xprt *sx = container_of(work, struct rpcrdmax_svc_xprt, free_work);
 
-	if (sx->cxx) {
-		if (sx->listener)
-			rpcrdmax_svcl_destroy(sx->cxx);
-		else
-			rpcrdmax_svcc_destroy(sx->cxx);
-	}
+	if (sx->listener && sx->svcl)
+		rpcrdmax_svcl_destroy(sx->svcl);
+	else if (!sx->listener && sx->svcc)
+		rpcrdmax_svcc_destroy(sx->svcc);
 	kfree(sx);
 }
 
@@ -197,11 +198,11 @@ static struct svc_xprt_class rpcrdmax_svc_class = {
 	.xcl_ident = XPRT_TRANSPORT_RDMA,
 };
 
-void *rpcrdmax_svc_conn_of(struct svc_xprt *xprt)
+struct rpcrdmax_svcc *rpcrdmax_svc_conn_of(struct svc_xprt *xprt)
 {
 	if (xprt->xpt_class != &rpcrdmax_svc_class || rpcrdmax_sx(xprt)->listener)
 		return NULL;
-	return rpcrdmax_sx(xprt)->cxx;
+	return rpcrdmax_sx(xprt)->svcc;
 }
 
 /**
@@ -247,7 +248,8 @@ void rpcrdmax_svc_unregister(void)
  *
  * Returns the svc_xprt (still XPT_BUSY until svc accepts it) or NULL.
  */
-void *rpcrdmax_svc_xprt_new(void *listener, void *cm_id, void *conn)
+struct svc_xprt *rpcrdmax_svc_xprt_new(struct svc_xprt *listener, struct rdma_cm_id *cm_id,
+				       struct rpcrdmax_svcc *conn)
 {
 	struct svc_xprt *lx = listener;
 	struct rdma_cm_id *id = cm_id;
@@ -259,7 +261,7 @@ void *rpcrdmax_svc_xprt_new(void *listener, void *cm_id, void *conn)
 		return NULL;
 	svc_xprt_init(lx->xpt_net, &rpcrdmax_svc_class, &sx->xprt, lx->xpt_server);
 	set_bit(XPT_CONG_CTRL, &sx->xprt.xpt_flags);
-	sx->cxx = conn;
+	sx->svcc = conn;
 	sa = (struct sockaddr *)&id->route.addr.dst_addr;
 	svc_xprt_set_remote(&sx->xprt, sa, svc_addr_len(sa));
 	sa = (struct sockaddr *)&id->route.addr.src_addr;
@@ -273,23 +275,23 @@ void *rpcrdmax_svc_xprt_new(void *listener, void *cm_id, void *conn)
  *
  * Freeing puts a module reference that only accepted transports hold.
  */
-void rpcrdmax_svc_xprt_discard(void *xprt)
+void rpcrdmax_svc_xprt_discard(struct svc_xprt *xprt)
 {
 	__module_get(THIS_MODULE);
 	svc_xprt_put(xprt);
 }
 
 /** rpcrdmax_svc_xprt_net - the struct net of @xprt (struct svc_xprt) */
-void *rpcrdmax_svc_xprt_net(void *xprt)
+struct net *rpcrdmax_svc_xprt_net(struct svc_xprt *xprt)
 {
-	return ((struct svc_xprt *)xprt)->xpt_net;
+	return xprt->xpt_net;
 }
 
 /**
  * rpcrdmax_svc_max_payload - the largest payload a connection may carry
  * @listener: the listener's svc_xprt
  */
-unsigned int rpcrdmax_svc_max_payload(void *listener)
+unsigned int rpcrdmax_svc_max_payload(struct svc_xprt *listener)
 {
 	struct svc_xprt *lx = listener;
 
@@ -297,33 +299,33 @@ unsigned int rpcrdmax_svc_max_payload(void *listener)
 }
 
 /** rpcrdmax_svc_xprt_conn_pending - tell svc a connection waits on @listener */
-void rpcrdmax_svc_xprt_conn_pending(void *listener)
+void rpcrdmax_svc_xprt_conn_pending(struct svc_xprt *listener)
 {
-	set_bit(XPT_CONN, &((struct svc_xprt *)listener)->xpt_flags);
+	set_bit(XPT_CONN, &listener->xpt_flags);
 	svc_xprt_enqueue(listener);
 }
 
 /** rpcrdmax_svc_xprt_data_ready - a message waits on @xprt */
-void rpcrdmax_svc_xprt_data_ready(void *xprt)
+void rpcrdmax_svc_xprt_data_ready(struct svc_xprt *xprt)
 {
-	set_bit(XPT_DATA, &((struct svc_xprt *)xprt)->xpt_flags);
+	set_bit(XPT_DATA, &xprt->xpt_flags);
 	svc_xprt_enqueue(xprt);
 }
 
 /** rpcrdmax_svc_xprt_received - a message was taken off @xprt */
-void rpcrdmax_svc_xprt_received(void *xprt)
+void rpcrdmax_svc_xprt_received(struct svc_xprt *xprt)
 {
 	svc_xprt_received(xprt);
 }
 
 /** rpcrdmax_svc_xprt_close - have svc close @xprt (any context) */
-void rpcrdmax_svc_xprt_close(void *xprt)
+void rpcrdmax_svc_xprt_close(struct svc_xprt *xprt)
 {
 	svc_xprt_deferred_close(xprt);
 }
 
 /** rpcrdmax_svc_xprt_closing - @xprt is closing or closed (XPT_CLOSE, XPT_DEAD) */
-bool rpcrdmax_svc_xprt_closing(void *xprt)
+bool rpcrdmax_svc_xprt_closing(struct svc_xprt *xprt)
 {
 	struct svc_xprt *x = xprt;
 

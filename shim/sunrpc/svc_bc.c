@@ -106,7 +106,7 @@ static struct xprt_class rpcrdmax_bc_class;
 /* nfsd's rpc_create() for a connection of ours: the backchannel on it. */
 static struct rpc_xprt *rpcrdmax_bc_setup(struct xprt_create *args)
 {
-	void *conn = args->bc_xprt ? rpcrdmax_svc_conn_of(args->bc_xprt) : NULL;
+	struct rpcrdmax_svcc *conn = args->bc_xprt ? rpcrdmax_svc_conn_of(args->bc_xprt) : NULL;
 	unsigned int slots;
 	struct rpc_xprt *xprt;
 
@@ -183,10 +183,10 @@ void rpcrdmax_svc_bc_unregister(void)
  * when no Call waits for @xid, or -EMSGSIZE when the Reply is longer
  * than the Call's receive buffer.
  */
-int rpcrdmax_svc_bc_reply(void *xprt, unsigned int xid, const void *msg, unsigned int len,
-			  unsigned int slots)
+int rpcrdmax_svc_bc_reply(struct svc_xprt *xprt, unsigned int xid, const void *msg,
+			  unsigned int len, unsigned int slots)
 {
-	struct rpc_xprt *bc = ((struct svc_xprt *)xprt)->xpt_bc_xprt;
+	struct rpc_xprt *bc = xprt->xpt_bc_xprt;
 	struct rpc_rqst *req;
 	struct kvec *dst;
 

@@ -38,7 +38,8 @@ static u64 rpcrdmax_svc_call_room(const struct svc_rqst *r)
  * Returns 0, or -EMSGSIZE if the Call would not fit the pages
  * (rpcrdmax_svc_call_room).
  */
-int rpcrdmax_svc_arg_copy(void *rqstp, unsigned int offset, const void *src, unsigned int len)
+int rpcrdmax_svc_arg_copy(struct svc_rqst *rqstp, unsigned int offset, const void *src,
+			  unsigned int len)
 {
 	struct svc_rqst *r = rqstp;
 
@@ -68,7 +69,7 @@ int rpcrdmax_svc_arg_copy(void *rqstp, unsigned int offset, const void *src, uns
  *
  * The Reply's pages are the caller's to place (ktl/svc_rqst.h).
  */
-void rpcrdmax_svc_arg_set(void *rqstp, unsigned int len)
+void rpcrdmax_svc_arg_set(struct svc_rqst *rqstp, unsigned int len)
 {
 	struct svc_rqst *r = rqstp;
 	struct xdr_buf *arg = &r->rq_arg;
@@ -93,7 +94,7 @@ void rpcrdmax_svc_arg_set(void *rqstp, unsigned int len)
  *
  * The whole Call is the head; rq_pages are all free for the Reply.
  */
-void rpcrdmax_svc_arg_set_buf(void *rqstp, void *buf, unsigned int len)
+void rpcrdmax_svc_arg_set_buf(struct svc_rqst *rqstp, void *buf, unsigned int len)
 {
 	struct svc_rqst *r = rqstp;
 	struct xdr_buf *arg = &r->rq_arg;
@@ -118,11 +119,11 @@ void rpcrdmax_svc_arg_set_buf(void *rqstp, void *buf, unsigned int len)
  *
  * Returns 0 or -EMSGSIZE when the range lies beyond the Reply.
  */
-int rpcrdmax_svc_res_copy(void *rqstp, unsigned int offset, unsigned int len, void *dst)
+int rpcrdmax_svc_res_copy(struct svc_rqst *rqstp, unsigned int offset, unsigned int len, void *dst)
 {
 	if (!len)
 		return 0;
-	return read_bytes_from_xdr_buf(&((struct svc_rqst *)rqstp)->rq_res, offset, dst, len) ?
+	return read_bytes_from_xdr_buf(&rqstp->rq_res, offset, dst, len) ?
 		-EMSGSIZE : 0;
 }
 
@@ -161,7 +162,7 @@ static int rpcrdmax_svc_add_pieces(struct page **pages, unsigned long offset, un
  * Returns the number of pieces, -EMSGSIZE if the range does not fit the
  * Call's pages (as rpcrdmax_svc_arg_copy()), or -ENOBUFS.
  */
-int rpcrdmax_svc_arg_pages(void *rqstp, unsigned int offset, unsigned int len,
+int rpcrdmax_svc_arg_pages(struct svc_rqst *rqstp, unsigned int offset, unsigned int len,
 			   struct rpcrdmax_page_seg *segs, unsigned int max)
 {
 	struct svc_rqst *r = rqstp;
@@ -185,14 +186,14 @@ int rpcrdmax_svc_arg_pages(void *rqstp, unsigned int offset, unsigned int len,
  * Returns the number of pieces, -EMSGSIZE if the range lies beyond the
  * Reply, or -ENOBUFS.
  */
-int rpcrdmax_svc_res_pages(void *rqstp, unsigned int offset, unsigned int len,
+int rpcrdmax_svc_res_pages(struct svc_rqst *rqstp, unsigned int offset, unsigned int len,
 			   struct rpcrdmax_page_seg *segs, unsigned int max)
 {
 	struct xdr_buf sub;
 	unsigned int n = 0;
 	int rc;
 
-	if (xdr_buf_subsegment(&((struct svc_rqst *)rqstp)->rq_res, &sub, offset, len))
+	if (xdr_buf_subsegment(&rqstp->rq_res, &sub, offset, len))
 		return -EMSGSIZE;
 	rc = rpcrdmax_svc_add_pieces(NULL, (unsigned long)sub.head[0].iov_base,
 				     sub.head[0].iov_len, segs, &n, max);
@@ -245,7 +246,7 @@ static unsigned int rpcrdmax_svc_res_slots(const struct svc_rqst *r)
  * Reply's slots below rq_next_page (and the release skips NULL ones):
  * rq_next_page marks the slots taken, as the bound of those to refill.
  */
-int rpcrdmax_svc_res_take_pages(void *rqstp, void **pages, unsigned int max)
+int rpcrdmax_svc_res_take_pages(struct svc_rqst *rqstp, struct page **pages, unsigned int max)
 {
 	struct svc_rqst *r = rqstp;
 	unsigned int i, k = 0, n = rpcrdmax_svc_res_slots(r);

@@ -26,7 +26,7 @@
 
 struct rpcrdmax_xprt {
 	struct rpc_xprt xprt;		/* first: xprt_alloc() sizes the whole */
-	void *ep;			/* the C++ endpoint */
+	struct rpcrdmax_clnt *ep;	/* the C++ endpoint */
 	struct delayed_work connect_worker;
 	bool debugfs_done;		/* shim/sunrpc/debugfs.c's file made */
 	int cong_tag;			/* under transport_lock (xprt_cong.c) */
@@ -38,7 +38,7 @@ static struct rpcrdmax_xprt *rpcrdmax_x(struct rpc_xprt *xprt)
 	return container_of(xprt, struct rpcrdmax_xprt, xprt);
 }
 
-void *rpcrdmax_xprt_ep(struct rpc_xprt *xprt)
+struct rpcrdmax_clnt *rpcrdmax_xprt_ep(struct rpc_xprt *xprt)
 {
 	return rpcrdmax_x(xprt)->ep;
 }
@@ -354,9 +354,9 @@ void rpcrdmax_xprt_unregister(void)
 }
 
 /** rpcrdmax_xprt_net - the struct net @xprt (struct rpc_xprt) was made in */
-void *rpcrdmax_xprt_net(void *xprt)
+struct net *rpcrdmax_xprt_net(struct rpc_xprt *xprt)
 {
-	return ((struct rpc_xprt *)xprt)->xprt_net;
+	return xprt->xprt_net;
 }
 
 /**
@@ -368,7 +368,7 @@ void *rpcrdmax_xprt_net(void *xprt)
  * a bad XID).  Every request returned must be handed to
  * rpcrdmax_xprt_complete_unpin() or rpcrdmax_xprt_unpin().
  */
-void *rpcrdmax_xprt_lookup_pin(void *xprt, unsigned int xid)
+struct rpc_rqst *rpcrdmax_xprt_lookup_pin(struct rpc_xprt *xprt, unsigned int xid)
 {
 	struct rpc_xprt *x = xprt;
 	struct rpc_rqst *rqst;
@@ -391,7 +391,7 @@ void *rpcrdmax_xprt_lookup_pin(void *xprt, unsigned int xid)
  * with no octets: xprt_complete_rqst() takes only a length, and call_status()
  * acts on tk_status (-EAGAIN: encode and transmit again; -EIO: fail).
  */
-void rpcrdmax_xprt_complete_unpin(void *xprt, void *rqst, int status)
+void rpcrdmax_xprt_complete_unpin(struct rpc_xprt *xprt, struct rpc_rqst *rqst, int status)
 {
 	struct rpc_xprt *x = xprt;
 	struct rpc_rqst *r = rqst;
@@ -407,7 +407,7 @@ void rpcrdmax_xprt_complete_unpin(void *xprt, void *rqst, int status)
 }
 
 /** rpcrdmax_xprt_unpin - release a pinned request without completing it */
-void rpcrdmax_xprt_unpin(void *xprt, void *rqst)
+void rpcrdmax_xprt_unpin(struct rpc_xprt *xprt, struct rpc_rqst *rqst)
 {
 	struct rpc_xprt *x = xprt;
 
@@ -421,7 +421,7 @@ void rpcrdmax_xprt_unpin(void *xprt, void *rqst)
  * @xprt: the transport
  * @credits: the current grant (at least 1)
  */
-void rpcrdmax_xprt_set_credits(void *xprt, unsigned int credits)
+void rpcrdmax_xprt_set_credits(struct rpc_xprt *xprt, unsigned int credits)
 {
 	struct rpc_xprt *x = xprt;
 
@@ -432,37 +432,37 @@ void rpcrdmax_xprt_set_credits(void *xprt, unsigned int credits)
 }
 
 /** rpcrdmax_xprt_reset_cong - a new connection's window (shim/sunrpc/xprt_cong.c) */
-void rpcrdmax_xprt_reset_cong(void *xprt)
+void rpcrdmax_xprt_reset_cong(struct rpc_xprt *xprt)
 {
 	rpcrdmax_cong_reset(xprt, &rpcrdmax_x(xprt)->cong_tag);
 }
 
 /** rpcrdmax_xprt_reestablish_set - whether @xprt has a reconnect wait (it connected before) */
-bool rpcrdmax_xprt_reestablish_set(void *xprt)
+bool rpcrdmax_xprt_reestablish_set(struct rpc_xprt *xprt)
 {
-	return ((struct rpc_xprt *)xprt)->reestablish_timeout != 0;
+	return xprt->reestablish_timeout != 0;
 }
 
 /** rpcrdmax_xprt_set_reestablish - set @xprt's reconnect wait to @ms */
-void rpcrdmax_xprt_set_reestablish(void *xprt, unsigned int ms)
+void rpcrdmax_xprt_set_reestablish(struct rpc_xprt *xprt, unsigned int ms)
 {
-	((struct rpc_xprt *)xprt)->reestablish_timeout = msecs_to_jiffies(ms);
+	xprt->reestablish_timeout = msecs_to_jiffies(ms);
 }
 
 /** rpcrdmax_xprt_reconnect_delay - jiffies left of @xprt's reconnect wait */
-unsigned long rpcrdmax_xprt_reconnect_delay(void *xprt)
+unsigned long rpcrdmax_xprt_reconnect_delay(struct rpc_xprt *xprt)
 {
 	return xprt_reconnect_delay(xprt);
 }
 
 /** rpcrdmax_xprt_reconnect_backoff - back @xprt's reconnect wait off, from @init_ms */
-void rpcrdmax_xprt_reconnect_backoff(void *xprt, unsigned int init_ms)
+void rpcrdmax_xprt_reconnect_backoff(struct rpc_xprt *xprt, unsigned int init_ms)
 {
 	xprt_reconnect_backoff(xprt, msecs_to_jiffies(init_ms));
 }
 
 /** rpcrdmax_xprt_force_disconnect - report a lost connection to sunrpc */
-void rpcrdmax_xprt_force_disconnect(void *xprt)
+void rpcrdmax_xprt_force_disconnect(struct rpc_xprt *xprt)
 {
 	xprt_force_disconnect(xprt);
 }
@@ -472,7 +472,7 @@ void rpcrdmax_xprt_force_disconnect(void *xprt)
  * @seq: the seq_file handed to the C++ print_stats hook
  * @fmt: printf format
  */
-void rpcrdmax_seq_printf(void *seq, const char *fmt, ...)
+void rpcrdmax_seq_printf(struct seq_file *seq, const char *fmt, ...)
 {
 	va_list ap;
 

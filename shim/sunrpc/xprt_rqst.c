@@ -29,9 +29,9 @@
  *
  * Returns the message length, or -EMSGSIZE if it does not fit.
  */
-int rpcrdmax_xprt_rqst_snd_copy(void *rqst, void *dst, unsigned int max)
+int rpcrdmax_xprt_rqst_snd_copy(struct rpc_rqst *rqst, void *dst, unsigned int max)
 {
-	struct xdr_buf *buf = &((struct rpc_rqst *)rqst)->rq_snd_buf;
+	struct xdr_buf *buf = &rqst->rq_snd_buf;
 
 	if (buf->len > max)
 		return -EMSGSIZE;
@@ -48,9 +48,9 @@ int rpcrdmax_xprt_rqst_snd_copy(void *rqst, void *dst, unsigned int max)
  * Some Replies (ACLs) come with XDRBUF_SPARSE_PAGES: pages allocated only
  * as data arrives.  Data placed by RDMA needs them up front.
  */
-int rpcrdmax_xprt_rqst_fill_sparse(void *rqst, unsigned int gfp)
+int rpcrdmax_xprt_rqst_fill_sparse(struct rpc_rqst *rqst, unsigned int gfp)
 {
-	struct xdr_buf *buf = &((struct rpc_rqst *)rqst)->rq_rcv_buf;
+	struct xdr_buf *buf = &rqst->rq_rcv_buf;
 	unsigned int i, n;
 
 	if (!(buf->flags & XDRBUF_SPARSE_PAGES) || !buf->page_len)
@@ -78,10 +78,10 @@ int rpcrdmax_xprt_rqst_fill_sparse(void *rqst, unsigned int gfp)
  * Returns @len, or -EMSGSIZE if it does not fit or the range is outside
  * the message.
  */
-int rpcrdmax_xprt_rqst_snd_copy_range(void *rqst, unsigned int offset, unsigned int len,
+int rpcrdmax_xprt_rqst_snd_copy_range(struct rpc_rqst *rqst, unsigned int offset, unsigned int len,
 				      void *dst, unsigned int max)
 {
-	struct xdr_buf *buf = &((struct rpc_rqst *)rqst)->rq_snd_buf;
+	struct xdr_buf *buf = &rqst->rq_snd_buf;
 
 	if (len > max || offset > buf->len || len > buf->len - offset)
 		return -EMSGSIZE;
@@ -99,9 +99,9 @@ int rpcrdmax_xprt_rqst_snd_copy_range(void *rqst, unsigned int offset, unsigned 
  * Fills the receive buffer's head, pages and tail in order.  Returns @len
  * or -EMSGSIZE if the message is longer than the request can take.
  */
-int rpcrdmax_xprt_rqst_rcv_copy(void *rqst, const void *src, unsigned int len)
+int rpcrdmax_xprt_rqst_rcv_copy(struct rpc_rqst *rqst, const void *src, unsigned int len)
 {
-	struct xdr_buf *buf = &((struct rpc_rqst *)rqst)->rq_private_buf;
+	struct xdr_buf *buf = &rqst->rq_private_buf;
 
 	if (len > buf->buflen ||
 	    write_bytes_to_xdr_buf(buf, 0, (void *)src, len))
@@ -120,7 +120,7 @@ int rpcrdmax_xprt_rqst_rcv_copy(void *rqst, const void *src, unsigned int len)
  * Copies the Call into a free slot and queues it.  Returns 0, -ENOTCONN
  * (no callback service), -ENOBUFS (no free slot) or -EMSGSIZE.
  */
-int rpcrdmax_xprt_bc_call(void *xprt, const void *msg, unsigned int len)
+int rpcrdmax_xprt_bc_call(struct rpc_xprt *xprt, const void *msg, unsigned int len)
 {
 	struct rpc_xprt *x = xprt;
 	struct svc_serv *serv = READ_ONCE(x->bc_serv);

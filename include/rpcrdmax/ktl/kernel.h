@@ -40,38 +40,61 @@ static_assert(err::EPERM == RPCRDMAX_EPERM && err::ENOENT == RPCRDMAX_ENOENT &&
 	      "ktl errno values differ from the kernel's");
 
 /*
+ * The structure each kernel field belongs to (RPCRDMAX_KERNEL_FIELDS in
+ * rpcrdmax_shim.h), as kfield_owner::NAME: a field is read only through a
+ * handle of that type, so an offset of one structure never lands in
+ * another.
+ */
+namespace kfield_owner {
+#define RPCRDMAX_KFIELD_OWNER(NAME, S, member) using NAME = S;
+RPCRDMAX_KERNEL_FIELDS(RPCRDMAX_KFIELD_OWNER)
+#undef RPCRDMAX_KFIELD_OWNER
+} // namespace kfield_owner
+
+/*
  * A kernel field read in place, no call: Off and Size are the field's
  * offset and width as generated from the target kernel's headers
- * (shim/kernel/consts.c FIELD); read it with RPCRDMAX_FIELD.
+ * (shim/kernel/consts.c FIELD), Owner its structure; read it with
+ * RPCRDMAX_FIELD.
  */
-template <typename T, unsigned long Off, unsigned long Size> inline T kfield(const void *obj)
+template <typename T, typename Owner, unsigned long Off, unsigned long Size>
+inline T kfield(const Owner *obj)
 {
 	static_assert(sizeof(T) == Size, "the C++ type is not as wide as the kernel's field");
-	return *reinterpret_cast<const T *>(static_cast<const unsigned char *>(obj) + Off);
+	return *reinterpret_cast<const T *>(reinterpret_cast<const unsigned char *>(obj) + Off);
 }
 
 /* The same field, to write in place. */
-template <typename T, unsigned long Off, unsigned long Size> inline T &kfield_ref(void *obj)
+template <typename T, typename Owner, unsigned long Off, unsigned long Size>
+inline T &kfield_ref(Owner *obj)
 {
 	static_assert(sizeof(T) == Size, "the C++ type is not as wide as the kernel's field");
-	return *reinterpret_cast<T *>(static_cast<unsigned char *>(obj) + Off);
+	return *reinterpret_cast<T *>(reinterpret_cast<unsigned char *>(obj) + Off);
 }
 
-/* Opaque storage for a kernel object C++ must not look inside. */
-template <size_t Size, size_t Align> struct alignas(Align) Opaque {
+/*
+ * Storage for a kernel object C++ embeds but must not look inside: Size
+ * and Align are generated from the kernel's definition of K, which C++
+ * sees declared only (rpcrdmax_shim.h); get() is the typed handle the
+ * shims take.
+ */
+template <typename K, size_t Size, size_t Align> struct alignas(Align) Opaque {
 	unsigned char bytes[Size];
-	void *get() { return bytes; }
-	const void *get() const { return bytes; }
+	K *get() { return static_cast<K *>(static_cast<void *>(bytes)); }
+	const K *get() const { return static_cast<const K *>(static_cast<const void *>(bytes)); }
 };
 
 } // namespace rpcrdmax::ktl
 
-/* Field NAME (RPCRDMAX_OFF_NAME, RPCRDMAX_FSIZE_NAME) of kernel object @obj, as a T. */
-#define RPCRDMAX_FIELD(T, obj, NAME) \
-	(::rpcrdmax::ktl::kfield<T, RPCRDMAX_OFF_##NAME, RPCRDMAX_FSIZE_##NAME>(obj))
+/* Field NAME (RPCRDMAX_OFF_NAME, RPCRDMAX_FSIZE_NAME) of kernel object @obj
+ * (a pointer to the field's structure), as a T. */
+#define RPCRDMAX_FIELD(T, obj, NAME)                                                      \
+	(::rpcrdmax::ktl::kfield<T, ::rpcrdmax::ktl::kfield_owner::NAME, RPCRDMAX_OFF_##NAME, \
+				 RPCRDMAX_FSIZE_##NAME>(obj))
 /* The same, as an lvalue to write. */
-#define RPCRDMAX_FIELD_REF(T, obj, NAME) \
-	(::rpcrdmax::ktl::kfield_ref<T, RPCRDMAX_OFF_##NAME, RPCRDMAX_FSIZE_##NAME>(obj))
+#define RPCRDMAX_FIELD_REF(T, obj, NAME)                                      \
+	(::rpcrdmax::ktl::kfield_ref<T, ::rpcrdmax::ktl::kfield_owner::NAME,  \
+				     RPCRDMAX_OFF_##NAME, RPCRDMAX_FSIZE_##NAME>(obj))
 
 /* RPCRDMAX_NOINIT: ktl/types.h */
 

@@ -57,7 +57,7 @@ public:
 	bool is_locked() { return rpcrdmax_spin_is_locked(raw_.get()); }
 
 private:
-	Opaque<RPCRDMAX_SIZEOF_SPINLOCK, RPCRDMAX_ALIGNOF_SPINLOCK> raw_;
+	Opaque<spinlock, RPCRDMAX_SIZEOF_SPINLOCK, RPCRDMAX_ALIGNOF_SPINLOCK> raw_;
 };
 
 class Mutex {
@@ -72,7 +72,7 @@ public:
 	bool is_locked() { return rpcrdmax_mutex_is_locked(raw_.get()); }
 
 private:
-	Opaque<RPCRDMAX_SIZEOF_MUTEX, RPCRDMAX_ALIGNOF_MUTEX> raw_;
+	Opaque<mutex, RPCRDMAX_SIZEOF_MUTEX, RPCRDMAX_ALIGNOF_MUTEX> raw_;
 };
 
 /*

@@ -19,18 +19,18 @@ namespace rpcrdmax::ktl {
  * Reply's pages are an array of their own (7.x, RPCRDMAX_SPLIT_RESPAGES)
  * @first has no meaning: only rq_next_page moves.
  */
-inline void svc_set_respages(void *rqstp, u32 first, u32 used)
+inline void svc_set_respages(svc_rqst *rqstp, u32 first, u32 used)
 {
-	auto *r = static_cast<unsigned char *>(rqstp);
-	auto **respages = reinterpret_cast<void ***>(r + RPCRDMAX_OFF_SVC_RQST_RESPAGES);
-	auto **next = reinterpret_cast<void ***>(r + RPCRDMAX_OFF_SVC_RQST_NEXT_PAGE);
+	auto *r = reinterpret_cast<unsigned char *>(rqstp);
+	auto **respages = reinterpret_cast<page ***>(r + RPCRDMAX_OFF_SVC_RQST_RESPAGES);
+	auto **next = reinterpret_cast<page ***>(r + RPCRDMAX_OFF_SVC_RQST_NEXT_PAGE);
 
 	static_assert(RPCRDMAX_FSIZE_SVC_RQST_RESPAGES == sizeof(void *) &&
 		      RPCRDMAX_FSIZE_SVC_RQST_NEXT_PAGE == sizeof(void *));
 #if !RPCRDMAX_SPLIT_RESPAGES
 	/* rq_pages is the svc_rqst's own array of page pointers */
 	static_assert(RPCRDMAX_FSIZE_SVC_RQST_PAGES > sizeof(void *));
-	*respages = reinterpret_cast<void **>(r + RPCRDMAX_OFF_SVC_RQST_PAGES) + first;
+	*respages = reinterpret_cast<page **>(r + RPCRDMAX_OFF_SVC_RQST_PAGES) + first;
 #else
 	(void)first;
 #endif

@@ -15,13 +15,13 @@
 namespace rpcrdmax::ktl {
 
 /* @xprt's xpt_flags word. */
-inline unsigned long *svc_xprt_flags(void *xprt)
+inline unsigned long *svc_xprt_flags(svc_xprt *xprt)
 {
 	return &RPCRDMAX_FIELD_REF(unsigned long, xprt, SVC_XPRT_FLAGS);
 }
 
 /* clear_bit(XPT_DATA, &@xprt->xpt_flags). */
-inline void svc_xprt_clear_data(void *xprt)
+inline void svc_xprt_clear_data(svc_xprt *xprt)
 {
 	__atomic_fetch_and(svc_xprt_flags(xprt), ~(1UL << RPCRDMAX_XPT_DATA), __ATOMIC_RELAXED);
 }

@@ -21,7 +21,7 @@ public:
 	unsigned int read() const { return rpcrdmax_refcount_read(raw_.get()); }
 
 private:
-	Opaque<RPCRDMAX_SIZEOF_REFCOUNT, RPCRDMAX_ALIGNOF_REFCOUNT> raw_;
+	Opaque<refcount_struct, RPCRDMAX_SIZEOF_REFCOUNT, RPCRDMAX_ALIGNOF_REFCOUNT> raw_;
 };
 
 /*
@@ -76,7 +76,7 @@ public:
 	}
 
 private:
-	Opaque<RPCRDMAX_SIZEOF_COMPLETION, RPCRDMAX_ALIGNOF_COMPLETION> raw_;
+	Opaque<completion, RPCRDMAX_SIZEOF_COMPLETION, RPCRDMAX_ALIGNOF_COMPLETION> raw_;
 };
 
 /*
@@ -94,7 +94,8 @@ public:
 	void wake_all()
 	{
 		__atomic_thread_fence(__ATOMIC_SEQ_CST);
-		auto *head = static_cast<unsigned char *>(raw_.get()) + RPCRDMAX_OFF_WAITQ_HEAD_NEXT;
+		auto *wq = reinterpret_cast<unsigned char *>(raw_.get());
+		auto *head = wq + RPCRDMAX_OFF_WAITQ_HEAD_NEXT;
 		static_assert(RPCRDMAX_FSIZE_WAITQ_HEAD_NEXT == sizeof(void *));
 		if (__atomic_load_n(reinterpret_cast<void **>(head), __ATOMIC_RELAXED) != head)
 			rpcrdmax_waitq_wake_all(raw_.get());
@@ -107,7 +108,7 @@ public:
 
 private:
 	template <typename F> static bool call(void *f) { return (*static_cast<F *>(f))(); }
-	Opaque<RPCRDMAX_SIZEOF_WAITQ, RPCRDMAX_ALIGNOF_WAITQ> raw_;
+	Opaque<wait_queue_head, RPCRDMAX_SIZEOF_WAITQ, RPCRDMAX_ALIGNOF_WAITQ> raw_;
 };
 
 /* A work item; see FnWork for one that calls back. */
@@ -115,20 +116,20 @@ class WorkItem {
 public:
 	WorkItem(const WorkItem &) = delete;
 	WorkItem &operator=(const WorkItem &) = delete;
-	bool queue(void *wq = nullptr) { return rpcrdmax_work_queue(wq, raw_.get()); }
+	bool queue(workqueue_struct *wq = nullptr) { return rpcrdmax_work_queue(wq, raw_.get()); }
 	bool cancel_sync() { return rpcrdmax_work_cancel_sync(raw_.get()); }
 	bool flush() { return rpcrdmax_work_flush(raw_.get()); }
 
 protected:
 	explicit WorkItem(rpcrdmax_work_fn fn) { rpcrdmax_work_init(raw_.get(), fn); }
-	static WorkItem *from_raw(void *raw)
+	static WorkItem *from_raw(rpcrdmax_work *raw)
 	{
 		/* raw_ is the first member, so the storage address is ours. */
 		return reinterpret_cast<WorkItem *>(raw);
 	}
 
 private:
-	Opaque<RPCRDMAX_SIZEOF_WORK, RPCRDMAX_ALIGNOF_WORK> raw_;
+	Opaque<rpcrdmax_work, RPCRDMAX_SIZEOF_WORK, RPCRDMAX_ALIGNOF_WORK> raw_;
 };
 
 /*
@@ -141,7 +142,7 @@ public:
 	explicit FnWork(Callback cb) : WorkItem(&FnWork::trampoline), cb_(cb) {}
 
 private:
-	static void trampoline(void *raw)
+	static void trampoline(rpcrdmax_work *raw)
 	{
 		auto *self = static_cast<FnWork *>(from_raw(raw));
 		self->cb_(self);

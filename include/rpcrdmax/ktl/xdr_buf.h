@@ -16,12 +16,12 @@ namespace rpcrdmax::ktl {
 
 class XdrBufView {
 public:
-	explicit XdrBufView(const void *buf) : b_(buf) {}
+	explicit XdrBufView(const xdr_buf *buf) : b_(buf) {}
 	unsigned long head_base() const { return RPCRDMAX_FIELD(unsigned long, b_, XDR_BUF_HEAD_BASE); }
 	u32 head_len() const { return (u32)RPCRDMAX_FIELD(unsigned long, b_, XDR_BUF_HEAD_LEN); }
 	unsigned long tail_base() const { return RPCRDMAX_FIELD(unsigned long, b_, XDR_BUF_TAIL_BASE); }
 	u32 tail_len() const { return (u32)RPCRDMAX_FIELD(unsigned long, b_, XDR_BUF_TAIL_LEN); }
-	void *const *pages() const { return RPCRDMAX_FIELD(void *const *, b_, XDR_BUF_PAGES); }
+	page *const *pages() const { return RPCRDMAX_FIELD(page *const *, b_, XDR_BUF_PAGES); }
 	u32 page_base() const { return RPCRDMAX_FIELD(unsigned int, b_, XDR_BUF_PAGE_BASE); }
 	u32 page_len() const { return RPCRDMAX_FIELD(unsigned int, b_, XDR_BUF_PAGE_LEN); }
 	u32 flags() const { return RPCRDMAX_FIELD(unsigned int, b_, XDR_BUF_FLAGS); }
@@ -35,7 +35,7 @@ public:
 	{
 		if ((u64)off + len > page_len())
 			return -err::EMSGSIZE;
-		void *const *pg = pages();
+		page *const *pg = pages();
 		u64 at = (u64)page_base() + off;
 		u32 n = 0;
 
@@ -65,13 +65,15 @@ public:
 	}
 
 private:
-	const void *b_;
+	const xdr_buf *b_;
 };
 
-/// The xdr_buf at offset @off in kernel object @obj.
-inline XdrBufView xdr_buf_at(const void *obj, unsigned long off)
+/// The xdr_buf at offset @off in kernel object @obj (one of its members,
+/// such as an rpc_rqst's RPCRDMAX_OFF_RPC_RQST_SND_BUF).
+template <typename Owner> inline XdrBufView xdr_buf_at(const Owner *obj, unsigned long off)
 {
-	return XdrBufView(static_cast<const unsigned char *>(obj) + off);
+	return XdrBufView(reinterpret_cast<const xdr_buf *>(
+		reinterpret_cast<const unsigned char *>(obj) + off));
 }
 
 } // namespace rpcrdmax::ktl

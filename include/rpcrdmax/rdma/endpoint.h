@@ -37,7 +37,7 @@ enum class QueueStep : ktl::u8 { Pd, SendCq, RecvCq, Qp };
 inline ktl::Result<ktl::u32> make_queues(CmId &id, Pd &pd, Cq &scq, Cq &rcq,
 					 const QueueSizes &s, QueueStep *failed = nullptr)
 {
-	void *dev = id.device();
+	ib_device *dev = id.device();
 	ktl::u32 sq = 0;
 	QueueStep unused;
 
@@ -79,7 +79,7 @@ struct MsgBuf {
 	 * mapping that fails leaves data set: the caller's tracepoint then
 	 * reports map.dma().  @id: the cid its completions' tracepoints print.
 	 */
-	ktl::Result<void> make(void *dev, ktl::u32 len, int dir, int id,
+	ktl::Result<void> make(ib_device *dev, ktl::u32 len, int dir, int id,
 			       ktl::Gfp gfp = ktl::Gfp::Kernel)
 	{
 		cqe.set_id(id);

@@ -47,8 +47,8 @@ public:
 			RPCRDMAX_TRY(reserve(n));
 			sgl = sgl_;
 		}
-		int wrs = rpcrdmax_rw_init(ctx_.get(), id.get(), sgl, segs.data(), n, remote_addr,
-					   rkey, dir);
+		int wrs = rpcrdmax_rw_init(ctx_.get(), id.get(), sg(sgl), segs.data(), n,
+					   remote_addr, rkey, dir);
 		if (wrs < 0) {
 			/* rdma_rw is the server's only (stock's event name) */
 			rpcrdmax_trace_svc_dma_map_rw_err(id.get(), n, wrs);
@@ -83,7 +83,7 @@ public:
 	void destroy()
 	{
 		if (id_)
-			rpcrdmax_rw_destroy(ctx_.get(), id_, in_use_, nsegs_, dir_);
+			rpcrdmax_rw_destroy(ctx_.get(), id_, sg(in_use_), nsegs_, dir_);
 		id_ = nullptr;
 		in_use_ = nullptr;
 		sq_entries_ = 0;
@@ -94,11 +94,14 @@ public:
 
 	bool ready() const { return id_ != nullptr; }
 	u32 sq_entries() const { return sq_entries_; }
-	void *raw() { return ctx_.get(); }
+	rdma_rw_ctx *raw() { return ctx_.get(); }
 
 private:
-	ktl::Opaque<RPCRDMAX_SIZEOF_RW_CTX, RPCRDMAX_ALIGNOF_RW_CTX> ctx_;
-	void *id_ = nullptr;
+	ktl::Opaque<rdma_rw_ctx, RPCRDMAX_SIZEOF_RW_CTX, RPCRDMAX_ALIGNOF_RW_CTX> ctx_;
+	/* Scatterlist storage (RPCRDMAX_SIZEOF_SCATTERLIST per entry) as rdma_rw takes it. */
+	static scatterlist *sg(ktl::u8 *room) { return reinterpret_cast<scatterlist *>(room); }
+
+	rdma_cm_id *id_ = nullptr;
 	ktl::u8 *sgl_ = nullptr;	/* own, made when no room was lent */
 	ktl::u8 *in_use_ = nullptr;	/* own or lent, while prepared */
 	unsigned int sgl_cap_ = 0;
@@ -139,7 +142,7 @@ public:
 			delete[] ktl::exchange(raws_, nullptr);
 			max_ = 0;
 			ctxs_ = new (ktl::Gfp::Kernel) RwCtx[max];
-			raws_ = new (ktl::Gfp::Kernel) void *[max];
+			raws_ = new (ktl::Gfp::Kernel) rdma_rw_ctx *[max];
 			if (!ctxs_ || !raws_)
 				return ktl::error(ktl::err::ENOMEM);
 			max_ = max;
@@ -215,7 +218,7 @@ public:
 
 private:
 	RwCtx *ctxs_ = nullptr;
-	void **raws_ = nullptr;
+	rdma_rw_ctx **raws_ = nullptr;
 	ktl::u8 *sgl_ = nullptr;	 /* the contexts' scatterlists, in order */
 	u32 sgl_cap_ = 0, sgl_used_ = 0; /* entries */
 	u32 max_ = 0, n_ = 0;

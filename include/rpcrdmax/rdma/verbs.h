@@ -87,7 +87,7 @@ inline Result<void> check(int rc)
 
 /* sockaddr_in/in6 storage, filled from a numeric address. */
 struct SockAddr {
-	ktl::Opaque<RPCRDMAX_SIZEOF_SOCKADDR_STORAGE, RPCRDMAX_ALIGNOF_SOCKADDR_STORAGE> raw;
+	ktl::Opaque<void, RPCRDMAX_SIZEOF_SOCKADDR_STORAGE, RPCRDMAX_ALIGNOF_SOCKADDR_STORAGE> raw;
 	Result<void> parse(const char *addr, unsigned short port)
 	{
 		return check(rpcrdmax_sockaddr_parse(addr, port, raw.get(), sizeof(raw.bytes)));
@@ -109,19 +109,19 @@ public:
 	}
 	Cqe(const Cqe &) = delete;
 	Cqe &operator=(const Cqe &) = delete;
-	void *raw() { return raw_.get(); }
+	rpcrdmax_cqe *raw() { return raw_.get(); }
 	/* The cid its tracepoints print. */
 	void set_id(int id) { rpcrdmax_ib_cqe_set_id(raw_.get(), id); }
 	int id() const { return RPCRDMAX_FIELD(int, raw_.get(), CQE_ID); }
 
 private:
-	static void upcall(void *raw, const ib_wc *wc)
+	static void upcall(rpcrdmax_cqe *raw, const ib_wc *wc)
 	{
 		/* raw_ is the first member: its address is the Cqe's. */
 		Cqe *self = reinterpret_cast<Cqe *>(raw);
 		self->fn_(self, *wc);
 	}
-	ktl::Opaque<RPCRDMAX_SIZEOF_CQE, RPCRDMAX_ALIGNOF_CQE> raw_;
+	ktl::Opaque<rpcrdmax_cqe, RPCRDMAX_SIZEOF_CQE, RPCRDMAX_ALIGNOF_CQE> raw_;
 	Fn fn_;
 };
 
@@ -154,56 +154,49 @@ public:
 	Wr &operator=(const Wr &) = delete;
 
 	/* A Send of @sge[0, @n), with Invalidate of @inv_rkey unless 0. */
-	void send(const rpcrdmax_sge *sge, u32 n, void *cqe, u32 inv_rkey = 0)
+	void send(const rpcrdmax_sge *sge, u32 n, rpcrdmax_cqe *cqe, u32 inv_rkey = 0)
 	{
 		head(inv_rkey ? RPCRDMAX_IB_WR_SEND_WITH_INV : RPCRDMAX_IB_WR_SEND, cqe);
 		sges(sge, n);
-		field<u32, RPCRDMAX_OFF_IB_SEND_WR_INVALIDATE_RKEY,
-		      RPCRDMAX_FSIZE_IB_SEND_WR_INVALIDATE_RKEY>() = inv_rkey;
+		RPCRDMAX_FIELD_REF(u32, raw_.get(), IB_SEND_WR_INVALIDATE_RKEY) = inv_rkey;
 	}
 	/* An RDMA Write (@write) or Read of @sge[0, @n) to or from the
 	 * peer's @remote_addr under @rkey. */
 	void rdma(bool write, const rpcrdmax_sge *sge, u32 n, u64 remote_addr, u32 rkey,
-		  void *cqe)
+		  rpcrdmax_cqe *cqe)
 	{
 		head(write ? RPCRDMAX_IB_WR_RDMA_WRITE : RPCRDMAX_IB_WR_RDMA_READ, cqe);
 		sges(sge, n);
 		static_assert(RPCRDMAX_OFF_IB_RDMA_WR_WR == 0);
-		field<u64, RPCRDMAX_OFF_IB_RDMA_WR_REMOTE_ADDR,
-		      RPCRDMAX_FSIZE_IB_RDMA_WR_REMOTE_ADDR>() = remote_addr;
-		field<u32, RPCRDMAX_OFF_IB_RDMA_WR_RKEY, RPCRDMAX_FSIZE_IB_RDMA_WR_RKEY>() = rkey;
+		RPCRDMAX_FIELD_REF(u64, rdma_view(), IB_RDMA_WR_REMOTE_ADDR) = remote_addr;
+		RPCRDMAX_FIELD_REF(u32, rdma_view(), IB_RDMA_WR_RKEY) = rkey;
 	}
 	/* REG_MR: make @mr's mapping live under @key with @access
 	 * (RPCRDMAX_ACCESS_* bits). */
-	void reg_mr(void *mr, u32 key, u32 access, void *cqe)
+	void reg_mr(ib_mr *mr, u32 key, u32 access, rpcrdmax_cqe *cqe)
 	{
 		head(RPCRDMAX_IB_WR_REG_MR, cqe);
 		sges(nullptr, 0);
 		static_assert(RPCRDMAX_OFF_IB_REG_WR_WR == 0);
-		field<void *, RPCRDMAX_OFF_IB_REG_WR_MR, RPCRDMAX_FSIZE_IB_REG_WR_MR>() = mr;
-		field<u32, RPCRDMAX_OFF_IB_REG_WR_KEY, RPCRDMAX_FSIZE_IB_REG_WR_KEY>() = key;
-		field<int, RPCRDMAX_OFF_IB_REG_WR_ACCESS, RPCRDMAX_FSIZE_IB_REG_WR_ACCESS>() =
-			ib_access(access);
+		RPCRDMAX_FIELD_REF(void *, reg_view(), IB_REG_WR_MR) = mr;
+		RPCRDMAX_FIELD_REF(u32, reg_view(), IB_REG_WR_KEY) = key;
+		RPCRDMAX_FIELD_REF(int, reg_view(), IB_REG_WR_ACCESS) = ib_access(access);
 	}
 	/* LOCAL_INV of @rkey. */
-	void local_inv(u32 rkey, void *cqe)
+	void local_inv(u32 rkey, rpcrdmax_cqe *cqe)
 	{
 		head(RPCRDMAX_IB_WR_LOCAL_INV, cqe);
 		sges(nullptr, 0);
-		field<u32, RPCRDMAX_OFF_IB_SEND_WR_INVALIDATE_RKEY,
-		      RPCRDMAX_FSIZE_IB_SEND_WR_INVALIDATE_RKEY>() = rkey;
+		RPCRDMAX_FIELD_REF(u32, raw_.get(), IB_SEND_WR_INVALIDATE_RKEY) = rkey;
 	}
 	/* Post @next right after this one (NULL: this one ends the chain). */
 	void set_next(Wr *next)
 	{
-		field<void *, RPCRDMAX_OFF_IB_SEND_WR_NEXT, RPCRDMAX_FSIZE_IB_SEND_WR_NEXT>() =
+		RPCRDMAX_FIELD_REF(void *, raw_.get(), IB_SEND_WR_NEXT) =
 			next ? next->raw_.get() : nullptr;
 	}
-	ib_send_wr *kernel() { return reinterpret_cast<ib_send_wr *>(raw_.get()); }
-	const ib_send_wr *kernel() const
-	{
-		return reinterpret_cast<const ib_send_wr *>(raw_.get());
-	}
+	ib_send_wr *kernel() { return raw_.get(); }
+	const ib_send_wr *kernel() const { return raw_.get(); }
 	static Wr *from(const ib_send_wr *k)
 	{
 		/* raw_ is the only member: its address is the Wr's. */
@@ -211,25 +204,21 @@ public:
 	}
 
 private:
-	template <typename T, unsigned long Off, unsigned long Size> T &field()
+	/* The ib_rdma_wr or ib_reg_wr whose first member (wr) raw_ is. */
+	ib_rdma_wr *rdma_view() { return reinterpret_cast<ib_rdma_wr *>(raw_.get()); }
+	ib_reg_wr *reg_view() { return reinterpret_cast<ib_reg_wr *>(raw_.get()); }
+	void head(int opcode, rpcrdmax_cqe *cqe)
 	{
-		return ktl::kfield_ref<T, Off, Size>(raw_.get());
-	}
-	void head(int opcode, void *cqe)
-	{
-		field<int, RPCRDMAX_OFF_IB_SEND_WR_OPCODE, RPCRDMAX_FSIZE_IB_SEND_WR_OPCODE>() =
-			opcode;
-		field<void *, RPCRDMAX_OFF_IB_SEND_WR_CQE, RPCRDMAX_FSIZE_IB_SEND_WR_CQE>() = cqe;
-		field<int, RPCRDMAX_OFF_IB_SEND_WR_SEND_FLAGS,
-		      RPCRDMAX_FSIZE_IB_SEND_WR_SEND_FLAGS>() =
+		RPCRDMAX_FIELD_REF(int, raw_.get(), IB_SEND_WR_OPCODE) = opcode;
+		RPCRDMAX_FIELD_REF(void *, raw_.get(), IB_SEND_WR_CQE) = cqe;
+		RPCRDMAX_FIELD_REF(int, raw_.get(), IB_SEND_WR_SEND_FLAGS) =
 			cqe ? RPCRDMAX_IB_SEND_SIGNALED : 0;
 	}
 	void sges(const rpcrdmax_sge *sge, u32 n)
 	{
-		field<const void *, RPCRDMAX_OFF_IB_SEND_WR_SG_LIST,
-		      RPCRDMAX_FSIZE_IB_SEND_WR_SG_LIST>() = n ? sge : nullptr;
-		field<int, RPCRDMAX_OFF_IB_SEND_WR_NUM_SGE, RPCRDMAX_FSIZE_IB_SEND_WR_NUM_SGE>() =
-			(int)n;
+		RPCRDMAX_FIELD_REF(const void *, raw_.get(),
+				   IB_SEND_WR_SG_LIST) = n ? sge : nullptr;
+		RPCRDMAX_FIELD_REF(int, raw_.get(), IB_SEND_WR_NUM_SGE) = (int)n;
 	}
 	static int ib_access(u32 access)
 	{
@@ -238,7 +227,7 @@ private:
 		       (access & RPCRDMAX_ACCESS_REMOTE_READ ? RPCRDMAX_IB_ACCESS_REMOTE_READ : 0);
 	}
 
-	ktl::Opaque<RPCRDMAX_SIZEOF_IB_WR, RPCRDMAX_ALIGNOF_IB_WR> raw_;
+	ktl::Opaque<ib_send_wr, RPCRDMAX_SIZEOF_IB_WR, RPCRDMAX_ALIGNOF_IB_WR> raw_;
 };
 
 /*
@@ -255,33 +244,25 @@ public:
 	RecvWr &operator=(const RecvWr &) = delete;
 
 	/* Receive into @sge, completing on @cqe. */
-	void prepare(void *cqe, const rpcrdmax_sge &sge)
+	void prepare(rpcrdmax_cqe *cqe, const rpcrdmax_sge &sge)
 	{
 		sge_ = sge;
-		field<void *, RPCRDMAX_OFF_IB_RECV_WR_CQE, RPCRDMAX_FSIZE_IB_RECV_WR_CQE>() = cqe;
-		field<const void *, RPCRDMAX_OFF_IB_RECV_WR_SG_LIST,
-		      RPCRDMAX_FSIZE_IB_RECV_WR_SG_LIST>() = &sge_;
-		field<int, RPCRDMAX_OFF_IB_RECV_WR_NUM_SGE, RPCRDMAX_FSIZE_IB_RECV_WR_NUM_SGE>() = 1;
+		RPCRDMAX_FIELD_REF(void *, raw_.get(), IB_RECV_WR_CQE) = cqe;
+		RPCRDMAX_FIELD_REF(const void *, raw_.get(), IB_RECV_WR_SG_LIST) = &sge_;
+		RPCRDMAX_FIELD_REF(int, raw_.get(), IB_RECV_WR_NUM_SGE) = 1;
 		set_next(nullptr);
 	}
 	/* Post @next right after this one (NULL: this one ends the chain). */
 	void set_next(RecvWr *next)
 	{
-		field<void *, RPCRDMAX_OFF_IB_RECV_WR_NEXT, RPCRDMAX_FSIZE_IB_RECV_WR_NEXT>() =
+		RPCRDMAX_FIELD_REF(void *, raw_.get(), IB_RECV_WR_NEXT) =
 			next ? next->raw_.get() : nullptr;
 	}
-	const ib_recv_wr *kernel() const
-	{
-		return reinterpret_cast<const ib_recv_wr *>(raw_.get());
-	}
+	const ib_recv_wr *kernel() const { return raw_.get(); }
 
 private:
-	template <typename T, unsigned long Off, unsigned long Size> T &field()
-	{
-		return ktl::kfield_ref<T, Off, Size>(raw_.get());
-	}
 
-	ktl::Opaque<RPCRDMAX_SIZEOF_IB_RECV_WR, RPCRDMAX_ALIGNOF_IB_RECV_WR> raw_;
+	ktl::Opaque<ib_recv_wr, RPCRDMAX_SIZEOF_IB_RECV_WR, RPCRDMAX_ALIGNOF_IB_RECV_WR> raw_;
 	rpcrdmax_sge sge_ = {};
 };
 
@@ -298,13 +279,13 @@ enum rpcrdmax_wr_opcode {
 	RPCRDMAX_WR_REG_MR,
 };
 struct WrSpec {
-	void *cqe;			/* completion storage, or NULL if unsignaled */
+	rpcrdmax_cqe *cqe;			/* completion storage, or NULL if unsignaled */
 	int opcode;			/* enum rpcrdmax_wr_opcode */
 	const rpcrdmax_sge *sge;
 	unsigned int num_sge;
 	unsigned long long remote_addr;	/* RDMA READ/WRITE */
 	unsigned int rkey;		/* RDMA READ/WRITE; SEND_INV, LOCAL_INV: the key */
-	void *mr;			/* REG_MR */
+	ib_mr *mr;			/* REG_MR */
 	unsigned int access;		/* REG_MR: RPCRDMAX_ACCESS_* */
 };
 #define RPCRDMAX_MAX_WR_CHAIN 8
@@ -338,7 +319,7 @@ inline bool wr_from(const WrSpec &d, Wr *w)
 /* An RDMA Read or Write (@opcode) of @sge from or to the peer's
  * @remote_addr under @rkey; signaled through @cqe unless it is NULL. */
 inline WrSpec rdma_rw_wr(int opcode, const rpcrdmax_sge *sge, u64 remote_addr,
-				   u32 rkey, void *cqe)
+				   u32 rkey, rpcrdmax_cqe *cqe)
 {
 	WrSpec wr = {};
 	wr.cqe = cqe;
@@ -356,12 +337,12 @@ public:
 	Pd(const Pd &) = delete;
 	Pd &operator=(const Pd &) = delete;
 	~Pd() { rpcrdmax_ib_dealloc_pd(pd_); }
-	Result<void> alloc(void *device) { return check(rpcrdmax_ib_alloc_pd(device, &pd_)); }
-	void *get() const { return pd_; }
+	Result<void> alloc(ib_device *device) { return check(rpcrdmax_ib_alloc_pd(device, &pd_)); }
+	ib_pd *get() const { return pd_; }
 	u32 local_dma_lkey() const { return RPCRDMAX_FIELD(u32, pd_, IB_PD_LOCAL_DMA_LKEY); }
 
 private:
-	void *pd_ = nullptr;
+	ib_pd *pd_ = nullptr;
 };
 
 class Cq {
@@ -370,14 +351,14 @@ public:
 	Cq(const Cq &) = delete;
 	Cq &operator=(const Cq &) = delete;
 	~Cq() { rpcrdmax_ib_free_cq(cq_); }
-	Result<void> alloc(void *device, int entries, int vector, bool workqueue)
+	Result<void> alloc(ib_device *device, int entries, int vector, bool workqueue)
 	{
 		return check(rpcrdmax_ib_alloc_cq(device, entries, vector, workqueue, &cq_));
 	}
-	void *get() const { return cq_; }
+	ib_cq *get() const { return cq_; }
 
 private:
-	void *cq_ = nullptr;
+	ib_cq *cq_ = nullptr;
 };
 
 /* A DMA mapping of kernel memory, unmapped on destruction. */
@@ -387,7 +368,7 @@ public:
 	DmaBuf(const DmaBuf &) = delete;
 	DmaBuf &operator=(const DmaBuf &) = delete;
 	~DmaBuf() { unmap(); }
-	Result<void> map(void *device, void *addr, unsigned long len, int dir)
+	Result<void> map(ib_device *device, void *addr, unsigned long len, int dir)
 	{
 		RPCRDMAX_TRY(check(rpcrdmax_ib_dma_map_single(device, addr, len, dir, &dma_)));
 		device_ = device;
@@ -421,7 +402,7 @@ private:
 	{
 		return RPCRDMAX_IB_VIRT_DMA && !RPCRDMAX_FIELD(void *, device_, IB_DEVICE_DMA_DEVICE);
 	}
-	void *device_ = nullptr;
+	ib_device *device_ = nullptr;
 	unsigned long long dma_ = 0;
 	unsigned long len_ = 0;
 	int dir_ = 0;
@@ -444,7 +425,7 @@ public:
 		delete[] sgl_;
 	}
 
-	Result<void> alloc(void *pd, void *device, unsigned int max_pages)
+	Result<void> alloc(ib_pd *pd, ib_device *device, unsigned int max_pages)
 	{
 		delete[] ktl::exchange(sgl_, nullptr); /* a failed alloc() may be retried */
 		sgl_ = new (ktl::Gfp::Kernel) ktl::u8[max_pages * RPCRDMAX_SIZEOF_SCATTERLIST];
@@ -470,7 +451,7 @@ public:
 	{
 		if (mapped_ || segs.empty() || segs.size() > max_pages_)
 			return ktl::error(ktl::err::EINVAL);
-		int n = rpcrdmax_ib_mr_map(mr_, device_, sgl_, segs.data(),
+		int n = rpcrdmax_ib_mr_map(mr_, device_, sgl(), segs.data(),
 					   static_cast<unsigned int>(segs.size()), dir);
 		if (n < 0)
 			return Errno::from(n);
@@ -485,7 +466,7 @@ public:
 	{
 		if (mapped_)
 			return ktl::error(ktl::err::EINVAL);
-		int n = rpcrdmax_ib_mr_map_kva(mr_, device_, sgl_, va, len, max_pages_, dir);
+		int n = rpcrdmax_ib_mr_map_kva(mr_, device_, sgl(), va, len, max_pages_, dir);
 		if (n < 0)
 			return Errno::from(n);
 		mapped_ = static_cast<unsigned int>(n);
@@ -496,7 +477,7 @@ public:
 	void unmap()
 	{
 		if (mapped_)
-			rpcrdmax_ib_mr_unmap(device_, sgl_, mapped_, dir_);
+			rpcrdmax_ib_mr_unmap(device_, sgl(), mapped_, dir_);
 		mapped_ = 0;
 	}
 
@@ -515,9 +496,10 @@ public:
 	}
 
 	/* Write into @wr the REG_MR that makes the mapping live. */
-	void reg(Wr *wr, void *cqe, u32 access) const { wr->reg_mr(mr_, rkey(), access, cqe); }
+	void reg(Wr *wr, rpcrdmax_cqe *cqe, u32 access) const { wr->reg_mr(mr_, rkey(), access,
+									   cqe); }
 
-	WrSpec reg_wr(void *cqe, u32 access) const
+	WrSpec reg_wr(rpcrdmax_cqe *cqe, u32 access) const
 	{
 		WrSpec wr = {};
 		wr.cqe = cqe;
@@ -527,7 +509,7 @@ public:
 		return wr;
 	}
 
-	const void *raw() const { return mr_; }
+	const ib_mr *raw() const { return mr_; }
 	u32 rkey() const { return RPCRDMAX_FIELD(u32, mr_, IB_MR_RKEY); }
 	u32 lkey() const { return RPCRDMAX_FIELD(u32, mr_, IB_MR_LKEY); }
 	u64 iova() const { return RPCRDMAX_FIELD(u64, mr_, IB_MR_IOVA); }
@@ -535,9 +517,12 @@ public:
 	bool mapped() const { return mapped_ != 0; }
 
 private:
-	void *mr_ = nullptr;
-	void *pd_ = nullptr;
-	void *device_ = nullptr;
+	/* sgl_: max_pages_ scatterlist entries' storage */
+	scatterlist *sgl() const { return reinterpret_cast<scatterlist *>(sgl_); }
+
+	ib_mr *mr_ = nullptr;
+	ib_pd *pd_ = nullptr;
+	ib_device *device_ = nullptr;
 	ktl::u8 *sgl_ = nullptr;
 	unsigned int max_pages_ = 0;
 	unsigned int mapped_ = 0;
@@ -569,14 +554,14 @@ public:
 	}
 
 	/* @net: the transport's network namespace (opaque struct net). */
-	Result<void> create(CmEvents *events, void *net)
+	Result<void> create(CmEvents *events, net *net)
 	{
 		events_ = events;
 		return check(rpcrdmax_cm_create_id(net, handler_.get(), &CmId::upcall, &id_));
 	}
 
 	/* Take over a connection's id from a CONNECT_REQUEST. */
-	void adopt(void *new_id, CmEvents *events)
+	void adopt(rdma_cm_id *new_id, CmEvents *events)
 	{
 		events_ = events;
 		id_ = new_id;
@@ -584,7 +569,7 @@ public:
 	}
 
 	/* Give the id back to the CM (it destroys ids refused from CONNECT_REQUEST). */
-	void *release() { return ktl::exchange(id_, nullptr); }
+	rdma_cm_id *release() { return ktl::exchange(id_, nullptr); }
 
 	Result<void> bind(const SockAddr &a) { return check(rpcrdmax_cm_bind_addr(id_, a.get())); }
 	Result<void> listen(int backlog) { return check(rpcrdmax_cm_listen(id_, backlog)); }
@@ -673,20 +658,21 @@ public:
 	}
 	void drain() { rpcrdmax_ib_drain_qp(qp()); }
 
-	void *device() const { return RPCRDMAX_FIELD(void *, id_, CM_ID_DEVICE); }
-	void *qp() const { return RPCRDMAX_FIELD(void *, id_, CM_ID_QP); }
-	void *get() const { return id_; }
+	ib_device *device() const { return RPCRDMAX_FIELD(ib_device *, id_, CM_ID_DEVICE); }
+	ib_qp *qp() const { return RPCRDMAX_FIELD(ib_qp *, id_, CM_ID_QP); }
+	rdma_cm_id *get() const { return id_; }
 
 private:
-	static int upcall(void *handler, const rpcrdmax_cm_event_info *ev)
+	static int upcall(rpcrdmax_cm_handler *handler, const rpcrdmax_cm_event_info *ev)
 	{
 		/* handler_ is the first member: its address is the CmId's. */
 		CmId *self = reinterpret_cast<CmId *>(handler);
 		return self->events_->cm_event(self, *ev);
 	}
-	ktl::Opaque<RPCRDMAX_SIZEOF_CM_HANDLER, RPCRDMAX_ALIGNOF_CM_HANDLER> handler_;
+	ktl::Opaque<rpcrdmax_cm_handler, RPCRDMAX_SIZEOF_CM_HANDLER, RPCRDMAX_ALIGNOF_CM_HANDLER>
+		handler_;
 	CmEvents *events_ = nullptr;
-	void *id_ = nullptr;
+	rdma_cm_id *id_ = nullptr;
 };
 
 } // namespace rpcrdmax::rdma
