@@ -246,7 +246,6 @@ bool rpcrdmax_work_cancel_sync(struct rpcrdmax_work *work) RPCRDMAX_NOEXCEPT;
 bool rpcrdmax_work_flush(struct rpcrdmax_work *work) RPCRDMAX_NOEXCEPT;
 
 /* ---- time (shim/kernel/time.c) ---------------------------------------- */
-unsigned long long rpcrdmax_ktime_get_ns(void) RPCRDMAX_NOEXCEPT;
 unsigned long rpcrdmax_jiffies(void) RPCRDMAX_NOEXCEPT;
 unsigned long rpcrdmax_msecs_to_jiffies(unsigned int ms) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_msleep(unsigned int ms) RPCRDMAX_NOEXCEPT;
@@ -864,7 +863,10 @@ unsigned long rpcrdmax_clnt_connect_delay(struct rpcrdmax_clnt *ep) RPCRDMAX_NOE
  * (its XID, length and timeouts: RPCRDMAX_KERNEL_FIELDS) and, when it
  * sent a Call, writes there too: rq_xtime, rq_xmit_bytes_sent, and the
  * major and retransmit timeouts the Reply is waited for with
- * (ClntEp::reply_major, ClntEp::reply_timeout).  @now is jiffies.
+ * (ClntEp::reply_major, ClntEp::reply_timeout).  @now is jiffies;
+ * @xtime is ktime_get() in nanoseconds, read by the shim before the
+ * Call is marshalled and posted (a Reply can then never find rq_xtime
+ * older than the Send), written to rq_xtime only when the Call was sent.
  * Returns 0 or the errno for sunrpc; -ENOTCONN while connected means
  * the connection is to be reset (xprt_force_disconnect).
  */
@@ -879,7 +881,7 @@ enum rpcrdmax_xmit_how {
 	RPCRDMAX_XMIT_SOFT = 1 << 4,		/* RPC_IS_SOFT() */
 };
 int rpcrdmax_clnt_transmit(struct rpcrdmax_clnt *ep, struct rpc_rqst *rqst, unsigned int how,
-			   unsigned long now) RPCRDMAX_NOEXCEPT;
+			   unsigned long now, long long xtime) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_clnt_close(struct rpcrdmax_clnt *ep) RPCRDMAX_NOEXCEPT;
 /* Backward-direction RPC: the largest backward message's RPC part, the
  * slots a transport keeps for backward Calls. */

@@ -1027,15 +1027,15 @@ static void gss_no_ddp_case(Reporter check)
 }
 
 /* sunrpc's accounting of a Call sent (rqst_account_sent): octets, and
- * whether rq_xtime was stamped. */
+ * rq_xtime, stamped with the time send_request read before posting. */
 static unsigned long bytes_sent(const rpc_rqst *rqst)
 {
 	return RPCRDMAX_FIELD(unsigned long, rqst, RPC_RQST_XMIT_BYTES_SENT);
 }
 
-static bool stamped(const rpc_rqst *rqst)
+static long long xtime(const rpc_rqst *rqst)
 {
-	return RPCRDMAX_FIELD(long long, rqst, RPC_RQST_XTIME) != 0;
+	return RPCRDMAX_FIELD(long long, rqst, RPC_RQST_XTIME);
 }
 
 /*
@@ -1050,6 +1050,7 @@ static void transmit_case(Reporter check)
 	constexpr unsigned int kUp = RPCRDMAX_XMIT_CONNECTED | RPCRDMAX_XMIT_CONG;
 	constexpr unsigned int kCall = RPCRDMAX_XMIT_REPLY_EXPECTED;
 	const unsigned long now = 100000, to = 15000;
+	const long long t = 7000000123LL; /* rq_xtime to stamp */
 	Bench b, nr;
 	u8 rpc[64];
 
@@ -1058,16 +1059,17 @@ static void transmit_case(Reporter check)
 	if (bench_up(check, &b, kDefaultPd) && bench_prepare(check, &b, 0x1111000a)) {
 		xprtrdma::rqst_majortimeo(b.rqst) = now + 5;
 		xprtrdma::rqst_timeout(b.rqst) = to;
-		EXPECT(b.ep->transmit(b.rqst, kCall, now) == -err::ENOTCONN);
-		EXPECT(b.ep->transmit(b.rqst, kCall | RPCRDMAX_XMIT_CONNECTED, now) == -err::EBADSLT);
-		EXPECT(b.ep->transmit(b.rqst, kCall | kUp | RPCRDMAX_XMIT_SAME_CONNECTION, now) ==
-		       -err::ENOTCONN);
-		EXPECT(bytes_sent(b.rqst) == 0 && !stamped(b.rqst));
+		EXPECT(b.ep->transmit(b.rqst, kCall, now, t) == -err::ENOTCONN);
+		EXPECT(b.ep->transmit(b.rqst, kCall | RPCRDMAX_XMIT_CONNECTED, now, t) ==
+		       -err::EBADSLT);
+		EXPECT(b.ep->transmit(b.rqst, kCall | kUp | RPCRDMAX_XMIT_SAME_CONNECTION, now,
+				      t) == -err::ENOTCONN);
+		EXPECT(bytes_sent(b.rqst) == 0 && xtime(b.rqst) == 0);
 		EXPECT(xprtrdma::rqst_majortimeo(b.rqst) == now + 5);
 		/* sent: the timeouts its Reply is waited for with, the major
 		 * moved to one retransmit timeout from now (reply_major) */
-		EXPECT(b.ep->transmit(b.rqst, kCall | kUp, now) == 0);
-		EXPECT(bytes_sent(b.rqst) == b.snd_len() && stamped(b.rqst));
+		EXPECT(b.ep->transmit(b.rqst, kCall | kUp, now, t) == 0);
+		EXPECT(bytes_sent(b.rqst) == b.snd_len() && xtime(b.rqst) == t);
 		EXPECT(xprtrdma::rqst_majortimeo(b.rqst) == now + to &&
 		       xprtrdma::rqst_timeout(b.rqst) == to);
 		fill_reply(rpc, sizeof(rpc), b.xid, 21);
@@ -1080,8 +1082,8 @@ static void transmit_case(Reporter check)
 	if (bench_up(check, &nr, kDefaultPd) && bench_prepare(check, &nr, 0x1111000b)) {
 		xprtrdma::rqst_majortimeo(nr.rqst) = now + 5;
 		xprtrdma::rqst_timeout(nr.rqst) = to;
-		EXPECT(nr.ep->transmit(nr.rqst, kUp, now) == -err::ENOTCONN);
-		EXPECT(bytes_sent(nr.rqst) == nr.snd_len() && stamped(nr.rqst));
+		EXPECT(nr.ep->transmit(nr.rqst, kUp, now, t + 1) == -err::ENOTCONN);
+		EXPECT(bytes_sent(nr.rqst) == nr.snd_len() && xtime(nr.rqst) == t + 1);
 		/* no Reply to wait for: its timeouts as they were */
 		EXPECT(xprtrdma::rqst_majortimeo(nr.rqst) == now + 5 &&
 		       xprtrdma::rqst_timeout(nr.rqst) == to);
@@ -2179,12 +2181,13 @@ static void v2_fallback_case(Reporter check)
 			}
 			b.x->completions.set(0);
 			r->want_vers = core::kRpcRdmaVersion1;
-			EXPECT(b.ep->transmit(b.rqst, kResend, rpcrdmax_jiffies()) == 0);
+			EXPECT(b.ep->transmit(b.rqst, kResend, rpcrdmax_jiffies(), 1) == 0);
 			if (r->take_call(check) && call_matches(check, &b))
 				EXPECT(v2_answer(check, &b, 80, 61));
 			EXPECT(b.x->credits == kCredits);
 			/* a second retransmission on this connection is reset again */
-			EXPECT(b.ep->transmit(b.rqst, kResend, rpcrdmax_jiffies()) == -err::ENOTCONN);
+			EXPECT(b.ep->transmit(b.rqst, kResend, rpcrdmax_jiffies(), 1) ==
+			       -err::ENOTCONN);
 		}
 		bench_next(&b);
 		if (bench_reconnect(check, &b, kPort + 1) && bench_send(check, &b, kX + 1) &&
@@ -2223,7 +2226,7 @@ static void v2_lost_first_case(Reporter check)
 			EXPECT(b.ep->transmit(b.rqst,
 					      RPCRDMAX_XMIT_CONNECTED | RPCRDMAX_XMIT_CONG |
 						      RPCRDMAX_XMIT_REPLY_EXPECTED,
-					      rpcrdmax_jiffies()) == 0);
+					      rpcrdmax_jiffies(), 1) == 0);
 			EXPECT(bytes_sent(b.rqst) == b.snd_len());
 			if (b.r->take_call(check) && call_matches(check, &b))
 				EXPECT(v2_answer(check, &b, 80, 71));

@@ -111,7 +111,8 @@ int ClntEp::connect(const void *addr, unsigned int addrlen)
  * 3.3.1), when posting finds the connection gone, and after sending a
  * Call that expects no Reply (its credit would stay counted).
  */
-RPCRDMAX_HOT_ENTRY int ClntEp::transmit(rpc_rqst *rqst, unsigned int how, unsigned long now)
+RPCRDMAX_HOT_ENTRY int ClntEp::transmit(rpc_rqst *rqst, unsigned int how, unsigned long now,
+					long long xtime)
 {
 	const u32 xid = rqst_xid(rqst);
 	const u32 len = rqst_xdr(rqst, false).len();
@@ -128,7 +129,7 @@ RPCRDMAX_HOT_ENTRY int ClntEp::transmit(rpc_rqst *rqst, unsigned int how, unsign
 	rc = send(rqst, xid);
 	if (rc)
 		return rc;
-	rqst_account_sent(rqst, len);
+	rqst_account_sent(rqst, len, xtime);
 	if (!(how & RPCRDMAX_XMIT_REPLY_EXPECTED))
 		return -err::ENOTCONN;
 	unsigned long &timeout = rqst_timeout(rqst);
@@ -261,14 +262,15 @@ extern "C" int rpcrdmax_clnt_connect(rpcrdmax_clnt *ep, const void *addr,
  * @rqst: the rpc_rqst
  * @how: what sunrpc's helpers say of it (enum rpcrdmax_xmit_how)
  * @now: jiffies
+ * @xtime: ktime_get() in nanoseconds, before the Call was marshalled
  *
  * Returns 0 or the errno for sunrpc: -ENOTCONN (not connected, or reset),
  * -EBADSLT (no congestion slot), or another that fails this transmission.
  */
 extern "C" int rpcrdmax_clnt_transmit(rpcrdmax_clnt *ep, rpc_rqst *rqst, unsigned int how,
-				      unsigned long now) noexcept
+				      unsigned long now, long long xtime) noexcept
 {
-	return static_cast<ClntEp *>(ep)->transmit(rqst, how, now);
+	return static_cast<ClntEp *>(ep)->transmit(rqst, how, now, xtime);
 }
 
 /** rpcrdmax_clnt_bc_max_payload - the largest backward message's RPC part */

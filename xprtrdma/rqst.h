@@ -50,11 +50,12 @@ inline unsigned long &rqst_timeout(rpc_rqst *rqst)
 	return RPCRDMAX_FIELD_REF(unsigned long, rqst, RPC_RQST_TIMEOUT);
 }
 
-/// sunrpc's accounting of a Call sent: when (rq_xtime, ktime in ns) and
-/// how many octets, in all its transmissions (rq_xmit_bytes_sent).
-inline void rqst_account_sent(rpc_rqst *rqst, u32 len)
+/// sunrpc's accounting of a Call sent: when (rq_xtime, ktime in ns, as
+/// send_request read it before posting) and how many octets, in all its
+/// transmissions (rq_xmit_bytes_sent).
+inline void rqst_account_sent(rpc_rqst *rqst, u32 len, long long xtime)
 {
-	RPCRDMAX_FIELD_REF(long long, rqst, RPC_RQST_XTIME) = (long long)rpcrdmax_ktime_get_ns();
+	RPCRDMAX_FIELD_REF(long long, rqst, RPC_RQST_XTIME) = xtime;
 	RPCRDMAX_FIELD_REF(unsigned long, rqst, RPC_RQST_XMIT_BYTES_SENT) += len;
 }
 

@@ -418,8 +418,8 @@ public:
 	 * in Version Two, or the version settled (reply_timeout). */
 	void v2_probe(bool on) { (void)v2_probing_.cmpxchg(on ? 0 : 1, on ? 1 : 0); }
 	bool v2_probing() const { return v2_probing_.read() != 0; }
-	int transmit(rpc_rqst *rqst, unsigned int how,
-		     unsigned long now); /* enum rpcrdmax_xmit_how */
+	int transmit(rpc_rqst *rqst, unsigned int how, unsigned long now,
+		     long long xtime); /* enum rpcrdmax_xmit_how */
 	int send(rpc_rqst *rqst, u32 xid);
 	int bc_send(rpc_rqst *rqst, u32 xid, u32 len);
 	u32 bc_max_payload();

@@ -9,12 +9,6 @@
 #include <linux/timekeeping.h>
 #include "../internal.h"
 
-/** rpcrdmax_ktime_get_ns - monotonic time in nanoseconds */
-unsigned long long rpcrdmax_ktime_get_ns(void)
-{
-	return ktime_get_ns();
-}
-
 /** rpcrdmax_jiffies - the current jiffies count */
 unsigned long rpcrdmax_jiffies(void)
 {

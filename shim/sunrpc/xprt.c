@@ -16,6 +16,7 @@
 #include <linux/module.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
+#include <linux/timekeeping.h>
 #include <linux/sunrpc/addr.h>
 #include <linux/sunrpc/clnt.h>
 #include <linux/sunrpc/sched.h>
@@ -220,7 +221,7 @@ static int rpcrdmax_xprt_send_request(struct rpc_rqst *rqst)
 		if (RPC_IS_SOFT(rqst->rq_task))
 			how |= RPCRDMAX_XMIT_SOFT;
 	}
-	rc = rpcrdmax_clnt_transmit(rpcrdmax_x(xprt)->ep, rqst, how, jiffies);
+	rc = rpcrdmax_clnt_transmit(rpcrdmax_x(xprt)->ep, rqst, how, jiffies, ktime_get());
 	if (rc == -ENOTCONN && (how & RPCRDMAX_XMIT_CONNECTED))
 		xprt_force_disconnect(xprt);
 	return rc;
