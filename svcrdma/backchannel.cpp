@@ -45,7 +45,9 @@ int SvcConn::bc_send(rpc_rqst *rqst, u32 xid, u32 len)
 	const Bytes out(sc->data, sc->size);
 	auto enc = v2 ? core::v2_encode_inline_msg(xid, kBcSlots, core::kMsgCall, out)
 		      : core::v1_encode_inline_msg(xid, kBcSlots, out);
-	if (enc.is_error() || rpcrdmax_xprt_rqst_snd_copy_range(rqst, 0, len, sc->data + enc.value(), sc->size - enc.value()) < 0) {
+	if (enc.is_error() ||
+	    rpcrdmax_xprt_rqst_snd_copy_range(rqst, 0, len, sc->data + enc.value(),
+					      sc->size - enc.value()) < 0) {
 		put_send(sc);
 		return -err::EMSGSIZE;
 	}

@@ -193,7 +193,8 @@ Result<u32> SvcConn::take_arg(svc_rqst *rqstp, CallCtx *cc, RecvBuf *rb)
 {
 	using core::CallLayoutError;
 	const core::V1Header &h = cc->call;
-	const CallLayoutError le = core::v1_layout_call(h, h.payload_len, lim_.chunk.max_chunk, &cc->layout);
+	const CallLayoutError le =
+		core::v1_layout_call(h, h.payload_len, lim_.chunk.max_chunk, &cc->layout);
 
 	if (le == CallLayoutError::None && arg_in_place(rqstp, cc, rb))
 		return cc->layout.len;

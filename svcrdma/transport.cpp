@@ -12,8 +12,9 @@
  * contexts, its svc_xprt, and rdma_accept with our RFC 8797 private
  * data; a request that cannot be set up is rejected and counted.
  * Freeing the listener (after svc closed it) destroys the listening id
- * first, so no request can arrive while the waiting ones are rejected.  A connection is destroyed from the svc_xprt's free (a work
- * item) after its QP is drained, so no completion touches freed memory.
+ * first, so no request can arrive while the waiting ones are rejected.
+ * A connection is destroyed from the svc_xprt's free (a work item) after
+ * its QP is drained, so no completion touches freed memory.
  * Each posted work request holds a Send Queue slot until the signaled
  * request that ends its chain completes; a thread that finds the Send
  * Queue full sleeps until a completion returns slots or the connection

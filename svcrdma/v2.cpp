@@ -162,8 +162,8 @@ Result<void> SvcConn::connprop_post()
 
 	if (!sc)
 		return error(err::ENOMEM);
-	auto enc = core::v2_encode_connprop(0, control_grant(), lim_.recv_size, false, core::BkReqSup::None,
-					   Bytes(sc->data, sc->size));
+	auto enc = core::v2_encode_connprop(0, control_grant(), lim_.recv_size, false,
+					    core::BkReqSup::None, Bytes(sc->data, sc->size));
 	if (enc.is_error()) {
 		put_send(sc);
 		return enc.error();

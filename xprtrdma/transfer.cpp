@@ -152,7 +152,9 @@ Result<void> Conn::bc_send(rpc_rqst *rqst, u32 xid, u32 len)
 	auto enc = v2 ? core::v2_encode_inline_msg(xid, kBcSlots, core::kMsgReply,
 							Bytes(sb->data, send_size))
 			   : core::v1_encode_inline_msg(xid, kBcSlots, Bytes(sb->data, send_size));
-	if (enc.is_error() || rpcrdmax_xprt_rqst_snd_copy_range(rqst, 0, len, sb->data + enc.value(), send_size - enc.value()) < 0) {
+	if (enc.is_error() ||
+	    rpcrdmax_xprt_rqst_snd_copy_range(rqst, 0, len, sb->data + enc.value(),
+					      send_size - enc.value()) < 0) {
 		untake_send(sb);
 		return error(err::EMSGSIZE);
 	}

@@ -75,11 +75,10 @@ static int rpcrdmax_cm_upcall(struct rdma_cm_id *id, struct rdma_cm_event *event
 int rpcrdmax_cm_create_id(struct net *net, struct rpcrdmax_cm_handler *handler, rpcrdmax_cm_fn fn,
 			  struct rdma_cm_id **id)
 {
-	struct rpcrdmax_cm_handler *h = handler;
 	struct rdma_cm_id *cm;
 
-	h->fn = fn;
-	cm = rdma_create_id(net, rpcrdmax_cm_upcall, h, RDMA_PS_TCP, IB_QPT_RC);
+	handler->fn = fn;
+	cm = rdma_create_id(net, rpcrdmax_cm_upcall, handler, RDMA_PS_TCP, IB_QPT_RC);
 	if (IS_ERR(cm))
 		return PTR_ERR(cm);
 	*id = cm;
@@ -96,10 +95,8 @@ ALLOW_ERROR_INJECTION(rpcrdmax_cm_create_id, ERRNO);
 void rpcrdmax_cm_set_handler(struct rdma_cm_id *id, struct rpcrdmax_cm_handler *handler,
 			     rpcrdmax_cm_fn fn)
 {
-	struct rpcrdmax_cm_handler *h = handler;
-
-	h->fn = fn;
-	id->context = h;
+	handler->fn = fn;
+	id->context = handler;
 }
 
 /** rpcrdmax_cm_destroy_id - destroy @id (not from its own event callback) */

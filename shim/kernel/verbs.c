@@ -29,8 +29,7 @@ static_assert(RPCRDMAX_IB_WC_SUCCESS == IB_WC_SUCCESS &&
  */
 int rpcrdmax_ib_query_device(struct ib_device *device, struct rpcrdmax_dev_attrs *attrs)
 {
-	struct ib_device *dev = device;
-	const struct ib_device_attr *a = &dev->attrs;
+	const struct ib_device_attr *a = &device->attrs;
 
 	attrs->max_qp_wr = a->max_qp_wr;
 	attrs->max_send_sge = a->max_send_sge;
@@ -39,7 +38,7 @@ int rpcrdmax_ib_query_device(struct ib_device *device, struct rpcrdmax_dev_attrs
 	attrs->max_qp_rd_atom = a->max_qp_rd_atom;
 	attrs->max_qp_init_rd_atom = a->max_qp_init_rd_atom;
 	attrs->max_fast_reg_page_list_len = a->max_fast_reg_page_list_len;
-	attrs->num_comp_vectors = dev->num_comp_vectors;
+	attrs->num_comp_vectors = device->num_comp_vectors;
 	attrs->mem_mgt_extensions = !!(a->device_cap_flags & IB_DEVICE_MEM_MGT_EXTENSIONS);
 	return 0;
 }
@@ -302,15 +301,14 @@ static __always_inline int rpcrdmax_mr_map_sg(struct ib_mr *mr, struct ib_device
 int rpcrdmax_ib_mr_map(struct ib_mr *mr, struct ib_device *device, struct scatterlist *sgl,
 		       const struct rpcrdmax_page_seg *segs, unsigned int nsegs, int dir)
 {
-	struct scatterlist *sg = sgl;
 	unsigned int i;
 
 	if (!nsegs)
 		return -EINVAL;
-	sg_init_table(sg, nsegs);
+	sg_init_table(sgl, nsegs);
 	for (i = 0; i < nsegs; i++)
-		sg_set_page(&sg[i], segs[i].page, segs[i].len, segs[i].offset);
-	return rpcrdmax_mr_map_sg(mr, device, sg, nsegs, dir);
+		sg_set_page(&sgl[i], segs[i].page, segs[i].len, segs[i].offset);
+	return rpcrdmax_mr_map_sg(mr, device, sgl, nsegs, dir);
 }
 ALLOW_ERROR_INJECTION(rpcrdmax_ib_mr_map, ERRNO);
 
@@ -334,14 +332,12 @@ ALLOW_ERROR_INJECTION(rpcrdmax_ib_mr_map, ERRNO);
 int rpcrdmax_ib_mr_map_kva(struct ib_mr *mr, struct ib_device *device, struct scatterlist *sgl,
 			   const void *va, unsigned int len, unsigned int max, int dir)
 {
-	struct scatterlist *sg = sgl;
-
 	if (!len || !virt_addr_valid(va))
 		return -EINVAL;
 	if (DIV_ROUND_UP(offset_in_page(va) + (unsigned long)len, PAGE_SIZE) > max)
 		return -E2BIG;
-	sg_init_one(sg, va, len);
-	return rpcrdmax_mr_map_sg(mr, device, sg, 1, dir);
+	sg_init_one(sgl, va, len);
+	return rpcrdmax_mr_map_sg(mr, device, sgl, 1, dir);
 }
 
 /** rpcrdmax_ib_mr_unmap - undo rpcrdmax_ib_mr_map()'s DMA mapping */

@@ -251,20 +251,18 @@ void rpcrdmax_svc_unregister(void)
 struct svc_xprt *rpcrdmax_svc_xprt_new(struct svc_xprt *listener, struct rdma_cm_id *cm_id,
 				       struct rpcrdmax_svcc *conn)
 {
-	struct svc_xprt *lx = listener;
-	struct rdma_cm_id *id = cm_id;
 	struct rpcrdmax_svc_xprt *sx;
 	struct sockaddr *sa;
 
 	sx = kzalloc(sizeof(*sx), GFP_KERNEL);
 	if (!sx)
 		return NULL;
-	svc_xprt_init(lx->xpt_net, &rpcrdmax_svc_class, &sx->xprt, lx->xpt_server);
+	svc_xprt_init(listener->xpt_net, &rpcrdmax_svc_class, &sx->xprt, listener->xpt_server);
 	set_bit(XPT_CONG_CTRL, &sx->xprt.xpt_flags);
 	sx->svcc = conn;
-	sa = (struct sockaddr *)&id->route.addr.dst_addr;
+	sa = (struct sockaddr *)&cm_id->route.addr.dst_addr;
 	svc_xprt_set_remote(&sx->xprt, sa, svc_addr_len(sa));
-	sa = (struct sockaddr *)&id->route.addr.src_addr;
+	sa = (struct sockaddr *)&cm_id->route.addr.src_addr;
 	svc_xprt_set_local(&sx->xprt, sa, svc_addr_len(sa));
 	return &sx->xprt;
 }
@@ -293,9 +291,7 @@ struct net *rpcrdmax_svc_xprt_net(struct svc_xprt *xprt)
  */
 unsigned int rpcrdmax_svc_max_payload(struct svc_xprt *listener)
 {
-	struct svc_xprt *lx = listener;
-
-	return min_t(unsigned int, lx->xpt_server->sv_max_payload, RPCSVC_MAXPAYLOAD);
+	return min_t(unsigned int, listener->xpt_server->sv_max_payload, RPCSVC_MAXPAYLOAD);
 }
 
 /** rpcrdmax_svc_xprt_conn_pending - tell svc a connection waits on @listener */
@@ -327,9 +323,7 @@ void rpcrdmax_svc_xprt_close(struct svc_xprt *xprt)
 /** rpcrdmax_svc_xprt_closing - @xprt is closing or closed (XPT_CLOSE, XPT_DEAD) */
 bool rpcrdmax_svc_xprt_closing(struct svc_xprt *xprt)
 {
-	struct svc_xprt *x = xprt;
-
-	return test_bit(XPT_CLOSE, &x->xpt_flags) || test_bit(XPT_DEAD, &x->xpt_flags);
+	return test_bit(XPT_CLOSE, &xprt->xpt_flags) || test_bit(XPT_DEAD, &xprt->xpt_flags);
 }
 
 MODULE_ALIAS("svcrdma");

@@ -41,14 +41,12 @@ static u64 rpcrdmax_svc_call_room(const struct svc_rqst *r)
 int rpcrdmax_svc_arg_copy(struct svc_rqst *rqstp, unsigned int offset, const void *src,
 			  unsigned int len)
 {
-	struct svc_rqst *r = rqstp;
-
-	if ((u64)offset + len > rpcrdmax_svc_call_room(r))
+	if ((u64)offset + len > rpcrdmax_svc_call_room(rqstp))
 		return -EMSGSIZE;
 	while (len) {
 		unsigned int in = offset & ~PAGE_MASK;
 		unsigned int n = min_t(unsigned int, len, PAGE_SIZE - in);
-		void *dst = page_address(r->rq_pages[offset >> PAGE_SHIFT]) + in;
+		void *dst = page_address(rqstp->rq_pages[offset >> PAGE_SHIFT]) + in;
 
 		if (src) {
 			memcpy(dst, src, n);
@@ -71,13 +69,12 @@ int rpcrdmax_svc_arg_copy(struct svc_rqst *rqstp, unsigned int offset, const voi
  */
 void rpcrdmax_svc_arg_set(struct svc_rqst *rqstp, unsigned int len)
 {
-	struct svc_rqst *r = rqstp;
-	struct xdr_buf *arg = &r->rq_arg;
+	struct xdr_buf *arg = &rqstp->rq_arg;
 	unsigned int npages = max_t(unsigned int, DIV_ROUND_UP(len, PAGE_SIZE), 1);
 
-	arg->head[0].iov_base = page_address(r->rq_pages[0]);
+	arg->head[0].iov_base = page_address(rqstp->rq_pages[0]);
 	arg->head[0].iov_len = min_t(unsigned int, len, PAGE_SIZE);
-	arg->pages = r->rq_pages + 1;
+	arg->pages = rqstp->rq_pages + 1;
 	arg->page_base = 0;
 	arg->page_len = len - arg->head[0].iov_len;
 	arg->tail[0].iov_base = NULL;
@@ -96,12 +93,11 @@ void rpcrdmax_svc_arg_set(struct svc_rqst *rqstp, unsigned int len)
  */
 void rpcrdmax_svc_arg_set_buf(struct svc_rqst *rqstp, void *buf, unsigned int len)
 {
-	struct svc_rqst *r = rqstp;
-	struct xdr_buf *arg = &r->rq_arg;
+	struct xdr_buf *arg = &rqstp->rq_arg;
 
 	arg->head[0].iov_base = buf;
 	arg->head[0].iov_len = len;
-	arg->pages = r->rq_pages;
+	arg->pages = rqstp->rq_pages;
 	arg->page_base = 0;
 	arg->page_len = 0;
 	arg->tail[0].iov_base = NULL;
@@ -165,13 +161,12 @@ static int rpcrdmax_svc_add_pieces(struct page **pages, unsigned long offset, un
 int rpcrdmax_svc_arg_pages(struct svc_rqst *rqstp, unsigned int offset, unsigned int len,
 			   struct rpcrdmax_page_seg *segs, unsigned int max)
 {
-	struct svc_rqst *r = rqstp;
 	unsigned int n = 0;
 	int rc;
 
-	if ((u64)offset + len > rpcrdmax_svc_call_room(r))
+	if ((u64)offset + len > rpcrdmax_svc_call_room(rqstp))
 		return -EMSGSIZE;
-	rc = rpcrdmax_svc_add_pieces(r->rq_pages, offset, len, segs, &n, max);
+	rc = rpcrdmax_svc_add_pieces(rqstp->rq_pages, offset, len, segs, &n, max);
 	return rc ? rc : n;
 }
 
@@ -248,22 +243,21 @@ static unsigned int rpcrdmax_svc_res_slots(const struct svc_rqst *r)
  */
 int rpcrdmax_svc_res_take_pages(struct svc_rqst *rqstp, struct page **pages, unsigned int max)
 {
-	struct svc_rqst *r = rqstp;
-	unsigned int i, k = 0, n = rpcrdmax_svc_res_slots(r);
+	unsigned int i, k = 0, n = rpcrdmax_svc_res_slots(rqstp);
 
 	if (n > max)
 		return -ENOBUFS;
 	for (i = 0; i < n; i++) {
-		struct page *page = r->rq_respages[i];
+		struct page *page = rqstp->rq_respages[i];
 
-		r->rq_respages[i] = NULL;
+		rqstp->rq_respages[i] = NULL;
 		pages[k] = page;
 		k += page != NULL;
 	}
 #if RPCRDMAX_HAVE_SPLIT_RESPAGES
-	r->rq_next_page = r->rq_respages + n;
+	rqstp->rq_next_page = rqstp->rq_respages + n;
 #else
-	r->rq_next_page = r->rq_respages;
+	rqstp->rq_next_page = rqstp->rq_respages;
 #endif
 	return k;
 }

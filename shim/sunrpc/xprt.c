@@ -371,14 +371,13 @@ struct net *rpcrdmax_xprt_net(struct rpc_xprt *xprt)
  */
 struct rpc_rqst *rpcrdmax_xprt_lookup_pin(struct rpc_xprt *xprt, unsigned int xid)
 {
-	struct rpc_xprt *x = xprt;
 	struct rpc_rqst *rqst;
 
-	spin_lock(&x->queue_lock);
-	rqst = xprt_lookup_rqst(x, cpu_to_be32(xid));
+	spin_lock(&xprt->queue_lock);
+	rqst = xprt_lookup_rqst(xprt, cpu_to_be32(xid));
 	if (rqst)
 		xprt_pin_rqst(rqst);
-	spin_unlock(&x->queue_lock);
+	spin_unlock(&xprt->queue_lock);
 	return rqst;
 }
 
@@ -394,27 +393,22 @@ struct rpc_rqst *rpcrdmax_xprt_lookup_pin(struct rpc_xprt *xprt, unsigned int xi
  */
 void rpcrdmax_xprt_complete_unpin(struct rpc_xprt *xprt, struct rpc_rqst *rqst, int status)
 {
-	struct rpc_xprt *x = xprt;
-	struct rpc_rqst *r = rqst;
-
 	if (status < 0) {
-		r->rq_task->tk_status = status;
+		rqst->rq_task->tk_status = status;
 		status = 0;
 	}
-	spin_lock(&x->queue_lock);
-	xprt_complete_rqst(r->rq_task, status);
-	xprt_unpin_rqst(r);
-	spin_unlock(&x->queue_lock);
+	spin_lock(&xprt->queue_lock);
+	xprt_complete_rqst(rqst->rq_task, status);
+	xprt_unpin_rqst(rqst);
+	spin_unlock(&xprt->queue_lock);
 }
 
 /** rpcrdmax_xprt_unpin - release a pinned request without completing it */
 void rpcrdmax_xprt_unpin(struct rpc_xprt *xprt, struct rpc_rqst *rqst)
 {
-	struct rpc_xprt *x = xprt;
-
-	spin_lock(&x->queue_lock);
+	spin_lock(&xprt->queue_lock);
 	xprt_unpin_rqst(rqst);
-	spin_unlock(&x->queue_lock);
+	spin_unlock(&xprt->queue_lock);
 }
 
 /**
@@ -424,12 +418,10 @@ void rpcrdmax_xprt_unpin(struct rpc_xprt *xprt, struct rpc_rqst *rqst)
  */
 void rpcrdmax_xprt_set_credits(struct rpc_xprt *xprt, unsigned int credits)
 {
-	struct rpc_xprt *x = xprt;
-
 	/* Waiters are woken as completing requests release their slots. */
-	spin_lock(&x->transport_lock);
-	x->cwnd = credits << RPC_CWNDSHIFT;
-	spin_unlock(&x->transport_lock);
+	spin_lock(&xprt->transport_lock);
+	xprt->cwnd = credits << RPC_CWNDSHIFT;
+	spin_unlock(&xprt->transport_lock);
 }
 
 /** rpcrdmax_xprt_reset_cong - a new connection's window (shim/sunrpc/xprt_cong.c) */

@@ -8,10 +8,10 @@
  * through these helpers for the rest: a sparse page list filled, copies
  * of the Call into a Send buffer and of an inline Reply into the receive
  * buffer.  (A chunk's pages it finds itself: the page list's in place,
- * the head's and tail's as shim/kernel/verbs.c maps them.)  They touch nothing but the request's own buffers, so the
- * KUnit module runs them on requests it builds (kunit/shims.c) without
- * a live rpc_xprt; the transport class and the request queue calls stay
- * in shim/sunrpc/xprt.c.
+ * the head's and tail's as shim/kernel/verbs.c maps them.)  They touch
+ * nothing but the request's own buffers, so the KUnit module runs them
+ * on requests it builds (kunit/shims.c) without a live rpc_xprt; the
+ * transport class and the request queue calls stay in shim/sunrpc/xprt.c.
  */
 #include <linux/mm.h>
 #include <linux/sunrpc/svc.h>
@@ -122,8 +122,7 @@ int rpcrdmax_xprt_rqst_rcv_copy(struct rpc_rqst *rqst, const void *src, unsigned
  */
 int rpcrdmax_xprt_bc_call(struct rpc_xprt *xprt, const void *msg, unsigned int len)
 {
-	struct rpc_xprt *x = xprt;
-	struct svc_serv *serv = READ_ONCE(x->bc_serv);
+	struct svc_serv *serv = READ_ONCE(xprt->bc_serv);
 	struct rpcrdmax_bc_slot *s;
 	struct rpc_rqst *r;
 
@@ -131,11 +130,11 @@ int rpcrdmax_xprt_bc_call(struct rpc_xprt *xprt, const void *msg, unsigned int l
 		return -ENOTCONN;
 	if (len < 4 || len > PAGE_SIZE)
 		return -EMSGSIZE;
-	spin_lock_bh(&x->bc_pa_lock);
-	r = list_first_entry_or_null(&x->bc_pa_list, struct rpc_rqst, rq_bc_pa_list);
+	spin_lock_bh(&xprt->bc_pa_lock);
+	r = list_first_entry_or_null(&xprt->bc_pa_list, struct rpc_rqst, rq_bc_pa_list);
 	if (r)
 		list_del(&r->rq_bc_pa_list);
-	spin_unlock_bh(&x->bc_pa_lock);
+	spin_unlock_bh(&xprt->bc_pa_lock);
 	if (!r)
 		return -ENOBUFS;
 	s = container_of(r, struct rpcrdmax_bc_slot, rqst);
@@ -150,11 +149,11 @@ int rpcrdmax_xprt_bc_call(struct rpc_xprt *xprt, const void *msg, unsigned int l
 	 * the service gone meanwhile, frees the slot through it */
 	xprt_enqueue_bc_request(r);
 #elif RPCRDMAX_HAVE_BC_LWQ
-	xprt_get(x);	/* put by rpcrdmax_xprt_bc_free_rqst() */
+	xprt_get(xprt);	/* put by rpcrdmax_xprt_bc_free_rqst() */
 	lwq_enqueue(&r->rq_bc_list, &serv->sv_cb_list);
 	svc_pool_wake_idle_thread(&serv->sv_pools[0]);
 #else
-	xprt_get(x);
+	xprt_get(xprt);
 	spin_lock(&serv->sv_cb_lock);
 	list_add(&r->rq_bc_list, &serv->sv_cb_list);
 	spin_unlock(&serv->sv_cb_lock);
