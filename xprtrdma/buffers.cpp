@@ -30,6 +30,7 @@ void destroy_req(Req *req)
 void Req::reuse()
 {
 	conn = nullptr;
+	valid_mrs = 0;
 	rqst = nullptr;
 	reset_reply();
 	write_offered = 0;

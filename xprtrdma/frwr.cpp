@@ -156,6 +156,7 @@ Result<ClntMr *> Conn::frwr_register(Req *req, rpc_rqst *rqst, bool rcv,
 	m->trace(RPCRDMAX_MR_EV_REG, rqst);
 	req->conn = this;
 	req->mrs.push_back(m);
+	req->valid_mrs++;
 	return m;
 }
 
@@ -179,6 +180,7 @@ ClntMr *Conn::frwr_take_free()
  * list. */
 void Conn::frwr_release(Req *req)
 {
+	req->valid_mrs = 0;
 	while (ClntMr *m = req->mrs.pop_front()) {
 		m->trace(RPCRDMAX_MR_EV_UNMAP);
 		m->mr.unmap();
@@ -201,19 +203,20 @@ void Conn::frwr_put_free(ClntMr *m, bool next)
 	free_mr_count_++;
 }
 
-/* The server invalidated @rkey: true if it is one of @req's. */
+/* The server invalidated @rkey: true if it is one of @req's still valid
+ * (each MR has its own rkey, so the first match is the only one). */
 bool Conn::frwr_remote_invalidated(Req *req, u32 rkey)
 {
-	bool found = false;
-
-	req->mrs.for_each([&](ClntMr *m) {
-		if (m->seg.handle == rkey && !m->remotely_invalidated) {
-			m->remotely_invalidated = true;
-			m->trace(RPCRDMAX_MR_EV_REMINV);
-			found = true;
-		}
+	ClntMr *m = req->mrs.find([rkey](const ClntMr *c) {
+		return c->seg.handle == rkey && !c->remotely_invalidated;
 	});
-	return found;
+
+	if (!m)
+		return false;
+	m->remotely_invalidated = true;
+	req->valid_mrs--;
+	m->trace(RPCRDMAX_MR_EV_REMINV);
+	return true;
 }
 
 void ClntMr::inv_done(Cqe *, const ib_wc &)
@@ -222,25 +225,22 @@ void ClntMr::inv_done(Cqe *, const ib_wc &)
 }
 
 /*
- * Post LOCAL_INV for each of @req's MRs the server did not invalidate;
- * the last is signaled through req->inv_cqe.  ENOENT: nothing to do.
+ * Post LOCAL_INV for each of @req's MRs the server did not invalidate
+ * (req->valid_mrs of them), one chain in the Req's order whose last is
+ * signaled through req->inv_cqe.  ENOENT: nothing to do.
  */
 Result<void> Conn::frwr_invalidate(Req *req, bool)
 {
-	u32 todo = 0, done = 0;
-
-	req->mrs.for_each([&](ClntMr *m) { todo += !m->remotely_invalidated; });
-	if (!todo)
+	if (!req->valid_mrs)
 		return error(err::ENOENT);
-	ep_->stats.local_inv_needed.add_return((int)todo);
+	ep_->stats.local_inv_needed.add_return((int)req->valid_mrs);
 
-	/* One chain, in the Req's order; only the last is signaled. */
 	Wr *first = nullptr, *prev = nullptr;
 	req->mrs.for_each([&](ClntMr *m) {
 		if (m->remotely_invalidated)
 			return;
 		m->trace(RPCRDMAX_MR_EV_LOCALINV);
-		m->inv_wr.local_inv(m->seg.handle, ++done == todo ? req->inv_cqe.raw() : nullptr);
+		m->inv_wr.local_inv(m->seg.handle, nullptr);
 		m->inv_wr.set_next(nullptr);
 		if (prev)
 			prev->set_next(&m->inv_wr);
@@ -248,6 +248,7 @@ Result<void> Conn::frwr_invalidate(Req *req, bool)
 			first = &m->inv_wr;
 		prev = &m->inv_wr;
 	});
+	prev->signal(req->inv_cqe.raw());
 	Result<void> posted = id.post(first);
 	if (posted.is_error())
 		rpcrdmax_trace_post_linv_err(req->rqst, posted.error().code());
@@ -291,6 +292,7 @@ void Conn::frwr_detach_all()
 		ClntMr *m = &mrs_[i];
 		if (m->req) {
 			List<ClntMr, &ClntMr::node>::remove(m);
+			m->req->valid_mrs = 0;
 			m->req = nullptr;
 		}
 		m->mr.unmap();

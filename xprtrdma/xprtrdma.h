@@ -183,6 +183,7 @@ struct Req {
 
 	Cqe inv_cqe;			/* the signaled LOCAL_INV of a chain */
 	List<ClntMr, &ClntMr::node> mrs;
+	u32 valid_mrs = 0;		/* of mrs, those the server did not invalidate */
 	Conn *conn = nullptr;		/* whose pool the MRs come from */
 	/* A Reply waiting for the invalidation of this request's MRs. */
 	rpc_rqst *rqst = nullptr;

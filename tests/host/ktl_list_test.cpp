@@ -69,4 +69,24 @@ TEST(KtlList, SpliceFrontMovesAllInOrder)
 	src.pop_front();
 }
 
+// find returns the first entry its predicate holds for, or nullptr:
+// Conn::frwr_remote_invalidated stops at the one MR with the rkey.
+TEST(KtlList, FindReturnsFirstMatch)
+{
+	Item a(1), b(2), c(2);
+	Items l;
+
+	EXPECT_EQ(l.find([](const Item *) { return true; }), nullptr);
+	l.push_back(&a);
+	l.push_back(&b);
+	l.push_back(&c);
+	int asked = 0;
+	EXPECT_EQ(l.find([&](const Item *i) { asked++; return i->value == 2; }), &b);
+	EXPECT_EQ(asked, 2);
+	EXPECT_EQ(l.find([](const Item *i) { return i->value == 7; }), nullptr);
+	EXPECT_EQ(values(l), (std::vector<int>{ 1, 2, 2 }));
+	while (l.pop_front())
+		;
+}
+
 } // namespace

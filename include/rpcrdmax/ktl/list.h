@@ -97,6 +97,15 @@ public:
 		return n;
 	}
 
+	/* The first entry for which pred(const T *) holds, or nullptr. */
+	template <typename P> T *find(P pred) const
+	{
+		for (const ListNode *p = head_.next_; p != &head_; p = p->next_)
+			if (pred(owner(p)))
+				return owner(p);
+		return nullptr;
+	}
+
 	/* Call fn(T *) on each entry; fn may unlink the entry it is given. */
 	template <typename F> void for_each(F fn)
 	{

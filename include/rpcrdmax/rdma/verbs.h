@@ -189,6 +189,13 @@ public:
 		sges(nullptr, 0);
 		RPCRDMAX_FIELD_REF(u32, raw_.get(), IB_SEND_WR_INVALIDATE_RKEY) = rkey;
 	}
+	/* Signal this one's completion to @cqe (it was built unsignaled). */
+	void signal(rpcrdmax_cqe *cqe)
+	{
+		RPCRDMAX_FIELD_REF(void *, raw_.get(), IB_SEND_WR_CQE) = cqe;
+		RPCRDMAX_FIELD_REF(int, raw_.get(), IB_SEND_WR_SEND_FLAGS) |=
+			RPCRDMAX_IB_SEND_SIGNALED;
+	}
 	/* Post @next right after this one (NULL: this one ends the chain). */
 	void set_next(Wr *next)
 	{
