@@ -87,6 +87,15 @@ InlineThresholds pd_thresholds(const PrivData &client, const PrivData &server)
 	};
 }
 
+u32 pd_responder_send_size(u32 configured, bool peer_found, const PrivData &peer)
+{
+	constexpr u32 kFloor = 4096;
+	const u32 want = peer_found ? ktl::min(configured, pd_effective_size(peer.recv_size))
+				    : kFloor;
+
+	return ktl::max(want, kFloor);
+}
+
 bool pd_may_send_with_invalidate(const PrivData &ours, const PrivData &peer)
 {
 	return ours.remote_inv && peer.remote_inv;

@@ -56,6 +56,8 @@ static constexpr unsigned int kWaitMs = 10000;
 static constexpr u32 kDepth = 16;
 /* What kunit_rdma::connect_pair's client advertises. */
 static constexpr u32 kClientSend = 4096, kClientRecv = 16384;
+/* svc_rdma/max_req_size as rpcrdmax_svc_tunables() reports it (below). */
+extern unsigned int fake_max_req_size;
 
 /* Accepts one connection into `conn` the way svcrdma does. */
 struct SvcListener : CmEvents {
@@ -177,34 +179,46 @@ static u32 server_pieces(Loopback *lb, u32 off, u32 len, rpcrdmax_page_seg *out,
 	return len ? 0 : n;
 }
 
-static void accept_case(Reporter check)
+/* One connection with max_req_size @req_size: the private data both
+ * ways, and the Send size the server takes (max_req_size, within the
+ * client's Receive size of kClientRecv). */
+static void accept_one(Reporter check, u32 req_size)
 {
 	auto *lb = new (Gfp::Kernel) Loopback;
 	core::PrivData seen;
 
 	if (!EXPECT(lb != nullptr))
 		return;
+	fake_max_req_size = req_size;
 	if (connect_pair(check, lb)) {
 		const svcrdma::AcceptPlan &p = lb->listener.plan;
 		const svcrdma::ConnLimits lim = svcrdma::conn_limits();
+		const u32 send = min(req_size, kClientRecv);
 		/* The server decoded the client's private data ... */
 		EXPECT(p.peer.send_size == kClientSend && p.peer.recv_size == kClientRecv &&
 		       p.peer.remote_inv);
 		EXPECT(p.ours.remote_inv == lb->listener.attrs.mem_mgt_extensions);
 		EXPECT(p.send_inv == lb->listener.attrs.mem_mgt_extensions);
-		EXPECT(p.thr.call == min(kClientSend, lim.recv_size) &&
-		       p.thr.reply == min(kClientRecv, lim.send_size));
+		EXPECT(lim.recv_size == req_size && p.ours.send_size == send);
+		EXPECT(p.thr.call == min(kClientSend, lim.recv_size) && p.thr.reply == send);
 		EXPECT(p.ord >= 1 && p.ord <= lim.max_ord);
 		/* rdma_rw enlarged the Send Queue for its contexts. */
 		EXPECT(lb->listener.sq_depth >= kDepth + kDepth);
 		/* ... and the client the server's. */
 		EXPECT(core::pd_decode(ConstBytes(lb->client.pdata, lb->client.pdata_len),
 				       &seen) == core::PdVerdict::Found);
-		EXPECT(seen.send_size == lim.send_size && seen.recv_size == lim.recv_size &&
+		EXPECT(seen.send_size == send && seen.recv_size == lim.recv_size &&
 		       seen.remote_inv == p.ours.remote_inv);
 	}
 	disconnect_pair(lb);
+	fake_max_req_size = 4096;
 	delete lb;
+}
+
+static void accept_case(Reporter check)
+{
+	accept_one(check, 4096);
+	accept_one(check, 8192);
 }
 
 static void rw_read_case(Reporter check)
@@ -638,11 +652,12 @@ static void budget_case(Reporter check)
  * defaults, and max_version as a case sets it (read at accept). */
 namespace rpcrdmax::kunit_svc {
 unsigned int fake_max_version = 2;
+unsigned int fake_max_req_size = 4096;
 } // namespace rpcrdmax::kunit_svc
 extern "C" void rpcrdmax_svc_tunables(struct rpcrdmax_svc_tunables *out) noexcept
 {
 	out->max_requests = 64;
-	out->max_req_size = 4096;
+	out->max_req_size = rpcrdmax::kunit_svc::fake_max_req_size;
 	out->max_outbound_read_requests = 16;
 	out->max_version = rpcrdmax::kunit_svc::fake_max_version;
 }

@@ -109,7 +109,9 @@ inline void stat_add(unsigned int which, unsigned int n = 1)
  * private data) and the cap on RDMA Reads in flight (ORD) are chosen,
  * from /proc/sys/sunrpc/svc_rdma's max_requests, max_req_size and
  * max_outbound_read_requests as they are when a connection is accepted.
- * The Send size stays 4 KiB (the stock server's too).
+ * The Send size starts at max_req_size too, as the stock server sizes
+ * its Send buffers, and plan_accept() narrows it to what the client
+ * receives (core::pd_responder_send_size).
  */
 /*
  * Chunk sizing: what a connection's contexts are made for, from the
@@ -146,7 +148,7 @@ inline ConnLimits conn_limits()
 	struct rpcrdmax_svc_tunables t;
 
 	rpcrdmax_svc_tunables(&t);
-	return { t.max_requests, t.max_req_size, 4096, t.max_outbound_read_requests,
+	return { t.max_requests, t.max_req_size, t.max_req_size, t.max_outbound_read_requests,
 		 t.max_version >= core::kRpcRdmaVersion2 ? core::kRpcRdmaVersion2
 							 : core::kRpcRdmaVersion1 };
 }
@@ -165,7 +167,8 @@ inline u64 recv_budget(u64 totalram) { return totalram >> kRecvBudgetShift; }
 
 /*
  * What a connection request decides (RFC 8797): our private data (R set
- * when our device can post Send With Invalidate), the peer's, the inline
+ * when our device can post Send With Invalidate; our Send size, which
+ * the connection's Send buffers take), the peer's, the inline
  * thresholds, whether Replies may invalidate, and our RDMA Read depth.
  */
 struct AcceptPlan {
@@ -181,7 +184,8 @@ inline AcceptPlan plan_accept(ConstBytes peer_pd, const rpcrdmax_dev_attrs &attr
 	AcceptPlan p;
 	/* absent: the version 1 defaults */
 	p.peer_pd = core::pd_decode(peer_pd, &p.peer) == core::PdVerdict::Found;
-	p.ours = { lim.send_size, lim.recv_size, attrs.mem_mgt_extensions };
+	p.ours = { core::pd_responder_send_size(lim.send_size, p.peer_pd, p.peer), lim.recv_size,
+		   attrs.mem_mgt_extensions };
 	p.thr = core::pd_thresholds(p.peer, p.ours);
 	p.send_inv = core::pd_may_send_with_invalidate(p.ours, p.peer);
 	/* Reads we may have outstanding: what the client's side accepts. */

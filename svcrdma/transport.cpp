@@ -404,12 +404,13 @@ Result<void> SvcConn::setup(Listener *l)
 	if (!recv_within_budget(lim_, id.get()))
 		return error(err::ENOMEM);
 	RPCRDMAX_TRY(check(rpcrdmax_ib_query_device(id.device(), &attrs)));
+	AcceptPlan plan = plan_accept(ConstBytes(req_pd_, req_pd_len_), attrs,
+				      req_initiator_depth_, lim_);
+	lim_.send_size = plan.ours.send_size;
 	RPCRDMAX_TRY(make_queues(attrs));
 	RPCRDMAX_TRY(make_receives());
 	RPCRDMAX_TRY(fill_pools(min(credits, kPoolCalls), min(credits, kPoolSends)));
 
-	AcceptPlan plan = plan_accept(ConstBytes(req_pd_, req_pd_len_), attrs,
-				      req_initiator_depth_, lim_);
 	thr_ = plan.thr;
 	v2_rbsiz_.set((int)(plan.peer_pd ? plan.thr.reply : core::kV2DefaultRbsiz));
 	send_inv_ = plan.send_inv;

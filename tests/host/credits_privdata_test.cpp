@@ -120,6 +120,24 @@ TEST(PrivData, EverySizeEncodesAndDecodes)
 		EXPECT_LE(pd_effective_size(b), b < 1024 ? 1024u : b);
 }
 
+/* The server's Send size: max_req_size, within what the client said it
+ * receives, never below 4096; a client without Private Data keeps 4096. */
+TEST(PrivData, ResponderSendSize)
+{
+	const PrivData c4k{4096, 4096, true}, c8k{8192, 8192, true}, c1k{1024, 1024, false};
+
+	EXPECT_EQ(pd_responder_send_size(4096, true, c4k), 4096u);
+	EXPECT_EQ(pd_responder_send_size(4096, true, c8k), 4096u);
+	EXPECT_EQ(pd_responder_send_size(8192, true, c8k), 8192u);
+	EXPECT_EQ(pd_responder_send_size(16384, true, c8k), 8192u);
+	EXPECT_EQ(pd_responder_send_size(8192, true, c4k), 4096u);
+	EXPECT_EQ(pd_responder_send_size(8192, true, c1k), 4096u);
+	EXPECT_EQ(pd_responder_send_size(65536, false, kPdDefaults), 4096u);
+	/* a size between the 1 KiB steps counts as what the client decodes */
+	EXPECT_EQ(pd_responder_send_size(65536, true, PrivData{8192, 9000, true}), 8192u);
+	EXPECT_EQ(pd_responder_send_size(65536, true, PrivData{8192, 1u << 20, true}), 65536u);
+}
+
 /* Random buffers with the identifier planted at random offsets. */
 TEST(PrivData, RandomBuffers)
 {

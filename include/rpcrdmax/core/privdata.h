@@ -80,6 +80,18 @@ struct InlineThresholds {
 InlineThresholds pd_thresholds(const PrivData &client, const PrivData &server);
 
 /*
+ * The size of a responder's Send buffers, which bounds its inline
+ * Replies: @configured (its largest inline message, as the stock server
+ * sizes its Send buffers by max_req_size), but no more than the
+ * requester's Receive Size when it sent Private Data (RFC 8797 Section
+ * 4.2: the reply threshold is the smaller of the two, so a larger
+ * buffer would never fill), and 4096 octets when it sent none or either
+ * is smaller: the size these buffers always had, which also carries
+ * backward Calls and the Version Two control messages.
+ */
+u32 pd_responder_send_size(u32 configured, bool peer_found, const PrivData &peer);
+
+/*
  * Whether the responder may use Send With Invalidate (RFC 8797 Section
  * 4.1): only when both peers set R.  Also requires our own device to
  * support it, which the caller knows.
