@@ -41,6 +41,7 @@ BENCH_DIRENTS=500	# --cost: entries of the readdir job's directory
 BENCH_PERF_PERIOD=100003	# --cost --perf: one sample per this many ns
 BENCH_EXACT=0		# --cost --exact: the guests' QEMU count by block address
 BENCH_SCALE=0		# scripts/bench --scale (with BENCH_COST=1)
+BENCH_INLINE=		# scripts/bench --inline: rdma_max_inline_{read,write} (empty: the default)
 BENCH_CONNS="1 16 64"	# --scale: the numbers of connections
 [ -r /share/bench.env ] && . /share/bench.env
 SERVER=192.0.2.1
@@ -377,7 +378,7 @@ cur_cli= cur_srv=
 # current one; on failure WHY says which end failed and how.  (Not called
 # in $(...): ask and the current transports live in this shell.)
 transports() {
-	local srv=$1 cli=$2 out
+	local srv=$1 cli=$2 out f
 	WHY=
 	ask nfsd "$srv"
 	[ "$ANS" = ok ] || { WHY="server $ANS"; return 1; }
@@ -397,6 +398,13 @@ transports() {
 	# (Documentation/v2.rst); plain rpcrdmax offers Version Two
 	[ "$cli" = rpcrdmax-v1 ] && echo 1 >/proc/sys/sunrpc/rdma_max_version
 	cur_cli=$cli
+	# scripts/bench --inline: the client's inline sizes (stock's sysctls)
+	for f in rdma_max_inline_read rdma_max_inline_write; do
+		[ -z "$BENCH_INLINE" ] || echo "$BENCH_INLINE" >/proc/sys/sunrpc/$f || {
+			WHY="client: $f $BENCH_INLINE refused"
+			return 1
+		}
+	done
 }
 
 # nfs_row DIR SERVER CLIENT PROTO: every job on one mount.

@@ -40,6 +40,7 @@
 set -u
 BENCH_COST=0
 BENCH_SCALE=0
+BENCH_INLINE=	# scripts/bench --inline: svc_rdma/max_req_size (empty: the default)
 [ -r /share/bench.env ] && . /share/bench.env
 poll=0.05
 [ "$BENCH_COST" = 1 ] && poll=0.5
@@ -72,6 +73,11 @@ switch() {
 	fi
 	out=$(transport_load server "$word" 2>&1) || { WHY="load $word: $out"; return 1; }
 	cur=$word
+	# scripts/bench --inline: the server's inline size (stock's sysctl)
+	if [ -n "$BENCH_INLINE" ] && ! echo "$BENCH_INLINE" >/proc/sys/sunrpc/svc_rdma/max_req_size; then
+		WHY="$word: svc_rdma/max_req_size $BENCH_INLINE refused"
+		return 1
+	fi
 	echo 1048576 >/proc/fs/nfsd/max_block_size
 	echo 10 >/proc/fs/nfsd/nfsv4leasetime 2>/dev/null
 	echo 10 >/proc/fs/nfsd/nfsv4gracetime 2>/dev/null

@@ -477,9 +477,10 @@ def report(run, out, top=20):
     e = run.env
     p("cost: %d round(s); guests under QEMU -icount shift=0: one instruction is one ns of"
       " guest time (suite %s)" % (run.rounds, e.get("BENCH_SUITE", "?")))
-    p("cost: per run: %s 4 KiB reads, %s MiB, %s files, %s listings of %s entries; NFSv%s"
+    p("cost: per run: %s 4 KiB reads, %s MiB, %s files, %s listings of %s entries; NFSv%s%s"
       % (e.get("BENCH_OPS", "?"), e.get("BENCH_MIB", "?"), e.get("BENCH_FILES", "?"),
-         e.get("BENCH_LISTINGS", "?"), e.get("BENCH_DIRENTS", "?"), e.get("BENCH_VERS", "4.2")))
+         e.get("BENCH_LISTINGS", "?"), e.get("BENCH_DIRENTS", "?"), e.get("BENCH_VERS", "4.2"),
+         "; inline sizes %s (--inline)" % e["BENCH_INLINE"] if e.get("BENCH_INLINE") else ""))
     for o in run.order:
         p("cost: round %s order: %s" % (o[0], " ".join(o[1:])))
     if not run.complete:
