@@ -248,6 +248,9 @@ Result<void> Conn::frwr_invalidate(Req *req, bool)
 			first = &m->inv_wr;
 		prev = &m->inv_wr;
 	});
+	/* valid_mrs counts exactly the MRs not remotely invalidated */
+	if (RPCRDMAX_WARN_ON(!prev))
+		return error(err::ENOENT);
 	prev->signal(req->inv_cqe.raw());
 	Result<void> posted = id.post(first);
 	if (posted.is_error())
