@@ -415,6 +415,43 @@ static void inline_case(Reporter check)
 	pair_down(&p);
 }
 
+/*
+ * Replies with a page list that fit inline, to Calls that offered no
+ * Write list (a short READ's, a READLINK's): a Short message whose page
+ * list a long piece sends from its page (an SGE of its own between the
+ * head's and the tail's, rdma_stat_page_sges) and a short one copies
+ * (rdma_stat_pull_up); then the same to a Call that offered a Reply
+ * chunk, which goes unused (RFC 8166 Section 4.3.3).
+ */
+static void inline_pages_case(Reporter check)
+{
+	Pair p;
+
+	p.b.snd = { 300, 0, 0, 0, false };
+	p.b.rcv = { 3600, 0, 0, 0, false };
+	if (pair_up(check, &p)) {
+		const long long sges = p.stats[RPCRDMAX_SVC_STAT_PAGE_SGES];
+		const long long pulled = p.stats[RPCRDMAX_SVC_STAT_PULL_UP];
+		EXPECT(forward_rpc(check, &p, 0x33330021, { 200, 3000, 60 }));
+		EXPECT(p.stats[RPCRDMAX_SVC_STAT_PAGE_SGES] == sges + 1);
+		EXPECT(p.stats[RPCRDMAX_SVC_STAT_PULL_UP] == pulled);
+		bench_again(&p.b);
+		EXPECT(forward_rpc(check, &p, 0x33330022, { 200, 100, 60 }));
+		EXPECT(p.stats[RPCRDMAX_SVC_STAT_PAGE_SGES] == sges + 1);
+		EXPECT(p.stats[RPCRDMAX_SVC_STAT_PULL_UP] == pulled + 100);
+		const int chunks = p.b.ep->stats.reply_chunks.read();
+		const long long writes = p.stats[RPCRDMAX_SVC_STAT_WRITE];
+		bench_again(&p.b);
+		p.b.rcv = { 5000, 0, 0, 0, false };
+		EXPECT(forward_rpc(check, &p, 0x33330023, { 300, 2000, 40 }));
+		EXPECT(p.b.ep->stats.reply_chunks.read() == chunks + 1);
+		EXPECT(p.b.ep->stats.reply_bytes.read() == 0);
+		EXPECT(p.stats[RPCRDMAX_SVC_STAT_WRITE] == writes);
+		EXPECT(p.stats[RPCRDMAX_SVC_STAT_PAGE_SGES] == sges + 2);
+	}
+	pair_down(&p);
+}
+
 static void read_chunk_case(Reporter check)
 {
 	Pair p;
@@ -1815,6 +1852,7 @@ out:
 #define RPCRDMAX_KUNIT_SVCSRV_ENTRY(name) RPCRDMAX_KUNIT_CXX_ENTRY(kunit_svcsrv, svcsrv_, name)
 
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(inline)
+RPCRDMAX_KUNIT_SVCSRV_ENTRY(inline_pages)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(read_chunk)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(nomsg)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(reply_chunk)

@@ -317,6 +317,7 @@ static struct kunit_suite rpcrdmax_xprt_marshal_suite = {
 /* ---- rpcrdmax_svc_server (kunit/cxx_svc_server_tests.cpp) ---------- */
 
 RPCRDMAX_CXX_CASE(svcsrv_inline)
+RPCRDMAX_CXX_CASE(svcsrv_inline_pages)
 RPCRDMAX_CXX_CASE(svcsrv_read_chunk)
 RPCRDMAX_CXX_CASE(svcsrv_nomsg)
 RPCRDMAX_CXX_CASE(svcsrv_reply_chunk)
@@ -344,6 +345,7 @@ RPCRDMAX_CXX_CASE(svcsrv_res_pieces)
 
 static struct kunit_case rpcrdmax_svc_server_cases[] = {
 	KUNIT_CASE(svcsrv_inline_case),
+	KUNIT_CASE(svcsrv_inline_pages_case),
 	KUNIT_CASE(svcsrv_read_chunk_case),
 	KUNIT_CASE(svcsrv_nomsg_case),
 	KUNIT_CASE(svcsrv_reply_chunk_case),

@@ -65,24 +65,65 @@ Result<void> SendCtx::load_inline(ib_device *dev, u32 hlen, const core::InlineLa
 	map_dev = dev;
 	nmaps = (u32)segs.size(); /* at most kInlineMaxParts (the layout's parts) */
 	for (size_t i = 0; i < segs.size(); i++) {
-		const rpcrdmax_page_seg &sg = segs[i];
-		if (!lay.mapped[i]) {
-			mem_copy(data + at, static_cast<const u8 *>(rpcrdmax_page_address(sg.page)) +
-						 sg.offset, sg.len);
-			at += sg.len;
-			continue;
-		}
-		int rc = rpcrdmax_ib_dma_map_page(dev, sg.page, sg.offset, sg.len,
-						  RPCRDMAX_DMA_TO_DEVICE, &maps[i].dma);
-		if (rc) {
-			rpcrdmax_trace_svc_dma_map_err(conn ? conn->id.get() : nullptr, maps[i].dma,
-						       sg.len);
-			return Errno::from(rc);
-		}
-		maps[i].len = sg.len;
+		auto r = load_piece((u32)i, segs[i], &at);
+		if (r.is_error())
+			return r;
 	}
 	if (at != lay.buf_len)
 		return error(err::EINVAL);
+	return {};
+}
+
+/*
+ * Part @i of the layout, the page piece @sg: DMA-mapped when the layout
+ * sends it from its page, else copied into the Send buffer at *@at
+ * (which moves past it).  map_dev and lay are set.
+ */
+Result<void> SendCtx::load_piece(u32 i, const rpcrdmax_page_seg &sg, u32 *at)
+{
+	if (!lay.mapped[i]) {
+		mem_copy(data + *at,
+			 static_cast<const u8 *>(rpcrdmax_page_address(sg.page)) + sg.offset,
+			 sg.len);
+		*at += sg.len;
+		return {};
+	}
+	int rc = rpcrdmax_ib_dma_map_page(map_dev, sg.page, sg.offset, sg.len,
+					  RPCRDMAX_DMA_TO_DEVICE, &maps[i].dma);
+	if (rc) {
+		rpcrdmax_trace_svc_dma_map_err(conn ? conn->id.get() : nullptr, maps[i].dma,
+					       sg.len);
+		return Errno::from(rc);
+	}
+	maps[i].len = sg.len;
+	return {};
+}
+
+/*
+ * The same for a Reply whose body is rq_res whole (@res): part 0 its
+ * head, parts 1 to @pieces' size its page list, the last its tail, as
+ * @layout says; head and tail are copied from their addresses.
+ */
+Result<void> SendCtx::load_res(ib_device *dev, u32 hlen, const core::InlineLayout &layout,
+			       const XdrBufView &res, Span<const rpcrdmax_page_seg> pieces)
+{
+	const u32 head = res.head_len(), tail = res.tail_len();
+	u32 at = hlen + head;
+
+	lay = layout;
+	map_dev = dev;
+	nmaps = (u32)pieces.size() + 1; /* the tail is never mapped */
+	if (head)
+		mem_copy(data + hlen, reinterpret_cast<const void *>(res.head_base()), head);
+	for (size_t i = 0; i < pieces.size(); i++) {
+		auto r = load_piece((u32)i + 1, pieces[i], &at);
+		if (r.is_error())
+			return r;
+	}
+	if (at + tail != lay.buf_len)
+		return error(err::EINVAL);
+	if (tail)
+		mem_copy(data + at, reinterpret_cast<const void *>(res.tail_base()), tail);
 	return {};
 }
 

@@ -438,45 +438,96 @@ u32 SvcConn::reply_inv(const CallCtx *cc) const
 }
 
 /*
- * A Reply with no page list to a Call that offered no Write list, when
- * it fits inline (GETATTR, LOOKUP, ACCESS, a WRITE's Reply): the route
- * v1_plan_reply() would give it (RDMA_MSG, RFC 8166 Section 3.5.1),
- * taken without planning: encode_short_reply()'s header, and rq_res's
- * head and tail copied after it.  A Reply chunk the Call offered (a
- * client that sizes it by the largest possible Reply: an NFSv4 GETATTR
+ * A Reply to a Call that offered no Write list, when it fits inline
+ * (GETATTR, LOOKUP, ACCESS, a WRITE's Reply, a READ's short enough to
+ * need no chunk): the route v1_plan_reply() would give it (RDMA_MSG, RFC
+ * 8166 Section 3.5.1), taken without planning: encode_short_reply()'s
+ * header, then rq_res whole (load_short).  A Reply chunk the Call offered
+ * (a client that sizes it by the largest possible Reply: an NFSv4 GETATTR
  * on recent kernels) goes unused (Section 4.3.3 lets such a Reply go as
  * a Short message) and is copied into the header with no octets
  * returned in it; Send With Invalidate names its handle (reply_inv).
  */
-bool SvcConn::reply_is_flat(const CallCtx *cc, const rpcrdmax_xdr_shape &s) const
+bool SvcConn::reply_is_short(const CallCtx *cc, const rpcrdmax_xdr_shape &s) const
 {
 	const core::ChunkLists &cl = cc->call.chunks;
 
-	return !s.page_len && !cl.nwrite && (u64)s.head_len + s.tail_len == s.len &&
+	return !cl.nwrite && (u64)s.head_len + s.page_len + s.tail_len == s.len &&
 	       (u64)core::short_reply_header_size(cl, cc->vers) + s.len <= reply_thr(cc);
 }
 
-int SvcConn::reply_flat(svc_rqst *rqstp, CallCtx *cc, const rpcrdmax_xdr_shape &s)
+int SvcConn::reply_short(svc_rqst *rqstp, CallCtx *cc, const rpcrdmax_xdr_shape &s)
 {
 	const u32 credits = grant_reply(cc);
 	SendCtx *sc = get_send();
 
-	if (!sc) {
-		rpcrdmax_trace_svc_send_err(id.get(), cc->call.xid, -err::ENOMEM);
-		return -err::ENOMEM;
-	}
+	if (!sc)
+		return reply_failed(cc, nullptr, -err::ENOMEM);
 	auto enc = core::encode_short_reply(cc->call, cc->vers, credits, Bytes(sc->data, sc->size));
-	if (enc.is_error() || enc.value() + s.len > sc->size) {
-		rpcrdmax_trace_svc_send_err(id.get(), cc->call.xid, -err::EMSGSIZE);
-		put_send(sc);
-		return -err::EMSGSIZE;
-	}
-	xdr_buf_at(rqstp, RPCRDMAX_OFF_SVC_RQST_RES).copy_flat(sc->data + enc.value(), s.head_len,
-							       s.tail_len);
+	if (enc.is_error() || enc.value() + s.len > sc->size)
+		return reply_failed(cc, sc, -err::EMSGSIZE);
+	int rc = load_short(sc, rqstp, s, enc.value());
+	if (rc)
+		return reply_failed(cc, sc, rc);
 	auto r = post_reply(sc, enc.value() + s.len, reply_inv(cc));
 	if (r.is_error())
 		rpcrdmax_trace_svc_send_err(id.get(), cc->call.xid, r.error().code());
 	return r.is_ok() ? 0 : r.error().code();
+}
+
+/* rq_res whole (@s) copied into @dst: a body of more pieces than a
+ * layout takes.  0 or -EMSGSIZE. */
+int SvcConn::pull_up_res(svc_rqst *rqstp, const rpcrdmax_xdr_shape &s, u8 *dst)
+{
+	if (rpcrdmax_svc_res_copy(rqstp, 0, s.len, dst))
+		return -err::EMSGSIZE;
+	stat_add(RPCRDMAX_SVC_STAT_PULL_UP, s.page_len);
+	return 0;
+}
+
+/*
+ * rq_res whole (@s) into @sc after its @hlen header octets: head and tail
+ * copied, the page list's long pieces sent from their pages as
+ * v1_layout_inline() lays them out (the pages then held by @sc), the
+ * short ones copied; all of it copied when the pieces are more than the
+ * SGEs or the layout takes.  0 or a negative errno.
+ */
+int SvcConn::load_short(SendCtx *sc, svc_rqst *rqstp, const rpcrdmax_xdr_shape &s, u32 hlen)
+{
+	const XdrBufView res = xdr_buf_at(rqstp, RPCRDMAX_OFF_SVC_RQST_RES);
+
+	if (!s.page_len) {
+		res.copy_flat(sc->data + hlen, s.head_len, s.tail_len);
+		return 0;
+	}
+	/* filled before use: the page list's pieces, the parts (head,
+	 * pieces, tail), the layout (v1_layout_inline sets every field) */
+	rpcrdmax_page_seg pieces[core::kInlineMaxParts - 2] RPCRDMAX_NOINIT;
+	core::InlinePart parts[core::kInlineMaxParts] RPCRDMAX_NOINIT;
+	core::InlineLayout lay RPCRDMAX_NOINIT;
+	const int n = res.page_pieces(0, s.page_len, pieces, core::kInlineMaxParts - 2);
+
+	if (n == -err::ENOBUFS)
+		return pull_up_res(rqstp, s, sc->data + hlen);
+	if (n < 0)
+		return n;
+	parts[0] = { s.head_len, false };
+	for (int i = 0; i < n; i++)
+		parts[i + 1] = { pieces[i].len, true };
+	parts[n + 1] = { s.tail_len, false };
+	if (!core::v1_layout_inline(hlen, parts, (u32)n + 2, max_send_sge_, core::kInlineMapMin,
+				    &lay))
+		return pull_up_res(rqstp, s, sc->data + hlen);
+	auto r = sc->load_res(id.device(), hlen, lay, res,
+			      Span<const rpcrdmax_page_seg>(pieces, (u32)n));
+	if (r.is_error())
+		return r.error().code();
+	if (lay.pulled_up)
+		stat_add(RPCRDMAX_SVC_STAT_PULL_UP, lay.pulled_up);
+	if (!lay.nmapped)
+		return 0;
+	stat_add(RPCRDMAX_SVC_STAT_PAGE_SGES, lay.nmapped);
+	return take_res_pages(sc, rqstp);
 }
 
 /*
@@ -527,8 +578,8 @@ int SvcConn::reply(svc_rqst *rqstp, CallCtx *cc)
 {
 	const rpcrdmax_xdr_shape s = res_shape(rqstp);
 
-	if (reply_is_flat(cc, s))
-		return reply_flat(rqstp, cc, s);
+	if (reply_is_short(cc, s))
+		return reply_short(rqstp, cc, s);
 	const u32 credits = grant_reply(cc);
 	note_shape(cc, s);
 	u32 written, tail_skip, body_len;

@@ -383,6 +383,9 @@ struct SendCtx : MsgBuf {
 	void reset();
 	Result<void> load_inline(ib_device *dev, u32 hlen, const core::InlineLayout &layout,
 				 Span<const rpcrdmax_page_seg> segs);
+	Result<void> load_res(ib_device *dev, u32 hlen, const core::InlineLayout &layout,
+			      const XdrBufView &res, Span<const rpcrdmax_page_seg> pieces);
+	Result<void> load_piece(u32 i, const rpcrdmax_page_seg &sg, u32 *at);
 	Span<const rpcrdmax_sge> sge_list(u32 lkey, u32 send_len);
 
 	ListNode node;		/* the free list, or orphans: WRs may still use it */
@@ -527,10 +530,12 @@ private:
 	u32 grant_reply(CallCtx *cc);
 	core::ReplyPlan plan_reply(CallCtx *cc, const rpcrdmax_xdr_shape &s);
 	u32 reply_inv(const CallCtx *cc) const;
-	bool reply_is_flat(const CallCtx *cc, const rpcrdmax_xdr_shape &s) const;
-	int reply_flat(svc_rqst *rqstp, CallCtx *cc, const rpcrdmax_xdr_shape &s);
 	int reply_one_write(svc_rqst *rqstp, CallCtx *cc, const rpcrdmax_xdr_shape &s, u32 credits,
 			    u32 written, u32 tail_skip, u32 body_len);
+	bool reply_is_short(const CallCtx *cc, const rpcrdmax_xdr_shape &s) const;
+	int reply_short(svc_rqst *rqstp, CallCtx *cc, const rpcrdmax_xdr_shape &s);
+	int load_short(SendCtx *sc, svc_rqst *rqstp, const rpcrdmax_xdr_shape &s, u32 hlen);
+	int pull_up_res(svc_rqst *rqstp, const rpcrdmax_xdr_shape &s, u8 *dst);
 	void note_shape(CallCtx *cc, const rpcrdmax_xdr_shape &s);
 	RPCRDMAX_COLD int reply_failed(CallCtx *cc, SendCtx *sc, int rc);
 	Result<void> post_reply(SendCtx *sc, u32 send_len, u32 inv_rkey);

@@ -183,7 +183,7 @@ extern "C" __attribute__((noinline)) int corecost_server(const OpShape &o, bool 
 	    MsgDirection::Call)
 		abort();
 
-	/* as svcrdma's reply_flat: a chunkless Call's Reply without a page
+	/* as svcrdma's reply_short: a chunkless Call's Reply without a page
 	 * list that fits inline goes without planning */
 	const u32 hdr = min_header_size(vers_of(v2));
 	if (!o.reply_data && !c.chunks.nwrite && !c.chunks.has_reply &&
