@@ -100,17 +100,17 @@ Result<void> SendCtx::load_piece(u32 i, const rpcrdmax_page_seg &sg, u32 *at)
 }
 
 /*
- * The same for a Reply whose body is rq_res whole (@res): part 0 its
- * head, parts 1 to @pieces' size its page list, the last its tail, as
- * @layout says; head and tail are copied from their addresses.
+ * The same for a Reply whose body is rq_res whole (@res), as lay (laid
+ * out in place by the caller) says: part 0 its head, parts 1 to
+ * @pieces' size its page list, the last its tail; head and tail are
+ * copied from their addresses.
  */
-Result<void> SendCtx::load_res(ib_device *dev, u32 hlen, const core::InlineLayout &layout,
-			       const XdrBufView &res, Span<const rpcrdmax_page_seg> pieces)
+Result<void> SendCtx::load_res(ib_device *dev, u32 hlen, const XdrBufView &res,
+			       Span<const rpcrdmax_page_seg> pieces)
 {
 	const u32 head = res.head_len(), tail = res.tail_len();
 	u32 at = hlen + head;
 
-	lay = layout;
 	map_dev = dev;
 	nmaps = (u32)pieces.size() + 1; /* the tail is never mapped */
 	if (head)

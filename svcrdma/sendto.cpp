@@ -501,10 +501,11 @@ int SvcConn::load_short(SendCtx *sc, svc_rqst *rqstp, const rpcrdmax_xdr_shape &
 		return 0;
 	}
 	/* filled before use: the page list's pieces, the parts (head,
-	 * pieces, tail), the layout (v1_layout_inline sets every field) */
+	 * pieces, tail); the layout goes straight into @sc (a false
+	 * v1_layout_inline leaves it empty: the Send buffer alone) */
 	rpcrdmax_page_seg pieces[core::kInlineMaxParts - 2] RPCRDMAX_NOINIT;
 	core::InlinePart parts[core::kInlineMaxParts] RPCRDMAX_NOINIT;
-	core::InlineLayout lay RPCRDMAX_NOINIT;
+	core::InlineLayout &lay = sc->lay;
 	const int n = res.page_pieces(0, s.page_len, pieces, core::kInlineMaxParts - 2);
 
 	if (n == -err::ENOBUFS)
@@ -518,7 +519,7 @@ int SvcConn::load_short(SendCtx *sc, svc_rqst *rqstp, const rpcrdmax_xdr_shape &
 	if (!core::v1_layout_inline(hlen, parts, (u32)n + 2, max_send_sge_, core::kInlineMapMin,
 				    &lay))
 		return pull_up_res(rqstp, s, sc->data + hlen);
-	auto r = sc->load_res(id.device(), hlen, lay, res,
+	auto r = sc->load_res(id.device(), hlen, res,
 			      Span<const rpcrdmax_page_seg>(pieces, (u32)n));
 	if (r.is_error())
 		return r.error().code();

@@ -383,8 +383,8 @@ struct SendCtx : MsgBuf {
 	void reset();
 	Result<void> load_inline(ib_device *dev, u32 hlen, const core::InlineLayout &layout,
 				 Span<const rpcrdmax_page_seg> segs);
-	Result<void> load_res(ib_device *dev, u32 hlen, const core::InlineLayout &layout,
-			      const XdrBufView &res, Span<const rpcrdmax_page_seg> pieces);
+	Result<void> load_res(ib_device *dev, u32 hlen, const XdrBufView &res,
+			      Span<const rpcrdmax_page_seg> pieces);
 	Result<void> load_piece(u32 i, const rpcrdmax_page_seg &sg, u32 *at);
 	Span<const rpcrdmax_sge> sge_list(u32 lkey, u32 send_len);
 
