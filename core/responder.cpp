@@ -278,32 +278,29 @@ void v1_reply_header(const V1Header &call, const ReplyPlan &p, V1Header *rep)
 		echo_chunk(&rep->chunks, cl, cl.reply, reply_chunk_written(p), true);
 }
 
-static void layout_add(InlineLayout *out, bool mapped, u32 part, u32 buf_off, u32 len)
-{
-	out->sge[out->nsge++] = { mapped, part, buf_off, len };
-	out->nmapped += mapped;
-}
-
 bool v1_layout_inline(u32 hlen, const InlinePart *parts, u32 n, u32 max_sge, u32 map_min,
 		      InlineLayout *out)
 {
-	/* the counts; sge[] and mapped[] are set up to nsge and n */
+	/* Kept in locals, stored once at the end: the compiler cannot keep
+	 * fields of *out in registers across the stores into out->sge[]. */
+	const u32 map_from = ktl::max(map_min, 1u); /* an empty piece is never mapped */
+	u32 nsge = 0, nmapped = 0, send_len = hlen, pulled_up = 0;
+
 	out->nsge = 0;
-	out->nmapped = 0;
-	out->buf_len = 0;
-	out->send_len = 0;
-	out->pulled_up = 0;
-	if (n > kInlineMaxParts || !max_sge)
+	if (n > kInlineMaxParts || !max_sge) {
+		out->nmapped = 0;
+		out->buf_len = 0;
+		out->send_len = 0;
+		out->pulled_up = 0;
 		return false;
-	max_sge = ktl::min(max_sge, kInlineMaxSges);
+	}
 
 	/* SGEs if every long page piece is mapped: those, and each run of
-	 * buffer octets (the header's run is never empty). */
+	 * buffer octets after one (the header's run is never empty). */
 	u32 need = 1;
 	bool run_open = true;
 	for (u32 i = 0; i < n; i++) {
-		out->mapped[i] = parts[i].page && parts[i].len && parts[i].len >= map_min;
-		if (out->mapped[i]) {
+		if (parts[i].page && parts[i].len >= map_from) {
 			need++;
 			run_open = false;
 		} else if (parts[i].len && !run_open) {
@@ -311,28 +308,33 @@ bool v1_layout_inline(u32 hlen, const InlinePart *parts, u32 n, u32 max_sge, u32
 			run_open = true;
 		}
 	}
-	if (need > max_sge)
-		for (u32 i = 0; i < n; i++)
-			out->mapped[i] = false;
+	const bool map = need <= ktl::min(max_sge, kInlineMaxSges);
 
 	u32 run = 0, cur = hlen;
 	for (u32 i = 0; i < n; i++) {
-		out->send_len += parts[i].len;
-		if (!out->mapped[i]) {
-			if (parts[i].page)
-				out->pulled_up += parts[i].len;
-			cur += parts[i].len;
+		const u32 len = parts[i].len;
+		const bool page = parts[i].page, m = map && page && len >= map_from;
+
+		out->mapped[i] = m;
+		send_len += len;
+		if (!m) {
+			pulled_up += page ? len : 0;
+			cur += len;
 			continue;
 		}
 		if (cur > run)
-			layout_add(out, false, 0, run, cur - run);
-		layout_add(out, true, i, 0, parts[i].len);
+			out->sge[nsge++] = { false, 0, run, cur - run };
+		out->sge[nsge++] = { true, i, 0, len };
+		nmapped++;
 		run = cur;
 	}
-	if (cur > run || !out->nsge)
-		layout_add(out, false, 0, run, cur - run);
+	if (cur > run || !nsge)
+		out->sge[nsge++] = { false, 0, run, cur - run };
+	out->nsge = nsge;
+	out->nmapped = nmapped;
 	out->buf_len = cur;
-	out->send_len += hlen;
+	out->send_len = send_len;
+	out->pulled_up = pulled_up;
 	return true;
 }
 

@@ -892,6 +892,39 @@ TEST(InlineLayout, RefusesTooManyPartsOrNoSges)
 	EXPECT_FALSE(v1_layout_inline(28, parts, 1, 0, 0, &l));
 }
 
+/*
+ * The layout as the rule above states it, built the plain way (a list of
+ * runs, every candidate mapped or none): v1_layout_inline must give the
+ * same SGEs and counts.
+ */
+static std::vector<InlineSge> model_layout(uint32_t hlen, const InlinePart *parts, uint32_t n,
+					   uint32_t max_sge, uint32_t map_min, uint32_t *pulled_up)
+{
+	auto build = [&](bool map) {
+		std::vector<InlineSge> v;
+		uint32_t buf = 0, run_len = hlen;
+		*pulled_up = 0;
+		for (uint32_t i = 0; i < n; i++) {
+			bool m = map && parts[i].page && parts[i].len && parts[i].len >= map_min;
+			if (!m) {
+				run_len += parts[i].len;
+				*pulled_up += parts[i].page ? parts[i].len : 0;
+				continue;
+			}
+			if (run_len)
+				v.push_back({ false, 0, buf, run_len });
+			buf += run_len;
+			run_len = 0;
+			v.push_back({ true, i, 0, parts[i].len });
+		}
+		if (run_len || v.empty())
+			v.push_back({ false, 0, buf, run_len });
+		return v;
+	};
+	std::vector<InlineSge> v = build(true);
+	return v.size() <= std::min(max_sge, kInlineMaxSges) ? v : build(false);
+}
+
 TEST(InlineLayout, EveryShapeIsCovered)
 {
 	/* Alternating page and copied parts of varied lengths under every SGE cap. */
@@ -916,6 +949,17 @@ TEST(InlineLayout, EveryShapeIsCovered)
 		}
 		EXPECT_EQ(mapped + l.pulled_up, page);
 		EXPECT_EQ(nmapped, l.nmapped);
+		uint32_t model_pulled_up;
+		const std::vector<InlineSge> want =
+			model_layout(hlen, parts, n, max_sge, kInlineMapMin, &model_pulled_up);
+		ASSERT_EQ(l.nsge, want.size());
+		for (uint32_t k = 0; k < l.nsge; k++) {
+			EXPECT_EQ(l.sge[k].mapped, want[k].mapped) << "sge " << k;
+			EXPECT_EQ(l.sge[k].part, want[k].part) << "sge " << k;
+			EXPECT_EQ(l.sge[k].buf_off, want[k].buf_off) << "sge " << k;
+			EXPECT_EQ(l.sge[k].len, want[k].len) << "sge " << k;
+		}
+		EXPECT_EQ(l.pulled_up, model_pulled_up);
 		expect_covers(l, hlen, parts, n);
 		if (HasFailure())
 			FAIL() << "iteration " << iter;
