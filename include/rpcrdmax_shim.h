@@ -138,6 +138,7 @@ struct rpcrdmax_svc_ctxt;
 	X(SVC_RQST_PAGES, struct svc_rqst, rq_pages) \
 	X(SVC_RQST_RESPAGES, struct svc_rqst, rq_respages) \
 	X(SVC_RQST_NEXT_PAGE, struct svc_rqst, rq_next_page) \
+	X(SVC_RQST_PAGE_END, struct svc_rqst, rq_page_end) \
 	X(SVC_XPRT_FLAGS, struct svc_xprt, xpt_flags) \
 	X(RPC_CRED_AUTH, struct rpc_cred, cr_auth) \
 	X(RPC_AUTH_FLAGS, struct rpc_auth, au_flags) \
@@ -606,9 +607,6 @@ int rpcrdmax_svc_arg_pages(struct svc_rqst *rqstp, unsigned int offset, unsigned
 			   struct rpcrdmax_page_seg *segs, unsigned int max) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_svc_res_pages(struct svc_rqst *rqstp, unsigned int offset, unsigned int len,
 			   struct rpcrdmax_page_seg *segs, unsigned int max) RPCRDMAX_NOEXCEPT;
-/* Move the Reply's pages out of @rqstp (count or -ENOBUFS); put them later. */
-int rpcrdmax_svc_res_take_pages(struct svc_rqst *rqstp, struct page **pages,
-				unsigned int max) RPCRDMAX_NOEXCEPT;
 
 /* ---- the server's backchannel rpc_xprt (shim/sunrpc/svc_bc.c) --------- */
 /*

@@ -1744,7 +1744,7 @@ out:
  * nfsd moved rq_next_page for its last operation; seen on 7.3, where the
  * page so left behind was reused by the thread's next RPC while the
  * Reply chunk's Writes still read it: the client's MIC check failed).
- * sendto keeps every page the Reply reaches; a slot already empty gives
+ * sendto keeps every page the Reply reaches (ktl::svc_take_res_pages); a slot already empty gives
  * none (the pages are put as one batch, release_pages(), which takes no
  * NULL).
  */
@@ -1762,7 +1762,11 @@ static void res_beyond_next_case(Reporter check)
 	/* the head, then 3 slots of page list */
 	if (EXPECT(rpcrdmax_kunit_svc_rqst_reply(r, src, 100, 2 * RPCRDMAX_PAGE_SIZE + 8, 0) == 0)) {
 		rpcrdmax_kunit_svc_rqst_next_back(r, 1);
-		n = rpcrdmax_svc_res_take_pages(r, pages, 8);
+		/* too little room: nothing moves */
+		EXPECT(ktl::svc_take_res_pages(r, pages, 3) == -err::ENOBUFS);
+		for (i = 0; i < 4; i++)
+			EXPECT(rpcrdmax_kunit_svc_rqst_slot(r, i) && !pages[i]);
+		n = ktl::svc_take_res_pages(r, pages, 8);
 		EXPECT(n == 4);
 		for (i = 0; i < 4; i++) {
 			EXPECT(pages[i]);
@@ -1779,7 +1783,7 @@ static void res_beyond_next_case(Reporter check)
 	if (EXPECT(rpcrdmax_kunit_svc_rqst_reply(r, src, 100, 2 * RPCRDMAX_PAGE_SIZE + 8, 0) == 0)) {
 		page *gone = rpcrdmax_kunit_svc_rqst_swap_slot(r, 2, nullptr);
 		mem_set(pages, 0, sizeof(pages));
-		n = rpcrdmax_svc_res_take_pages(r, pages, 8);
+		n = ktl::svc_take_res_pages(r, pages, 8);
 		EXPECT(n == 3);
 		for (i = 0; i < 3; i++)
 			EXPECT(pages[i] && pages[i] != gone);

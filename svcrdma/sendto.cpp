@@ -332,14 +332,14 @@ int SvcConn::load_one_write(SendCtx *sc, svc_rqst *rqstp, CallCtx *cc, u32 writt
  * negative errno. */
 int SvcConn::take_res_pages(SendCtx *sc, svc_rqst *rqstp)
 {
-	int n = rpcrdmax_svc_res_take_pages(rqstp, sc->pages.data(), sc->pages.capacity());
+	int n = svc_take_res_pages(rqstp, sc->pages.data(), sc->pages.capacity());
 	if (n == -err::ENOBUFS && sc->pages.capacity() < lim_.chunk.reply_pages) {
 		/* more than the room in place: the largest Reply's, once */
 		page **room =
 			scratch_room(sc->pages, lim_.chunk.reply_pages, lim_.chunk.reply_pages);
 		if (!room)
 			return -err::ENOMEM;
-		n = rpcrdmax_svc_res_take_pages(rqstp, room, sc->pages.capacity());
+		n = svc_take_res_pages(rqstp, room, sc->pages.capacity());
 	}
 	if (n < 0)
 		return n;

@@ -74,7 +74,7 @@ void rpcrdmax_free_page(struct page *page)
  * @pages: page handles, none of them NULL
  * @n: how many
  *
- * For pages taken from elsewhere (rpcrdmax_svc_res_take_pages()), as
+ * For pages taken from elsewhere (a Reply's, ktl::svc_take_res_pages()), as
  * the stock server releases a Reply's pages: release_pages() frees the
  * last references a batch at a time.
  */
