@@ -278,42 +278,38 @@ void v1_reply_header(const V1Header &call, const ReplyPlan &p, V1Header *rep)
 		echo_chunk(&rep->chunks, cl, cl.reply, reply_chunk_written(p), true);
 }
 
-bool v1_layout_inline(u32 hlen, const InlinePart *parts, u32 n, u32 max_sge, u32 map_min,
-		      InlineLayout *out)
+/* Every part of @parts copied after the header: one SGE, nothing mapped. */
+static void layout_copied(u32 hlen, const InlinePart *parts, u32 n, InlineLayout *out)
 {
-	/* Kept in locals, stored once at the end: the compiler cannot keep
-	 * fields of *out in registers across the stores into out->sge[]. */
-	const u32 map_from = ktl::max(map_min, 1u); /* an empty piece is never mapped */
-	u32 nsge = 0, nmapped = 0, send_len = hlen, pulled_up = 0;
+	u32 len = hlen, pulled_up = 0;
 
-	out->nsge = 0;
-	if (n > kInlineMaxParts || !max_sge) {
-		out->nmapped = 0;
-		out->buf_len = 0;
-		out->send_len = 0;
-		out->pulled_up = 0;
-		return false;
-	}
-
-	/* SGEs if every long page piece is mapped: those, and each run of
-	 * buffer octets after one (the header's run is never empty). */
-	u32 need = 1;
-	bool run_open = true;
 	for (u32 i = 0; i < n; i++) {
-		if (parts[i].page && parts[i].len >= map_from) {
-			need++;
-			run_open = false;
-		} else if (parts[i].len && !run_open) {
-			need++;
-			run_open = true;
-		}
+		out->mapped[i] = false;
+		len += parts[i].len;
+		pulled_up += parts[i].page ? parts[i].len : 0;
 	}
-	const bool map = need <= ktl::min(max_sge, kInlineMaxSges);
+	out->sge[0] = { false, 0, 0, len };
+	out->nsge = 1;
+	out->nmapped = 0;
+	out->buf_len = len;
+	out->send_len = len;
+	out->pulled_up = pulled_up;
+}
 
-	u32 run = 0, cur = hlen;
+/*
+ * Every long page piece of @parts mapped, in one pass: false (and *out
+ * half made) when that takes more than @cap SGEs.  The counts are kept in
+ * locals, stored once: the compiler cannot keep fields of *out in
+ * registers across the stores into out->sge[].
+ */
+static bool layout_mapped(u32 hlen, const InlinePart *parts, u32 n, u32 cap, u32 map_from,
+			  InlineLayout *out)
+{
+	u32 nsge = 0, nmapped = 0, send_len = hlen, pulled_up = 0, run = 0, cur = hlen;
+
 	for (u32 i = 0; i < n; i++) {
 		const u32 len = parts[i].len;
-		const bool page = parts[i].page, m = map && page && len >= map_from;
+		const bool page = parts[i].page, m = page && len >= map_from;
 
 		out->mapped[i] = m;
 		send_len += len;
@@ -322,19 +318,44 @@ bool v1_layout_inline(u32 hlen, const InlinePart *parts, u32 n, u32 max_sge, u32
 			cur += len;
 			continue;
 		}
+		/* the buffer run before it, if any, and the piece */
+		if (nsge + (cur > run) + 1 > cap)
+			return false;
 		if (cur > run)
 			out->sge[nsge++] = { false, 0, run, cur - run };
 		out->sge[nsge++] = { true, i, 0, len };
 		nmapped++;
 		run = cur;
 	}
-	if (cur > run || !nsge)
+	if (cur > run || !nsge) {
+		if (nsge == cap)
+			return false;
 		out->sge[nsge++] = { false, 0, run, cur - run };
+	}
 	out->nsge = nsge;
 	out->nmapped = nmapped;
 	out->buf_len = cur;
 	out->send_len = send_len;
 	out->pulled_up = pulled_up;
+	return true;
+}
+
+bool v1_layout_inline(u32 hlen, const InlinePart *parts, u32 n, u32 max_sge, u32 map_min,
+		      InlineLayout *out)
+{
+	const u32 cap = ktl::min(max_sge, kInlineMaxSges);
+
+	if (n > kInlineMaxParts || !cap) {
+		out->nsge = 0;
+		out->nmapped = 0;
+		out->buf_len = 0;
+		out->send_len = 0;
+		out->pulled_up = 0;
+		return false;
+	}
+	/* an empty piece is never mapped */
+	if (!layout_mapped(hlen, parts, n, cap, ktl::max(map_min, 1u), out))
+		layout_copied(hlen, parts, n, out);
 	return true;
 }
 
