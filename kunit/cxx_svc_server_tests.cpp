@@ -1744,29 +1744,39 @@ out:
  * nfsd moved rq_next_page for its last operation; seen on 7.3, where the
  * page so left behind was reused by the thread's next RPC while the
  * Reply chunk's Writes still read it: the client's MIC check failed).
- * sendto keeps every page the Reply reaches (ktl::svc_take_res_pages); a slot already empty gives
- * none (the pages are put as one batch, release_pages(), which takes no
- * NULL).
+ * sendto keeps every page the Reply reaches (ktl::svc_take_res_pages)
+ * but a copied head's where svc would fetch it again; a slot already
+ * empty gives none (the pages are put as one batch, release_pages(),
+ * which takes no NULL).
  */
 static void res_beyond_next_case(Reporter check)
 {
 	static u8 src[100 + 2 * RPCRDMAX_PAGE_SIZE + 8];
-	page *pages[8] = {};
-	svc_rqst *r = rpcrdmax_kunit_svc_rqst_new(8);
+	page *pages[8];
+	svc_rqst *r = nullptr;
 	unsigned int i;
 	int n;
+	/* a fresh svc_rqst as recvfrom leaves it, with a Reply of a head
+	 * and 3 slots of page list */
+	auto fresh = [&]() {
+		if (r)
+			rpcrdmax_kunit_svc_rqst_free(r);
+		r = rpcrdmax_kunit_svc_rqst_new(8);
+		mem_set(pages, 0, sizeof(pages));
+		if (!EXPECT(r))
+			return false;
+		ktl::svc_set_respages(r, 1, 1);
+		return EXPECT(rpcrdmax_kunit_svc_rqst_reply(r, src, 100, 2 * RPCRDMAX_PAGE_SIZE + 8,
+							    0) == 0);
+	};
 
-	if (!EXPECT(r))
-		return;
-	ktl::svc_set_respages(r, 1, 1);	/* as recvfrom leaves them */
-	/* the head, then 3 slots of page list */
-	if (EXPECT(rpcrdmax_kunit_svc_rqst_reply(r, src, 100, 2 * RPCRDMAX_PAGE_SIZE + 8, 0) == 0)) {
+	if (fresh()) {
 		rpcrdmax_kunit_svc_rqst_next_back(r, 1);
 		/* too little room: nothing moves */
-		EXPECT(ktl::svc_take_res_pages(r, pages, 3) == -err::ENOBUFS);
+		EXPECT(ktl::svc_take_res_pages(r, pages, 3, false) == -err::ENOBUFS);
 		for (i = 0; i < 4; i++)
 			EXPECT(rpcrdmax_kunit_svc_rqst_slot(r, i) && !pages[i]);
-		n = ktl::svc_take_res_pages(r, pages, 8);
+		n = ktl::svc_take_res_pages(r, pages, 8, false);
 		EXPECT(n == 4);
 		for (i = 0; i < 4; i++) {
 			EXPECT(pages[i]);
@@ -1774,16 +1784,10 @@ static void res_beyond_next_case(Reporter check)
 		}
 		rpcrdmax_put_pages(pages, n > 0 ? n : 0);
 	}
-	/* again, on a fresh svc_rqst, with the second page-list slot empty */
-	rpcrdmax_kunit_svc_rqst_free(r);
-	r = rpcrdmax_kunit_svc_rqst_new(8);
-	if (!EXPECT(r))
-		return;
-	ktl::svc_set_respages(r, 1, 1);
-	if (EXPECT(rpcrdmax_kunit_svc_rqst_reply(r, src, 100, 2 * RPCRDMAX_PAGE_SIZE + 8, 0) == 0)) {
+	/* again, with the second page-list slot empty */
+	if (fresh()) {
 		page *gone = rpcrdmax_kunit_svc_rqst_swap_slot(r, 2, nullptr);
-		mem_set(pages, 0, sizeof(pages));
-		n = ktl::svc_take_res_pages(r, pages, 8);
+		n = ktl::svc_take_res_pages(r, pages, 8, false);
 		EXPECT(n == 3);
 		for (i = 0; i < 3; i++)
 			EXPECT(pages[i] && pages[i] != gone);
@@ -1792,7 +1796,24 @@ static void res_beyond_next_case(Reporter check)
 		rpcrdmax_put_pages(pages, n > 0 ? n : 0);
 		rpcrdmax_free_page(gone);
 	}
-	rpcrdmax_kunit_svc_rqst_free(r);
+	/* again, with the head copied into the Send buffer: where svc
+	 * refills every empty slot (to 6.12) the head's page stays in its
+	 * slot for the next RPC; on 7.x every slot below rq_next_page goes */
+	if (fresh()) {
+		page *head = rpcrdmax_kunit_svc_rqst_slot(r, 0);
+		const int kept = RPCRDMAX_SPLIT_RESPAGES ? 0 : 1;
+		EXPECT(ktl::svc_take_res_pages(r, pages, 3 - kept, true) == -err::ENOBUFS);
+		n = ktl::svc_take_res_pages(r, pages, 8, true);
+		EXPECT(n == 4 - kept);
+		EXPECT(rpcrdmax_kunit_svc_rqst_slot(r, 0) == (kept ? head : nullptr));
+		for (i = 1; i < 4; i++)
+			EXPECT(!rpcrdmax_kunit_svc_rqst_slot(r, i));
+		for (i = 0; i < (unsigned int)(4 - kept); i++)
+			EXPECT(pages[i] && pages[i] != (kept ? head : nullptr));
+		rpcrdmax_put_pages(pages, n > 0 ? n : 0);
+	}
+	if (r)
+		rpcrdmax_kunit_svc_rqst_free(r);
 }
 
 /*

@@ -294,7 +294,7 @@ int SvcConn::load_writes(SendCtx *sc, svc_rqst *rqstp, CallCtx *cc, const rpcrdm
 		return r.error().code();
 	if (!nctx && !sc->lay.nmapped)
 		return 0;
-	return take_res_pages(sc, rqstp);
+	return take_res_pages(sc, rqstp, false); /* its Writes may read the head */
 }
 
 /*
@@ -324,22 +324,23 @@ int SvcConn::load_one_write(SendCtx *sc, svc_rqst *rqstp, CallCtx *cc, u32 writt
 	if (r.is_error())
 		return r.error().code();
 	sc->write_wrs = sc->rw.sq_entries();
-	return take_res_pages(sc, rqstp);
+	return take_res_pages(sc, rqstp, true); /* reply_one_write copied the head */
 }
 
 /* rq_res's pages into @sc, which holds them until its Send completes:
- * RDMA Writes or mapped SGEs read them after sendto returns.  0 or a
- * negative errno. */
-int SvcConn::take_res_pages(SendCtx *sc, svc_rqst *rqstp)
+ * RDMA Writes or mapped SGEs read them after sendto returns; the head's
+ * page may stay when the head was copied (@head_copied, as
+ * svc_take_res_pages says).  0 or a negative errno. */
+int SvcConn::take_res_pages(SendCtx *sc, svc_rqst *rqstp, bool head_copied)
 {
-	int n = svc_take_res_pages(rqstp, sc->pages.data(), sc->pages.capacity());
+	int n = svc_take_res_pages(rqstp, sc->pages.data(), sc->pages.capacity(), head_copied);
 	if (n == -err::ENOBUFS && sc->pages.capacity() < lim_.chunk.reply_pages) {
 		/* more than the room in place: the largest Reply's, once */
 		page **room =
 			scratch_room(sc->pages, lim_.chunk.reply_pages, lim_.chunk.reply_pages);
 		if (!room)
 			return -err::ENOMEM;
-		n = svc_take_res_pages(rqstp, room, sc->pages.capacity());
+		n = svc_take_res_pages(rqstp, room, sc->pages.capacity(), head_copied);
 	}
 	if (n < 0)
 		return n;
@@ -528,7 +529,7 @@ int SvcConn::load_short(SendCtx *sc, svc_rqst *rqstp, const rpcrdmax_xdr_shape &
 	if (!lay.nmapped)
 		return 0;
 	stat_add(RPCRDMAX_SVC_STAT_PAGE_SGES, lay.nmapped);
-	return take_res_pages(sc, rqstp);
+	return take_res_pages(sc, rqstp, true); /* the head was copied */
 }
 
 /*

@@ -71,20 +71,26 @@ inline u32 svc_res_slots(const svc_rqst *rqstp)
  *
  * To 6.12 svc_alloc_arg() refills every NULL slot and the release of the
  * svc_rqst puts the pages below rq_next_page, NULL or not: rq_next_page
- * goes back to rq_respages.  On 7.x (RPCRDMAX_SPLIT_RESPAGES)
- * svc_alloc_arg() refills only the Reply's slots below rq_next_page (and
- * the release skips NULL ones): rq_next_page marks the slots taken, as
- * the bound of those to refill.
+ * goes back to rq_respages.  There a Reply whose head went into the Send
+ * buffer (@head_copied) leaves the head's page, the first slot, where it
+ * is for the thread's next RPC, as the stock server does, when the page
+ * list starts past it.  On 7.x (RPCRDMAX_SPLIT_RESPAGES) svc_alloc_arg()
+ * refills only the Reply's slots below rq_next_page (and the release
+ * skips NULL ones, putting the rest): rq_next_page marks the slots taken,
+ * as the bound of those to refill, and every slot below it is taken.
  */
-inline int svc_take_res_pages(svc_rqst *rqstp, page **pages, u32 max)
+inline int svc_take_res_pages(svc_rqst *rqstp, page **pages, u32 max, bool head_copied)
 {
 	const u32 n = svc_res_slots(rqstp);
 	page **const respages = RPCRDMAX_FIELD(page **, rqstp, SVC_RQST_RESPAGES);
+	const XdrBufView res = xdr_buf_at(rqstp, RPCRDMAX_OFF_SVC_RQST_RES);
+	const bool keep_head = !RPCRDMAX_SPLIT_RESPAGES && head_copied && n &&
+			       (!res.page_len() || res.pages() > respages);
 	u32 k = 0;
 
-	if (n > max)
+	if (n - keep_head > max)
 		return -err::ENOBUFS;
-	for (u32 i = 0; i < n; i++) {
+	for (u32 i = keep_head; i < n; i++) {
 		page *pg = respages[i];
 		respages[i] = nullptr;
 		pages[k] = pg;
