@@ -1811,6 +1811,25 @@ static void res_beyond_next_case(Reporter check)
 		for (i = 0; i < (unsigned int)(4 - kept); i++)
 			EXPECT(pages[i] && pages[i] != (kept ? head : nullptr));
 		rpcrdmax_put_pages(pages, n > 0 ? n : 0);
+		/* nothing is left in use to move past */
+		unsigned int used;
+		const unsigned int at = rpcrdmax_kunit_svc_rqst_res_pages(r, &used);
+		ktl::svc_keep_res_head(r);
+		EXPECT(rpcrdmax_kunit_svc_rqst_res_pages(r, &used) == at);
+	}
+	/* a Reply whose pages all stayed, its head copied: to 6.12
+	 * rq_respages moves past the head's page, which the release of the
+	 * svc_rqst then does not put, and the page list's slots stay in use */
+	if (fresh()) {
+		unsigned int used, now_used;
+		const unsigned int at = rpcrdmax_kunit_svc_rqst_res_pages(r, &used);
+		const unsigned int kept = RPCRDMAX_SPLIT_RESPAGES ? 0 : 1;
+		page *head = rpcrdmax_kunit_svc_rqst_slot(r, 0);
+		ktl::svc_keep_res_head(r);
+		EXPECT(used == 4);
+		EXPECT(rpcrdmax_kunit_svc_rqst_res_pages(r, &now_used) == at + kept);
+		EXPECT(now_used == used - kept);
+		EXPECT(rpcrdmax_kunit_svc_rqst_slot(r, 0) != head || !kept);
 	}
 	if (r)
 		rpcrdmax_kunit_svc_rqst_free(r);

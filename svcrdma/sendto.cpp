@@ -470,6 +470,7 @@ int SvcConn::reply_short(svc_rqst *rqstp, CallCtx *cc, const rpcrdmax_xdr_shape 
 	int rc = load_short(sc, rqstp, s, enc.value());
 	if (rc)
 		return reply_failed(cc, sc, rc);
+	svc_keep_res_head(rqstp); /* the head was copied */
 	auto r = post_reply(sc, enc.value() + s.len, reply_inv(cc));
 	if (r.is_error())
 		rpcrdmax_trace_svc_send_err(id.get(), cc->call.xid, r.error().code());

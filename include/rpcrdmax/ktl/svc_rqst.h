@@ -101,4 +101,27 @@ inline int svc_take_res_pages(svc_rqst *rqstp, page **pages, u32 max, bool head_
 	return (int)k;
 }
 
+/*
+ * After a Reply whose head went into the Send buffer and whose pages all
+ * stayed in the svc_rqst (nothing reads them once sendto returns): to
+ * 6.12 rq_respages moves past the head's page, the first slot, so the
+ * release of the svc_rqst puts the others but not that one, and the
+ * thread's next RPC finds it in place, as with the stock server.  Only
+ * when the page list starts past it, and when a slot is in use at all
+ * (after svc_take_res_pages there is none).  On 7.x
+ * (RPCRDMAX_SPLIT_RESPAGES) svc puts and refills every Reply slot below
+ * rq_next_page whatever the transport does: nothing to do.
+ */
+inline void svc_keep_res_head(svc_rqst *rqstp)
+{
+	if (RPCRDMAX_SPLIT_RESPAGES)
+		return;
+	page **&respages = RPCRDMAX_FIELD_REF(page **, rqstp, SVC_RQST_RESPAGES);
+	const XdrBufView res = xdr_buf_at(rqstp, RPCRDMAX_OFF_SVC_RQST_RES);
+
+	if (RPCRDMAX_FIELD(page **, rqstp, SVC_RQST_NEXT_PAGE) > respages &&
+	    (!res.page_len() || res.pages() > respages))
+		respages++;
+}
+
 } // namespace rpcrdmax::ktl
