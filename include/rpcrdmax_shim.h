@@ -1151,7 +1151,7 @@ bool rpcrdmax_kunit_svc_rqst_arg_in_pages(struct svc_rqst *rqstp) RPCRDMAX_NOEXC
 int rpcrdmax_kunit_svc_rqst_reply(struct svc_rqst *rqstp, const void *src, unsigned int head,
 				  unsigned int page_len, unsigned int tail) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_svc_rqst_next_back(struct svc_rqst *rqstp, unsigned int n) RPCRDMAX_NOEXCEPT;
-struct page *rpcrdmax_kunit_svc_rqst_slot(struct svc_rqst *rqstp, unsigned int i) RPCRDMAX_NOEXCEPT;
+struct page *rpcrdmax_kunit_svc_rqst_slot(struct svc_rqst *rqstp, int i) RPCRDMAX_NOEXCEPT;
 struct page *rpcrdmax_kunit_svc_rqst_swap_slot(struct svc_rqst *rqstp, unsigned int i,
 					       struct page *page) RPCRDMAX_NOEXCEPT;
 

@@ -1745,7 +1745,8 @@ out:
  * page so left behind was reused by the thread's next RPC while the
  * Reply chunk's Writes still read it: the client's MIC check failed).
  * sendto keeps every page the Reply reaches (ktl::svc_take_res_pages)
- * but a copied head's where svc would fetch it again; a slot already
+ * but a copied head's where svc would fetch it again (rq_respages moved
+ * past it first, ktl::svc_keep_res_head); a slot already
  * empty gives none (the pages are put as one batch, release_pages(),
  * which takes no NULL).
  */
@@ -1773,49 +1774,53 @@ static void res_beyond_next_case(Reporter check)
 	if (fresh()) {
 		rpcrdmax_kunit_svc_rqst_next_back(r, 1);
 		/* too little room: nothing moves */
-		EXPECT(ktl::svc_take_res_pages(r, pages, 3, false) == -err::ENOBUFS);
+		EXPECT(ktl::svc_take_res_pages(r, pages, 3) == -err::ENOBUFS);
 		for (i = 0; i < 4; i++)
-			EXPECT(rpcrdmax_kunit_svc_rqst_slot(r, i) && !pages[i]);
-		n = ktl::svc_take_res_pages(r, pages, 8, false);
+			EXPECT(rpcrdmax_kunit_svc_rqst_slot(r, (int)i) && !pages[i]);
+		n = ktl::svc_take_res_pages(r, pages, 8);
 		EXPECT(n == 4);
 		for (i = 0; i < 4; i++) {
 			EXPECT(pages[i]);
-			EXPECT(!rpcrdmax_kunit_svc_rqst_slot(r, i));
+			EXPECT(!rpcrdmax_kunit_svc_rqst_slot(r, (int)i));
 		}
 		rpcrdmax_put_pages(pages, n > 0 ? n : 0);
 	}
 	/* again, with the second page-list slot empty */
 	if (fresh()) {
 		page *gone = rpcrdmax_kunit_svc_rqst_swap_slot(r, 2, nullptr);
-		n = ktl::svc_take_res_pages(r, pages, 8, false);
+		n = ktl::svc_take_res_pages(r, pages, 8);
 		EXPECT(n == 3);
 		for (i = 0; i < 3; i++)
 			EXPECT(pages[i] && pages[i] != gone);
 		for (i = 0; i < 4; i++)
-			EXPECT(!rpcrdmax_kunit_svc_rqst_slot(r, i));
+			EXPECT(!rpcrdmax_kunit_svc_rqst_slot(r, (int)i));
 		rpcrdmax_put_pages(pages, n > 0 ? n : 0);
 		rpcrdmax_free_page(gone);
 	}
-	/* again, with the head copied into the Send buffer: where svc
-	 * refills every empty slot (to 6.12) the head's page stays in its
-	 * slot for the next RPC; on 7.x every slot below rq_next_page goes */
+	/* again, with the head copied into the Send buffer
+	 * (svc_keep_res_head first): where svc refills every empty slot
+	 * (to 6.12) the head's page stays in its slot, now below
+	 * rq_respages, for the next RPC; on 7.x every slot below
+	 * rq_next_page goes */
 	if (fresh()) {
 		page *head = rpcrdmax_kunit_svc_rqst_slot(r, 0);
 		const int kept = RPCRDMAX_SPLIT_RESPAGES ? 0 : 1;
-		EXPECT(ktl::svc_take_res_pages(r, pages, 3 - kept, true) == -err::ENOBUFS);
-		n = ktl::svc_take_res_pages(r, pages, 8, true);
-		EXPECT(n == 4 - kept);
-		EXPECT(rpcrdmax_kunit_svc_rqst_slot(r, 0) == (kept ? head : nullptr));
-		for (i = 1; i < 4; i++)
-			EXPECT(!rpcrdmax_kunit_svc_rqst_slot(r, i));
-		for (i = 0; i < (unsigned int)(4 - kept); i++)
-			EXPECT(pages[i] && pages[i] != (kept ? head : nullptr));
-		rpcrdmax_put_pages(pages, n > 0 ? n : 0);
-		/* nothing is left in use to move past */
 		unsigned int used;
 		const unsigned int at = rpcrdmax_kunit_svc_rqst_res_pages(r, &used);
 		ktl::svc_keep_res_head(r);
-		EXPECT(rpcrdmax_kunit_svc_rqst_res_pages(r, &used) == at);
+		EXPECT(rpcrdmax_kunit_svc_rqst_res_pages(r, &used) == at + kept);
+		EXPECT(ktl::svc_take_res_pages(r, pages, 3 - kept) == -err::ENOBUFS);
+		n = ktl::svc_take_res_pages(r, pages, 8);
+		EXPECT(n == 4 - kept);
+		EXPECT(rpcrdmax_kunit_svc_rqst_slot(r, -kept) == (kept ? head : nullptr));
+		for (i = 0; i < (unsigned int)(4 - kept); i++) {
+			EXPECT(!rpcrdmax_kunit_svc_rqst_slot(r, (int)i));
+			EXPECT(pages[i] && pages[i] != (kept ? head : nullptr));
+		}
+		rpcrdmax_put_pages(pages, n > 0 ? n : 0);
+		/* nothing is left in use to move past */
+		ktl::svc_keep_res_head(r);
+		EXPECT(rpcrdmax_kunit_svc_rqst_res_pages(r, &used) == at + kept && !used);
 	}
 	/* a Reply whose pages all stayed, its head copied: to 6.12
 	 * rq_respages moves past the head's page, which the release of the

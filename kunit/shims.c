@@ -623,8 +623,9 @@ void rpcrdmax_kunit_svc_rqst_next_back(struct svc_rqst *rqstp, unsigned int n)
 	r->rq_next_page -= min_t(unsigned int, n, r->rq_next_page - r->rq_respages);
 }
 
-/** rpcrdmax_kunit_svc_rqst_slot - rq_respages[@i] (NULL once taken) */
-struct page *rpcrdmax_kunit_svc_rqst_slot(struct svc_rqst *rqstp, unsigned int i)
+/** rpcrdmax_kunit_svc_rqst_slot - rq_respages[@i] (NULL once taken; -1 is the
+ * slot below, once rq_respages moved past a copied head's page) */
+struct page *rpcrdmax_kunit_svc_rqst_slot(struct svc_rqst *rqstp, int i)
 {
 	return rqstp->rq_respages[i];
 }

@@ -294,7 +294,7 @@ int SvcConn::load_writes(SendCtx *sc, svc_rqst *rqstp, CallCtx *cc, const rpcrdm
 		return r.error().code();
 	if (!nctx && !sc->lay.nmapped)
 		return 0;
-	return take_res_pages(sc, rqstp, false); /* its Writes may read the head */
+	return take_res_pages(sc, rqstp);
 }
 
 /*
@@ -324,23 +324,23 @@ int SvcConn::load_one_write(SendCtx *sc, svc_rqst *rqstp, CallCtx *cc, u32 writt
 	if (r.is_error())
 		return r.error().code();
 	sc->write_wrs = sc->rw.sq_entries();
-	return take_res_pages(sc, rqstp, true); /* reply_one_write copied the head */
+	return take_res_pages(sc, rqstp);
 }
 
 /* rq_res's pages into @sc, which holds them until its Send completes:
- * RDMA Writes or mapped SGEs read them after sendto returns; the head's
- * page may stay when the head was copied (@head_copied, as
- * svc_take_res_pages says).  0 or a negative errno. */
-int SvcConn::take_res_pages(SendCtx *sc, svc_rqst *rqstp, bool head_copied)
+ * RDMA Writes or mapped SGEs read them after sendto returns (all from
+ * rq_respages: past a copied head's page once svc_keep_res_head moved
+ * it).  0 or a negative errno. */
+int SvcConn::take_res_pages(SendCtx *sc, svc_rqst *rqstp)
 {
-	int n = svc_take_res_pages(rqstp, sc->pages.data(), sc->pages.capacity(), head_copied);
+	int n = svc_take_res_pages(rqstp, sc->pages.data(), sc->pages.capacity());
 	if (n == -err::ENOBUFS && sc->pages.capacity() < lim_.chunk.reply_pages) {
 		/* more than the room in place: the largest Reply's, once */
 		page **room =
 			scratch_room(sc->pages, lim_.chunk.reply_pages, lim_.chunk.reply_pages);
 		if (!room)
 			return -err::ENOMEM;
-		n = svc_take_res_pages(rqstp, room, sc->pages.capacity(), head_copied);
+		n = svc_take_res_pages(rqstp, room, sc->pages.capacity());
 	}
 	if (n < 0)
 		return n;
@@ -467,10 +467,10 @@ int SvcConn::reply_short(svc_rqst *rqstp, CallCtx *cc, const rpcrdmax_xdr_shape 
 	auto enc = core::encode_short_reply(cc->call, cc->vers, credits, Bytes(sc->data, sc->size));
 	if (enc.is_error() || enc.value() + s.len > sc->size)
 		return reply_failed(cc, sc, -err::EMSGSIZE);
+	svc_keep_res_head(rqstp); /* load_short copies the head */
 	int rc = load_short(sc, rqstp, s, enc.value());
 	if (rc)
 		return reply_failed(cc, sc, rc);
-	svc_keep_res_head(rqstp); /* the head was copied */
 	auto r = post_reply(sc, enc.value() + s.len, reply_inv(cc));
 	if (r.is_error())
 		rpcrdmax_trace_svc_send_err(id.get(), cc->call.xid, r.error().code());
@@ -530,7 +530,7 @@ int SvcConn::load_short(SendCtx *sc, svc_rqst *rqstp, const rpcrdmax_xdr_shape &
 	if (!lay.nmapped)
 		return 0;
 	stat_add(RPCRDMAX_SVC_STAT_PAGE_SGES, lay.nmapped);
-	return take_res_pages(sc, rqstp, true); /* the head was copied */
+	return take_res_pages(sc, rqstp);
 }
 
 /*
@@ -555,6 +555,7 @@ int SvcConn::reply_one_write(svc_rqst *rqstp, CallCtx *cc, const rpcrdmax_xdr_sh
 		return reply_failed(cc, sc, -err::EMSGSIZE);
 	xdr_buf_at(rqstp, RPCRDMAX_OFF_SVC_RQST_RES)
 		.copy_flat(sc->data + enc.value(), s.head_len, s.tail_len - tail_skip, tail_skip);
+	svc_keep_res_head(rqstp); /* the head was copied */
 	int rc = load_one_write(sc, rqstp, cc, written);
 	if (rc)
 		return reply_failed(cc, sc, rc);

@@ -526,7 +526,7 @@ private:
 	int load_writes(SendCtx *sc, svc_rqst *rqstp, CallCtx *cc, const rpcrdmax_xdr_shape &s,
 			const core::ReplyPlan &p);
 	int load_one_write(SendCtx *sc, svc_rqst *rqstp, CallCtx *cc, u32 written);
-	int take_res_pages(SendCtx *sc, svc_rqst *rqstp, bool head_copied);
+	int take_res_pages(SendCtx *sc, svc_rqst *rqstp);
 	u32 grant_reply(CallCtx *cc);
 	core::ReplyPlan plan_reply(CallCtx *cc, const rpcrdmax_xdr_shape &s);
 	u32 reply_inv(const CallCtx *cc) const;

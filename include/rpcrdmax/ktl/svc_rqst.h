@@ -71,26 +71,22 @@ inline u32 svc_res_slots(const svc_rqst *rqstp)
  *
  * To 6.12 svc_alloc_arg() refills every NULL slot and the release of the
  * svc_rqst puts the pages below rq_next_page, NULL or not: rq_next_page
- * goes back to rq_respages.  There a Reply whose head went into the Send
- * buffer (@head_copied) leaves the head's page, the first slot, where it
- * is for the thread's next RPC, as the stock server does, when the page
- * list starts past it.  On 7.x (RPCRDMAX_SPLIT_RESPAGES) svc_alloc_arg()
- * refills only the Reply's slots below rq_next_page (and the release
- * skips NULL ones, putting the rest): rq_next_page marks the slots taken,
- * as the bound of those to refill, and every slot below it is taken.
+ * goes back to rq_respages (which svc_keep_res_head may have moved past
+ * a copied head's page, so that page stays for the thread's next RPC).
+ * On 7.x (RPCRDMAX_SPLIT_RESPAGES) svc_alloc_arg() refills only the
+ * Reply's slots below rq_next_page (and the release skips NULL ones,
+ * putting the rest): rq_next_page marks the slots taken, as the bound of
+ * those to refill, and every slot below it is taken.
  */
-inline int svc_take_res_pages(svc_rqst *rqstp, page **pages, u32 max, bool head_copied)
+inline int svc_take_res_pages(svc_rqst *rqstp, page **pages, u32 max)
 {
 	const u32 n = svc_res_slots(rqstp);
 	page **const respages = RPCRDMAX_FIELD(page **, rqstp, SVC_RQST_RESPAGES);
-	const XdrBufView res = xdr_buf_at(rqstp, RPCRDMAX_OFF_SVC_RQST_RES);
-	const bool keep_head = !RPCRDMAX_SPLIT_RESPAGES && head_copied && n &&
-			       (!res.page_len() || res.pages() > respages);
 	u32 k = 0;
 
-	if (n - keep_head > max)
+	if (n > max)
 		return -err::ENOBUFS;
-	for (u32 i = keep_head; i < n; i++) {
+	for (u32 i = 0; i < n; i++) {
 		page *pg = respages[i];
 		respages[i] = nullptr;
 		pages[k] = pg;
@@ -102,15 +98,15 @@ inline int svc_take_res_pages(svc_rqst *rqstp, page **pages, u32 max, bool head_
 }
 
 /*
- * After a Reply whose head went into the Send buffer and whose pages all
- * stayed in the svc_rqst (nothing reads them once sendto returns): to
- * 6.12 rq_respages moves past the head's page, the first slot, so the
- * release of the svc_rqst puts the others but not that one, and the
- * thread's next RPC finds it in place, as with the stock server.  Only
- * when the page list starts past it, and when a slot is in use at all
- * (after svc_take_res_pages there is none).  On 7.x
- * (RPCRDMAX_SPLIT_RESPAGES) svc puts and refills every Reply slot below
- * rq_next_page whatever the transport does: nothing to do.
+ * Before the pages of a Reply whose head went into the Send buffer are
+ * taken or released: to 6.12 rq_respages moves past the head's page, the
+ * first slot, so neither svc_take_res_pages nor the release of the
+ * svc_rqst reaches it and the thread's next RPC finds it in place, as
+ * with the stock server (svc_alloc_arg() refills only empty slots).
+ * Only when the page list starts past it, and when a slot is in use at
+ * all.  On 7.x (RPCRDMAX_SPLIT_RESPAGES) svc puts and refills every
+ * Reply slot below rq_next_page whatever the transport does: nothing to
+ * do.
  */
 inline void svc_keep_res_head(svc_rqst *rqstp)
 {
