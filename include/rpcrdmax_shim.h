@@ -396,6 +396,11 @@ int rpcrdmax_ib_dma_map_single(struct ib_device *device, void *addr, unsigned lo
 			       unsigned long long *dma) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_ib_dma_unmap_single(struct ib_device *device, unsigned long long dma,
 				  unsigned long len, int dir) RPCRDMAX_NOEXCEPT;
+/* The same without syncing for the CPU first (DMA_ATTR_SKIP_CPU_SYNC):
+ * for a buffer the CPU may be using, whose contents were synced when the
+ * device last wrote them. */
+void rpcrdmax_ib_dma_unmap_single_nosync(struct ib_device *device, unsigned long long dma,
+					 unsigned long len, int dir) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_ib_dma_map_page(struct ib_device *device, struct page *page, unsigned int offset,
 			     unsigned int len, int dir, unsigned long long *dma) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_ib_dma_unmap_page(struct ib_device *device, unsigned long long dma, unsigned int len,
@@ -960,6 +965,7 @@ void rpcrdmax_kunit_cxx_rdma_flush(struct kunit *ctx, rpcrdmax_check_fn check) R
  */
 void rpcrdmax_kunit_cxx_marshal_inline(struct kunit *ctx,
 				       rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_lend(struct kunit *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_credits(struct kunit *ctx,
 					rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_buf_reuse(struct kunit *ctx,

@@ -32,6 +32,10 @@
  *                  only when it changes;
  *   inline         small Call (with a small DDP item, pulled up: the
  *                  pull-up count) and Reply, both inline, no MR;
+ *   lend           an inline Reply read in its Receive buffer (not
+ *                  copied) while a spare Receive takes its place, and
+ *                  after its connection is gone; a longer head cut to
+ *                  the buffer;
  *   read_chunk     WRITE-style Call: page data in a Read chunk (position,
  *                  length, XDR pad), the Reply by plain Send -> LOCAL_INV;
  *   long_call      call threshold 1 KiB: RDMA_NOMSG, Position Zero chunk
@@ -714,15 +718,19 @@ static bool bench_call(Reporter check, Bench *b, core::PrivData pd, u32 xid)
 	       call_matches(check, b);
 }
 
-/* Wait for the RPC to complete; its status in b->status, its buffer in b->got. */
+/* Wait for the RPC to complete; its status in b->status, its buffer in
+ * b->got (a lent Reply's head may be cut to its Receive buffer: what
+ * the buffer no longer holds reads as poison). */
 static bool bench_done(Reporter check, Bench *b)
 {
 	if (!EXPECT(b->x->completed.wait_ms(kWaitMs)))
 		return false;
 	b->status = b->x->status;
+	const u32 len = min(b->rcv_len(), xprtrdma::rqst_xdr(b->rqst, true).buflen());
+	mem_set(b->got + len, kPoison, b->rcv_len() - len);
 	return EXPECT(b->x->completions.read() == 1) && EXPECT(b->x->disconnects.read() == 0) &&
 	       EXPECT(b->x->bad_xids.read() == 0) &&
-	       EXPECT(rpcrdmax_kunit_rqst_read(b->rqst, true, 0, b->got, b->rcv_len()) == 0);
+	       EXPECT(rpcrdmax_kunit_rqst_read(b->rqst, true, 0, b->got, len) == 0);
 }
 
 static bool all_poison(const u8 *p, u32 n)
@@ -780,11 +788,116 @@ static void inline_case(Reporter check)
 		if (b.r->send_inline(check, rpc, sizeof(rpc), 0) && bench_done(check, &b)) {
 			EXPECT(b.status == (int)sizeof(rpc));
 			EXPECT(mem_compare(b.got, rpc, sizeof(rpc)) == 0);
-			EXPECT(all_poison(b.got + sizeof(rpc), b.rcv_len() - sizeof(rpc)));
+			/* lent in place (lend_case): the RPC's own buffer untouched */
+			EXPECT(all_poison(static_cast<const u8 *>(b.rcvbuf), b.rcv.head_len));
 			EXPECT(b.ep->stats.local_inv_needed.read() == 0);
 			EXPECT(b.ep->stats.bad_reply.read() == 0);
 		}
 	}
+	bench_down(&b);
+}
+
+/* Whether @rqst's Reply is read where it arrived (Conn::lend): the head
+ * of rq_rcv_buf, and of rq_private_buf with it, is no longer the Reply
+ * buffer at @rcvbuf. */
+static bool reply_lent(Reporter check, rpc_rqst *rqst, const void *rcvbuf)
+{
+	const unsigned long head = xprtrdma::rqst_xdr(rqst, true).head_base();
+
+	EXPECT(xprtrdma::rqst_private_xdr(rqst).head_base() == head);
+	return head != reinterpret_cast<unsigned long>(rcvbuf);
+}
+
+/* One inline Call and its @len-octet inline Reply (seed @seed); the
+ * request is kept (in b->rqst) for the case to read and free. */
+static bool inline_rpc(Reporter check, Bench *b, u32 xid, u8 *rpc, u32 len, u32 seed)
+{
+	fill_reply(rpc, len, xid, seed);
+	return bench_send(check, b, xid) && b->r->take_call(check) &&
+	       b->r->send_inline(check, rpc, len, 0) && bench_done(check, b) &&
+	       EXPECT(b->status == (int)len) && EXPECT(mem_compare(b->got, rpc, len) == 0);
+}
+
+/*
+ * An inline Reply within the head of the Reply buffer is handed to
+ * sunrpc where it arrived, as stock does: rq_rcv_buf's head (and
+ * rq_private_buf's) points into the Receive buffer and the RPC's own
+ * buffer is not written.  Each lent Receive has a spare posted in its
+ * place: with kLendRecvs lent and not given back, the next Reply is
+ * copied; once one is given back (buf_free), Replies are lent again.
+ * A lent Reply outlives its connection: the transport reconnects, the
+ * Replies are read and then freed (under KASAN, a use after free).  A
+ * head longer than the Receive buffer is cut to it.
+ */
+static void lend_case(Reporter check)
+{
+	constexpr u32 kLend = xprtrdma::kLendRecvs;
+	constexpr u32 kX = 0x11118000;
+	Bench b;
+	rpc_rqst *kept[kLend + 1] = {};
+	u8 rpc[100], want[100];
+	u32 n = 0;
+
+	b.snd = { 200, 0, 0, 0, false };
+	b.rcv = { 512, 0, 0, 0, false };
+	if (!bench_up(check, &b, kDefaultPd))
+		goto out;
+	for (; n <= kLend; n++) {
+		if (!inline_rpc(check, &b, kX + n, rpc, sizeof(rpc), n))
+			break;
+		const bool lent = reply_lent(check, b.rqst, b.rcvbuf);
+		if (!EXPECT(lent == (n < kLend)) ||
+		    !EXPECT(all_poison(static_cast<const u8 *>(b.rcvbuf), sizeof(rpc)) == lent))
+			break;
+		kept[n] = ktl::exchange(b.rqst, nullptr);
+		b.call = nullptr;
+		b.x->completions.set(0);
+	}
+	if (!EXPECT(n == kLend + 1))
+		goto out;
+	/* One given back: the next Reply is lent again. */
+	rpcrdmax_clnt_buf_free(b.ep, kept[0]);
+	rpcrdmax_kunit_rqst_free(ktl::exchange(kept[0], nullptr));
+	if (!inline_rpc(check, &b, kX + 100, rpc, sizeof(rpc), 100) ||
+	    !EXPECT(reply_lent(check, b.rqst, b.rcvbuf)))
+		goto out;
+	bench_next(&b);
+	/* The connection goes; its lent Replies stay readable. */
+	if (!bench_reconnect(check, &b, kPort + 3))
+		goto out;
+	for (u32 i = 1; i < kLend; i++) {
+		fill_reply(want, sizeof(want), kX + i, i);
+		if (!EXPECT(rpcrdmax_kunit_rqst_read(kept[i], true, 0, b.got, sizeof(want)) == 0) ||
+		    !EXPECT(mem_compare(b.got, want, sizeof(want)) == 0))
+			break;
+	}
+	/* and the new connection lends its own */
+	if (!inline_rpc(check, &b, kX + 200, rpc, sizeof(rpc), 200) ||
+	    !EXPECT(reply_lent(check, b.rqst, b.rcvbuf)))
+		goto out;
+	bench_next(&b);
+	/* A head longer than the Receive buffer (as a 7.x GETATTR's; the
+	 * Reply chunk offered for it invalidated by the Send) is cut to the
+	 * buffer, buflen with it. */
+	b.rcv = { 5000, 0, 0, 0, false };
+	fill_reply(rpc, sizeof(rpc), kX + 300, 300);
+	if (bench_send(check, &b, kX + 300) && b.r->take_call(check) &&
+	    EXPECT(b.r->call.chunks.has_reply) &&
+	    b.r->send_inline(check, rpc, sizeof(rpc),
+			     b.r->call.chunks.segment(b.r->call.chunks.reply, 0).handle) &&
+	    bench_done(check, &b) && EXPECT(b.status == (int)sizeof(rpc)) &&
+	    EXPECT(reply_lent(check, b.rqst, b.rcvbuf))) {
+		const ktl::XdrBufView x = xprtrdma::rqst_xdr(b.rqst, true);
+		EXPECT(x.head_len() >= sizeof(rpc) && x.head_len() < kInline);
+		EXPECT(x.buflen() == x.head_len());
+		EXPECT(mem_compare(b.got, rpc, sizeof(rpc)) == 0);
+	}
+out:
+	for (rpc_rqst *r : kept)
+		if (r) {
+			rpcrdmax_clnt_buf_free(b.ep, r);
+			rpcrdmax_kunit_rqst_free(r);
+		}
 	bench_down(&b);
 }
 
@@ -2550,6 +2663,7 @@ out:
 #define RPCRDMAX_KUNIT_MARSHAL_ENTRY(name) RPCRDMAX_KUNIT_CXX_ENTRY(kunit_marshal, marshal_, name)
 
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(inline)
+RPCRDMAX_KUNIT_MARSHAL_ENTRY(lend)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(credits)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(buf_reuse)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(cwnd)

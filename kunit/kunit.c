@@ -235,6 +235,7 @@ static struct kunit_suite rpcrdmax_rdma_suite = {
 /* ---- rpcrdmax_xprt_marshal ----------------------------------------- */
 
 RPCRDMAX_CXX_CASE(marshal_inline)
+RPCRDMAX_CXX_CASE(marshal_lend)
 RPCRDMAX_CXX_CASE(marshal_credits)
 RPCRDMAX_CXX_CASE(marshal_buf_reuse)
 RPCRDMAX_CXX_CASE(marshal_cwnd)
@@ -272,6 +273,7 @@ RPCRDMAX_CXX_CASE(marshal_page_pieces)
 
 static struct kunit_case rpcrdmax_xprt_marshal_cases[] = {
 	KUNIT_CASE(marshal_inline_case),
+	KUNIT_CASE(marshal_lend_case),
 	KUNIT_CASE(marshal_credits_case),
 	KUNIT_CASE(marshal_buf_reuse_case),
 	KUNIT_CASE(marshal_cwnd_case),

@@ -26,7 +26,8 @@ void destroy_req(Req *req)
 	rpcrdmax_kfree(req);
 }
 
-/* Every per-RPC field at its default (see struct Req). */
+/* Every per-RPC field at its default (see struct Req); lent is null
+ * already (buf_free gave it back). */
 void Req::reuse()
 {
 	conn = nullptr;
@@ -127,6 +128,7 @@ Req *ClntEp::buf_alloc(u32 callsize, u32 rcvsize, unsigned int gfp)
 
 void ClntEp::buf_free(Req *req)
 {
+	req->give_back();
 	/* Most RPCs end with their MRs retired by the Reply handler: then
 	 * no lock.  Unlocked is safe: only this RPC adds MRs to its
 	 * request, and close() (under the mutex) only takes them away. */

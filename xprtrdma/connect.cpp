@@ -21,8 +21,52 @@ Conn::~Conn()
 	delete v2hdr_;
 	delete[] mrs_;
 	ep_->stats.mrs_live.add_return(-(int)mrs_made_);
-	delete[] recvs_;
+	if (recvs_) {
+		/* Unmapped while the device is still there, without copying a
+		 * bounce buffer back over a Reply sunrpc may be reading (or
+		 * decrypting) in place; freed with the last lent one. */
+		for (auto &rb : Span<RecvBuf>(recvs_->bufs, recvs_->n))
+			rb.map.unmap_nosync();
+		recvs_->put();
+	}
 	delete[] sends_;
+}
+
+RecvPool *RecvPool::make(u32 n)
+{
+	RecvPool *p = new (Gfp::Kernel) RecvPool;
+
+	if (p && !(p->bufs = new (Gfp::Kernel) RecvBuf[n])) {
+		delete p;
+		return nullptr;
+	}
+	if (p)
+		p->n = n;
+	return p;
+}
+
+/* @rb, lent, is free again: the receive completions post it when a
+ * Reply is next lent. */
+void RecvPool::give_back(RecvBuf *rb)
+{
+	RecvBuf *head = returned.read();
+
+	for (;;) {
+		rb->next_free = head;
+		RecvBuf *found = returned.cmpxchg(head, rb);
+		if (found == head)
+			break;
+		head = found;
+	}
+	put();
+}
+
+void RecvPool::put()
+{
+	if (refs.add_return((u32)-1) == 0) {
+		delete[] bufs;
+		delete this;
+	}
 }
 
 /*
@@ -188,6 +232,7 @@ Result<void> Conn::setup(const void *addr, unsigned int addrlen, bool offer_v2)
 	}
 	const u32 max_reqs = max_requests(ep_->xprt_, attrs);
 	const u32 nsends = send_bufs(max_reqs), nrecvs = max_reqs + kBcSlots;
+	const u32 nbufs = nrecvs + kLendRecvs;
 	const u32 nwrs = send_wrs(max_reqs) + 1; /* and the control Send (v2.cpp) */
 	if (max_reqs < kMinRequests)
 		return error(err::ENOMEM);
@@ -200,7 +245,7 @@ Result<void> Conn::setup(const void *addr, unsigned int addrlen, bool offer_v2)
 	send_size = core::pd_effective_size(min(rpcrdmax_tunable_inline_write(), kMaxInline));
 	recv_size = core::pd_effective_size(min(rpcrdmax_tunable_inline_read(), kMaxInline));
 	sends_ = new (Gfp::Kernel) SendBuf[nsends];
-	recvs_ = new (Gfp::Kernel) RecvBuf[nrecvs];
+	recvs_ = RecvPool::make(nbufs);
 	if (!sends_ || !recvs_)
 		return error(err::ENOMEM);
 	for (auto &sb : Span<SendBuf>(sends_, nsends)) {
@@ -209,12 +254,18 @@ Result<void> Conn::setup(const void *addr, unsigned int addrlen, bool offer_v2)
 				      (int)(&sb - sends_)));
 	}
 	nsends_ = nsends;
-	for (auto &rb : Span<RecvBuf>(recvs_, nrecvs)) {
+	for (auto &rb : Span<RecvBuf>(recvs_->bufs, nbufs)) {
+		const u32 i = (u32)(&rb - recvs_->bufs);
 		rb.conn = this;
-		RPCRDMAX_TRY(make_buf(rb, dev, recv_size, RPCRDMAX_DMA_FROM_DEVICE,
-				      (int)(&rb - recvs_)));
+		rb.pool = recvs_;
+		RPCRDMAX_TRY(make_buf(rb, dev, recv_size, RPCRDMAX_DMA_FROM_DEVICE, (int)i));
 		rb.wr.prepare(rb.cqe.raw(), rb.map.sge(pd_.local_dma_lkey()));
-		RPCRDMAX_TRY(post_recv(&rb));
+		if (i < nrecvs) {
+			RPCRDMAX_TRY(post_recv(&rb));
+		} else {
+			rb.next_free = spares_;
+			spares_ = &rb;
+		}
 	}
 	rpcrdmax_trace_post_recvs(ep_->xprt_, rcq_.get(), nrecvs, (int)nrecvs);
 	ctl_.conn = this;

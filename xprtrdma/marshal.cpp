@@ -721,7 +721,7 @@ bool Conn::retire(Req *req, rpc_rqst *rqst)
 	bool repost = req->held == nullptr;
 	req->rqst = rqst;
 	if (req->mrs.empty()) {
-		finish_reply(req);
+		finish_reply(req, true);
 		return repost;
 	}
 	auto inv = frwr_invalidate(req, true);
@@ -729,13 +729,20 @@ bool Conn::retire(Req *req, rpc_rqst *rqst)
 		return repost; /* Req::inv_done finishes */
 	if (inv.error().code() != -err::ENOENT)
 		lost(); /* could not post: the QP is dead, so are its rkeys */
-	finish_reply(req);
+	finish_reply(req, true);
 	return repost;
 }
 
-void Conn::finish_reply(Req *req)
+/*
+ * Complete @req's RPC with its Reply.  An inline Reply that fits the
+ * head of the Reply buffer is lent to sunrpc in its Receive buffer when
+ * @may_lend (on the receive completions, which own the spares); any
+ * other is placed in the RPC's buffer and its Receive posted again.
+ */
+void Conn::finish_reply(Req *req, bool may_lend)
 {
 	rpc_rqst *rqst = exchange(req->rqst, nullptr);
+	RecvBuf *held = exchange(req->held, nullptr);
 	int status = req->reply_status;
 
 	frwr_release(req);
@@ -744,20 +751,71 @@ void Conn::finish_reply(Req *req)
 	if (status == 0) {
 		if (req->nomsg_len) {
 			status = (int)req->nomsg_len;
+		} else if (!held) {
+			status = -err::EIO;
+		} else if (may_lend && !req->ddp_len && lend(req, held, rqst)) {
+			status = (int)req->reply_len;
+			held = nullptr;
 		} else {
-			status = req->held ? place_reply(rqst, req->held->data + req->msg_offset,
-							 req->reply_len, req->ddp_len)
-					   : -err::EIO;
+			status = place_reply(rqst, held->data + req->msg_offset, req->reply_len,
+					     req->ddp_len);
 			if (status < 0)
 				status = -err::EIO;
 			else if (req->ddp_len)
 				ep_->stats.fixup_bytes.add_return(req->reply_len);
 		}
 	}
-	RecvBuf *held = exchange(req->held, nullptr);
 	rpcrdmax_xprt_complete_unpin(ep_->xprt_, rqst, status);
 	if (held && post_recv(held).is_error())
 		lost();
+}
+
+/*
+ * Hand sunrpc the Reply in @rb where it lies: rq_rcv_buf's head (and
+ * rq_private_buf's, its copy) points at it, as stock's reply handler
+ * points them into its receive buffer (the head cut to the end of @rb).
+ * Only a Reply within the head (the rest of the Reply buffer is not
+ * touched), and only when a spare
+ * Receive takes @rb's place on the queue, so a lent buffer never leaves
+ * fewer Receives posted than credits.  False: nothing done.
+ */
+bool Conn::lend(Req *req, RecvBuf *rb, rpc_rqst *rqst)
+{
+	if (req->reply_len > rqst_private_xdr(rqst).head_len())
+		return false;
+	RecvBuf *spare = take_spare();
+	if (!spare)
+		return false;
+	if (post_recv(spare).is_error()) {
+		spare->next_free = spares_;
+		spares_ = spare;
+		return false;
+	}
+	recvs_->refs.add_return(1);
+	req->lent = rb;
+	rqst_lend_reply_head(rqst, rb->data + req->msg_offset, rb->size - req->msg_offset);
+	return true;
+}
+
+/* A spare Receive buffer, or null: from those not yet posted, else
+ * from those lent and given back since. */
+RecvBuf *Conn::take_spare()
+{
+	if (!spares_)
+		spares_ = recvs_->returned.exchange(nullptr);
+	RecvBuf *rb = spares_;
+	if (rb)
+		spares_ = rb->next_free;
+	return rb;
+}
+
+/* The RPC no longer reads its Reply in place (its buffers are freed, or
+ * it is sent again with its Reply buffer set up anew): its Receive
+ * buffer goes back to its connection's spares, or with its pool. */
+void Req::give_back()
+{
+	if (RecvBuf *rb = exchange(lent, nullptr))
+		rb->pool->give_back(rb);
 }
 
 } // namespace rpcrdmax::xprtrdma

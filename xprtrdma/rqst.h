@@ -71,6 +71,27 @@ inline ktl::XdrBufView rqst_private_xdr(const rpc_rqst *rqst)
 	return ktl::xdr_buf_at(rqst, RPCRDMAX_OFF_RPC_RQST_PRIVATE_BUF);
 }
 
+/// Point the head of rq_rcv_buf and of rq_private_buf (which call_decode
+/// checks is the same) at @msg, @room octets of a Receive buffer holding
+/// the Reply (no more than the head's length): a Reply read where it was
+/// received.  A head longer than @room is cut to it, buflen with it, so
+/// that nothing reaches past the Receive buffer.
+inline void rqst_lend_reply_head(rpc_rqst *rqst, void *msg, u32 room)
+{
+	const unsigned long bufs[] = { RPCRDMAX_OFF_RPC_RQST_RCV_BUF, RPCRDMAX_OFF_RPC_RQST_PRIVATE_BUF };
+
+	for (unsigned long off : bufs) {
+		xdr_buf *b = reinterpret_cast<xdr_buf *>(reinterpret_cast<unsigned char *>(rqst) + off);
+		unsigned long &head_len = RPCRDMAX_FIELD_REF(unsigned long, b, XDR_BUF_HEAD_LEN);
+
+		RPCRDMAX_FIELD_REF(void *, b, XDR_BUF_HEAD_BASE) = msg;
+		if (head_len > room) {
+			RPCRDMAX_FIELD_REF(unsigned int, b, XDR_BUF_BUFLEN) -= (unsigned int)(head_len - room);
+			head_len = room;
+		}
+	}
+}
+
 inline u32 page_offset_of(unsigned long addr)
 {
 	return (u32)(addr & (RPCRDMAX_PAGE_SIZE - 1));

@@ -48,6 +48,11 @@ inline constexpr u32 kMinRequests = 4;	/* RPCRDMA_MIN_SLOT_TABLE */
  * service's slots, the rdma_credit of our backward Replies, and the
  * Receives posted beyond the credits for them. */
 inline constexpr u32 kBcSlots = 2;
+/* Receive buffers beyond those posted, each taking the place of one
+ * whose Reply sunrpc is reading in place (Conn::lend); with none spare,
+ * a Reply is copied into the RPC's own buffer, and its Receive posted
+ * again at once. */
+inline constexpr u32 kLendRecvs = 16;
 inline constexpr u32 kMaxDataPages = 256;	/* 1 MiB of RPC payload */
 inline constexpr u32 kMaxPayload = kMaxDataPages * RPCRDMAX_PAGE_SIZE;
 inline constexpr u32 kPagesPerMr = kMaxDataPages + 2; /* unaligned data spans one more */
@@ -118,11 +123,36 @@ struct CtlBuf : MsgBuf {
 	Atomic busy;
 };
 
+struct RecvPool;
+
 struct RecvBuf : MsgBuf {
 	RecvBuf() : MsgBuf(&RecvBuf::done, RPCRDMAX_WC_EV_CLNT_RECEIVE) {}
 	static void done(Cqe *c, const ib_wc &wc);
 	Conn *conn = nullptr;
+	RecvPool *pool = nullptr;
+	RecvBuf *next_free = nullptr;	/* in a spare list (Conn::spares_, RecvPool::returned) */
 	RecvWr wr;	/* into the whole buffer, built once it is mapped */
+};
+
+/*
+ * A connection's Receive buffers, apart from the Conn: an inline Reply
+ * handed to sunrpc where it lies (Conn::lend, as stock's reply handler
+ * points rq_rcv_buf's head into its receive buffer) keeps its buffer
+ * until the RPC gives it back (Req::give_back), which may be after the
+ * connection is gone.  So the pool lives while the Conn or a lent buffer
+ * refers to it; ~Conn unmaps every buffer, the last reference frees them.
+ */
+struct RecvPool {
+	RecvBuf *bufs = nullptr;
+	u32 n = 0;
+	BasicAtomic<u32> refs{ 1 };	/* the Conn's, and one per lent buffer */
+	/* Lent buffers given back, not yet posted again: pushed by any
+	 * context, taken whole by the receive completions (Conn::take_spare). */
+	BasicAtomic<RecvBuf *> returned{ nullptr };
+
+	static RecvPool *make(u32 n);
+	void give_back(RecvBuf *rb);
+	void put();
 };
 
 struct ClntMr {
@@ -180,6 +210,7 @@ struct Req {
 	static Req *from_call_buffer(void *call);
 	void reset_reply();
 	void reuse();
+	void give_back();
 
 	Cqe inv_cqe;			/* the signaled LOCAL_INV of a chain */
 	List<ClntMr, &ClntMr::node> mrs;
@@ -198,6 +229,9 @@ struct Req {
 	 * connection (the server returned its credit). */
 	bool resend_ok = false;
 	RecvBuf *held = nullptr;	/* the Receive holding the inline Reply */
+	/* The Receive whose Reply sunrpc reads in place (Conn::lend):
+	 * given back when the RPC's buffers are freed or it is sent again. */
+	RecvBuf *lent = nullptr;
 	u32 msg_offset = 0;		/* where its RPC message starts */
 	Completion invalidated;		/* for buf_free's synchronous wait */
 	bool sync_wait = false;
@@ -285,7 +319,9 @@ public:
 	RPCRDMAX_COLD void backward_call(const core::V1Header &h, const u8 *msg);
 	RPCRDMAX_COLD bool backward_read_list(ConstBytes raw);
 	RPCRDMAX_COLD void reply_err(rpcrdmax_reply_err which, ConstBytes hdr);
-	void finish_reply(Req *req);
+	void finish_reply(Req *req, bool may_lend = false);
+	bool lend(Req *req, RecvBuf *rb, rpc_rqst *rqst);
+	RecvBuf *take_spare();
 	bool retire(Req *req, rpc_rqst *rqst);
 	void update_grant(u32 credit_field);
 	bool forward_reply(RecvBuf *rb, ConstBytes raw, const ib_wc &wc,
@@ -350,7 +386,10 @@ private:
 	u32 sends_taken_ = 0;
 	BasicAtomic<u32> sends_freed_;
 	u32 since_signal_ = 0;
-	RecvBuf *recvs_ = nullptr;	/* the credits asked for + kBcSlots */
+	/* The credits asked for + kBcSlots Receives posted, and kLendRecvs
+	 * spares that take the place of a lent one. */
+	RecvPool *recvs_ = nullptr;
+	RecvBuf *spares_ = nullptr;	/* receive completions only */
 	ClntMr *mrs_ = nullptr;		/* kMrPool, the first mrs_made_ made */
 	ib_device *mr_dev_ = nullptr;
 	u32 mrs_made_ = 0;		/* under free_lock_; by frwr_setup, then frwr_refill */

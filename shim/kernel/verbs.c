@@ -209,6 +209,25 @@ void rpcrdmax_ib_dma_unmap_single(struct ib_device *device, unsigned long long d
 }
 
 /**
+ * rpcrdmax_ib_dma_unmap_single_nosync - undo rpcrdmax_ib_dma_map_single()
+ * without a sync for the CPU (DMA_ATTR_SKIP_CPU_SYNC)
+ * @device: the ib_device it was mapped for
+ * @dma: its DMA address
+ * @len: bytes
+ * @dir: an RPCRDMAX_DMA_* direction
+ *
+ * For a receive buffer the CPU may still be reading or changing in place
+ * (synced when its Receive completed): a bounce buffer is not copied back
+ * over it.
+ */
+void rpcrdmax_ib_dma_unmap_single_nosync(struct ib_device *device, unsigned long long dma,
+					 unsigned long len, int dir)
+{
+	if (!ib_uses_virt_dma(device))
+		dma_unmap_single_attrs(device->dma_device, dma, len, dir, DMA_ATTR_SKIP_CPU_SYNC);
+}
+
+/**
  * rpcrdmax_ib_dma_map_page - DMA-map part of a page for @device
  * @device: the ib_device
  * @page: the struct page

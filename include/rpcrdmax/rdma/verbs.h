@@ -389,6 +389,14 @@ public:
 			rpcrdmax_ib_dma_unmap_single(device_, dma_, len_, dir_);
 		device_ = nullptr;
 	}
+	/* unmap() without syncing for the CPU: see
+	 * rpcrdmax_ib_dma_unmap_single_nosync(). */
+	void unmap_nosync()
+	{
+		if (device_)
+			rpcrdmax_ib_dma_unmap_single_nosync(device_, dma_, len_, dir_);
+		device_ = nullptr;
+	}
 	/* As ib_dma_sync_single_for_*(): nothing to do on a device that
 	 * uses virtual DMA (soft-RoCE, soft-iWARP: no dma_device). */
 	void sync_for_cpu()
