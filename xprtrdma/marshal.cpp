@@ -818,4 +818,9 @@ void Req::give_back()
 		rb->pool->give_back(rb);
 }
 
+void Req::give_back_cold()
+{
+	give_back();
+}
+
 } // namespace rpcrdmax::xprtrdma

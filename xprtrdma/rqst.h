@@ -78,16 +78,22 @@ inline ktl::XdrBufView rqst_private_xdr(const rpc_rqst *rqst)
 /// that nothing reaches past the Receive buffer.
 inline void rqst_lend_reply_head(rpc_rqst *rqst, void *msg, u32 room)
 {
-	const unsigned long bufs[] = { RPCRDMAX_OFF_RPC_RQST_RCV_BUF, RPCRDMAX_OFF_RPC_RQST_PRIVATE_BUF };
+	auto buf = [&](unsigned long off) {
+		return reinterpret_cast<xdr_buf *>(reinterpret_cast<unsigned char *>(rqst) + off);
+	};
+	xdr_buf *const rcv = buf(RPCRDMAX_OFF_RPC_RQST_RCV_BUF);
+	xdr_buf *const priv = buf(RPCRDMAX_OFF_RPC_RQST_PRIVATE_BUF);
+	const unsigned long head_len = RPCRDMAX_FIELD(unsigned long, rcv, XDR_BUF_HEAD_LEN);
 
-	for (unsigned long off : bufs) {
-		xdr_buf *b = reinterpret_cast<xdr_buf *>(reinterpret_cast<unsigned char *>(rqst) + off);
-		unsigned long &head_len = RPCRDMAX_FIELD_REF(unsigned long, b, XDR_BUF_HEAD_LEN);
+	RPCRDMAX_FIELD_REF(void *, rcv, XDR_BUF_HEAD_BASE) = msg;
+	RPCRDMAX_FIELD_REF(void *, priv, XDR_BUF_HEAD_BASE) = msg;
+	if (head_len > room) { /* on 7.x, every GETATTR's */
+		const unsigned int cut = (unsigned int)(head_len - room);
+		xdr_buf *const both[] = { rcv, priv };
 
-		RPCRDMAX_FIELD_REF(void *, b, XDR_BUF_HEAD_BASE) = msg;
-		if (head_len > room) {
-			RPCRDMAX_FIELD_REF(unsigned int, b, XDR_BUF_BUFLEN) -= (unsigned int)(head_len - room);
-			head_len = room;
+		for (xdr_buf *b : both) {
+			RPCRDMAX_FIELD_REF(unsigned long, b, XDR_BUF_HEAD_LEN) = room;
+			RPCRDMAX_FIELD_REF(unsigned int, b, XDR_BUF_BUFLEN) -= cut;
 		}
 	}
 }

@@ -107,7 +107,7 @@ Result<void> Conn::send(rpc_rqst *rqst, u32 xid)
 	if (RPCRDMAX_WARN_ON(!req->mrs.empty()))
 		return error(err::ENOTCONN);
 	/* sunrpc set the Reply buffer up again when it encoded the Call */
-	req->give_back();
+	req->give_back_if_lent();
 	SendBuf *sb = take_send(&signal);
 	if (!sb) {
 		ep_->stats.empty_sendctx.add_return(1);

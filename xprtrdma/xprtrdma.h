@@ -211,6 +211,13 @@ struct Req {
 	void reset_reply();
 	void reuse();
 	void give_back();
+	/* give_back() where lending is rare (a Call sent again) */
+	void give_back_if_lent()
+	{
+		if (__builtin_expect(lent != nullptr, 0))
+			give_back_cold();
+	}
+	RPCRDMAX_COLD void give_back_cold();
 
 	Cqe inv_cqe;			/* the signaled LOCAL_INV of a chain */
 	List<ClntMr, &ClntMr::node> mrs;
