@@ -26,7 +26,7 @@ Conn::~Conn()
 		 * bounce buffer back over a Reply sunrpc may be reading (or
 		 * decrypting) in place; freed with the last lent one. */
 		for (auto &rb : Span<RecvBuf>(recvs_->bufs, recvs_->n))
-			rb.map.unmap_nosync();
+			rb.map.unmap(false);
 		recvs_->put();
 	}
 	delete[] sends_;
@@ -36,12 +36,14 @@ RecvPool *RecvPool::make(u32 n)
 {
 	RecvPool *p = new (Gfp::Kernel) RecvPool;
 
-	if (p && !(p->bufs = new (Gfp::Kernel) RecvBuf[n])) {
+	if (!p)
+		return nullptr;
+	p->bufs = new (Gfp::Kernel) RecvBuf[n];
+	if (!p->bufs) {
 		delete p;
 		return nullptr;
 	}
-	if (p)
-		p->n = n;
+	p->n = n;
 	return p;
 }
 

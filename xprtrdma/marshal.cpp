@@ -775,9 +775,9 @@ void Conn::finish_reply(Req *req, bool may_lend)
  * rq_private_buf's, its copy) points at it, as stock's reply handler
  * points them into its receive buffer (the head cut to the end of @rb).
  * Only a Reply within the head (the rest of the Reply buffer is not
- * touched), and only when a spare
- * Receive takes @rb's place on the queue, so a lent buffer never leaves
- * fewer Receives posted than credits.  False: nothing done.
+ * touched), and only when a spare Receive takes @rb's place on the
+ * queue, so a lent buffer never leaves fewer Receives posted than
+ * credits.  False: nothing done.
  */
 bool Conn::lend(Req *req, RecvBuf *rb, rpc_rqst *rqst)
 {

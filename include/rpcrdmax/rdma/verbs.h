@@ -383,17 +383,13 @@ public:
 		dir_ = dir;
 		return {};
 	}
-	void unmap()
+	/* @sync false: without syncing for the CPU first (see
+	 * rpcrdmax_ib_dma_unmap_single_nosync()). */
+	void unmap(bool sync = true)
 	{
-		if (device_)
+		if (device_ && sync)
 			rpcrdmax_ib_dma_unmap_single(device_, dma_, len_, dir_);
-		device_ = nullptr;
-	}
-	/* unmap() without syncing for the CPU: see
-	 * rpcrdmax_ib_dma_unmap_single_nosync(). */
-	void unmap_nosync()
-	{
-		if (device_)
+		else if (device_)
 			rpcrdmax_ib_dma_unmap_single_nosync(device_, dma_, len_, dir_);
 		device_ = nullptr;
 	}
