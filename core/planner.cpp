@@ -232,12 +232,11 @@ PlanError plan_rpc(const MsgShape &call, const MsgShape &reply,
 
 bool plan_inline(u64 call_len, u64 reply_len, const PlanParams &params, Plan *out)
 {
-	if (params.vers != kRpcRdmaVersion1 && params.vers != kRpcRdmaVersion2)
+	if (!fits_inline(call_len, reply_len, params.call_threshold, params.reply_threshold,
+			 params.vers))
 		return false;
 	const u32 hdr = min_header_size(params.vers);
 
-	if (hdr + call_len > params.call_threshold || hdr + reply_len > params.reply_threshold)
-		return false;
 	out->proc = V1Proc::Msg;
 	out->call = CallForm::Inline;
 	out->reply = ReplyForm::Inline;

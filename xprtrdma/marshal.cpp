@@ -41,20 +41,6 @@ static core::MsgShape marshal_shape(const rpcrdmax_xdr_shape &s)
 	return m;
 }
 
-/* How the Call travels, in the tracepoints' terms; @pulled: octets past
- * the head were copied into the Send buffer. */
-unsigned int Conn::call_chunktype(bool pulled) const
-{
-	switch (plan_.call) {
-	case core::CallForm::Inline:
-		return pulled ? RPCRDMAX_CH_PULLUP : RPCRDMAX_CH_INLINE;
-	case core::CallForm::ReadChunk:
-		return RPCRDMAX_CH_READ;
-	default:
-		return RPCRDMAX_CH_LONG;
-	}
-}
-
 /* xprtrdma_chunk_read, _write or _reply for each of a chunk's @n MRs:
  * "more" until the last (@nsegs counts the page pieces left). */
 void Conn::trace_chunk(rpcrdmax_chunk_event which, rpc_rqst *rqst, u32 pos, ClntMr *const *mrs,
@@ -339,11 +325,11 @@ Result<void> Conn::marshal(Req *req, rpc_rqst *rqst, u32 xid, SendBuf *sb, u32 *
 	u32 hl = 0;
 	int copied = 0;
 	Result<void> r;
+	/* An RPC that goes inline both ways needs no plan_: nothing is
+	 * registered, and nothing but a pull-up is counted. */
+	const bool inline_rpc = core::fits_inline(call_len, shape_len(rs), limit, thr.reply, vers);
 
-	if (core::plan_inline(call_len, shape_len(rs),
-			      { limit, thr.reply, kMrsPerReq, pages_per_mr, RPCRDMAX_PAGE_SIZE,
-				true, vers },
-			      &plan_)) {
+	if (inline_rpc) {
 		const u32 credits = core::credits_requester_request(credits_);
 		auto enc = v2 ? core::v2_encode_inline_msg(xid, credits, core::kMsgCall,
 							   Bytes(sb->data, limit))
@@ -405,17 +391,41 @@ Result<void> Conn::marshal(Req *req, rpc_rqst *rqst, u32 xid, SendBuf *sb, u32 *
 		}
 	}
 	req->resend_ok = false;
-	req->write_offered = plan_.has_write ? plan_.write.length : 0;
-	req->reply_offered = plan_.has_reply ? plan_.reply_chunk.length : 0;
-	count_call(req, cs, (u32)copied);
+	const bool pulled = (u32)copied > cs.head_len;
+	if (inline_rpc) {
+		req->write_offered = 0;
+		req->reply_offered = 0;
+		if (pulled)
+			ep_->stats.pullup_bytes.add_return(copied - cs.head_len);
+	} else {
+		req->write_offered = plan_.has_write ? plan_.write.length : 0;
+		req->reply_offered = plan_.has_reply ? plan_.reply_chunk.length : 0;
+		count_call(req, cs, (u32)copied);
+	}
 	*send_len = hl + (u32)copied;
 	*nwr = n;
 	if (tp_on(RPCRDMAX_TP_XPRTRDMA_MARSHAL))
-		rpcrdmax_trace_marshal(rqst, hl, call_chunktype((u32)copied > cs.head_len),
-				       plan_.has_write ? RPCRDMAX_CH_WRITE
-				       : plan_.has_reply ? RPCRDMAX_CH_REPLY
-							 : RPCRDMAX_CH_INLINE);
+		trace_marshal(rqst, inline_rpc, hl, pulled);
 	return {};
+}
+
+/* xprtrdma_marshal for a Call marshalled with a header of @hl octets:
+ * how it travels in the tracepoints' terms (@inline_rpc: plan_ was not
+ * written; @pulled: octets past the head were copied into the Send
+ * buffer). */
+void Conn::trace_marshal(rpc_rqst *rqst, bool inline_rpc, u32 hl, bool pulled) const
+{
+	unsigned int call = RPCRDMAX_CH_LONG, reply = RPCRDMAX_CH_INLINE;
+
+	if (inline_rpc || plan_.call == core::CallForm::Inline)
+		call = pulled ? RPCRDMAX_CH_PULLUP : RPCRDMAX_CH_INLINE;
+	else if (plan_.call == core::CallForm::ReadChunk)
+		call = RPCRDMAX_CH_READ;
+	if (!inline_rpc && plan_.has_write)
+		reply = RPCRDMAX_CH_WRITE;
+	else if (!inline_rpc && plan_.has_reply)
+		reply = RPCRDMAX_CH_REPLY;
+	rpcrdmax_trace_marshal(rqst, hl, call, reply);
 }
 
 /* Sum of the segment lengths the server reports writing into a chunk we

@@ -299,7 +299,8 @@ public:
 	void frwr_detach_all();
 
 	/* marshal.cpp */
-	unsigned int call_chunktype(bool pulled) const;
+	RPCRDMAX_COLD void trace_marshal(rpc_rqst *rqst, bool inline_rpc, u32 hl,
+					 bool pulled) const;
 	static void trace_chunk(rpcrdmax_chunk_event which, rpc_rqst *rqst, u32 pos,
 				ClntMr *const *mrs, u32 n);
 	Result<void> marshal(Req *req, rpc_rqst *rqst, u32 xid, SendBuf *sb, u32 *send_len,

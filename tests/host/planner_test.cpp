@@ -319,6 +319,7 @@ TEST(Planner, PlanInlineAgreesWithPlanRpc)
 {
 	auto full = std::make_unique<Plan>();
 	auto fast = std::make_unique<Plan>();
+	auto scratch = std::make_unique<Plan>();
 	std::mt19937_64 rng(4243);
 	int yes = 0, no = 0;
 
@@ -338,6 +339,14 @@ TEST(Planner, PlanInlineAgreesWithPlanRpc)
 		fast->call_hdr_len = 0xdead;
 		const bool fits = plan_inline(call_len, reply_len, p, fast.get());
 		ASSERT_EQ(fits, both_inline) << "call " << call_len << " reply " << reply_len << " thr " << thr;
+		/* fits_inline() is the same answer, each threshold its own */
+		ASSERT_EQ(fits_inline(call_len, reply_len, thr, thr, vers), fits);
+		PlanParams half{thr, thr / 2, 16, 64, 4096, true, vers};
+		ASSERT_EQ(fits_inline(call_len, reply_len, thr, thr / 2, vers),
+			  plan_inline(call_len, reply_len, half, scratch.get()));
+		half = PlanParams{thr / 2, thr, 16, 64, 4096, true, vers};
+		ASSERT_EQ(fits_inline(call_len, reply_len, thr / 2, thr, vers),
+			  plan_inline(call_len, reply_len, half, scratch.get()));
 		if (!fits) {
 			EXPECT_EQ(fast->call_hdr_len, 0xdeadu);
 			no++;
@@ -356,6 +365,8 @@ TEST(Planner, PlanInlineAgreesWithPlanRpc)
 	EXPECT_GT(no, 1000);
 	PlanParams bad{4096, 4096, 16, 64, 4096, true, 3};
 	EXPECT_FALSE(plan_inline(100, 100, bad, fast.get()));
+	EXPECT_FALSE(fits_inline(100, 100, 4096, 4096, 3));
+	EXPECT_FALSE(fits_inline(100, 100, 4096, 4096, 0));
 }
 
 /* A plan_one_*() plan @fast is plan_rpc()'s @full: the Call inline, the

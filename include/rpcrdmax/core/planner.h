@@ -140,6 +140,22 @@ PlanError plan_rpc(const MsgShape &call, const MsgShape &reply,
 bool plan_inline(u64 call_len, u64 reply_len, const PlanParams &params, Plan *out);
 
 /*
+ * plan_inline()'s answer without its plan: whether a Call of @call_len
+ * octets and a Reply of at most @reply_len both fit inline in version
+ * @vers under @call_threshold and @reply_threshold (RFC 8166 Section
+ * 3.3.2: the threshold holds the whole Send, a chunkless header
+ * included).  False for an unknown version.  For a requester that needs
+ * nothing of such a plan but the answer.
+ */
+constexpr bool fits_inline(u64 call_len, u64 reply_len, u32 call_threshold, u32 reply_threshold,
+			   u32 vers)
+{
+	return (vers == kRpcRdmaVersion1 || vers == kRpcRdmaVersion2) &&
+	       min_header_size(vers) + call_len <= call_threshold &&
+	       min_header_size(vers) + reply_len <= reply_threshold;
+}
+
+/*
  * The plan of an RPC whose whole Call (@call_len octets: the length of
  * its stream, which is all these shortcuts need of it, as a Call that
  * goes inline needs no offsets) fits inline and whose Reply's
