@@ -207,11 +207,11 @@ int Conn::copy_inline(rpc_rqst *rqst, const rpcrdmax_xdr_shape &cs, const core::
 	}
 }
 
-/* Step 5: mountstats' counts for a Call sent: segments registered and
- * their octets, Long Calls, and pull-up (octets of the page list and
- * tail copied into the Send buffer: a DDP payload small enough to go
- * inline, or a tail). */
-void Conn::count_call(const Req *req, const rpcrdmax_xdr_shape &cs, u32 copied)
+/* Step 5: mountstats' counts for a Call sent with chunks: segments
+ * registered and their octets, and Long Calls (marshal counts the
+ * pull-up of every Call: octets of the page list and tail copied into
+ * the Send buffer, a DDP payload small enough to go inline, or a tail). */
+void Conn::count_chunks(const Req *req)
 {
 	Counters &st = ep_->stats;
 
@@ -229,8 +229,6 @@ void Conn::count_call(const Req *req, const rpcrdmax_xdr_shape &cs, u32 copied)
 		st.request_bytes.add_return(req->write_offered + req->reply_offered);
 	if (plan_.proc == core::V1Proc::NoMsg)
 		st.nomsg_calls.add_return(1);
-	if (copied > cs.head_len)
-		st.pullup_bytes.add_return(copied - cs.head_len);
 }
 
 /*
@@ -392,15 +390,15 @@ Result<void> Conn::marshal(Req *req, rpc_rqst *rqst, u32 xid, SendBuf *sb, u32 *
 	}
 	req->resend_ok = false;
 	const bool pulled = (u32)copied > cs.head_len;
+	if (pulled)
+		ep_->stats.pullup_bytes.add_return((u32)copied - cs.head_len);
 	if (inline_rpc) {
 		req->write_offered = 0;
 		req->reply_offered = 0;
-		if (pulled)
-			ep_->stats.pullup_bytes.add_return(copied - cs.head_len);
 	} else {
 		req->write_offered = plan_.has_write ? plan_.write.length : 0;
 		req->reply_offered = plan_.has_reply ? plan_.reply_chunk.length : 0;
-		count_call(req, cs, (u32)copied);
+		count_chunks(req);
 	}
 	*send_len = hl + (u32)copied;
 	*nwr = n;

@@ -321,7 +321,7 @@ public:
 				       u32 credits, Wr **wrs, unsigned int *n, Bytes out);
 	int copy_inline(rpc_rqst *rqst, const rpcrdmax_xdr_shape &cs, const core::MsgShape &call,
 			u8 *dst, u32 room);
-	void count_call(const Req *req, const rpcrdmax_xdr_shape &cs, u32 copied);
+	void count_chunks(const Req *req);
 	/* True when @rb may be reposted now (false: a Req holds it). */
 	bool handle_reply(RecvBuf *rb, u32 len, const ib_wc &wc);
 	RPCRDMAX_COLD void backward_call(const core::V1Header &h, const u8 *msg);
