@@ -983,6 +983,10 @@ void rpcrdmax_kunit_cxx_marshal_connect_fails(struct kunit *ctx,
 					      rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_connect_delay(struct kunit *ctx,
 					      rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_teardown_order(struct kunit *ctx,
+					       rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_teardown_failed(struct kunit *ctx,
+						rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_reply_major(struct kunit *ctx,
 					    rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_write_chunk(struct kunit *ctx,
@@ -1048,6 +1052,8 @@ void rpcrdmax_kunit_cxx_svcsrv_write_chunk(struct kunit *ctx,
 					   rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svcsrv_reuse(struct kunit *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svcsrv_setup(struct kunit *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svcsrv_teardown_order(struct kunit *ctx,
+					       rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svcsrv_recv_batch(struct kunit *ctx,
 					  rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svcsrv_in_place(struct kunit *ctx,
@@ -1145,6 +1151,23 @@ unsigned int rpcrdmax_kunit_rdma_errs(bool unrecognized, unsigned int *err) RPCR
 int rpcrdmax_kunit_watch_small_wrch(bool on) RPCRDMAX_NOEXCEPT;
 unsigned int rpcrdmax_kunit_small_wrch(unsigned int *remaining,
 				       unsigned int *num_segs) RPCRDMAX_NOEXCEPT;
+/*
+ * What a transport frees on its device, in order, while watched: the
+ * calling task's ib_destroy_qp_user, ib_free_cq, ib_dealloc_pd_user,
+ * ib_dereg_mr_user and rdma_destroy_id (kprobes; -EOPNOTSUPP without
+ * CONFIG_KPROBES).  The teardown_order cases check that the CM ID goes
+ * last: rdma_cm's device removal waits for the IDs alone.
+ */
+enum rpcrdmax_kunit_free {
+	RPCRDMAX_KUNIT_FREE_QP,
+	RPCRDMAX_KUNIT_FREE_CQ,
+	RPCRDMAX_KUNIT_FREE_PD,
+	RPCRDMAX_KUNIT_FREE_MR,
+	RPCRDMAX_KUNIT_FREE_ID,
+	RPCRDMAX_KUNIT_FREE_KINDS,
+};
+int rpcrdmax_kunit_watch_frees(void) RPCRDMAX_NOEXCEPT;
+unsigned int rpcrdmax_kunit_frees(unsigned char *log, unsigned int max) RPCRDMAX_NOEXCEPT;
 /* svc_rqsts for the server suite. */
 struct svc_rqst *rpcrdmax_kunit_svc_rqst_new(unsigned int npages) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_svc_rqst_free(struct svc_rqst *rqstp) RPCRDMAX_NOEXCEPT;

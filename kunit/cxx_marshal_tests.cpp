@@ -1275,6 +1275,77 @@ static void connect_fails_case(Reporter check)
 }
 
 /*
+ * What a connection made on its device is freed before its CM ID, the QP
+ * before the CQs and PD it uses: rdma_cm's removal of a device waits only until the IDs on it
+ * are destroyed, and the device may then be freed at once (rxe and siw
+ * free it on `rdma link delete`); a CQ, PD or MR freed after the ID
+ * would be freed on a device that may be gone.  @log: the kinds freed,
+ * in order (rpcrdmax_kunit_frees); @mrs: the connection had MRs.
+ */
+static void expect_id_last(Reporter check, const u8 *log, u32 n, bool mrs)
+{
+	u32 count[RPCRDMAX_KUNIT_FREE_KINDS] = {};
+	bool before_qp = false, after_id = false;
+
+	if (!EXPECT(n <= 32))
+		return;
+	for (u32 i = 0; i < n; i++) {
+		if (!EXPECT(log[i] < RPCRDMAX_KUNIT_FREE_KINDS))
+			return;
+		if ((log[i] == RPCRDMAX_KUNIT_FREE_CQ || log[i] == RPCRDMAX_KUNIT_FREE_PD) &&
+		    !count[RPCRDMAX_KUNIT_FREE_QP])
+			before_qp = true;
+		if (count[RPCRDMAX_KUNIT_FREE_ID])
+			after_id = true;
+		count[log[i]]++;
+	}
+	EXPECT(count[RPCRDMAX_KUNIT_FREE_QP] == 1);
+	EXPECT(count[RPCRDMAX_KUNIT_FREE_CQ] == 2);
+	EXPECT(count[RPCRDMAX_KUNIT_FREE_PD] == 1);
+	EXPECT(count[RPCRDMAX_KUNIT_FREE_ID] == 1);
+	EXPECT(!mrs || count[RPCRDMAX_KUNIT_FREE_MR] > 0);
+	EXPECT(!before_qp);
+	EXPECT(!after_id);
+}
+
+/* A connection closed: its MRs, QP, CQs and PD go, then its CM ID. */
+static void teardown_order_case(Reporter check)
+{
+	Bench b;
+	u8 log[32];
+
+	if (bench_up(check, &b, kDefaultPd) && EXPECT(rpcrdmax_kunit_watch_frees() == 0)) {
+		b.ep->close();
+		expect_id_last(check, log, rpcrdmax_kunit_frees(log, sizeof(log)), true);
+	}
+	bench_down(&b);
+}
+
+/* The same for a connect that fails once the route is resolved (its
+ * device's objects made): the connection is freed at once. */
+static void teardown_failed_case(Reporter check)
+{
+	Bench b;
+	u8 log[32];
+	SockAddr addr;
+
+	/* no responder listens on kPort + 7: the connect is rejected */
+	if (!bare_ep(check, &b) || !EXPECT(b.ep != nullptr) ||
+	    !EXPECT_OK(addr.parse(kAddr, kPort + 7)) ||
+	    !EXPECT(rpcrdmax_kunit_watch_frees() == 0)) {
+		delete b.ep;
+		b.ep = nullptr;
+		bench_down(&b);
+		return;
+	}
+	EXPECT(b.ep->connect(addr.get(), sizeof(addr.raw.bytes)) != 0);
+	expect_id_last(check, log, rpcrdmax_kunit_frees(log, sizeof(log)), true);
+	delete b.ep;
+	b.ep = nullptr;
+	bench_down(&b);
+}
+
+/*
  * sunrpc's ->connect waits as stock's does: the first attempt at once,
  * setting the reconnect wait to 5 s; each later one what sunrpc has left
  * of that wait, which then backs off from 5 s.
@@ -2673,6 +2744,8 @@ RPCRDMAX_KUNIT_MARSHAL_ENTRY(gss_no_ddp)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(transmit)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(connect_fails)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(connect_delay)
+RPCRDMAX_KUNIT_MARSHAL_ENTRY(teardown_order)
+RPCRDMAX_KUNIT_MARSHAL_ENTRY(teardown_failed)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(reply_major)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(write_chunk)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(mr_reuse)

@@ -691,6 +691,27 @@ static void setup_case(Reporter check)
 }
 
 /*
+ * A connection freed (svc's xpo_free): its QP, CQs and PD go before its
+ * CM ID, which rdma_cm's removal of the device waits for
+ * (kunit_marshal::expect_id_last).
+ */
+static void teardown_order_case(Reporter check)
+{
+	Pair p;
+	u8 log[32];
+
+	if (pair_up(check, &p) && EXPECT(rpcrdmax_kunit_watch_frees() == 0)) {
+		rpcrdmax_svcc_detach(p.sx->svcc);
+		rpcrdmax_svcc_destroy(p.sx->svcc);
+		delete p.sx;
+		p.sx = nullptr;
+		kunit_marshal::expect_id_last(check, log, rpcrdmax_kunit_frees(log, sizeof(log)),
+					      false);
+	}
+	pair_down(&p);
+}
+
+/*
  * Receives go back in batches, one chained post each: after 2 x
  * kRecvBatch RPCs, two posts; the RPCs in between were served by the
  * Receives kept posted beyond the credits.
@@ -1910,6 +1931,7 @@ RPCRDMAX_KUNIT_SVCSRV_ENTRY(payload_too_big)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(write_chunk)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(reuse)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(setup)
+RPCRDMAX_KUNIT_SVCSRV_ENTRY(teardown_order)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(recv_batch)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(in_place)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(send_batch)

@@ -191,6 +191,10 @@ static struct kunit_suite rpcrdmax_consts_suite = {
 #define RPCRDMAX_CXX_CASE(fn) RPCRDMAX_CXX_CASE_IF(fn, true, "")
 #define RPCRDMAX_CXX_TP_CASE(fn) \
 	RPCRDMAX_CXX_CASE_IF(fn, IS_ENABLED(CONFIG_TRACEPOINTS), "no CONFIG_TRACEPOINTS")
+/* RPCRDMAX_CXX_KPROBE_CASE: one that watches kernel functions with
+ * kprobes (the debug kernel has them; the plain KUnit kernel has not). */
+#define RPCRDMAX_CXX_KPROBE_CASE(fn) \
+	RPCRDMAX_CXX_CASE_IF(fn, IS_ENABLED(CONFIG_KPROBES), "no CONFIG_KPROBES")
 
 RPCRDMAX_CXX_CASE(new_delete)
 RPCRDMAX_CXX_CASE(virtual)
@@ -245,6 +249,8 @@ RPCRDMAX_CXX_CASE(marshal_gss_no_ddp)
 RPCRDMAX_CXX_CASE(marshal_transmit)
 RPCRDMAX_CXX_CASE(marshal_connect_fails)
 RPCRDMAX_CXX_CASE(marshal_connect_delay)
+RPCRDMAX_CXX_KPROBE_CASE(marshal_teardown_order)
+RPCRDMAX_CXX_KPROBE_CASE(marshal_teardown_failed)
 RPCRDMAX_CXX_CASE(marshal_reply_major)
 RPCRDMAX_CXX_CASE(marshal_write_chunk)
 RPCRDMAX_CXX_CASE(marshal_mr_reuse)
@@ -283,6 +289,8 @@ static struct kunit_case rpcrdmax_xprt_marshal_cases[] = {
 	KUNIT_CASE(marshal_transmit_case),
 	KUNIT_CASE(marshal_connect_fails_case),
 	KUNIT_CASE(marshal_connect_delay_case),
+	KUNIT_CASE(marshal_teardown_order_case),
+	KUNIT_CASE(marshal_teardown_failed_case),
 	KUNIT_CASE(marshal_reply_major_case),
 	KUNIT_CASE(marshal_write_chunk_case),
 	KUNIT_CASE(marshal_mr_reuse_case),
@@ -328,6 +336,7 @@ RPCRDMAX_CXX_CASE(svcsrv_readv)
 RPCRDMAX_CXX_TP_CASE(svcsrv_payload_too_big)
 RPCRDMAX_CXX_CASE(svcsrv_reuse)
 RPCRDMAX_CXX_CASE(svcsrv_setup)
+RPCRDMAX_CXX_KPROBE_CASE(svcsrv_teardown_order)
 RPCRDMAX_CXX_CASE(svcsrv_recv_batch)
 RPCRDMAX_CXX_CASE(svcsrv_in_place)
 RPCRDMAX_CXX_CASE(svcsrv_send_batch)
@@ -356,6 +365,7 @@ static struct kunit_case rpcrdmax_svc_server_cases[] = {
 	KUNIT_CASE(svcsrv_payload_too_big_case),
 	KUNIT_CASE(svcsrv_reuse_case),
 	KUNIT_CASE(svcsrv_setup_case),
+	KUNIT_CASE(svcsrv_teardown_order_case),
 	KUNIT_CASE(svcsrv_recv_batch_case),
 	KUNIT_CASE(svcsrv_in_place_case),
 	KUNIT_CASE(svcsrv_send_batch_case),

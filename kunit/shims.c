@@ -30,6 +30,7 @@
 #include <linux/slab.h>
 #include <linux/percpu.h>
 #include <linux/wait.h>
+#include <linux/kprobes.h>
 
 /*
  * Requests for the rpcrdmax_xprt_marshal suite (kunit/cxx_marshal_tests.cpp):
@@ -859,4 +860,84 @@ unsigned int rpcrdmax_kunit_reply_errs(enum rpcrdmax_reply_err which, unsigned i
 {
 	*xid = READ_ONCE(rpcrdmax_kunit_reply_err_counts.xid[which]);
 	return atomic_read(&rpcrdmax_kunit_reply_err_counts.count[which]);
+}
+
+/*
+ * The order of a transport's frees on its device (the teardown_order
+ * cases): a kprobe on each verb that frees a QP, CQ, PD or MR and on
+ * rdma_destroy_id logs the call, by kind, when the task that asked for
+ * the watch makes it.
+ */
+#define RPCRDMAX_KUNIT_FREES_MAX 64
+
+static struct task_struct *rpcrdmax_kunit_frees_task;
+static atomic_t rpcrdmax_kunit_frees_n;
+static unsigned char rpcrdmax_kunit_frees_log[RPCRDMAX_KUNIT_FREES_MAX];
+static struct kprobe rpcrdmax_kunit_free_probes[RPCRDMAX_KUNIT_FREE_KINDS];
+static const char *const rpcrdmax_kunit_free_syms[RPCRDMAX_KUNIT_FREE_KINDS] = {
+	[RPCRDMAX_KUNIT_FREE_QP] = "ib_destroy_qp_user",
+	[RPCRDMAX_KUNIT_FREE_CQ] = "ib_free_cq",
+	[RPCRDMAX_KUNIT_FREE_PD] = "ib_dealloc_pd_user",
+	[RPCRDMAX_KUNIT_FREE_MR] = "ib_dereg_mr_user",
+	[RPCRDMAX_KUNIT_FREE_ID] = "rdma_destroy_id",
+};
+
+static int rpcrdmax_kunit_free_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	int i;
+
+	if (current != READ_ONCE(rpcrdmax_kunit_frees_task))
+		return 0;
+	i = atomic_inc_return(&rpcrdmax_kunit_frees_n) - 1;
+	if (i < RPCRDMAX_KUNIT_FREES_MAX)
+		rpcrdmax_kunit_frees_log[i] = (unsigned char)(p - rpcrdmax_kunit_free_probes);
+	return 0;
+}
+
+/**
+ * rpcrdmax_kunit_watch_frees - start logging the calling task's frees
+ *
+ * Returns 0, or the errno of the probes' registration (-EOPNOTSUPP on a
+ * kernel without kprobes).
+ */
+int rpcrdmax_kunit_watch_frees(void)
+{
+	struct kprobe *kps[RPCRDMAX_KUNIT_FREE_KINDS];
+	int i;
+
+	for (i = 0; i < RPCRDMAX_KUNIT_FREE_KINDS; i++) {
+		rpcrdmax_kunit_free_probes[i] = (struct kprobe){
+			.symbol_name = rpcrdmax_kunit_free_syms[i],
+			.pre_handler = rpcrdmax_kunit_free_pre,
+		};
+		kps[i] = &rpcrdmax_kunit_free_probes[i];
+	}
+	atomic_set(&rpcrdmax_kunit_frees_n, 0);
+	WRITE_ONCE(rpcrdmax_kunit_frees_task, current);
+	i = register_kprobes(kps, RPCRDMAX_KUNIT_FREE_KINDS);
+	if (i)
+		WRITE_ONCE(rpcrdmax_kunit_frees_task, NULL);
+	return i;
+}
+
+/**
+ * rpcrdmax_kunit_frees - stop the watch and read its log
+ * @log: set to the frees' kinds (enum rpcrdmax_kunit_free), in order
+ * @max: @log's room
+ *
+ * Returns how many frees were logged (more than @max: only the first
+ * @max are in @log).
+ */
+unsigned int rpcrdmax_kunit_frees(unsigned char *log, unsigned int max)
+{
+	struct kprobe *kps[RPCRDMAX_KUNIT_FREE_KINDS];
+	unsigned int n, i;
+
+	for (i = 0; i < RPCRDMAX_KUNIT_FREE_KINDS; i++)
+		kps[i] = &rpcrdmax_kunit_free_probes[i];
+	unregister_kprobes(kps, RPCRDMAX_KUNIT_FREE_KINDS);
+	WRITE_ONCE(rpcrdmax_kunit_frees_task, NULL);
+	n = atomic_read(&rpcrdmax_kunit_frees_n);
+	memcpy(log, rpcrdmax_kunit_frees_log, min3(n, max, (unsigned int)RPCRDMAX_KUNIT_FREES_MAX));
+	return n;
 }
