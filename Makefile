@@ -62,7 +62,7 @@ SHELL := /bin/bash
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 
 .PHONY: all modules setup deb build-6.12 check-6.12 build-7 check-7 check check-quick check-host check-build check-kunit \
-	check-e2e check-debug check-debug-smoke check-battery check-battery-v2 check-fresh fuzz-server demo bench bench-cost bench-scale bench-core soak clean \
+	check-e2e check-debug check-debug-smoke check-battery check-battery-v2 check-fresh check-iwarp fuzz-server demo bench bench-cost bench-scale bench-core soak clean \
 	install uninstall
 
 all: modules
@@ -104,6 +104,11 @@ build-7:
 # one (both), and modload, client and server against 7.x's stock rpcrdma.
 check-7:
 	$(TOP)/scripts/e2e --backports modload client server both
+
+# The e2e cases over soft-iWARP (siw) instead of soft-RoCE: stock on both
+# ends, client, server, both and removal (scripts/e2e --siw).
+check-iwarp:
+	$(TOP)/scripts/e2e --siw
 
 # The rpcrdmax-dkms Debian package, in build/deb/ (scripts/deb).
 deb:

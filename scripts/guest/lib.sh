@@ -335,8 +335,17 @@ credits_trace_check() {
 	END { print conns + 0, calls + 0, excess + 0, first }'
 }
 
+# The RDMA device is rxe0 whatever its driver: soft-RoCE (rdma_rxe), or
+# soft-iWARP when the case's share has siw.ko (scripts/e2e --siw; Debian
+# builds no siw.ko).  rdma_fabric prints which: rxe or siw.
+rdma_fabric() { if [ -e /share/siw.ko ]; then echo siw; else echo rxe; fi; }
 rxe_up() {
-	modprobe rdma_rxe || return 1
+	if [ "$(rdma_fabric)" = siw ]; then
+		grep -q '^siw ' /proc/modules ||
+			{ modprobe -a ib_core libcrc32c && insmod /share/siw.ko; } || return 1
+	else
+		modprobe rdma_rxe || return 1
+	fi
 	# already up: a second client script in the same boot (with-battery.sh)
 	rdma link show rxe0/1 2>/dev/null | grep -q 'state ACTIVE' && return 0
 	rxe_readd
@@ -345,7 +354,7 @@ rxe_up() {
 # rxe_readd: add the soft-RoCE device (again, after `rdma link delete
 # rxe0`) and wait until its port is up.
 rxe_readd() {
-	rdma link add rxe0 type rxe netdev eth0 || return 1
+	rdma link add rxe0 type "$(rdma_fabric)" netdev eth0 || return 1
 	local end=$(deadline 5)
 	while before $end; do
 		rdma link show rxe0/1 2>/dev/null | grep -q 'state ACTIVE' && return 0
@@ -839,7 +848,7 @@ netns_ns_rxe() {
 		ip -n "$1" route add default dev "$2-c" && ip link set "$2-h" up &&
 		ip route add "$3/32" dev "$2-h" &&
 		sysctl -qw net.ipv4.ip_forward=1 net.ipv4.conf.eth0.proxy_arp=1 "net.ipv4.conf.$2-h.proxy_arp=1" &&
-		ip netns exec "$1" rdma link add "rxe-$2" type rxe netdev "$2-c"
+		ip netns exec "$1" rdma link add "rxe-$2" type "$(rdma_fabric)" netdev "$2-c"
 }
 netns_ns_rxe_del() {
 	ip netns exec "$1" rdma link delete "rxe-$2" 2>/dev/null

@@ -339,7 +339,7 @@ else
 		# ---- the soft-RoCE device removed and re-added under the mount -----
 		step "removal: rdma link delete rxe0" rdma link delete rxe0
 		sleep 3
-		step "removal: rdma link add rxe0" rdma link add rxe0 type rxe netdev eth0
+		step "removal: rdma link add rxe0" rxe_readd
 		step "removal: I/O after the device returns" timeout 600 sh -c "cp /tmp/src/f1048577 /mnt/nfs/storm/removal && sync && cmp /tmp/src/f1048577 /mnt/nfs/storm/removal"
 		step "faults: umount" timeout 120 umount /mnt/nfs
 	else

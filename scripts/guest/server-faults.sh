@@ -106,7 +106,7 @@ step "removal: rdma link delete rxe0" timeout 120 rdma link delete rxe0
 	step_fail "removal: $(rc_qps) RC QPs left after the device went"
 step "removal: no MR left with the device" rdma_res_settle mr 0 30
 sleep 2
-step "removal: rdma link add rxe0" rdma link add rxe0 type rxe netdev eth0
+step "removal: rdma link add rxe0" rxe_readd
 touch /share/server.back2
 
 # ---- 4. a connection over the memory budget is refused ---------------------

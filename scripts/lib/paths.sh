@@ -71,3 +71,10 @@ debug_kernel_dir() {
 
 # The package root (rootfs.sh: build_pkgroot), keyed like the image.
 pkgroot_dir() { echo "$RPCRDMAX_CACHE/pkgroot/$(rootfs_key)"; }
+
+# siw.ko (soft-iWARP), which Debian does not build: built out of tree
+# from the guest kernel's own source (scripts/setup siw), keyed like the
+# guest kernel and by how it is built.
+siw_dir() {
+	echo "$RPCRDMAX_CACHE/siw/$RPCRDMAX_ABI-$RPCRDMAX_KVER-$(hash_of "$RPCRDMAX_TOP/scripts/setup")"
+}
