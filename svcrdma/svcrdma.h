@@ -474,6 +474,10 @@ public:
 
 	svc_xprt *xprt = nullptr;		/* our svc_xprt */
 	ListNode accept_node;		/* the Listener's queue until accepted */
+	/* Destroyed last: ~SvcConn frees its contexts and destroys the QP,
+	 * the CQs and PD go next, then the id, which device removal waits
+	 * for (CmId::destroy_qp). */
+	CmId id;
 
 private:
 	Result<void> post_recv(RecvBuf *rb);
@@ -591,8 +595,6 @@ private:
 	u32 req_pd_len_ = 0;
 	u32 req_initiator_depth_ = 0;
 
-public:
-	CmId id; /* last: destroyed first (QP, then id) */
 };
 
 class Listener final : public ::rpcrdmax_svcl, public CmEvents {

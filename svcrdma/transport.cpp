@@ -146,6 +146,9 @@ SvcConn::~SvcConn()
 	for (u32 i = 0; i < nspares_; i++)
 		delete spares_[i];
 	delete v2_;
+	/* after the contexts (rdma_rw's need it), before the CQs and PD; the
+	 * id last (svcrdma.h) */
+	id.destroy_qp();
 }
 
 /* ---- context free lists ----------------------------------------------- */
@@ -256,7 +259,7 @@ void SvcConn::refuse()
 {
 	if (id.qp()) {
 		drain();
-		rpcrdmax_cm_destroy_qp(id.get());
+		id.destroy_qp();
 	}
 	(void)rpcrdmax_cm_reject(id.get(), nullptr, 0);
 }

@@ -30,6 +30,8 @@ Conn::~Conn()
 		recvs_->put();
 	}
 	delete[] sends_;
+	/* the CQs, PD and control buffer go after it, the id last (xprtrdma.h) */
+	id.destroy_qp();
 }
 
 RecvPool *RecvPool::make(u32 n)

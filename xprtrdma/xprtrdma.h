@@ -378,7 +378,14 @@ public:
 
 private:
 	ClntEp *ep_;
-	/* Destruction runs bottom-up: the id (QP) first, then buffers, CQs, PD. */
+
+public:
+	/* First, so destroyed last: ~Conn frees its MRs and buffers and
+	 * destroys the QP, the CQs and PD go next, then the id, which device
+	 * removal waits for (CmId::destroy_qp). */
+	CmId id;
+
+private:
 	Pd pd_;
 	Cq scq_, rcq_;
 	/* The Send buffers, a ring like stock's sendctx ring: taken in
@@ -442,7 +449,6 @@ private:
 
 public:
 	Atomic fail_event_{ -1 };	/* the CM event that failed the connect */
-	CmId id;
 };
 
 } // namespace rpcrdmax::xprtrdma

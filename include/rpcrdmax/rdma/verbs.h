@@ -579,6 +579,15 @@ public:
 		rpcrdmax_cm_set_handler(id_, handler_.get(), &CmId::upcall);
 	}
 
+	/* The QP goes first, the id last: rdma_cm's removal of a device waits
+	 * only for the ids on it, so whatever else was made on the device
+	 * (CQs, PD, MRs, DMA mappings) is freed between the two. */
+	void destroy_qp()
+	{
+		if (id_)
+			rpcrdmax_cm_destroy_qp(id_);
+	}
+
 	/* Give the id back to the CM (it destroys ids refused from CONNECT_REQUEST). */
 	rdma_cm_id *release() { return ktl::exchange(id_, nullptr); }
 
