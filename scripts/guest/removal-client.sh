@@ -51,8 +51,8 @@ DELAYS="0 2 5 10 1 20 3 40 7 60 15 0"
 seen=
 r=0
 for d in $DELAYS $DELAYS; do
+	[ $r -lt "$ROUNDS" ] || break
 	r=$((r + 1))
-	[ $r -le "$ROUNDS" ] || break
 	rdma link delete rxe0 || { step_fail "removal: round $r: rdma link delete rxe0"; break; }
 	sleep 1
 	rxe_readd || { step_fail "removal: round $r: the device did not come back"; break; }

@@ -18,8 +18,8 @@ wait_for /share/client.removed $((ROUNDS * 30 + 300)) || step_fail "server: the 
 DELAYS="0 2 5 10 1 20 3 40 7 60 15 0"
 r=0
 for d in $DELAYS $DELAYS; do
+	[ $r -lt "$ROUNDS" ] || break
 	r=$((r + 1))
-	[ $r -le "$ROUNDS" ] || break
 	rdma link delete rxe0 || { step_fail "removal: server round $r: rdma link delete rxe0"; break; }
 	sleep 1
 	rxe_readd || { step_fail "removal: server round $r: the device did not come back"; break; }
@@ -28,7 +28,7 @@ for d in $DELAYS $DELAYS; do
 	[ -z "$bad" ] || { step_fail "removal: server round $r (delay ${d}00 ms): the kernel log: $bad"; break; }
 done
 rdma link show rxe0/1 >/dev/null 2>&1 || rxe_readd
-step_ok "removal: $((r - 1)) server-side rounds"
+step_ok "removal: $r server-side rounds"
 # the client is served again on the device as it came back
 end=$(deadline 300)
 while [ "$(rdma_res_count qp RC)" = 0 ] && before $end; do sleep 0.5; done
