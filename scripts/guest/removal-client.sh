@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # e2e removal, client side (rpcrdmax on both ends): readers and writers
 # keep a hard NFSv3 mount busy while the client's RDMA device is deleted
-# and added back again and again, each deletion at another delay after
-# the device returned, so that it lands in every phase of the client's
-# reconnect (resolving, setting up, connecting, connected: the phase of
-# each failed connect is in its "connect failed while ..." log line);
-# then the server (removal-server.sh) does the same with its device.
+# and added back again and again, each deletion at another delay after a
+# connect began, so that it lands in the phases of the client's
+# reconnect (the CM id's state at each deletion, and the phase of each
+# connect it failed, from its "connect failed while ..." log line, are
+# printed); then the server (removal-server.sh) does the same with its
+# device.
 # Device removal must wait for everything the transports made on the
 # device: the kernel log stays free of restrack and driver warnings
 # after every round, every read and written file is intact, and umount
@@ -44,34 +45,45 @@ running() { local p; for p in $pids; do kill -0 "$p" 2>/dev/null && return 0; do
 log_bad() { dmesg | grep -E "$KERNEL_BAD|restrack" | head -n 3; }
 
 sleep 3
-# Delays (tenths of a second) between the device's return and its next
-# deletion, cycled: the reconnect's phases last from a few ms to seconds
-# under TCG.
-DELAYS="0 2 5 10 1 20 3 40 7 60 15 0"
-seen=
-r=0
+# The client's own CM ids on the device and their states (rdma_cm's:
+# ADDR_QUERY .. CONNECT); an id is on the device once its address
+# resolved, so one listed means a connect is under way or up.
+cm_states() { rdma res show cm_id 2>/dev/null | grep -v 'state LISTEN' | sed -n 's/.* state \([A-Z_]*\).*/\1/p'; }
+# Each round waits until a connect has begun (or the connection is up),
+# then deletes the device after a delay (ms, cycled): sunrpc's reconnect
+# wait decides when a connect starts, the delay where in it the deletion
+# lands.
+DELAYS="0 0 20 50 100 10 200 400 30 800 150 0"
+found= r=0
 for d in $DELAYS $DELAYS; do
 	[ $r -lt "$ROUNDS" ] || break
 	r=$((r + 1))
+	end=$(deadline 120)
+	while [ -z "$(cm_states)" ] && before $end; do sleep 0.05; done
+	[ "$d" = 0 ] || sleep "0.$(printf %03d "$d")"
+	st=$(cm_states | head -n1)
+	found="$found ${st:-none}"
 	rdma link delete rxe0 || { step_fail "removal: round $r: rdma link delete rxe0"; break; }
 	sleep 1
 	rxe_readd || { step_fail "removal: round $r: the device did not come back"; break; }
-	sleep "$((d / 10)).$((d % 10))"
 	bad=$(log_bad)
-	[ -z "$bad" ] || { step_fail "removal: round $r (delay ${d}00 ms): the kernel log: $bad"; break; }
-	seen=$(dmesg | sed -n 's/.*connect failed while \([a-z ]*\):.*/\1/p' | sort -u | tr '\n' ,)
-	[ "$seen" = "connecting,resolving,setting up," ] && [ $r -ge 6 ] && break
+	[ -z "$bad" ] || { step_fail "removal: round $r (delay $d ms, id $st): the kernel log: $bad"; break; }
+	# connects a deletion failed, by phase
+	seen=$(dmesg | sed -n 's/.*connect failed while \([a-z ]*\): -19 (device removal).*/\1/p' | sort | uniq -c |
+		awk '{ c = $1; $1 = ""; printf "%s%s %d", (n++ ? ", " : ""), substr($0, 2), c }')
+	case $seen in *connecting*) [ $r -ge 8 ] && break ;; esac
 done
 rdma link show rxe0/1 >/dev/null 2>&1 || rxe_readd
-step_ok "removal: $r client-side rounds; connects failed while: ${seen%,}"
-# the first deletion hit an established connection; the phases of the
-# connects it failed are in the log lines counted above
-for ph in resolving "setting up" connecting; do
-	case ",$seen" in
-	*",$ph,"*) step_ok "removal: a deletion failed a connect while $ph" ;;
-	*) step_fail "removal: no deletion in $r rounds failed a connect while $ph" ;;
-	esac
-done
+step_ok "removal: $r client-side rounds; the id's state at each deletion:$found; connects they failed: ${seen:-none}"
+# the first deletion found the mount's connection up (its I/O ran)
+case "$found" in
+" CONNECT"*) step_ok "removal: a deletion under an established connection" ;;
+*) step_fail "removal: the first deletion found the id in state '${found# }', not CONNECT" ;;
+esac
+case $seen in
+*connecting*) step_ok "removal: a deletion failed a connect while connecting" ;;
+*) step_fail "removal: no deletion in $r rounds failed a connect while connecting" ;;
+esac
 touch /share/client.removed
 # the server's rounds (removal-server.sh), under the same I/O
 wait_for /share/server.removed $((ROUNDS * 30 + 300)) || step_fail "removal: the server's rounds never ended"
