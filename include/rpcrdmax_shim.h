@@ -1166,8 +1166,15 @@ enum rpcrdmax_kunit_free {
 	RPCRDMAX_KUNIT_FREE_ID,
 	RPCRDMAX_KUNIT_FREE_KINDS,
 };
+/* Per kind: how many, and the order numbers (from 1) of the first and
+ * the last of them (0: none). */
+struct rpcrdmax_kunit_free_counts {
+	unsigned int count[RPCRDMAX_KUNIT_FREE_KINDS];
+	unsigned int first[RPCRDMAX_KUNIT_FREE_KINDS];
+	unsigned int last[RPCRDMAX_KUNIT_FREE_KINDS];
+};
 int rpcrdmax_kunit_watch_frees(void) RPCRDMAX_NOEXCEPT;
-unsigned int rpcrdmax_kunit_frees(unsigned char *log, unsigned int max) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_frees(struct rpcrdmax_kunit_free_counts *out) RPCRDMAX_NOEXCEPT;
 /* svc_rqsts for the server suite. */
 struct svc_rqst *rpcrdmax_kunit_svc_rqst_new(unsigned int npages) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_svc_rqst_free(struct svc_rqst *rqstp) RPCRDMAX_NOEXCEPT;

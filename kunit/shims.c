@@ -865,14 +865,12 @@ unsigned int rpcrdmax_kunit_reply_errs(enum rpcrdmax_reply_err which, unsigned i
 /*
  * The order of a transport's frees on its device (the teardown_order
  * cases): a kprobe on each verb that frees a QP, CQ, PD or MR and on
- * rdma_destroy_id logs the call, by kind, when the task that asked for
- * the watch makes it.
+ * rdma_destroy_id counts the call, by kind, with its order number, when
+ * the task that asked for the watch makes it.
  */
-#define RPCRDMAX_KUNIT_FREES_MAX 64
-
 static struct task_struct *rpcrdmax_kunit_frees_task;
 static atomic_t rpcrdmax_kunit_frees_n;
-static unsigned char rpcrdmax_kunit_frees_log[RPCRDMAX_KUNIT_FREES_MAX];
+static struct rpcrdmax_kunit_free_counts rpcrdmax_kunit_frees_seen;
 static struct kprobe rpcrdmax_kunit_free_probes[RPCRDMAX_KUNIT_FREE_KINDS];
 static const char *const rpcrdmax_kunit_free_syms[RPCRDMAX_KUNIT_FREE_KINDS] = {
 	[RPCRDMAX_KUNIT_FREE_QP] = "ib_destroy_qp_user",
@@ -882,20 +880,23 @@ static const char *const rpcrdmax_kunit_free_syms[RPCRDMAX_KUNIT_FREE_KINDS] = {
 	[RPCRDMAX_KUNIT_FREE_ID] = "rdma_destroy_id",
 };
 
+/* (One task only: the counts need no lock.) */
 static int rpcrdmax_kunit_free_pre(struct kprobe *p, struct pt_regs *regs)
 {
-	int i;
+	struct rpcrdmax_kunit_free_counts *f = &rpcrdmax_kunit_frees_seen;
+	unsigned int kind = p - rpcrdmax_kunit_free_probes, n;
 
 	if (current != READ_ONCE(rpcrdmax_kunit_frees_task))
 		return 0;
-	i = atomic_inc_return(&rpcrdmax_kunit_frees_n) - 1;
-	if (i < RPCRDMAX_KUNIT_FREES_MAX)
-		rpcrdmax_kunit_frees_log[i] = (unsigned char)(p - rpcrdmax_kunit_free_probes);
+	n = atomic_inc_return(&rpcrdmax_kunit_frees_n);
+	if (!f->count[kind]++)
+		f->first[kind] = n;
+	f->last[kind] = n;
 	return 0;
 }
 
 /**
- * rpcrdmax_kunit_watch_frees - start logging the calling task's frees
+ * rpcrdmax_kunit_watch_frees - start counting the calling task's frees
  *
  * Returns 0, or the errno of the probes' registration (-EOPNOTSUPP on a
  * kernel without kprobes).
@@ -913,6 +914,7 @@ int rpcrdmax_kunit_watch_frees(void)
 		kps[i] = &rpcrdmax_kunit_free_probes[i];
 	}
 	atomic_set(&rpcrdmax_kunit_frees_n, 0);
+	memset(&rpcrdmax_kunit_frees_seen, 0, sizeof(rpcrdmax_kunit_frees_seen));
 	WRITE_ONCE(rpcrdmax_kunit_frees_task, current);
 	i = register_kprobes(kps, RPCRDMAX_KUNIT_FREE_KINDS);
 	if (i)
@@ -921,23 +923,17 @@ int rpcrdmax_kunit_watch_frees(void)
 }
 
 /**
- * rpcrdmax_kunit_frees - stop the watch and read its log
- * @log: set to the frees' kinds (enum rpcrdmax_kunit_free), in order
- * @max: @log's room
- *
- * Returns how many frees were logged (more than @max: only the first
- * @max are in @log).
+ * rpcrdmax_kunit_frees - stop the watch and read its counts
+ * @out: set to each kind's count and first and last order numbers
  */
-unsigned int rpcrdmax_kunit_frees(unsigned char *log, unsigned int max)
+void rpcrdmax_kunit_frees(struct rpcrdmax_kunit_free_counts *out)
 {
 	struct kprobe *kps[RPCRDMAX_KUNIT_FREE_KINDS];
-	unsigned int n, i;
+	unsigned int i;
 
 	for (i = 0; i < RPCRDMAX_KUNIT_FREE_KINDS; i++)
 		kps[i] = &rpcrdmax_kunit_free_probes[i];
 	unregister_kprobes(kps, RPCRDMAX_KUNIT_FREE_KINDS);
 	WRITE_ONCE(rpcrdmax_kunit_frees_task, NULL);
-	n = atomic_read(&rpcrdmax_kunit_frees_n);
-	memcpy(log, rpcrdmax_kunit_frees_log, min3(n, max, (unsigned int)RPCRDMAX_KUNIT_FREES_MAX));
-	return n;
+	*out = rpcrdmax_kunit_frees_seen;
 }
