@@ -351,6 +351,23 @@ rxe_up() {
 	rxe_readd
 }
 
+# rxe_delete: rdma link delete rxe0, waiting at most 120 s (removal waits
+# for every CM id on the device to be destroyed); if it still runs then,
+# print each task in uninterruptible sleep with its stack and fail.
+rxe_delete() {
+	local p end
+	# (its output to a file: a caller's $(...) would wait for a stuck one)
+	rdma link delete rxe0 >/tmp/rxe_delete.out 2>&1 </dev/null &
+	p=$! end=$(deadline 120)
+	while kill -0 "$p" 2>/dev/null && before "$end"; do sleep 0.2; done
+	if kill -0 "$p" 2>/dev/null; then
+		echo "rdma link delete rxe0 still running after 120 s; tasks in D state:"
+		d_tasks
+		return 1
+	fi
+	wait "$p" || { cat /tmp/rxe_delete.out; return 1; }
+}
+
 # rxe_readd: add the soft-RoCE device (again, after `rdma link delete
 # rxe0`) and wait until its port is up.
 rxe_readd() {

@@ -65,7 +65,11 @@ for d in $DELAYS $DELAYS; do
 	[ "$d" = 0 ] || sleep "0.$(printf %03d "$d")"
 	st=$(cm_states | head -n1)
 	found="$found ${st:-none}"
-	rdma link delete rxe0 || { step_fail "removal: round $r: rdma link delete rxe0"; break; }
+	if ! out=$(rxe_delete 2>&1); then
+		step_fail "removal: round $r: $(printf '%s' "$out" | tr '\n' '|' | cut -c1-3000)"
+		stuck=1
+		break
+	fi
 	sleep 1
 	rxe_readd || { step_fail "removal: round $r: the device did not come back"; break; }
 	bad=$(log_bad)
@@ -74,6 +78,11 @@ for d in $DELAYS $DELAYS; do
 	seen=$(dmesg | sed -n 's/.*connect failed while \([a-z ]*\): -19 (device removal).*/\1/p' | sort | uniq -c |
 		awk '{ c = $1; $1 = ""; printf "%s%s %d", (n++ ? ", " : ""), substr($0, 2), c }')
 done
+if [ -n "${stuck:-}" ]; then
+	# the device cannot go: nothing after this can end
+	touch /share/client.removed /share/client.done
+	exit $STEP_FAILS
+fi
 rdma link show rxe0/1 >/dev/null 2>&1 || rxe_readd
 step_ok "removal: $r client-side rounds; the id's state at each deletion:$found; connects they failed: ${seen:-none}"
 # the first deletion found the mount's connection up (its I/O ran)

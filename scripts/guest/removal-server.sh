@@ -20,13 +20,22 @@ r=0
 for d in $DELAYS $DELAYS; do
 	[ $r -lt "$ROUNDS" ] || break
 	r=$((r + 1))
-	rdma link delete rxe0 || { step_fail "removal: server round $r: rdma link delete rxe0"; break; }
+	if ! out=$(rxe_delete 2>&1); then
+		step_fail "removal: server round $r: $(printf '%s' "$out" | tr '\n' '|' | cut -c1-3000)"
+		stuck=1
+		break
+	fi
 	sleep 1
 	rxe_readd || { step_fail "removal: server round $r: the device did not come back"; break; }
 	sleep "$((d / 10)).$((d % 10))"
 	bad=$(log_bad)
 	[ -z "$bad" ] || { step_fail "removal: server round $r (delay ${d}00 ms): the kernel log: $bad"; break; }
 done
+if [ -n "${stuck:-}" ]; then
+	# the device cannot go: nothing after this can end
+	touch /share/server.removed
+	exit $STEP_FAILS
+fi
 rdma link show rxe0/1 >/dev/null 2>&1 || rxe_readd
 step_ok "removal: $r server-side rounds"
 # the client is served again on the device as it came back
