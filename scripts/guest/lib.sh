@@ -368,6 +368,15 @@ rxe_delete() {
 	wait "$p" || { cat /tmp/rxe_delete.out; return 1; }
 }
 
+# removal_delete WHO ROUND: rxe_delete for the removal case's round ROUND
+# of WHO (client or server); a failed or hung deletion fails the step.
+removal_delete() {
+	local out
+	out=$(rxe_delete 2>&1) && return 0
+	step_fail "removal: $1 round $2: $(printf '%s' "$out" | tr '\n' '|' | cut -c1-3000)"
+	return 1
+}
+
 # rxe_readd: add the soft-RoCE device (again, after `rdma link delete
 # rxe0`) and wait until its port is up.
 rxe_readd() {

@@ -65,11 +65,7 @@ for d in $DELAYS $DELAYS; do
 	[ "$d" = 0 ] || sleep "0.$(printf %03d "$d")"
 	st=$(cm_states | head -n1)
 	found="$found ${st:-none}"
-	if ! out=$(rxe_delete 2>&1); then
-		step_fail "removal: round $r: $(printf '%s' "$out" | tr '\n' '|' | cut -c1-3000)"
-		stuck=1
-		break
-	fi
+	removal_delete client "$r" || { stuck=1; break; }
 	sleep 1
 	rxe_readd || { step_fail "removal: round $r: the device did not come back"; break; }
 	bad=$(log_bad)

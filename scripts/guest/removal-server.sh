@@ -20,11 +20,7 @@ r=0
 for d in $DELAYS $DELAYS; do
 	[ $r -lt "$ROUNDS" ] || break
 	r=$((r + 1))
-	if ! out=$(rxe_delete 2>&1); then
-		step_fail "removal: server round $r: $(printf '%s' "$out" | tr '\n' '|' | cut -c1-3000)"
-		stuck=1
-		break
-	fi
+	removal_delete server "$r" || { stuck=1; break; }
 	sleep 1
 	rxe_readd || { step_fail "removal: server round $r: the device did not come back"; break; }
 	sleep "$((d / 10)).$((d % 10))"
