@@ -579,9 +579,10 @@ public:
 		rpcrdmax_cm_set_handler(id_, handler_.get(), &CmId::upcall);
 	}
 
-	/* The QP goes first, the id last: rdma_cm's removal of a device waits
-	 * only for the ids on it, so whatever else was made on the device
-	 * (CQs, PD, MRs, DMA mappings) is freed between the two. */
+	/* The QP goes before the CQs and PD it uses, the id after them:
+	 * rdma_cm's removal of a device waits only for the ids on it, so
+	 * whatever else was made on the device (CQs, PD, MRs, DMA mappings)
+	 * must be freed before the id. */
 	void destroy_qp()
 	{
 		if (id_)
