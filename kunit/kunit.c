@@ -49,6 +49,7 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_cm.h>
 #include "../shim/internal.h"
+#include "rpcrdmax_kunit.h"
 
 static void rpcrdmax_kunit_check(struct kunit *test, bool ok, const char *what,
 				 const char *file, int line)

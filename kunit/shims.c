@@ -31,6 +31,7 @@
 #include <linux/percpu.h>
 #include <linux/wait.h>
 #include <linux/kprobes.h>
+#include "rpcrdmax_kunit.h"
 
 /*
  * Requests for the rpcrdmax_xprt_marshal suite (kunit/cxx_marshal_tests.cpp):

@@ -5,6 +5,7 @@
  * and svcrdma/, which the marshalling and server suites drive), plus the
  * C++ test bodies.
  */
+#include "rpcrdmax_kunit.h"
 #include "../lib/runtime.cpp"
 #include "../lib/consts_table.cpp"
 #include "../core/unity_check.cpp"
