@@ -576,6 +576,105 @@ static void readv_case(Reporter check)
 	pair_down(&p);
 }
 
+/* What one Reply did: the counters it moved and, while watched, the
+ * work its events recorded. */
+struct ReplyWork {
+	long long sends, writes, page_sges, pulled;
+	struct rpcrdmax_kunit_svc_work ev;
+};
+
+/*
+ * serve() a READ-like Reply of @rs under @watch (0: no event probed; 1:
+ * the three that record the work; 2: every server event of a Call and
+ * its Reply), check that the client got it octet for octet, and note
+ * what it did in @w.  @first: the pair's first RPC (later ones ready the
+ * client again first).
+ */
+static bool traced_reply(Reporter check, Pair *p, u32 xid, ReplyShape rs, int watch, ReplyWork *w,
+			 bool first)
+{
+	const u32 end = rs.pay_off + rs.pay_len, after = rs.len() - end;
+	const long long sends = p->stats[RPCRDMAX_SVC_STAT_SQ_PROD];
+	const long long writes = p->stats[RPCRDMAX_SVC_STAT_WRITE];
+	const long long sges = p->stats[RPCRDMAX_SVC_STAT_PAGE_SGES];
+	const long long pulled = p->stats[RPCRDMAX_SVC_STAT_PULL_UP];
+
+	if (!first)
+		bench_again(&p->b);
+	fill_reply(p->reply, rs.len(), xid, 61);
+	mem_set(p->reply + end, 0, xdr_pad(rs.pay_len));
+	if (watch && !EXPECT(rpcrdmax_kunit_watch_svc_work(true, watch == 2) == 0))
+		return false;
+	bool ok = serve(check, p, xid, p->reply, rs);
+	rpcrdmax_kunit_svc_work(&w->ev);
+	if (watch)
+		rpcrdmax_kunit_watch_svc_work(false, false);
+	const u8 *got = p->b.got, *tail = got + p->b.rcv.head_len + p->b.rcv.page_len;
+	w->sends = p->stats[RPCRDMAX_SVC_STAT_SQ_PROD] - sends;
+	w->writes = p->stats[RPCRDMAX_SVC_STAT_WRITE] - writes;
+	w->page_sges = p->stats[RPCRDMAX_SVC_STAT_PAGE_SGES] - sges;
+	w->pulled = p->stats[RPCRDMAX_SVC_STAT_PULL_UP] - pulled;
+	if (!rs.pay_len) /* all of it in the head */
+		return ok && EXPECT(p->b.status == (int)rs.len()) &&
+		       EXPECT(mem_compare(got, p->reply, rs.len()) == 0);
+	return ok && EXPECT(p->b.status == (int)rs.len()) &&
+	       EXPECT(mem_compare(got, p->reply, end) == 0) &&
+	       EXPECT(mem_compare(tail, p->reply + end, after) == 0);
+}
+
+/*
+ * Tracing observes and never selects: each Reply shape (a READ's, its
+ * data the Write chunk's one segment; a readv READ's, more after the
+ * data; one that leaves the offered chunk unused) is served three times:
+ * no event probed, then the three that record the work, then every event
+ * the server fires for a Call and its Reply.  All three post the same
+ * Sends, RDMA Writes, page SGEs and pulled-up octets; both watched runs
+ * the same Send SGEs and chunk Send Queue entries; and svcrdma_encode_wseg
+ * shows each returned Write segment with its octets.
+ */
+static void trace_observes_case(Reporter check)
+{
+	Pair p;
+	constexpr u32 kLen = 5001, kPad = 3;
+	static const ReplyShape shapes[] = {
+		{ 120, kLen, kPad + 8, 120, kLen },
+		{ 120, kLen + kPad + 600, 0, 120, kLen },
+		{ 96, 0, 0, 0, 0 },
+	};
+	const u32 xid0 = 0x333300c0;
+	u32 xid = xid0;
+
+	p.b.snd = { 120, 0, 0, 0, false };
+	p.b.rcv = { 120, 512, 8192, 1024, true };
+	if (!pair_up(check, &p)) {
+		pair_down(&p);
+		return;
+	}
+	for (const ReplyShape &rs : shapes) {
+		ReplyWork w[3];
+		bool ok = true;
+
+		for (int watch = 0; watch < 3 && ok; watch++) {
+			ok = traced_reply(check, &p, xid, rs, watch, &w[watch], xid == xid0);
+			xid++;
+		}
+		if (!ok)
+			break;
+		for (int watch = 1; watch < 3; watch++) {
+			EXPECT(w[watch].sends == w[0].sends && w[watch].writes == w[0].writes);
+			EXPECT(w[watch].page_sges == w[0].page_sges && w[watch].pulled == w[0].pulled);
+		}
+		EXPECT(w[0].sends == 1 && w[0].writes == (rs.pay_len ? 1 : 0));
+		EXPECT(w[1].ev.sends == 1 && w[2].ev.sends == 1);
+		EXPECT(w[1].ev.send_sges == w[2].ev.send_sges);
+		EXPECT(w[1].ev.chunk_posts == w[2].ev.chunk_posts);
+		EXPECT(w[1].ev.chunk_sqes == w[2].ev.chunk_sqes);
+		EXPECT(w[1].ev.wsegs == 0);
+		EXPECT(w[2].ev.wsegs == 1 && w[2].ev.wseg_octets == rs.pay_len);
+	}
+	pair_down(&p);
+}
+
 /*
  * A result longer than the Write chunk meant for it: -E2BIG to nfsd (as
  * stock answers), and the Reply nfsd then sends goes inline with the
@@ -1925,6 +2024,7 @@ RPCRDMAX_KUNIT_SVCSRV_ENTRY(read_chunk)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(nomsg)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(reply_chunk)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(readv)
+RPCRDMAX_KUNIT_SVCSRV_ENTRY(trace_observes)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(payload_too_big)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(write_chunk)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(reuse)

@@ -334,6 +334,7 @@ RPCRDMAX_CXX_CASE(svcsrv_nomsg)
 RPCRDMAX_CXX_CASE(svcsrv_reply_chunk)
 RPCRDMAX_CXX_CASE(svcsrv_write_chunk)
 RPCRDMAX_CXX_CASE(svcsrv_readv)
+RPCRDMAX_CXX_TP_CASE(svcsrv_trace_observes)
 RPCRDMAX_CXX_TP_CASE(svcsrv_payload_too_big)
 RPCRDMAX_CXX_CASE(svcsrv_reuse)
 RPCRDMAX_CXX_CASE(svcsrv_setup)
@@ -363,6 +364,7 @@ static struct kunit_case rpcrdmax_svc_server_cases[] = {
 	KUNIT_CASE(svcsrv_reply_chunk_case),
 	KUNIT_CASE(svcsrv_write_chunk_case),
 	KUNIT_CASE(svcsrv_readv_case),
+	KUNIT_CASE(svcsrv_trace_observes_case),
 	KUNIT_CASE(svcsrv_payload_too_big_case),
 	KUNIT_CASE(svcsrv_reuse_case),
 	KUNIT_CASE(svcsrv_setup_case),

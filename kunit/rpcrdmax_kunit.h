@@ -112,6 +112,8 @@ void rpcrdmax_kunit_cxx_marshal_page_pieces(struct kunit *ctx,
 					    rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 /* rpcrdmax_svc_server (kunit/cxx_svc_server_tests.cpp) */
 void rpcrdmax_kunit_cxx_svcsrv_inline(struct kunit *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svcsrv_trace_observes(struct kunit *ctx,
+					    rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svcsrv_inline_pages(struct kunit *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svcsrv_read_chunk(struct kunit *ctx,
 					  rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
@@ -221,6 +223,14 @@ int rpcrdmax_kunit_watch_rdma_errs(bool on) RPCRDMAX_NOEXCEPT;
 unsigned int rpcrdmax_kunit_rdma_errs(bool unrecognized, unsigned int *err) RPCRDMAX_NOEXCEPT;
 /* The server's svcrdma_small_wrch_err, counted while watched, with the
  * last one's remaining octets and segments. */
+/* What the server's Replies posted, as its events show it: Sends and
+ * their SGEs, chunk posts and their Send Queue entries, and the Write
+ * list and Reply chunk segments svcrdma_encode_wseg showed (kunit/shims.c). */
+struct rpcrdmax_kunit_svc_work {
+	unsigned int sends, send_sges, chunk_posts, chunk_sqes, wsegs, wseg_octets;
+};
+int rpcrdmax_kunit_watch_svc_work(bool on, bool all) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_svc_work(struct rpcrdmax_kunit_svc_work *w) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_kunit_watch_small_wrch(bool on) RPCRDMAX_NOEXCEPT;
 unsigned int rpcrdmax_kunit_small_wrch(unsigned int *remaining,
 				       unsigned int *num_segs) RPCRDMAX_NOEXCEPT;

@@ -852,6 +852,125 @@ unsigned int rpcrdmax_kunit_small_wrch(unsigned int *remaining, unsigned int *nu
 	return atomic_read(&rpcrdmax_kunit_small_wrch_count);
 }
 
+/*
+ * The server's events of every Reply, with a record of the work each
+ * Send and chunk post carried (svcrdma_post_send's SGEs, the chunks'
+ * Send Queue entries) and of the segments svcrdma_encode_wseg showed.
+ */
+static struct rpcrdmax_kunit_svc_work rpcrdmax_kunit_svc_seen;
+static DEFINE_SPINLOCK(rpcrdmax_kunit_svc_work_lock);
+
+static void rpcrdmax_kunit_svc_send_probe(void *data, u32 cq_id, int cid, unsigned int num_sge,
+					  u32 inv_rkey)
+{
+	spin_lock_bh(&rpcrdmax_kunit_svc_work_lock);
+	rpcrdmax_kunit_svc_seen.sends++;
+	rpcrdmax_kunit_svc_seen.send_sges += num_sge;
+	spin_unlock_bh(&rpcrdmax_kunit_svc_work_lock);
+}
+
+static void rpcrdmax_kunit_svc_chunk_probe(void *data, u32 cq_id, int cid, int sqecount)
+{
+	spin_lock_bh(&rpcrdmax_kunit_svc_work_lock);
+	rpcrdmax_kunit_svc_seen.chunk_posts++;
+	rpcrdmax_kunit_svc_seen.chunk_sqes += sqecount;
+	spin_unlock_bh(&rpcrdmax_kunit_svc_work_lock);
+}
+
+static void rpcrdmax_kunit_svc_wseg_probe(void *data, u32 cq_id, int cid, u32 segno, u32 handle,
+					  u32 length, u64 offset)
+{
+	spin_lock_bh(&rpcrdmax_kunit_svc_work_lock);
+	rpcrdmax_kunit_svc_seen.wsegs++;
+	rpcrdmax_kunit_svc_seen.wseg_octets += length;
+	spin_unlock_bh(&rpcrdmax_kunit_svc_work_lock);
+}
+
+static void rpcrdmax_kunit_svc_recv_probe(void *data, u32 cq_id, int cid)
+{
+}
+
+static void rpcrdmax_kunit_svc_nop_chunk_probe(void *data, u32 cq_id, int cid, int sqecount)
+{
+}
+
+static void rpcrdmax_kunit_svc_nop_wseg_probe(void *data, u32 cq_id, int cid, u32 segno,
+					      u32 handle, u32 length, u64 offset)
+{
+}
+
+static void rpcrdmax_kunit_svc_rqst_probe(void *data, u32 cq_id, int cid, u32 xid, u32 vers,
+					  u32 proc, u32 credits, unsigned int hdrlen)
+{
+}
+
+static void rpcrdmax_kunit_svc_rseg_probe(void *data, u32 cq_id, int cid, u32 segno, u32 position,
+					  u32 handle, u32 length, u64 offset)
+{
+}
+
+/* Every event of the list, in the order registered; unregistered in
+ * reverse.  X(event, probe, wanted): @wanted false leaves the event off
+ * (rpcrdmax_kunit_watch_svc_work's @all). */
+#define RPCRDMAX_KUNIT_SVC_EVENTS(X)					\
+	X(svcrdma_post_send, rpcrdmax_kunit_svc_send_probe, true)	\
+	X(svcrdma_post_write_chunk, rpcrdmax_kunit_svc_chunk_probe, true) \
+	X(svcrdma_post_reply_chunk, rpcrdmax_kunit_svc_chunk_probe, true) \
+	X(svcrdma_post_recv, rpcrdmax_kunit_svc_recv_probe, all)	\
+	X(svcrdma_decode_rqst, rpcrdmax_kunit_svc_rqst_probe, all)	\
+	X(svcrdma_decode_rseg, rpcrdmax_kunit_svc_rseg_probe, all)	\
+	X(svcrdma_decode_wseg, rpcrdmax_kunit_svc_nop_wseg_probe, all)	\
+	X(svcrdma_post_read_chunk, rpcrdmax_kunit_svc_nop_chunk_probe, all) \
+	X(svcrdma_encode_wseg, rpcrdmax_kunit_svc_wseg_probe, all)
+
+static bool rpcrdmax_kunit_svc_watched_all;
+
+/**
+ * rpcrdmax_kunit_watch_svc_work - record the work of the server's Replies
+ * @on: true to start (the record starts empty), false to stop
+ * @all: with @on, probe every event the server fires for each Call and
+ *	Reply (all are then on); else only the three that record the work
+ *	(svcrdma_post_send, _post_write_chunk, _post_reply_chunk)
+ *
+ * Returns 0 or the errno of a probe that could not be registered (none
+ * is left registered then).
+ */
+int rpcrdmax_kunit_watch_svc_work(bool on, bool all)
+{
+	int rc = 0;
+
+	if (!on) {
+		all = rpcrdmax_kunit_svc_watched_all;
+#define RPCRDMAX_KUNIT_SVC_UNREG(event, probe, wanted) \
+		if (wanted)                             \
+			unregister_trace_##event(probe, NULL);
+		RPCRDMAX_KUNIT_SVC_EVENTS(RPCRDMAX_KUNIT_SVC_UNREG)
+#undef RPCRDMAX_KUNIT_SVC_UNREG
+		tracepoint_synchronize_unregister();
+		return 0;
+	}
+	memset(&rpcrdmax_kunit_svc_seen, 0, sizeof(rpcrdmax_kunit_svc_seen));
+	rpcrdmax_kunit_svc_watched_all = all;
+#define RPCRDMAX_KUNIT_SVC_REG(event, probe, wanted) \
+	if (!rc && (wanted))                          \
+		rc = register_trace_##event(probe, NULL);
+	RPCRDMAX_KUNIT_SVC_EVENTS(RPCRDMAX_KUNIT_SVC_REG)
+#undef RPCRDMAX_KUNIT_SVC_REG
+	if (rc) {
+		/* unregistering one that never was is harmless (-ENOENT) */
+		rpcrdmax_kunit_watch_svc_work(false, all);
+	}
+	return rc;
+}
+
+/** rpcrdmax_kunit_svc_work - the record so far, copied into @w */
+void rpcrdmax_kunit_svc_work(struct rpcrdmax_kunit_svc_work *w)
+{
+	spin_lock_bh(&rpcrdmax_kunit_svc_work_lock);
+	*w = rpcrdmax_kunit_svc_seen;
+	spin_unlock_bh(&rpcrdmax_kunit_svc_work_lock);
+}
+
 /**
  * rpcrdmax_kunit_reply_errs - how often one xprtrdma_reply_*_err fired
  * @which: the event

@@ -559,6 +559,13 @@ int SvcConn::reply_one_write(svc_rqst *rqstp, CallCtx *cc, const rpcrdmax_xdr_sh
 	int rc = load_one_write(sc, rqstp, cc, written);
 	if (rc)
 		return reply_failed(cc, sc, rc);
+	if (tp_on(RPCRDMAX_TP_SVCRDMA_ENCODE_WSEG)) {
+		const core::ChunkLists &ccl = cc->call.chunks;
+		const core::Segment &seg = ccl.segment(ccl.write[0], 0);
+
+		rpcrdmax_trace_svc_encode_wseg(scq_.get(), sc->cqe.id(), 0, seg.handle, written,
+					       seg.offset);
+	}
 	auto r = post_reply(sc, enc.value() + body_len, reply_inv(cc));
 	if (r.is_error())
 		rpcrdmax_trace_svc_send_err(id.get(), cc->call.xid, r.error().code());
@@ -587,8 +594,7 @@ int SvcConn::reply(svc_rqst *rqstp, CallCtx *cc)
 	const u32 credits = grant_reply(cc);
 	note_shape(cc, s);
 	u32 written, tail_skip, body_len;
-	if (!tp_on(RPCRDMAX_TP_SVCRDMA_ENCODE_WSEG) &&
-	    core::plan_one_write_reply(cc->call, cc->shape, cc->vers, reply_thr(cc), &written,
+	if (core::plan_one_write_reply(cc->call, cc->shape, cc->vers, reply_thr(cc), &written,
 				       &tail_skip, &body_len))
 		return reply_one_write(rqstp, cc, s, credits, written, tail_skip, body_len);
 	const core::ReplyPlan p = plan_reply(cc, s);
