@@ -1008,7 +1008,7 @@ listen_ids() { rdma res show cm_id 2>/dev/null | grep -c 'state LISTEN'; }
 # filesystem is unmounted: unmounting alone leaks nfsd 6.1's svc_serv,
 # whose reference for a listener added without threads (keep_active,
 # fs/nfsd/nfsctl.c) only a write to threads drops (Documentation/
-# testing.rst, "What it has found").  NFSv2 and v3 are off there so that
+# testing.rst, "nfsd's own leak").  NFSv2 and v3 are off there so that
 # the write starts no lockd, which would register with rpcbind (with no
 # rpcbind reachable the write fails with EIO).
 netns_listener() {
