@@ -1089,10 +1089,9 @@ steady_server_check() {
 	# 1 MiB I/O (the battery's server) not every context met its largest
 	# chunk in the warm-up.  That growth is bounded by the contexts, not
 	# by the Calls: at most one per context the connection keeps (those
-	# made at set-up, and those the warm-up's concurrency added; 80 as
-	# the pool was until November 2026).  A per-RPC allocation grows with
-	# the Calls instead, so in a run of more Calls than that it goes past
-	# the bound.
+	# made at set-up, and those the warm-up's concurrency added: 80).  A
+	# per-RPC allocation grows with the Calls instead, so in a run of more
+	# Calls than that it goes past the bound.
 	local grew=$((a1 - a0)) calls=$((r1 - r0)) pool=80
 	if [ "$grew" = 0 ]; then
 		step_ok "steady: no context allocated during the run"
