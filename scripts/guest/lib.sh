@@ -809,7 +809,7 @@ rdma_res_back() {
 	return 1
 }
 
-# ---- network namespaces (issue 15) ---------------------------------------
+# ---- network namespaces ----------------------------------------------------
 # rpcrdmax makes each CM id in the namespace of the rpc_xprt or svc_xprt it
 # is for, as stock does.  rxe on 6.1 carries RoCE only through the initial
 # namespace (its UDP tunnel and route lookups are in init_net), so no
