@@ -1480,9 +1480,8 @@ krb5_client() {
 	# EACCES ("access denied by server"; seen once in e2e server with the
 	# stock client, gssd's "handle_krb5_upcall ... err -13"): one mount
 	# over TCP first, not counted, whatever the transport under test.
-	# (Its mount point must exist first: until November 27 it did not,
-	# so the warm-up always failed and the first counted mount took the
-	# failed upcall, as make check-fresh's client case once did.)
+	# (Its mount point must exist first, else the warm-up fails and the
+	# first counted mount takes the failed upcall.)
 	mkdir -p /mnt/krb5
 	krb5_over_tcp krb5 || echo "krb5: the warm-up mount over TCP failed (not counted)"
 	head -c 2097155 /dev/urandom >/tmp/krb5.src
