@@ -809,7 +809,7 @@ rdma_res_back() {
 	return 1
 }
 
-# ---- network namespaces (issue 15) ---------------------------------------
+# ---- network namespaces ----------------------------------------------------
 # rpcrdmax makes each CM id in the namespace of the rpc_xprt or svc_xprt it
 # is for, as stock does.  rxe on 6.1 carries RoCE only through the initial
 # namespace (its UDP tunnel and route lookups are in init_net), so no
@@ -1008,7 +1008,7 @@ listen_ids() { rdma res show cm_id 2>/dev/null | grep -c 'state LISTEN'; }
 # filesystem is unmounted: unmounting alone leaks nfsd 6.1's svc_serv,
 # whose reference for a listener added without threads (keep_active,
 # fs/nfsd/nfsctl.c) only a write to threads drops (Documentation/
-# testing.rst, "What it has found").  NFSv2 and v3 are off there so that
+# testing.rst, "nfsd's own leak").  NFSv2 and v3 are off there so that
 # the write starts no lockd, which would register with rpcbind (with no
 # rpcbind reachable the write fails with EIO).
 netns_listener() {
@@ -1089,10 +1089,9 @@ steady_server_check() {
 	# 1 MiB I/O (the battery's server) not every context met its largest
 	# chunk in the warm-up.  That growth is bounded by the contexts, not
 	# by the Calls: at most one per context the connection keeps (those
-	# made at set-up, and those the warm-up's concurrency added; 80 as
-	# the pool was until November 2026).  A per-RPC allocation grows with
-	# the Calls instead, so in a run of more Calls than that it goes past
-	# the bound.
+	# made at set-up, and those the warm-up's concurrency added: 80).  A
+	# per-RPC allocation grows with the Calls instead, so in a run of more
+	# Calls than that it goes past the bound.
 	local grew=$((a1 - a0)) calls=$((r1 - r0)) pool=80
 	if [ "$grew" = 0 ]; then
 		step_ok "steady: no context allocated during the run"
@@ -1481,9 +1480,8 @@ krb5_client() {
 	# EACCES ("access denied by server"; seen once in e2e server with the
 	# stock client, gssd's "handle_krb5_upcall ... err -13"): one mount
 	# over TCP first, not counted, whatever the transport under test.
-	# (Its mount point must exist first: until November 27 it did not,
-	# so the warm-up always failed and the first counted mount took the
-	# failed upcall, as make check-fresh's client case once did.)
+	# (Its mount point must exist first, else the warm-up fails and the
+	# first counted mount takes the failed upcall.)
 	mkdir -p /mnt/krb5
 	krb5_over_tcp krb5 || echo "krb5: the warm-up mount over TCP failed (not counted)"
 	head -c 2097155 /dev/urandom >/tmp/krb5.src

@@ -295,8 +295,8 @@ else
 		# The mount's connections made (the xprt line's connect_count)
 		# and Calls sent more than once (each op's transmissions less
 		# its operations): a Reply timeout on a live connection shows
-		# as both.  Printed around the storm for the report (issue 41:
-		# the debug kernel's Reply timeouts after it), not yet checked.
+		# as both.  Printed around the storm for the report (a Reply
+		# timeout after the storm shows here), not checked.
 		rpc_counts() {
 			awk '/^device / { on = index($0, " /mnt/nfs ") > 0; ops = 0 }
 			     on && $1 == "xprt:" && $2 ~ /^rdma/ { c += $5 }

@@ -63,7 +63,7 @@ kunit_kernel_dir() {
 	echo "$RPCRDMAX_CACHE/kunit-kernel/$RPCRDMAX_KVER-$(hash_of "$RPCRDMAX_TOP/kunit/kunit.config" "$RPCRDMAX_TOP/scripts/lib/kunit-kernel.sh")"
 }
 
-# The debug kernel (issue 14): the KUnit kernel's config plus kunit/debug.config.
+# The debug kernel: the KUnit kernel's config plus kunit/debug.config.
 debug_kernel_dir() {
 	[ "$RPCRDMAX_SUITE" = bookworm ] || die "the KUnit kernels are Debian 12's: not with RPCRDMAX_SUITE=$RPCRDMAX_SUITE"
 	echo "$RPCRDMAX_CACHE/debug-kernel/$RPCRDMAX_KVER-$(hash_of "$RPCRDMAX_TOP/kunit/kunit.config" "$RPCRDMAX_TOP/kunit/debug.config" "$RPCRDMAX_TOP/scripts/lib/kunit-kernel.sh")"

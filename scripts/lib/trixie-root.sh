@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# The Debian 13 (trixie) build root (issue 15 item 4): a minbase chroot
+# The Debian 13 (trixie) build root: a minbase chroot
 # with Debian 13's current kernel headers and the compiler that kernel was
 # built with (gcc-14, g++-14), in which rpcrdmax is built for 6.12
 # (scripts/build-module --trixie; perl for W=1's kernel-doc).  The same
