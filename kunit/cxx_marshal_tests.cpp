@@ -1224,8 +1224,7 @@ static bool bare_ep(Reporter check, Bench *b)
  * disconnect before ESTABLISHED, -ECONNABORTED; a rejection,
  * -ECONNREFUSED.  sunrpc is not told to disconnect (nothing was
  * connected).  Once ESTABLISHED, a removal is a lost connection: the
- * wait succeeds and sunrpc is told once.  (The waits used to poll until
- * their timeout: kWaitMs here, 15 s in connect.)
+ * wait succeeds and sunrpc is told once.
  */
 static void connect_fails_case(Reporter check)
 {

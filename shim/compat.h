@@ -5,8 +5,7 @@
  * trixie-backports' 7.x.  A change that left a name to test is tested by
  * capability: Kbuild searches the target kernel's header for the name
  * (RPCRDMAX_PROBE_*, 1 or 0); the others name the release that made them
- * (Documentation/kernel-seams.rst lists every seam, with the evidence in
- * Documentation/port-6.12-study.md).  Releases between the targets are
+ * (Documentation/kernel-seams.rst lists every seam and its evidence).  Releases between the targets are
  * not targets.  Only C shims include this; the C++ never sees a version.
  */
 #ifndef RPCRDMAX_SHIM_COMPAT_H
