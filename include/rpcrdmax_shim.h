@@ -629,9 +629,11 @@ int rpcrdmax_svc_bc_reply(struct svc_xprt *xprt, unsigned int xid, const void *m
  * disabled one costs a load and a test, no call (rpcrdmax/ktl/trace.h):
  * rpcrdmax_tp_key[RPCRDMAX_TP_<ID>] points to the enabled count of the
  * static key of the tracepoint named beside ID (shim/kernel/trace.c), above
- * 0 while a probe is attached, as static_key_enabled() reads it.  These are
- * the events of every Call and Reply; the rest are called unconditionally.
- * rpcrdmax_tp_hot_probed counts those of them with a probe attached (each
+ * 0 while a probe is attached, as static_key_enabled() reads it.  The hot
+ * ones are the events of every Call and Reply; the cold ones
+ * (RPCRDMAX_COLD_TRACEPOINTS) fire on set-up, teardown and errors, and the
+ * C++ reads their key alone.
+ * rpcrdmax_tp_hot_probed counts the hot ones with a probe attached (each
  * counts itself as its first probe comes and its last goes: their
  * regfunc), so that while none is on, which is nearly always, a test
  * reads that one word.
@@ -659,12 +661,68 @@ int rpcrdmax_svc_bc_reply(struct svc_xprt *xprt, unsigned int xid, const void *m
 	X(SVCRDMA_POST_REPLY_CHUNK, svcrdma_post_reply_chunk)	\
 	X(SVCRDMA_POST_SEND, svcrdma_post_send)			\
 	X(SVCRDMA_ENCODE_WSEG, svcrdma_encode_wseg)
+#define RPCRDMAX_COLD_TRACEPOINTS(X)				\
+	X(XPRTRDMA_CONNECT, xprtrdma_connect)			\
+	X(XPRTRDMA_DISCONNECT, xprtrdma_disconnect)		\
+	X(XPRTRDMA_INLINE_THRESH, xprtrdma_inline_thresh)	\
+	X(XPRTRDMA_CB_CALL, xprtrdma_cb_call)			\
+	X(XPRTRDMA_CB_REPLY, xprtrdma_cb_reply)			\
+	X(XPRTRDMA_POST_RECVS, xprtrdma_post_recvs)		\
+	X(XPRTRDMA_POST_RECVS_ERR, xprtrdma_post_recvs_err)	\
+	X(XPRTRDMA_POST_SEND_ERR, xprtrdma_post_send_err)	\
+	X(XPRTRDMA_POST_LINV_ERR, xprtrdma_post_linv_err)	\
+	X(XPRTRDMA_CREATEMRS, xprtrdma_createmrs)		\
+	X(XPRTRDMA_FRWR_ALLOC, xprtrdma_frwr_alloc)		\
+	X(XPRTRDMA_NOMRS_ERR, xprtrdma_nomrs_err)		\
+	X(XPRTRDMA_MARSHAL_FAILED, xprtrdma_marshal_failed)	\
+	X(XPRTRDMA_DMA_MAPERR, xprtrdma_dma_maperr)		\
+	X(XPRTRDMA_FRWR_MAPERR, xprtrdma_frwr_maperr)		\
+	X(XPRTRDMA_ERR_VERS, xprtrdma_err_vers)			\
+	X(XPRTRDMA_ERR_CHUNK, xprtrdma_err_chunk)		\
+	X(XPRTRDMA_ERR_UNRECOGNIZED, xprtrdma_err_unrecognized)	\
+	X(XPRTRDMA_REPLY_SHORT_ERR, xprtrdma_reply_short_err)	\
+	X(XPRTRDMA_REPLY_VERS_ERR, xprtrdma_reply_vers_err)	\
+	X(XPRTRDMA_REPLY_RQST_ERR, xprtrdma_reply_rqst_err)	\
+	X(XPRTRDMA_REPLY_HDR_ERR, xprtrdma_reply_hdr_err)	\
+	X(SVCRDMA_ACCEPT_ERR, svcrdma_accept_err)		\
+	X(SVCRDMA_PD_ERR, svcrdma_pd_err)			\
+	X(SVCRDMA_QP_ERR, svcrdma_qp_err)			\
+	X(SVCRDMA_RQ_POST_ERR, svcrdma_rq_post_err)		\
+	X(SVCRDMA_SQ_POST_ERR, svcrdma_sq_post_err)		\
+	X(SVCRDMA_SQ_FULL, svcrdma_sq_full)			\
+	X(SVCRDMA_SQ_RETRY, svcrdma_sq_retry)			\
+	X(SVCRDMA_SEND_ERR, svcrdma_send_err)			\
+	X(SVCRDMA_SMALL_WRCH_ERR, svcrdma_small_wrch_err)	\
+	X(SVCRDMA_DMA_MAP_ERR, svcrdma_dma_map_err)		\
+	X(SVCRDMA_DMA_MAP_RW_ERR, svcrdma_dma_map_rw_err)	\
+	X(SVCRDMA_ERR_VERS, svcrdma_err_vers)			\
+	X(SVCRDMA_ERR_CHUNK, svcrdma_err_chunk)			\
+	X(SVCRDMA_DECODE_SHORT_ERR, svcrdma_decode_short_err)	\
+	X(SVCRDMA_DECODE_BADVERS_ERR, svcrdma_decode_badvers_err) \
+	X(SVCRDMA_DECODE_DROP_ERR, svcrdma_decode_drop_err)	\
+	X(SVCRDMA_DECODE_BADPROC_ERR, svcrdma_decode_badproc_err) \
+	X(SVCRDMA_DECODE_PARSE_ERR, svcrdma_decode_parse_err)
 enum rpcrdmax_tp {
 #define RPCRDMAX_TP_ENUM(id, event) RPCRDMAX_TP_##id,
 	RPCRDMAX_HOT_TRACEPOINTS(RPCRDMAX_TP_ENUM)
+	RPCRDMAX_TP_HOT_COUNT,
+	/* the cold ones from RPCRDMAX_TP_HOT_COUNT on, with no gap */
+	RPCRDMAX_TP_COLD_BEFORE = RPCRDMAX_TP_HOT_COUNT - 1,
+	RPCRDMAX_COLD_TRACEPOINTS(RPCRDMAX_TP_ENUM)
 #undef RPCRDMAX_TP_ENUM
 	RPCRDMAX_TP_COUNT
 };
+/* The events one shim function chooses among by its @which: tp_any()'s
+ * arguments at its call sites. */
+#define RPCRDMAX_TP_XPRTRDMA_REPLY_ERRS						\
+	RPCRDMAX_TP_XPRTRDMA_REPLY_SHORT_ERR, RPCRDMAX_TP_XPRTRDMA_REPLY_VERS_ERR,	\
+	RPCRDMAX_TP_XPRTRDMA_REPLY_RQST_ERR, RPCRDMAX_TP_XPRTRDMA_REPLY_HDR_ERR
+#define RPCRDMAX_TP_SVCRDMA_ACCEPT_ERRS \
+	RPCRDMAX_TP_SVCRDMA_ACCEPT_ERR, RPCRDMAX_TP_SVCRDMA_PD_ERR, RPCRDMAX_TP_SVCRDMA_QP_ERR
+#define RPCRDMAX_TP_SVCRDMA_DECODE_ERRS						\
+	RPCRDMAX_TP_SVCRDMA_DECODE_SHORT_ERR, RPCRDMAX_TP_SVCRDMA_DECODE_BADVERS_ERR,	\
+	RPCRDMAX_TP_SVCRDMA_DECODE_DROP_ERR, RPCRDMAX_TP_SVCRDMA_DECODE_BADPROC_ERR,	\
+	RPCRDMAX_TP_SVCRDMA_DECODE_PARSE_ERR
 extern const int *const rpcrdmax_tp_key[RPCRDMAX_TP_COUNT];
 extern int rpcrdmax_tp_hot_probed;
 

@@ -29,7 +29,7 @@ Result<void> SvcConn::post_recv(RecvBuf *rb)
 /* @r, a Receive post's outcome, fires svcrdma_rq_post_err when it failed. */
 Result<void> SvcConn::rq_posted(Result<void> r)
 {
-	if (r.is_error())
+	if (r.is_error() && tp_on(RPCRDMAX_TP_SVCRDMA_RQ_POST_ERR))
 		rpcrdmax_trace_svc_rq_post_err(id.get(), r.error().code());
 	return r;
 }
@@ -37,7 +37,7 @@ Result<void> SvcConn::rq_posted(Result<void> r)
 /* @r, a Send chain post's outcome, fires svcrdma_sq_post_err when it failed. */
 Result<void> SvcConn::sq_posted(Result<void> r)
 {
-	if (r.is_error())
+	if (r.is_error() && tp_on(RPCRDMAX_TP_SVCRDMA_SQ_POST_ERR))
 		rpcrdmax_trace_svc_sq_post_err(id.get(), sq_.available(), (int)sq_.depth(),
 					       r.error().code());
 	return r;
@@ -348,8 +348,9 @@ bool SvcConn::decode_v1(RecvBuf *rb, CallCtx *cc, bool *reply)
 		return true;
 	}
 	u32 xid;
-	rpcrdmax_trace_svc_decode_err(decode_err_event(v), rcq_.get(), rb->cqe.id(), rb->data,
-				      rb->len);
+	if (tp_any(RPCRDMAX_TP_SVCRDMA_DECODE_ERRS))
+		rpcrdmax_trace_svc_decode_err(decode_err_event(v), rcq_.get(), rb->cqe.id(),
+					      rb->data, rb->len);
 	uncount_call(cc); /* before an error Reply can free a credit */
 	if (v == core::V1Verdict::XidMismatch &&
 	    core::v1_msg_direction(h, ConstBytes(rb->data + h.hdr_len, h.payload_len)) ==

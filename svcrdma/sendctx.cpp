@@ -21,7 +21,7 @@ Result<void> SendCtx::make(ib_device *dev, u32 len, int cid)
 {
 	auto r = MsgBuf::make(dev, len, RPCRDMAX_DMA_TO_DEVICE, cid);
 
-	if (map_failed(r))
+	if (map_failed(r) && tp_on(RPCRDMAX_TP_SVCRDMA_DMA_MAP_ERR))
 		rpcrdmax_trace_svc_dma_map_err(conn ? conn->id.get() : nullptr, map.dma(), len);
 	return r;
 }
@@ -91,8 +91,9 @@ Result<void> SendCtx::load_piece(u32 i, const rpcrdmax_page_seg &sg, u32 *at)
 	int rc = rpcrdmax_ib_dma_map_page(map_dev, sg.page, sg.offset, sg.len,
 					  RPCRDMAX_DMA_TO_DEVICE, &maps[i].dma);
 	if (rc) {
-		rpcrdmax_trace_svc_dma_map_err(conn ? conn->id.get() : nullptr, maps[i].dma,
-					       sg.len);
+		if (tp_on(RPCRDMAX_TP_SVCRDMA_DMA_MAP_ERR))
+			rpcrdmax_trace_svc_dma_map_err(conn ? conn->id.get() : nullptr,
+						       maps[i].dma, sg.len);
 		return Errno::from(rc);
 	}
 	maps[i].len = sg.len;

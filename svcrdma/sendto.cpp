@@ -135,7 +135,8 @@ Result<void> SvcConn::send_error(u32 xid, bool vers, const core::V2Error *e, u32
 		return error(err::ENOMEM);
 	const u32 grant = control_grant();
 	const Bytes buf(sc->data, sc->size);
-	if (!e || e->code == static_cast<u32>(core::V2ErrCode::Vers))
+	if ((!e || e->code == static_cast<u32>(core::V2ErrCode::Vers)) &&
+	    tp_any(RPCRDMAX_TP_SVCRDMA_ERR_VERS, RPCRDMAX_TP_SVCRDMA_ERR_CHUNK))
 		rpcrdmax_trace_svc_err(xid, vers);
 	auto enc = e ? core::v2_encode_error(xid, rvers, grant, *e, buf)
 		     : core::v1_encode_err_chunk(xid, grant, buf);
@@ -400,7 +401,7 @@ int SvcConn::result_payload(CallCtx *cc, u32 offset, u32 length)
 	u32 i = s.npayloads++;
 	const u32 room = cl.chunk_length(cl.write[i]);
 	bool fits = room >= length;
-	if (!fits)
+	if (!fits && tp_on(RPCRDMAX_TP_SVCRDMA_SMALL_WRCH_ERR))
 		rpcrdmax_trace_svc_small_wrch_err(id.get(), length - room, cl.write[i].nsegs,
 						  cl.write[i].nsegs);
 	s.payloads[i] = { offset, fits ? length : 0 };
@@ -472,7 +473,7 @@ int SvcConn::reply_short(svc_rqst *rqstp, CallCtx *cc, const rpcrdmax_xdr_shape 
 	if (rc)
 		return reply_failed(cc, sc, rc);
 	auto r = post_reply(sc, enc.value() + s.len, reply_inv(cc));
-	if (r.is_error())
+	if (r.is_error() && tp_on(RPCRDMAX_TP_SVCRDMA_SEND_ERR))
 		rpcrdmax_trace_svc_send_err(id.get(), cc->call.xid, r.error().code());
 	return r.is_ok() ? 0 : r.error().code();
 }
@@ -567,7 +568,7 @@ int SvcConn::reply_one_write(svc_rqst *rqstp, CallCtx *cc, const rpcrdmax_xdr_sh
 					       seg.offset);
 	}
 	auto r = post_reply(sc, enc.value() + body_len, reply_inv(cc));
-	if (r.is_error())
+	if (r.is_error() && tp_on(RPCRDMAX_TP_SVCRDMA_SEND_ERR))
 		rpcrdmax_trace_svc_send_err(id.get(), cc->call.xid, r.error().code());
 	return r.is_ok() ? 0 : r.error().code();
 }
@@ -579,7 +580,8 @@ int SvcConn::reply_failed(CallCtx *cc, SendCtx *sc, int rc)
 	if (sc)
 		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "cannot send Reply %08x: %d",
 					 cc->call.xid, rc);
-	rpcrdmax_trace_svc_send_err(id.get(), cc->call.xid, rc);
+	if (tp_on(RPCRDMAX_TP_SVCRDMA_SEND_ERR))
+		rpcrdmax_trace_svc_send_err(id.get(), cc->call.xid, rc);
 	if (sc)
 		put_send(sc);
 	return rc;
@@ -620,7 +622,7 @@ int SvcConn::reply(svc_rqst *rqstp, CallCtx *cc)
 	if (rc)
 		return reply_failed(cc, sc, rc);
 	auto r = post_reply(sc, send_len, reply_inv(cc));
-	if (r.is_error())
+	if (r.is_error() && tp_on(RPCRDMAX_TP_SVCRDMA_SEND_ERR))
 		rpcrdmax_trace_svc_send_err(id.get(), cc->call.xid, r.error().code());
 	return r.is_ok() ? 0 : r.error().code();
 }

@@ -287,7 +287,7 @@ static bool recv_within_budget(const ConnLimits &lim, rdma_cm_id *cm_id)
 /* @r, a set-up step's outcome, fires svcrdma_@which_err when it failed. */
 Result<void> SvcConn::traced(rpcrdmax_accept_err which, Result<void> r)
 {
-	if (r.is_error())
+	if (r.is_error() && tp_any(RPCRDMAX_TP_SVCRDMA_ACCEPT_ERRS))
 		rpcrdmax_trace_svc_accept_err(which, id.get(), r.error().code());
 	return r;
 }
@@ -316,7 +316,8 @@ Result<void> SvcConn::make_queues(const rpcrdmax_dev_attrs &attrs)
 		return error(err::ENOMEM);
 	auto made = rdma::make_queues(id, pd_, scq_, rcq_, qs, &step);
 	if (made.is_error()) {
-		if (step == QueueStep::Pd || step == QueueStep::Qp)
+		if ((step == QueueStep::Pd || step == QueueStep::Qp) &&
+		    tp_any(RPCRDMAX_TP_SVCRDMA_PD_ERR, RPCRDMAX_TP_SVCRDMA_QP_ERR))
 			rpcrdmax_trace_svc_accept_err(step == QueueStep::Pd ? RPCRDMAX_ACCEPT_ERR_PD
 									   : RPCRDMAX_ACCEPT_ERR_QP,
 						      id.get(), made.error().code());
@@ -359,7 +360,7 @@ Result<void> SvcConn::make_recv(RecvBuf *rb, int cid)
 {
 	rb->conn = this;
 	auto made = rb->make(id.device(), lim_.recv_size, RPCRDMAX_DMA_FROM_DEVICE, cid, kRecvGfp);
-	if (rb->map_failed(made))
+	if (rb->map_failed(made) && tp_on(RPCRDMAX_TP_SVCRDMA_DMA_MAP_ERR))
 		rpcrdmax_trace_svc_dma_map_err(id.get(), rb->map.dma(), lim_.recv_size);
 	RPCRDMAX_TRY(made);
 	rb->wr.prepare(rb->cqe.raw(), rb->map.sge(pd_.local_dma_lkey()));
@@ -490,7 +491,9 @@ Result<void> SvcConn::sq_reserve(u32 n)
 	return sq_.reserve(n, [this](bool retry) {
 		if (!retry)
 			stat_add(RPCRDMAX_SVC_STAT_SQ_STARVE);
-		rpcrdmax_trace_svc_sq_wait(id.get(), sq_.available(), (int)sq_.depth(), retry);
+		if (tp_any(RPCRDMAX_TP_SVCRDMA_SQ_FULL, RPCRDMAX_TP_SVCRDMA_SQ_RETRY))
+			rpcrdmax_trace_svc_sq_wait(id.get(), sq_.available(), (int)sq_.depth(),
+						   retry);
 	});
 }
 

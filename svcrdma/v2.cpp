@@ -100,11 +100,12 @@ Settle SvcConn::v2_refuse(const RecvBuf *rb, u32 xid, core::V2Verdict v)
 {
 	const core::DecodeLimits lim;
 	core::V2Error e;
+	const rpcrdmax_decode_err which = v == core::V2Verdict::TooShort ? RPCRDMAX_DECODE_ERR_SHORT
+					  : v == core::V2Verdict::InvalidProc ? RPCRDMAX_DECODE_ERR_BADPROC
+									      : RPCRDMAX_DECODE_ERR_PARSE;
 
-	rpcrdmax_trace_svc_decode_err(v == core::V2Verdict::TooShort	   ? RPCRDMAX_DECODE_ERR_SHORT
-				      : v == core::V2Verdict::InvalidProc ? RPCRDMAX_DECODE_ERR_BADPROC
-									  : RPCRDMAX_DECODE_ERR_PARSE,
-				      rcq_.get(), rb->cqe.id(), rb->data, rb->len);
+	if (tp_any(RPCRDMAX_TP_SVCRDMA_DECODE_ERRS))
+		rpcrdmax_trace_svc_decode_err(which, rcq_.get(), rb->cqe.id(), rb->data, rb->len);
 	if (core::v2_verdict_action(v, lim, &e) != core::V2Action::ReplyError)
 		return Settle::Dropped;
 	return v2_error(xid, e, core::v2_verdict_name(v));

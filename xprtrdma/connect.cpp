@@ -195,7 +195,7 @@ static Result<void> make_buf(MsgBuf &b, ib_device *dev, u32 len, int dir, int id
 {
 	auto r = b.make(dev, len, dir, id);
 
-	if (b.map_failed(r))
+	if (b.map_failed(r) && tp_on(RPCRDMAX_TP_XPRTRDMA_DMA_MAPERR))
 		rpcrdmax_trace_dma_maperr(b.map.dma());
 	return r;
 }
@@ -206,7 +206,7 @@ Result<void> Conn::post_recv(RecvBuf *rb)
 	if (tp_on(RPCRDMAX_TP_XPRTRDMA_POST_RECV))
 		rpcrdmax_trace_post_recv(rcq_.get(), rb->cqe.id());
 	Result<void> r = id.post_recv(&rb->wr);
-	if (r.is_error())
+	if (r.is_error() && tp_on(RPCRDMAX_TP_XPRTRDMA_POST_RECVS_ERR))
 		rpcrdmax_trace_post_recvs_err(ep_->xprt_, rcq_.get(), r.error().code());
 	return r;
 }
@@ -271,7 +271,8 @@ Result<void> Conn::setup(const void *addr, unsigned int addrlen, bool offer_v2)
 			spares_ = &rb;
 		}
 	}
-	rpcrdmax_trace_post_recvs(ep_->xprt_, rcq_.get(), nrecvs, (int)nrecvs);
+	if (tp_on(RPCRDMAX_TP_XPRTRDMA_POST_RECVS))
+		rpcrdmax_trace_post_recvs(ep_->xprt_, rcq_.get(), nrecvs, (int)nrecvs);
 	ctl_.conn = this;
 	RPCRDMAX_TRY(make_buf(ctl_, dev, kCtlSize, RPCRDMAX_DMA_TO_DEVICE, (int)nsends));
 	offer_v2_ = offer_v2;
@@ -301,8 +302,10 @@ Result<void> Conn::setup(const void *addr, unsigned int addrlen, bool offer_v2)
 	thresholds = core::pd_thresholds(ours, peer);
 	if (!offer_v2)
 		count_version(core::kRpcRdmaVersion1);
-	rpcrdmax_trace_inline_thresh(id.get(), thresholds.call, thresholds.reply,
-				     min(thresholds.call, send_size), min(thresholds.reply, recv_size));
+	if (tp_on(RPCRDMAX_TP_XPRTRDMA_INLINE_THRESH))
+		rpcrdmax_trace_inline_thresh(id.get(), thresholds.call, thresholds.reply,
+					     min(thresholds.call, send_size),
+					     min(thresholds.reply, recv_size));
 	/* Credits are the connection's (RFC 5666 Section 3.3; RFC 8166
 	 * Section 3.3.1): a Call still waiting for its Reply from the last
 	 * one takes a new slot, within this one's grant of one until the

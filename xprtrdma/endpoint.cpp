@@ -91,7 +91,8 @@ int ClntEp::connect(const void *addr, unsigned int addrlen)
 	const bool offer_v2 = rpcrdmax_tunable_max_version() >= core::kRpcRdmaVersion2 &&
 			      !v1_only_.read();
 	auto r = c->setup(addr, addrlen, offer_v2);
-	rpcrdmax_trace_connect(xprt_, r.is_error() ? r.error().code() : 0);
+	if (tp_on(RPCRDMAX_TP_XPRTRDMA_CONNECT))
+		rpcrdmax_trace_connect(xprt_, r.is_error() ? r.error().code() : 0);
 	if (r.is_error()) {
 		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "connect failed while %s: %d (%s)",
 					 c->stage, r.error().code(), c->fail_reason());
@@ -195,7 +196,9 @@ void ClntEp::close()
 		remember_v1("the first version 2 Call got no answer");
 	v2_probe(false);
 	auto d = c->id.disconnect();
-	rpcrdmax_trace_disconnect(xprt_, d.is_error() ? d.error().code() : 0, c->established());
+	if (tp_on(RPCRDMAX_TP_XPRTRDMA_DISCONNECT))
+		rpcrdmax_trace_disconnect(xprt_, d.is_error() ? d.error().code() : 0,
+					  c->established());
 	delete c; /* drains the QP, detaches MRs from their requests */
 }
 

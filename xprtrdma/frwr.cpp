@@ -41,7 +41,8 @@ Result<void> Conn::frwr_grow()
 		m->cqe.set_id((int)i); /* mr.id in its tracepoints */
 		Result<void> r = m->mr.alloc(pd_.get(), mr_dev_, pages_per_mr);
 		if (r.is_error()) {
-			rpcrdmax_trace_frwr_alloc(i, r.error().code());
+			if (tp_on(RPCRDMAX_TP_XPRTRDMA_FRWR_ALLOC))
+				rpcrdmax_trace_frwr_alloc(i, r.error().code());
 			return r;
 		}
 		ep_->stats.mrs_allocated.add_return(1);
@@ -50,7 +51,8 @@ Result<void> Conn::frwr_grow()
 		mrs_made_ = i + 1;
 		frwr_put_free(m, false);
 	}
-	rpcrdmax_trace_createmrs(ep_->xprt_, to - from);
+	if (tp_on(RPCRDMAX_TP_XPRTRDMA_CREATEMRS))
+		rpcrdmax_trace_createmrs(ep_->xprt_, to - from);
 	return {};
 }
 
@@ -113,7 +115,8 @@ Result<u32> Conn::frwr_map(ClntMr *m, rpc_rqst *rqst, bool rcv, const core::Plan
 		r = m->mr.map_kva(reinterpret_cast<const void *>(at), ps.length, dir);
 	}
 	if (r.is_error()) {
-		rpcrdmax_trace_frwr_maperr(m->cqe.id(), dir, r.error().code(), (int)n);
+		if (tp_on(RPCRDMAX_TP_XPRTRDMA_FRWR_MAPERR))
+			rpcrdmax_trace_frwr_maperr(m->cqe.id(), dir, r.error().code(), (int)n);
 		return r.error();
 	}
 	return n;
@@ -135,7 +138,8 @@ Result<ClntMr *> Conn::frwr_register(Req *req, rpc_rqst *rqst, bool rcv,
 	ClntMr *m = spare_mr_.exchange(nullptr);
 
 	if (!m && !(m = frwr_take_free())) {
-		rpcrdmax_trace_nomrs_err(ep_->xprt_, rqst);
+		if (tp_on(RPCRDMAX_TP_XPRTRDMA_NOMRS_ERR))
+			rpcrdmax_trace_nomrs_err(ep_->xprt_, rqst);
 		return error(err::ENOBUFS);
 	}
 
@@ -253,7 +257,7 @@ Result<void> Conn::frwr_invalidate(Req *req, bool)
 		return error(err::ENOENT);
 	prev->signal(req->inv_cqe.raw());
 	Result<void> posted = id.post(first);
-	if (posted.is_error())
+	if (posted.is_error() && tp_on(RPCRDMAX_TP_XPRTRDMA_POST_LINV_ERR))
 		rpcrdmax_trace_post_linv_err(req->rqst, posted.error().code());
 	return posted;
 }

@@ -459,7 +459,8 @@ void Conn::backward_call(const core::V1Header &h, const u8 *msg)
 	}
 	const int rc = rpcrdmax_xprt_bc_call(ep_->xprt_, msg, h.payload_len);
 	if (!rc) {
-		rpcrdmax_trace_cb(ep_->xprt_, load_be32(msg), false);
+		if (tp_on(RPCRDMAX_TP_XPRTRDMA_CB_CALL))
+			rpcrdmax_trace_cb(ep_->xprt_, load_be32(msg), false);
 		return;
 	}
 	ep_->stats.bc_dropped.add_return(1);
@@ -498,7 +499,8 @@ void Conn::reply_err(rpcrdmax_reply_err which, ConstBytes hdr)
 {
 	auto word = [&](u32 i) { return hdr.size() >= 4 * (i + 1) ? load_be32(hdr.data() + 4 * i) : 0u; };
 
-	rpcrdmax_trace_reply_err(which, ep_->xprt_, word(0), word(1), word(3));
+	if (tp_any(RPCRDMAX_TP_XPRTRDMA_REPLY_ERRS))
+		rpcrdmax_trace_reply_err(which, ep_->xprt_, word(0), word(1), word(3));
 }
 
 /*
@@ -544,6 +546,21 @@ static void trace_returned(const core::ChunkLists &cl)
 			    [](const core::ChunkRef &, u32, const core::Segment &s) {
 				    rpcrdmax_trace_decode_seg(s.handle, s.length, s.offset);
 			    });
+}
+
+/* xprtrdma_err_vers, _err_chunk or _err_unrecognized: the RDMA_ERROR @h
+ * that answered @rqst. */
+static void trace_rdma_error(rpc_rqst *rqst, const core::V1Header &h)
+{
+	if (h.err == (u32)core::V1ErrCode::Vers) {
+		if (tp_on(RPCRDMAX_TP_XPRTRDMA_ERR_VERS))
+			rpcrdmax_trace_err_vers(rqst, h.vers_low, h.vers_high);
+	} else if (h.err == (u32)core::V1ErrCode::Chunk) {
+		if (tp_on(RPCRDMAX_TP_XPRTRDMA_ERR_CHUNK))
+			rpcrdmax_trace_err_chunk(rqst);
+	} else if (tp_on(RPCRDMAX_TP_XPRTRDMA_ERR_UNRECOGNIZED)) {
+		rpcrdmax_trace_err_unrecognized(rqst, h.err);
+	}
 }
 
 bool Conn::handle_reply(RecvBuf *rb, u32 len, const ib_wc &wc)
@@ -680,12 +697,7 @@ bool Conn::forward_reply(RecvBuf *rb, ConstBytes raw, const ib_wc &wc,
 	trace_returned(h.chunks);
 	if (h.proc == core::V1Proc::Error) {
 		req->reply_status = -err::EIO; /* ERR_VERS, ERR_CHUNK or another */
-		if (h.err == (u32)core::V1ErrCode::Vers)
-			rpcrdmax_trace_err_vers(rqst, h.vers_low, h.vers_high);
-		else if (h.err == (u32)core::V1ErrCode::Chunk)
-			rpcrdmax_trace_err_chunk(rqst);
-		else
-			rpcrdmax_trace_err_unrecognized(rqst, h.err);
+		trace_rdma_error(rqst, h);
 	} else if (h.proc == core::V1Proc::Msg) {
 		bool ok = true;
 		/* At most the one Write chunk we offered, no more than we offered. */

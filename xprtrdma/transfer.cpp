@@ -83,7 +83,8 @@ Result<void> Conn::post_send_chain(rpc_rqst *rqst, SendBuf *sb, u32 len, bool si
 	Wr *bad;
 	Result<void> r = id.post(n ? wrs_[0] : &sb->wr, &bad);
 	if (r.is_error()) {
-		rpcrdmax_trace_post_send_err(rqst, scq_.get(), r.error().code());
+		if (tp_on(RPCRDMAX_TP_XPRTRDMA_POST_SEND_ERR))
+			rpcrdmax_trace_post_send_err(rqst, scq_.get(), r.error().code());
 		/* Some WRs may be on the QP: the connection is reset and the
 		 * drain retires them.  The Send buffer comes back only if its
 		 * WR (the last) was not posted: the driver named it or one
@@ -117,7 +118,8 @@ Result<void> Conn::send(rpc_rqst *rqst, u32 xid)
 	unsigned int n = 0;
 	auto m = marshal(req, rqst, xid, sb, &len, wrs_, &n);
 	if (m.is_error()) {
-		rpcrdmax_trace_marshal_failed(rqst, m.error().code());
+		if (tp_on(RPCRDMAX_TP_XPRTRDMA_MARSHAL_FAILED))
+			rpcrdmax_trace_marshal_failed(rqst, m.error().code());
 		untake_send(sb);
 		return m.error();
 	}
@@ -162,7 +164,8 @@ Result<void> Conn::bc_send(rpc_rqst *rqst, u32 xid, u32 len)
 	}
 	RPCRDMAX_TRY(post_send_chain(rqst, sb, enc.value() + len, signal, 0));
 	ep_->stats.bc_replies.add_return(1);
-	rpcrdmax_trace_cb(ep_->xprt_, xid, true);
+	if (tp_on(RPCRDMAX_TP_XPRTRDMA_CB_REPLY))
+		rpcrdmax_trace_cb(ep_->xprt_, xid, true);
 	return {};
 }
 

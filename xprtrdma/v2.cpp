@@ -198,7 +198,8 @@ void Conn::v2_err_vers(ConstBytes raw, u32 xid, u32 low, u32 high)
 		return;
 	}
 	Req *req = Req::from_call_buffer(rqst_buffer(rqst));
-	rpcrdmax_trace_err_vers(rqst, low, high);
+	if (tp_on(RPCRDMAX_TP_XPRTRDMA_ERR_VERS))
+		rpcrdmax_trace_err_vers(rqst, low, high);
 	req->reset_reply();
 	if (low <= core::kRpcRdmaVersion1 && core::kRpcRdmaVersion1 <= high) {
 		calls_vers_.set((int)core::kRpcRdmaVersion1);
@@ -242,7 +243,8 @@ void Conn::v2_error(ConstBytes raw)
 	}
 	Req *req = Req::from_call_buffer(rqst_buffer(rqst));
 	ep_->stats.v2_errors.add_return(1);
-	rpcrdmax_trace_err_unrecognized(rqst, h.error.code);
+	if (tp_on(RPCRDMAX_TP_XPRTRDMA_ERR_UNRECOGNIZED))
+		rpcrdmax_trace_err_unrecognized(rqst, h.error.code);
 	const core::V2Error &e = h.error;
 	const u32 detail = e.code == (u32)core::V2ErrCode::ReadChunks ||
 					   e.code == (u32)core::V2ErrCode::WriteChunks

@@ -64,10 +64,11 @@ int rpcrdmax_trace_check(void)
 }
 
 /*
- * rpcrdmax_tp_key - the enabled counts of the hot tracepoints' static keys
- * (include/rpcrdmax_shim.h, RPCRDMAX_HOT_TRACEPOINTS), which the C++ reads
- * before it calls the function that fires one.  static_key_enabled() reads
- * the same count; made from the one list, the table has no gap.
+ * rpcrdmax_tp_key - the enabled counts of the tracepoints' static keys
+ * (include/rpcrdmax_shim.h, RPCRDMAX_HOT_TRACEPOINTS and
+ * RPCRDMAX_COLD_TRACEPOINTS), which the C++ reads before it calls the
+ * function that fires one.  static_key_enabled() reads the same count;
+ * made from the lists, the table has no gap.
  */
 #ifdef CONFIG_TRACEPOINTS
 #define RPCRDMAX_TP_KEY(id, event) \
@@ -79,6 +80,7 @@ static const int rpcrdmax_tp_never;
 #endif
 const int *const rpcrdmax_tp_key[RPCRDMAX_TP_COUNT] = {
 	RPCRDMAX_HOT_TRACEPOINTS(RPCRDMAX_TP_KEY)
+	RPCRDMAX_COLD_TRACEPOINTS(RPCRDMAX_TP_KEY)
 };
 #undef RPCRDMAX_TP_KEY
 

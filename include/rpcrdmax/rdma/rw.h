@@ -18,6 +18,7 @@
 #pragma once
 
 #include "verbs.h"
+#include "../ktl/trace.h"
 
 namespace rpcrdmax::rdma {
 
@@ -51,7 +52,8 @@ public:
 					   remote_addr, rkey, dir);
 		if (wrs < 0) {
 			/* rdma_rw is the server's only (stock's event name) */
-			rpcrdmax_trace_svc_dma_map_rw_err(id.get(), n, wrs);
+			if (ktl::tp_on(RPCRDMAX_TP_SVCRDMA_DMA_MAP_RW_ERR))
+				rpcrdmax_trace_svc_dma_map_rw_err(id.get(), n, wrs);
 			return Errno::from(wrs);
 		}
 		id_ = id.get();
