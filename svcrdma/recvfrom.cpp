@@ -382,11 +382,65 @@ bool SvcConn::decode_v1(RecvBuf *rb, CallCtx *cc, bool *reply)
 	return false;
 }
 
+/*
+ * The message in @rb decoded into @cc, each Call in its own version
+ * (draft Section 7.3; version 2 only while svc_rdma/max_version allows
+ * it, else ERR_VERS), counted and traced.  *@reply: it is a Reply (to a
+ * backward Call).  False when it is not to be processed (answered or
+ * dropped already).
+ */
+bool SvcConn::decode(RecvBuf *rb, CallCtx *cc, bool *reply)
+{
+	u32 vers = 0;
+	core::V2Proc proc;
+
+	cc->outstanding = true; /* counted when the Receive completed */
+	cc->busy = true;
+	cc->settled = false;
+	cc->shape.npayloads = 0;
+	cc->vers = core::kRpcRdmaVersion1; /* decode_v2 sets both for version 2 */
+	cc->inv_handle = 0;
+	(void)core::v2_peek(ConstBytes(rb->data, rb->len), &vers, &proc);
+	bool ok = vers == core::kRpcRdmaVersion2 && lim_.max_vers >= vers
+			  ? decode_v2(rb, cc, reply)
+			  : decode_v1(rb, cc, reply);
+	if (!ok)
+		return false;
+	const core::V1Header &h = cc->call;
+	count_version(h.vers);
+	if (tp_on(RPCRDMAX_TP_SVCRDMA_DECODE_RQST))
+		rpcrdmax_trace_svc_decode(rcq_.get(), rb->cqe.id(), h.xid, h.vers, (u32)h.proc,
+					  h.credits, h.hdr_len);
+	if (tp_any(RPCRDMAX_TP_SVCRDMA_DECODE_RSEG, RPCRDMAX_TP_SVCRDMA_DECODE_WSEG))
+		trace_segments(rb, h.chunks);
+	return true;
+}
+
+/*
+ * @cc's Call, whose arguments could not be assembled (@e): chunks that
+ * do not lay out get ERR_CHUNK (in version 2 RDMA2_ERR_BAD_XDR, draft
+ * Section 6.2.4); Read chunks not pulled are lost with the connection,
+ * else dropped (the client retransmits).  What process() returns.
+ */
+int SvcConn::arg_failed(CallCtx *cc, int e)
+{
+	rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "cannot assemble Call %08x: %d",
+				 cc->call.xid, e);
+	uncount_call(cc); /* before the error Reply can free a credit */
+	if (e == -err::EINVAL || e == -err::EMSGSIZE) {
+		if (cc->vers != core::kRpcRdmaVersion2)
+			stat_add(RPCRDMAX_SVC_STAT_ERR_CHUNK);
+		settle(cc, sent(chunk_error(cc, core::V2ErrCode::BadXdr, 0)));
+	} else {
+		settle(cc, failed());
+	}
+	put_call(cc);
+	return (e == -err::EIO || e == -err::ENOTCONN) ? e : 0;
+}
+
 int SvcConn::process(svc_rqst *rqstp, RecvBuf *rb, rpcrdmax_svc_ctxt **ctxt)
 {
 	CallCtx *cc = get_call();
-	u32 vers = 0;
-	core::V2Proc proc;
 	bool reply = false;
 
 	if (!cc) {
@@ -395,37 +449,18 @@ int SvcConn::process(svc_rqst *rqstp, RecvBuf *rb, rpcrdmax_svc_ctxt **ctxt)
 		settle(Settle::Dropped);
 		return 0; /* the client retransmits */
 	}
-	cc->outstanding = true; /* counted when the Receive completed */
-	cc->busy = true;
-	cc->settled = false;
-	cc->shape.npayloads = 0;
-	cc->vers = core::kRpcRdmaVersion1; /* decode_v2 sets both for version 2 */
-	cc->inv_handle = 0;
-	/* Each Call in its own version (draft Section 7.3); version 2 only
-	 * while svc_rdma/max_version allows it, else ERR_VERS. */
-	(void)core::v2_peek(ConstBytes(rb->data, rb->len), &vers, &proc);
-	bool ok = vers == core::kRpcRdmaVersion2 && lim_.max_vers >= vers
-			  ? decode_v2(rb, cc, &reply)
-			  : decode_v1(rb, cc, &reply);
-	if (!ok) {
+	if (!decode(rb, cc, &reply)) {
 		repost(rb);
 		put_call(cc);
 		return 0;
 	}
-	core::V1Header &h = cc->call;
-	count_version(h.vers);
-	if (tp_on(RPCRDMAX_TP_SVCRDMA_DECODE_RQST))
-		rpcrdmax_trace_svc_decode(rcq_.get(), rb->cqe.id(), h.xid, h.vers, (u32)h.proc,
-					  h.credits, h.hdr_len);
-	if (tp_any(RPCRDMAX_TP_SVCRDMA_DECODE_RSEG, RPCRDMAX_TP_SVCRDMA_DECODE_WSEG))
-		trace_segments(rb, h.chunks);
-	const u8 *msg = rb->data + h.hdr_len;
+	const core::V1Header &h = cc->call;
 	if (reply) {
 		/* A Reply arriving at a responder answers one of its
 		 * backward Calls (RFC 8167): not a Call, not counted. */
 		uncount_call(cc);
 		settle(cc, Settle::NotCall);
-		backward_reply(h, msg, h.payload_len);
+		backward_reply(h, rb->data + h.hdr_len, h.payload_len);
 		repost(rb);
 		put_call(cc);
 		return 0;
@@ -433,24 +468,8 @@ int SvcConn::process(svc_rqst *rqstp, RecvBuf *rb, rpcrdmax_svc_ctxt **ctxt)
 	if (rb->overrun)
 		note_overrun(h.xid);
 	auto r = take_arg(rqstp, cc, rb);
-	if (r.is_error()) {
-		int e = r.error().code();
-		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "cannot assemble Call %08x: %d", h.xid, e);
-		uncount_call(cc); /* before the error Reply can free a credit */
-		if (e == -err::EINVAL || e == -err::EMSGSIZE) {
-			/* chunks that do not lay out: ERR_CHUNK, or in
-			 * version 2 RDMA2_ERR_BAD_XDR (draft Section 6.2.4) */
-			if (cc->vers != core::kRpcRdmaVersion2)
-				stat_add(RPCRDMAX_SVC_STAT_ERR_CHUNK);
-			settle(cc, sent(chunk_error(cc, core::V2ErrCode::BadXdr, 0)));
-		} else {
-			/* its Read chunks not pulled: lost with the
-			 * connection, else dropped (the client retransmits) */
-			settle(cc, failed());
-		}
-		put_call(cc);
-		return (e == -err::EIO || e == -err::ENOTCONN) ? e : 0;
-	}
+	if (r.is_error())
+		return arg_failed(cc, r.error().code());
 	*ctxt = cc;
 	return (int)r.value();
 }

@@ -438,6 +438,8 @@ public:
 	void refuse();
 
 	RecvBuf *dequeue();
+	bool decode(RecvBuf *rb, CallCtx *cc, bool *reply);
+	RPCRDMAX_COLD int arg_failed(CallCtx *cc, int e);
 	int process(svc_rqst *rqstp, RecvBuf *rb, rpcrdmax_svc_ctxt **ctxt);
 	int recvfrom(svc_rqst *rqstp, rpcrdmax_svc_ctxt **ctxt);
 	void trace_segments(const RecvBuf *rb, const core::ChunkLists &cl);

@@ -211,41 +211,15 @@ Result<void> Conn::post_recv(RecvBuf *rb)
 	return r;
 }
 
-Result<void> Conn::setup(const void *addr, unsigned int addrlen, bool offer_v2)
+/*
+ * The connection's Send and Receive buffers on @dev: @nsends Send
+ * buffers, @nbufs Receive buffers of which the first @nrecvs are posted
+ * (the rest are spares for lending), and the control Send buffer.  The
+ * inline sizes come from /proc/sys/sunrpc/rdma_max_inline_{write,read},
+ * as RFC 8797 can express them (multiples of 1 KiB).
+ */
+Result<void> Conn::make_bufs(ib_device *dev, u32 nsends, u32 nrecvs, u32 nbufs)
 {
-	SockAddr sa;
-
-	if (addrlen > sizeof(sa.raw.bytes))
-		return error(err::EINVAL);
-	mem_set(sa.raw.bytes, 0, sizeof(sa.raw.bytes));
-	mem_copy(sa.raw.bytes, addr, addrlen);
-
-	stage = "resolving";
-	RPCRDMAX_TRY(id.create(this, rpcrdmax_xprt_net(ep_->xprt_)));
-	RPCRDMAX_TRY(id.resolve_addr(sa, kResolveMs));
-	RPCRDMAX_TRY(wait_resolved(2 * kResolveMs + 1000));
-	stage = "setting up";
-
-	ib_device *dev = id.device();
-	rpcrdmax_dev_attrs attrs;
-	RPCRDMAX_TRY(check(rpcrdmax_ib_query_device(dev, &attrs)));
-	if (!attrs.mem_mgt_extensions) {
-		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_ERR, "%s cannot do FRWR",
-					 rpcrdmax_ib_device_name(dev));
-		return error(err::EOPNOTSUPP);
-	}
-	const u32 max_reqs = max_requests(ep_->xprt_, attrs);
-	const u32 nsends = send_bufs(max_reqs), nrecvs = max_reqs + kBcSlots;
-	const u32 nbufs = nrecvs + kLendRecvs;
-	const u32 nwrs = send_wrs(max_reqs) + 1; /* and the control Send (v2.cpp) */
-	if (max_reqs < kMinRequests)
-		return error(err::ENOMEM);
-	const QueueSizes qs = { nwrs, nrecvs, nwrs, nrecvs, 1, 1, 0 };
-	RPCRDMAX_TRY(rdma::make_queues(id, pd_, scq_, rcq_, qs));
-	RPCRDMAX_TRY(frwr_setup(dev, min(kPagesPerMr, attrs.max_fast_reg_page_list_len)));
-
-	/* Inline sizes from /proc/sys/sunrpc/rdma_max_inline_{write,read},
-	 * as RFC 8797 can express them (multiples of 1 KiB). */
 	send_size = core::pd_effective_size(min(rpcrdmax_tunable_inline_write(), kMaxInline));
 	recv_size = core::pd_effective_size(min(rpcrdmax_tunable_inline_read(), kMaxInline));
 	sends_ = new (Gfp::Kernel) SendBuf[nsends];
@@ -274,7 +248,74 @@ Result<void> Conn::setup(const void *addr, unsigned int addrlen, bool offer_v2)
 	if (tp_on(RPCRDMAX_TP_XPRTRDMA_POST_RECVS))
 		rpcrdmax_trace_post_recvs(ep_->xprt_, rcq_.get(), nrecvs, (int)nrecvs);
 	ctl_.conn = this;
-	RPCRDMAX_TRY(make_buf(ctl_, dev, kCtlSize, RPCRDMAX_DMA_TO_DEVICE, (int)nsends));
+	return make_buf(ctl_, dev, kCtlSize, RPCRDMAX_DMA_TO_DEVICE, (int)nsends);
+}
+
+/*
+ * The server's private data (RFC 8797; absent: version 1's defaults)
+ * against ours: the inline thresholds, and the largest version 2 message
+ * it receives (else the draft's 4096), within what we can send.
+ */
+void Conn::take_peer_pd(const core::PrivData &ours)
+{
+	core::PrivData peer;
+	const bool found =
+		core::pd_decode(ConstBytes(peer_pd_, peer_pd_len_), &peer) == core::PdVerdict::Found;
+
+	v2_peer_recv_ = min(max(found ? peer.recv_size : core::kV2DefaultRbsiz, core::kPdMinInline),
+			    send_size);
+	thresholds = core::pd_thresholds(ours, peer);
+	if (tp_on(RPCRDMAX_TP_XPRTRDMA_INLINE_THRESH))
+		rpcrdmax_trace_inline_thresh(id.get(), thresholds.call, thresholds.reply,
+					     min(thresholds.call, send_size),
+					     min(thresholds.reply, recv_size));
+}
+
+/* The CM id, made in the transport's namespace, its address (@addr,
+ * @addrlen octets) and route resolved. */
+Result<void> Conn::resolve(const void *addr, unsigned int addrlen)
+{
+	SockAddr sa;
+
+	if (addrlen > sizeof(sa.raw.bytes))
+		return error(err::EINVAL);
+	mem_set(sa.raw.bytes, 0, sizeof(sa.raw.bytes));
+	mem_copy(sa.raw.bytes, addr, addrlen);
+	stage = "resolving";
+	RPCRDMAX_TRY(id.create(this, rpcrdmax_xprt_net(ep_->xprt_)));
+	RPCRDMAX_TRY(id.resolve_addr(sa, kResolveMs));
+	return wait_resolved(2 * kResolveMs + 1000);
+}
+
+/*
+ * The connection to the server at @addr: resolved, its queues, MRs and
+ * buffers made on the device the route found, connected with our
+ * private data (offering version 2 when @offer_v2), and the server's
+ * taken.  Stops at the first step that fails (stage names it).
+ */
+Result<void> Conn::setup(const void *addr, unsigned int addrlen, bool offer_v2)
+{
+	RPCRDMAX_TRY(resolve(addr, addrlen));
+	stage = "setting up";
+
+	ib_device *dev = id.device();
+	rpcrdmax_dev_attrs attrs;
+	RPCRDMAX_TRY(check(rpcrdmax_ib_query_device(dev, &attrs)));
+	if (!attrs.mem_mgt_extensions) {
+		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_ERR, "%s cannot do FRWR",
+					 rpcrdmax_ib_device_name(dev));
+		return error(err::EOPNOTSUPP);
+	}
+	const u32 max_reqs = max_requests(ep_->xprt_, attrs);
+	const u32 nsends = send_bufs(max_reqs), nrecvs = max_reqs + kBcSlots;
+	const u32 nwrs = send_wrs(max_reqs) + 1; /* and the control Send (v2.cpp) */
+	if (max_reqs < kMinRequests)
+		return error(err::ENOMEM);
+	const QueueSizes qs = { nwrs, nrecvs, nwrs, nrecvs, 1, 1, 0 };
+	RPCRDMAX_TRY(rdma::make_queues(id, pd_, scq_, rcq_, qs));
+	RPCRDMAX_TRY(frwr_setup(dev, min(kPagesPerMr, attrs.max_fast_reg_page_list_len)));
+
+	RPCRDMAX_TRY(make_bufs(dev, nsends, nrecvs, nrecvs + kLendRecvs));
 	offer_v2_ = offer_v2;
 	if (offer_v2) {
 		v2hdr_ = new (Gfp::Kernel) core::V2Header;
@@ -293,19 +334,9 @@ Result<void> Conn::setup(const void *addr, unsigned int addrlen, bool offer_v2)
 	RPCRDMAX_TRY(wait_established(kConnectMs));
 	stage = "connected";
 
-	core::PrivData peer; /* absent: v1 defaults */
-	const bool found =
-		core::pd_decode(ConstBytes(peer_pd_, peer_pd_len_), &peer) == core::PdVerdict::Found;
-	/* else the draft's 4096; within what we can send either way */
-	v2_peer_recv_ = min(max(found ? peer.recv_size : core::kV2DefaultRbsiz, core::kPdMinInline),
-			    send_size);
-	thresholds = core::pd_thresholds(ours, peer);
+	take_peer_pd(ours);
 	if (!offer_v2)
 		count_version(core::kRpcRdmaVersion1);
-	if (tp_on(RPCRDMAX_TP_XPRTRDMA_INLINE_THRESH))
-		rpcrdmax_trace_inline_thresh(id.get(), thresholds.call, thresholds.reply,
-					     min(thresholds.call, send_size),
-					     min(thresholds.reply, recv_size));
 	/* Credits are the connection's (RFC 5666 Section 3.3; RFC 8166
 	 * Section 3.3.1): a Call still waiting for its Reply from the last
 	 * one takes a new slot, within this one's grant of one until the

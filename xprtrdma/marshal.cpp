@@ -293,15 +293,90 @@ static u64 shape_len(const rpcrdmax_xdr_shape &s)
 }
 
 /*
- * The Call of @rqst into Send buffer @sb: planned (step 1), its chunks
- * registered (2) and its transport header encoded (3) (for the common
- * one-segment shapes together, without chunk lists), what travels inline
- * copied after it (4), counted (5).  An RPC whose Call and largest Reply
- * both fit inline (LOOKUP; on 6.1 a GETATTR too) skips the shapes and
- * registration: a chunkless header and the Call copied after it.
- * *@send_len: the octets to send; wrs[0, *@nwr): the REG_MRs to post
- * before the Send.  -ENOBUFS when no MR is free (sunrpc retries), -EIO
- * when the Call cannot be sent.
+ * The header and inline part of a Call that goes inline both ways into
+ * @out: no plan_, nothing registered, the Call copied whole after a
+ * chunkless header.  *@hl: the header's octets; *@copied: the Call's.
+ */
+Result<void> Conn::encode_inline_call(Req *req, rpc_rqst *rqst, u32 xid, u32 vers,
+				      const rpcrdmax_xdr_shape &cs, Bytes out, u32 *hl,
+				      int *copied)
+{
+	const u32 credits = core::credits_requester_request(credits_);
+	auto enc = vers == core::kRpcRdmaVersion2
+			   ? core::v2_encode_inline_msg(xid, credits, core::kMsgCall, out)
+			   : core::v1_encode_inline_msg(xid, credits, out);
+
+	req->inv_handle = 0;
+	if (enc.is_error())
+		return enc.error();
+	*hl = enc.value();
+	*copied = copy_whole(rqst, cs, out.data() + *hl, (u32)out.size() - *hl);
+	if (*copied < 0)
+		return error(err::EMSGSIZE);
+	return {};
+}
+
+/*
+ * The same for a Call planned with chunks (@sc, @call: plan_call's): its
+ * chunks registered (the REG_MRs in wrs[0, *@n)), the header encoded
+ * (for the common one-segment shapes without chunk lists), what travels
+ * inline copied after it.
+ */
+Result<void> Conn::encode_chunked_call(Req *req, rpc_rqst *rqst, u32 xid, u32 vers,
+				       CallShortcut sc, const core::MsgShape &call,
+				       const rpcrdmax_xdr_shape &cs, Bytes out, Wr **wrs,
+				       unsigned int *n, u32 *hl, int *copied)
+{
+	const u32 credits = core::credits_requester_request(credits_);
+	auto enc = sc == CallShortcut::None
+			   ? encode_chunks(req, rqst, xid, vers, credits, call, wrs, n, out)
+			   : encode_one_segment(req, rqst, sc, xid, vers, credits, wrs, n, out);
+
+	if (enc.is_error())
+		return enc.error();
+	*hl = enc.value();
+	*copied = copy_inline(rqst, cs, call, out.data() + *hl, (u32)out.size() - *hl);
+	if (*copied < 0)
+		return error(err::EMSGSIZE);
+	return {};
+}
+
+/* A Call that could not be marshalled (@r): its MRs, only mapped, let go;
+ * -ENOBUFS as it is (sunrpc retries), anything else counted, logged and
+ * -EIO. */
+Result<void> Conn::marshal_failed(Req *req, u32 xid, Result<void> r)
+{
+	frwr_release(req);
+	if (r.error().code() != -err::ENOBUFS) {
+		ep_->stats.failed_marshal.add_return(1);
+		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_WARNING, "cannot marshal XID %08x: %d", xid,
+					 r.error().code());
+		return error(err::EIO);
+	}
+	ep_->stats.empty_sendctx.add_return(1);
+	return r;
+}
+
+/* A version 2 Call is going out: until the version is settled, Replies
+ * are waited for kV2ProbeMs at most (ClntEp::reply_timeout). */
+void Conn::note_v2_call()
+{
+	v2_sent_.set(1);
+	if (!v2_confirmed()) {
+		ep_->v2_probe(true);
+		if (v2_confirmed())
+			ep_->v2_probe(false);
+	}
+}
+
+/*
+ * The Call of @rqst into Send buffer @sb: planned, its chunks registered
+ * and its transport header encoded, what travels inline copied after it,
+ * counted.  An RPC whose Call and largest Reply both fit inline (LOOKUP;
+ * on 6.1 a GETATTR too) skips the shapes and registration: a chunkless
+ * header and the Call copied after it.  *@send_len: the octets to send;
+ * wrs[0, *@nwr): the REG_MRs to post before the Send.  -ENOBUFS when no
+ * MR is free (sunrpc retries), -EIO when the Call cannot be sent.
  */
 Result<void> Conn::marshal(Req *req, rpc_rqst *rqst, u32 xid, SendBuf *sb, u32 *send_len,
 			   Wr **wrs, unsigned int *nwr)
@@ -315,10 +390,10 @@ Result<void> Conn::marshal(Req *req, rpc_rqst *rqst, u32 xid, SendBuf *sb, u32 *
 	/* read once: the thresholds, the plan and the header agree on it */
 	const u32 vers = call_vers() == core::kRpcRdmaVersion2 ? core::kRpcRdmaVersion2
 							       : core::kRpcRdmaVersion1;
-	const bool v2 = vers == core::kRpcRdmaVersion2;
 	const core::InlineThresholds thr = call_thresholds(vers);
 	const u32 limit = min(thr.call, send_size);
 	const u64 call_len = shape_len(cs);
+	const Bytes out(sb->data, limit);
 	unsigned int n = 0;
 	u32 hl = 0;
 	int copied = 0;
@@ -328,78 +403,29 @@ Result<void> Conn::marshal(Req *req, rpc_rqst *rqst, u32 xid, SendBuf *sb, u32 *
 	const bool inline_rpc = core::fits_inline(call_len, shape_len(rs), limit, thr.reply, vers);
 
 	if (inline_rpc) {
-		const u32 credits = core::credits_requester_request(credits_);
-		auto enc = v2 ? core::v2_encode_inline_msg(xid, credits, core::kMsgCall,
-							   Bytes(sb->data, limit))
-			      : core::v1_encode_inline_msg(xid, credits, Bytes(sb->data, limit));
-		req->inv_handle = 0;
-		if (enc.is_error()) {
-			r = enc.error();
-		} else {
-			hl = enc.value();
-			copied = copy_whole(rqst, cs, sb->data + hl, limit - hl);
-			if (copied < 0)
-				r = error(err::EMSGSIZE);
-		}
+		r = encode_inline_call(req, rqst, xid, vers, cs, out, &hl, &copied);
 	} else {
 		rqst_shape_rest(rqst, true, &rs);
-		const core::MsgShape reply = marshal_shape(rs);
 		/* plan_call fills it for plan_rpc's Calls, the only ones that
 		 * read it (a shortcut's Call goes inline) */
 		core::MsgShape call RPCRDMAX_NOINIT;
-		const CallShortcut sc =
-			RPCRDMAX_TRY(plan_call(rqst, xid, vers, thr, call_len, reply, &cs, &call));
-		const u32 credits = core::credits_requester_request(credits_);
-		const Bytes out(sb->data, limit);
-
-		auto enc = sc == CallShortcut::None
-				   ? encode_chunks(req, rqst, xid, vers, credits, call, wrs, &n, out)
-				   : encode_one_segment(req, rqst, sc, xid, vers, credits, wrs, &n,
-							out);
-		if (enc.is_error())
-			r = enc.error();
-		else
-			hl = enc.value();
-		if (r.is_ok()) {
-			copied = copy_inline(rqst, cs, call, sb->data + hl, limit - hl);
-			if (copied < 0)
-				r = error(err::EMSGSIZE);
-		}
+		const CallShortcut sc = RPCRDMAX_TRY(
+			plan_call(rqst, xid, vers, thr, call_len, marshal_shape(rs), &cs, &call));
+		r = encode_chunked_call(req, rqst, xid, vers, sc, call, cs, out, wrs, &n, &hl,
+					&copied);
 	}
-	if (r.is_error()) {
-		/* Nothing was posted: the MRs were only mapped. */
-		frwr_release(req);
-		if (r.error().code() != -err::ENOBUFS) {
-			ep_->stats.failed_marshal.add_return(1);
-			rpcrdmax_log_ratelimited(RPCRDMAX_LOG_WARNING, "cannot marshal XID %08x: %d",
-						 xid, r.error().code());
-			return error(err::EIO);
-		}
-		ep_->stats.empty_sendctx.add_return(1);
-		return r;
-	}
-	if (v2) {
-		v2_sent_.set(1);
-		/* Unconfirmed: Replies are waited for kV2ProbeMs at most
-		 * (ClntEp::reply_timeout) until the version is settled. */
-		if (!v2_confirmed()) {
-			ep_->v2_probe(true);
-			if (v2_confirmed())
-				ep_->v2_probe(false);
-		}
-	}
+	if (r.is_error())
+		return marshal_failed(req, xid, r);
+	if (vers == core::kRpcRdmaVersion2)
+		note_v2_call();
 	req->resend_ok = false;
 	const bool pulled = (u32)copied > cs.head_len;
 	if (pulled)
 		ep_->stats.pullup_bytes.add_return((u32)copied - cs.head_len);
-	if (inline_rpc) {
-		req->write_offered = 0;
-		req->reply_offered = 0;
-	} else {
-		req->write_offered = plan_.has_write ? plan_.write.length : 0;
-		req->reply_offered = plan_.has_reply ? plan_.reply_chunk.length : 0;
+	req->write_offered = !inline_rpc && plan_.has_write ? plan_.write.length : 0;
+	req->reply_offered = !inline_rpc && plan_.has_reply ? plan_.reply_chunk.length : 0;
+	if (!inline_rpc)
 		count_chunks(req);
-	}
 	*send_len = hl + (u32)copied;
 	*nwr = n;
 	if (tp_on(RPCRDMAX_TP_XPRTRDMA_MARSHAL))
@@ -656,8 +682,6 @@ void Conn::update_grant(u32 credit_field)
 bool Conn::forward_reply(RecvBuf *rb, ConstBytes raw, const ib_wc &wc,
 			 const core::V1Header &h)
 {
-	Counters &st = ep_->stats;
-
 	rpc_rqst *rqst = rpcrdmax_xprt_lookup_pin(ep_->xprt_, h.xid);
 	/* Traced before its grant can let another Call go, so that the
 	 * trace shows every Call within the grant it went under. */
@@ -677,24 +701,48 @@ bool Conn::forward_reply(RecvBuf *rb, ConstBytes raw, const ib_wc &wc,
 	}
 	Req *req = Req::from_call_buffer(rqst_buffer(rqst));
 
-	/* RFC 8797 Section 4.1: only an rkey of this RPC may be invalidated;
-	 * in version 2 only the one its rdma_inv_handle named (draft
-	 * Section 6.2.3). */
-	if (wc_with_invalidate(wc) &&
-	    ((h.vers == core::kRpcRdmaVersion2 && wc_invalidated_rkey(wc) != req->inv_handle) ||
-	     !frwr_remote_invalidated(req, wc_invalidated_rkey(wc)))) {
-		st.bad_reply.add_return(1);
-		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_WARNING,
-					 "XID %08x: server invalidated rkey %08x, not %s",
-					 h.xid, wc_invalidated_rkey(wc),
-					 h.vers == core::kRpcRdmaVersion2 ? "the one named" : "ours");
+	if (!invalidation_ok(wc, h, req)) {
 		rpcrdmax_xprt_unpin(ep_->xprt_, rqst);
 		lost();
 		return true;
 	}
-
 	req->reset_reply();
 	trace_returned(h.chunks);
+	take_reply(req, rqst, rb, raw, h);
+	return retire(req, rqst);
+}
+
+/*
+ * RFC 8797 Section 4.1: only an rkey of @req's RPC may be invalidated by
+ * its Reply (@wc); in version 2 only the one its rdma_inv_handle named
+ * (draft Section 6.2.3).  False (counted and logged) for any other.
+ */
+bool Conn::invalidation_ok(const ib_wc &wc, const core::V1Header &h, Req *req)
+{
+	if (!wc_with_invalidate(wc))
+		return true;
+	if ((h.vers != core::kRpcRdmaVersion2 || wc_invalidated_rkey(wc) == req->inv_handle) &&
+	    frwr_remote_invalidated(req, wc_invalidated_rkey(wc)))
+		return true;
+	ep_->stats.bad_reply.add_return(1);
+	rpcrdmax_log_ratelimited(RPCRDMAX_LOG_WARNING,
+				 "XID %08x: server invalidated rkey %08x, not %s", h.xid,
+				 wc_invalidated_rkey(wc),
+				 h.vers == core::kRpcRdmaVersion2 ? "the one named" : "ours");
+	return false;
+}
+
+/*
+ * What Reply @h says, against what @req's Call (of @rqst) offered: an RDMA_ERROR
+ * fails the RPC; an RDMA_MSG's body stays in @rb (held by @req), its
+ * Write chunk at most the one offered; an RDMA_NOMSG's is all in the
+ * Reply chunk offered.  A Reply that does not fit its Call fails it.
+ */
+void Conn::take_reply(Req *req, rpc_rqst *rqst, RecvBuf *rb, ConstBytes raw,
+		      const core::V1Header &h)
+{
+	Counters &st = ep_->stats;
+
 	if (h.proc == core::V1Proc::Error) {
 		req->reply_status = -err::EIO; /* ERR_VERS, ERR_CHUNK or another */
 		trace_rdma_error(rqst, h);
@@ -728,7 +776,6 @@ bool Conn::forward_reply(RecvBuf *rb, ConstBytes raw, const ib_wc &wc,
 			req->nomsg_len = written;
 		}
 	}
-	return retire(req, rqst);
 }
 
 /*

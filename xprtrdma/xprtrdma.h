@@ -271,6 +271,9 @@ public:
 	~Conn();
 
 	int cm_event(CmId *, const rpcrdmax_cm_event_info &ev) override;
+	Result<void> resolve(const void *addr, unsigned int addrlen);
+	Result<void> make_bufs(ib_device *dev, u32 nsends, u32 nrecvs, u32 nbufs);
+	void take_peer_pd(const core::PrivData &ours);
 	Result<void> setup(const void *addr, unsigned int addrlen, bool offer_v2);
 	Result<void> send(rpc_rqst *rqst, u32 xid);
 	RPCRDMAX_COLD Result<void> bc_send(rpc_rqst *rqst, u32 xid, u32 len);
@@ -306,6 +309,14 @@ public:
 	Result<void> marshal(Req *req, rpc_rqst *rqst, u32 xid, SendBuf *sb, u32 *send_len,
 			     Wr **wrs, unsigned int *nwr);
 	/* Conn::marshal's steps */
+	Result<void> encode_inline_call(Req *req, rpc_rqst *rqst, u32 xid, u32 vers,
+					const rpcrdmax_xdr_shape &cs, Bytes out, u32 *hl, int *copied);
+	Result<void> encode_chunked_call(Req *req, rpc_rqst *rqst, u32 xid, u32 vers,
+					 CallShortcut sc, const core::MsgShape &call,
+					 const rpcrdmax_xdr_shape &cs, Bytes out, Wr **wrs,
+					 unsigned int *n, u32 *hl, int *copied);
+	RPCRDMAX_COLD Result<void> marshal_failed(Req *req, u32 xid, Result<void> r);
+	void note_v2_call();
 	Result<CallShortcut> plan_call(rpc_rqst *rqst, u32 xid, u32 vers,
 				       const core::InlineThresholds &thr, u64 call_len,
 				       const core::MsgShape &reply, rpcrdmax_xdr_shape *cs,
@@ -332,6 +343,9 @@ public:
 	RecvBuf *take_spare();
 	bool retire(Req *req, rpc_rqst *rqst);
 	void update_grant(u32 credit_field);
+	bool invalidation_ok(const ib_wc &wc, const core::V1Header &h, Req *req);
+	void take_reply(Req *req, rpc_rqst *rqst, RecvBuf *rb, ConstBytes raw,
+			const core::V1Header &h);
 	bool forward_reply(RecvBuf *rb, ConstBytes raw, const ib_wc &wc,
 			   const core::V1Header &h);
 
