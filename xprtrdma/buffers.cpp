@@ -81,7 +81,7 @@ Req *ClntEp::take_req_slow(Req *kept, u32 need, unsigned int gfp)
  * Keep @req for the next RPC (in last_freed_, which passes the one there
  * before to the cache), or free it when enough are kept.  One that
  * buf_free waited on is not kept: its completion was used, and is made
- * anew with the next allocation.  (Its MRs are gone by now: retired, or
+ * anew with the next allocation.  (Its MRs are gone by now: invalidated, or
  * detached by a reconnect.)
  */
 void ClntEp::keep_req(Req *req)
@@ -129,7 +129,7 @@ Req *ClntEp::buf_alloc(u32 callsize, u32 rcvsize, unsigned int gfp)
 void ClntEp::buf_free(Req *req)
 {
 	req->give_back();
-	/* Most RPCs end with their MRs retired by the Reply handler: then
+	/* Most RPCs end with their MRs invalidated by the Reply handler: then
 	 * no lock.  Unlocked is safe: only this RPC adds MRs to its
 	 * request, and close() (under the mutex) only takes them away. */
 	if (!req->mrs.empty_once())

@@ -8,7 +8,7 @@
  * matches again), and a REG_MR work request is chained in front of the
  * Send that advertises it.
  *
- * After the Reply, each MR is retired either by the server's Send with
+ * After the Reply, each MR is invalidated either by the server's Send with
  * Invalidate (only for an rkey that belongs to this request) or by our
  * LOCAL_INV; the pages are unmapped and the RPC completed only after
  * that (RFC 8166 Section 8.1.3 asks the same when an RPC ends early,

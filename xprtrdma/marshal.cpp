@@ -709,7 +709,7 @@ bool Conn::forward_reply(RecvBuf *rb, ConstBytes raw, const ib_wc &wc,
 	req->reset_reply();
 	trace_returned(h.chunks);
 	take_reply(req, rqst, rb, raw, h);
-	return retire(req, rqst);
+	return complete(req, rqst);
 }
 
 /*
@@ -779,11 +779,12 @@ void Conn::take_reply(Req *req, rpc_rqst *rqst, RecvBuf *rb, ConstBytes raw,
 }
 
 /*
- * Retire @req's MRs before touching its buffers, then complete @rqst
- * (now, or from the LOCAL_INV's completion).  True when the Receive is
- * not held for the Reply (it may be reposted).
+ * Complete @rqst once @req's MRs are invalid: now when it has none left,
+ * else from the LOCAL_INV's completion; its buffers are not touched
+ * before.  True when the Receive is not held for the Reply (it may be
+ * reposted).
  */
-bool Conn::retire(Req *req, rpc_rqst *rqst)
+bool Conn::complete(Req *req, rpc_rqst *rqst)
 {
 	bool repost = req->held == nullptr;
 	req->rqst = rqst;

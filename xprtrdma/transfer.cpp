@@ -102,7 +102,7 @@ Result<void> Conn::send(rpc_rqst *rqst, u32 xid)
 	bool signal;
 
 	/* ClntEp::transmit resets the connection rather than retransmit
-	 * on it, except after ERR_VERS (whose handling retired the MRs),
+	 * on it, except after ERR_VERS (whose handling invalidated the MRs),
 	 * and a reconnect detaches old MRs: a request arrives here without
 	 * any. */
 	if (RPCRDMAX_WARN_ON(!req->mrs.empty()))

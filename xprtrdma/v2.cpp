@@ -212,7 +212,7 @@ void Conn::v2_err_vers(ConstBytes raw, u32 xid, u32 low, u32 high)
 		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_WARNING,
 					 "server speaks RPC-over-RDMA versions %u-%u only", low, high);
 	}
-	(void)retire(req, rqst);
+	(void)complete(req, rqst);
 }
 
 /* An RDMA2_ERROR other than ERR_VERS: its RPC fails (Section 6.2.4). */
@@ -255,7 +255,7 @@ void Conn::v2_error(ConstBytes raw)
 				 h.xid, core::v2_err_name(e.code), detail);
 	req->reset_reply();
 	req->reply_status = -err::EIO;
-	(void)retire(req, rqst);
+	(void)complete(req, rqst);
 }
 
 /* A version 2 message that is not a Call, a Reply or an error

@@ -341,7 +341,7 @@ public:
 	void finish_reply(Req *req, bool may_lend = false);
 	bool lend(Req *req, RecvBuf *rb, rpc_rqst *rqst);
 	RecvBuf *take_spare();
-	bool retire(Req *req, rpc_rqst *rqst);
+	bool complete(Req *req, rpc_rqst *rqst);
 	void update_grant(u32 credit_field);
 	bool invalidation_ok(const ib_wc &wc, const core::V1Header &h, Req *req);
 	void take_reply(Req *req, rpc_rqst *rqst, RecvBuf *rb, ConstBytes raw,

@@ -422,7 +422,7 @@ private:
 /*
  * A fast-registration MR.  map() loads pages, a REG_MR work request
  * (reg_wr()) makes the rkey live, and LOCAL_INV or a peer's Send with
- * Invalidate retires it; unmap() only after that has completed.
+ * Invalidate kills the rkey; unmap() only after that has completed.
  */
 class Mr {
 public:
