@@ -230,25 +230,6 @@ PlanError plan_rpc(const MsgShape &call, const MsgShape &reply,
 	return planner_impl::plan_call(call, params, out);
 }
 
-bool plan_inline(u64 call_len, u64 reply_len, const PlanParams &params, Plan *out)
-{
-	if (!fits_inline(call_len, reply_len, params.call_threshold, params.reply_threshold,
-			 params.vers))
-		return false;
-	const u32 hdr = min_header_size(params.vers);
-
-	out->proc = V1Proc::Msg;
-	out->call = CallForm::Inline;
-	out->reply = ReplyForm::Inline;
-	out->call_hdr_len = hdr;
-	out->call_inline_len = (u32)call_len;
-	out->reply_hdr_len = hdr;
-	out->reply_inline_max = params.reply_threshold - hdr;
-	out->has_call_chunk = out->has_read = false;
-	out->has_write = out->has_reply = false;
-	return true;
-}
-
 namespace planner_impl {
 
 /* Whether @len octets starting @page_offset into a page fit one registration. */

@@ -310,16 +310,14 @@ TEST(Planner, PlaceReplyAroundDdpRefuses)
 } // namespace
 
 /*
- * plan_inline() is plan_rpc()'s answer for RPCs that fit inline both
- * ways, without the shapes: where it says yes, plan_rpc() plans the same
- * (inline, inline, the same header sizes); where plan_rpc() plans both
- * inline, it says yes; and it never says yes to what does not fit.
+ * fits_inline() is plan_rpc()'s answer for RPCs that fit inline both
+ * ways, without the shapes: where plan_rpc() plans both inline, with a
+ * chunkless header, it says yes, and only there; each threshold counts
+ * on its own.
  */
-TEST(Planner, PlanInlineAgreesWithPlanRpc)
+TEST(Planner, FitsInlineAgreesWithPlanRpc)
 {
 	auto full = std::make_unique<Plan>();
-	auto fast = std::make_unique<Plan>();
-	auto scratch = std::make_unique<Plan>();
 	std::mt19937_64 rng(4243);
 	int yes = 0, no = 0;
 
@@ -336,35 +334,29 @@ TEST(Planner, PlanInlineAgreesWithPlanRpc)
 
 		ASSERT_EQ(plan_rpc(call, reply, p, full.get()), PlanError::None);
 		const bool both_inline = full->call == CallForm::Inline && full->reply == ReplyForm::Inline;
-		fast->call_hdr_len = 0xdead;
-		const bool fits = plan_inline(call_len, reply_len, p, fast.get());
+		const bool fits = fits_inline(call_len, reply_len, thr, thr, vers);
 		ASSERT_EQ(fits, both_inline) << "call " << call_len << " reply " << reply_len << " thr " << thr;
-		/* fits_inline() is the same answer, each threshold its own */
-		ASSERT_EQ(fits_inline(call_len, reply_len, thr, thr, vers), fits);
+		/* each threshold its own */
 		PlanParams half{thr, thr / 2, 16, 64, 4096, true, vers};
+		ASSERT_EQ(plan_rpc(call, reply, half, full.get()), PlanError::None);
 		ASSERT_EQ(fits_inline(call_len, reply_len, thr, thr / 2, vers),
-			  plan_inline(call_len, reply_len, half, scratch.get()));
+			  full->call == CallForm::Inline && full->reply == ReplyForm::Inline);
 		half = PlanParams{thr / 2, thr, 16, 64, 4096, true, vers};
+		ASSERT_EQ(plan_rpc(call, reply, half, full.get()), PlanError::None);
 		ASSERT_EQ(fits_inline(call_len, reply_len, thr / 2, thr, vers),
-			  plan_inline(call_len, reply_len, half, scratch.get()));
+			  full->call == CallForm::Inline && full->reply == ReplyForm::Inline);
 		if (!fits) {
-			EXPECT_EQ(fast->call_hdr_len, 0xdeadu);
 			no++;
 			continue;
 		}
 		yes++;
-		EXPECT_LE(fast->call_hdr_len + call_len, thr);
-		EXPECT_EQ(fast->proc, full->proc);
-		EXPECT_EQ(fast->call_hdr_len, full->call_hdr_len);
-		EXPECT_EQ(fast->call_inline_len, full->call_inline_len);
-		EXPECT_EQ(fast->reply_hdr_len, full->reply_hdr_len);
-		EXPECT_EQ(fast->reply_inline_max, full->reply_inline_max);
-		EXPECT_FALSE(fast->has_call_chunk || fast->has_read || fast->has_write || fast->has_reply);
+		ASSERT_EQ(plan_rpc(call, reply, p, full.get()), PlanError::None);
+		EXPECT_EQ(full->call_hdr_len, min_header_size(vers));
+		EXPECT_EQ(full->call_inline_len, call_len);
+		EXPECT_FALSE(full->has_call_chunk || full->has_read || full->has_write || full->has_reply);
 	}
 	EXPECT_GT(yes, 1000);
 	EXPECT_GT(no, 1000);
-	PlanParams bad{4096, 4096, 16, 64, 4096, true, 3};
-	EXPECT_FALSE(plan_inline(100, 100, bad, fast.get()));
 	EXPECT_FALSE(fits_inline(100, 100, 4096, 4096, 3));
 	EXPECT_FALSE(fits_inline(100, 100, 4096, 4096, 0));
 }

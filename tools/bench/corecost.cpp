@@ -102,7 +102,8 @@ extern "C" __attribute__((noinline)) int corecost_client(const OpShape &o, bool 
 		return (u64)m.head.len + m.pages.len + m.pad + m.tail.len;
 	};
 	/* as xprtrdma's marshal: inline both ways without the planner */
-	if (plan_inline(stream(cs), stream(rs), params, &g_plan)) {
+	if (fits_inline(stream(cs), stream(rs), params.call_threshold, params.reply_threshold,
+			params.vers)) {
 		const u32 credits = credits_requester_request(g_cred);
 		auto enc = v2 ? v2_encode_inline_msg(xid, credits, kMsgCall,
 						     ktl::Bytes(g_sendbuf, kThreshold))

@@ -99,8 +99,8 @@ struct PlannedChunk {
 
 /*
  * A chunk's fields mean something only while its has_ flag is set:
- * plan_rpc() empties the others, plan_inline() and the plan_one_*()
- * shortcuts leave them as they were.
+ * plan_rpc() empties the others, the plan_one_*() shortcuts leave them
+ * as they were.
  */
 struct Plan {
 	V1Proc proc;	       /* RDMA_MSG or RDMA_NOMSG for the Call */
@@ -130,22 +130,11 @@ PlanError plan_rpc(const MsgShape &call, const MsgShape &reply,
 		   const PlanParams &params, Plan *out);
 
 /*
- * The plan of an RPC whose whole Call (@call_len octets) and largest
- * possible Reply (@reply_len) each fit inline under @params' thresholds
- * with a chunkless header: what plan_rpc() gives such an RPC, without
- * looking at the shapes (most RPCs: GETATTR, LOOKUP, a READ's Call with
- * no data to read in).  False, with @out untouched, when either does not
- * fit or @params' version is unknown: plan_rpc() decides then.
- */
-bool plan_inline(u64 call_len, u64 reply_len, const PlanParams &params, Plan *out);
-
-/*
- * plan_inline()'s answer without its plan: whether a Call of @call_len
- * octets and a Reply of at most @reply_len both fit inline in version
- * @vers under @call_threshold and @reply_threshold (RFC 8166 Section
- * 3.3.2: the threshold holds the whole Send, a chunkless header
- * included).  False for an unknown version.  For a requester that needs
- * nothing of such a plan but the answer.
+ * Whether a Call of @call_len octets and a Reply of at most @reply_len
+ * both fit inline in version @vers under @call_threshold and
+ * @reply_threshold (RFC 8166 Section 3.3.2: the threshold holds the
+ * whole Send, a chunkless header included), as plan_rpc() would plan
+ * them; false for an unknown version.  Such an RPC needs no plan.
  */
 constexpr bool fits_inline(u64 call_len, u64 reply_len, u32 call_threshold, u32 reply_threshold,
 			   u32 vers)
