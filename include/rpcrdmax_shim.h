@@ -171,6 +171,11 @@ struct page *rpcrdmax_alloc_page(unsigned int gfp) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_free_page(struct page *page) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_put_pages(struct page **pages, unsigned int n) RPCRDMAX_NOEXCEPT;
 void *rpcrdmax_page_address(struct page *page) RPCRDMAX_NOEXCEPT;
+/* Per-CPU 64-bit counters (ktl/percpu.h adds to this CPU's copy). */
+unsigned long long RPCRDMAX_PERCPU *rpcrdmax_alloc_percpu_u64(unsigned int n) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_free_percpu_u64(unsigned long long RPCRDMAX_PERCPU *p) RPCRDMAX_NOEXCEPT;
+unsigned long long rpcrdmax_percpu_sum_u64(const unsigned long long RPCRDMAX_PERCPU *p,
+					   unsigned int i) RPCRDMAX_NOEXCEPT;
 /**
  * rpcrdmax_totalram_bytes - the machine's RAM, in octets
  *

@@ -99,6 +99,7 @@ using kunit_rdma::Listener;
 using kunit_rdma::Reporter;
 using kunit_rdma::WcWait;
 using xprtrdma::ClntEp;
+using xprtrdma::ClntStat;
 
 #define EXPECT(cond) check((cond), #cond, __FILE__, __LINE__)
 #define EXPECT_OK(res) check((res).is_ok(), #res, __FILE__, __LINE__)
@@ -590,7 +591,7 @@ static bool bench_up(Reporter check, Bench *b, core::PrivData pd)
 	b->kx = rpcrdmax_kunit_xprt_new(b->x, b->bc_slots, b->slots);
 	if (!EXPECT(b->kx != nullptr))
 		return false;
-	b->ep = new (Gfp::Kernel) ClntEp(b->kx);
+	b->ep = static_cast<ClntEp *>(rpcrdmax_clnt_create(b->kx));
 	if (b->ep)
 		rpcrdmax_kunit_xprt_set_ep(b->kx, b->ep);
 	return EXPECT(b->ep != nullptr) && bench_connect(check, b, pd, kPort);
@@ -783,15 +784,15 @@ static void inline_case(Reporter check)
 		const core::ChunkLists &cl = b.r->call.chunks;
 		EXPECT(b.r->call.proc == core::V1Proc::Msg);
 		EXPECT(cl.empty());
-		EXPECT(b.ep->stats.pullup_bytes.read() == 298 + 2 + 8);
+		EXPECT(b.ep->stats.read(ClntStat::PullupBytes) == 298 + 2 + 8);
 		fill_reply(rpc, sizeof(rpc), b.xid, 7);
 		if (b.r->send_inline(check, rpc, sizeof(rpc), 0) && bench_done(check, &b)) {
 			EXPECT(b.status == (int)sizeof(rpc));
 			EXPECT(mem_compare(b.got, rpc, sizeof(rpc)) == 0);
 			/* lent in place (lend_case): the RPC's own buffer untouched */
 			EXPECT(all_poison(static_cast<const u8 *>(b.rcvbuf), b.rcv.head_len));
-			EXPECT(b.ep->stats.local_inv_needed.read() == 0);
-			EXPECT(b.ep->stats.bad_reply.read() == 0);
+			EXPECT(b.ep->stats.read(ClntStat::LocalInvNeeded) == 0);
+			EXPECT(b.ep->stats.read(ClntStat::BadReply) == 0);
 		}
 	}
 	bench_down(&b);
@@ -987,7 +988,7 @@ static void buf_reuse_case(Reporter check)
 		bench_down(&b);
 		return;
 	}
-	const Atomic &made = b.ep->stats.req_blocks;
+	const xprtrdma::Counters &st = b.ep->stats;
 	const u32 sizes[][2] = { { 1000, 2000 }, { 1000, 2000 }, { 1000, 2000 }, { 1000, 2000 },
 				 { 1000, 2000 }, { 6000, 9000 }, { 1000, 2000 } };
 	const long long want[] = { 1, 1, 1, 1, 1, 2, 2 };
@@ -1012,7 +1013,7 @@ static void buf_reuse_case(Reporter check)
 		req->reply_status = -5;
 		req->msg_offset = 28;
 		buf_free(b.ep, call);
-		EXPECT(made.read() == want[i]);
+		EXPECT(st.read(ClntStat::ReqBlocks) == want[i]);
 	}
 	for (int round = 0; round < 2; round++) {
 		void *c2, *r2;
@@ -1025,7 +1026,7 @@ static void buf_reuse_case(Reporter check)
 		EXPECT(c2 != call);
 		buf_free(b.ep, call);
 		buf_free(b.ep, c2);
-		EXPECT(made.read() == 3);
+		EXPECT(st.read(ClntStat::ReqBlocks) == 3);
 	}
 	/* sunrpc's entries: sized by the rpc_rqst, set and cleared in it */
 	if (bench_prepare(check, &b, 0x11110020)) {
@@ -1045,7 +1046,7 @@ static void buf_reuse_case(Reporter check)
 		EXPECT(b.call == kept); /* the block last freed */
 		EXPECT(RPCRDMAX_FIELD(void *, b.rqst, RPC_RQST_RBUFFER) ==
 		       xprtrdma::Req::from_call_buffer(b.call)->rcv);
-		EXPECT(made.read() == 3);
+		EXPECT(st.read(ClntStat::ReqBlocks) == 3);
 	}
 	bench_down(&b);
 }
@@ -1067,15 +1068,15 @@ static void read_chunk_case(Reporter check)
 		EXPECT(cl.chunk_length(cl.read[0]) == 8190);
 		/* Inline: the head and the tail less the pad. */
 		EXPECT(b.r->call.payload_len == 124 + 8);
-		EXPECT(b.ep->stats.read_chunks.read() == (int)cl.read[0].nsegs);
+		EXPECT(b.ep->stats.read(ClntStat::ReadChunks) == (int)cl.read[0].nsegs);
 		/* Only the tail less the pad was copied from outside the head. */
-		EXPECT(b.ep->stats.pullup_bytes.read() == 8);
+		EXPECT(b.ep->stats.read(ClntStat::PullupBytes) == 8);
 		fill_reply(rpc, sizeof(rpc), b.xid, 9);
 		/* A plain Send: the client must invalidate its MRs itself. */
 		if (b.r->send_inline(check, rpc, sizeof(rpc), 0) && bench_done(check, &b)) {
 			EXPECT(b.status == (int)sizeof(rpc));
 			EXPECT(mem_compare(b.got, rpc, sizeof(rpc)) == 0);
-			EXPECT(b.ep->stats.local_inv_needed.read() == (int)cl.read[0].nsegs);
+			EXPECT(b.ep->stats.read(ClntStat::LocalInvNeeded) == (int)cl.read[0].nsegs);
 		}
 	}
 	bench_down(&b);
@@ -1097,13 +1098,13 @@ static void long_call_case(Reporter check)
 		EXPECT(b.r->call.payload_len == 0);
 		/* Head, pages and tail are separate segments. */
 		EXPECT(cl.read[0].nsegs >= 3);
-		EXPECT(b.ep->stats.nomsg_calls.read() == 1);
-		EXPECT(b.ep->stats.pullup_bytes.read() == 0);
+		EXPECT(b.ep->stats.read(ClntStat::NomsgCalls) == 1);
+		EXPECT(b.ep->stats.read(ClntStat::PullupBytes) == 0);
 		fill_reply(rpc, sizeof(rpc), b.xid, 11);
 		if (b.r->send_inline(check, rpc, sizeof(rpc), 0) && bench_done(check, &b)) {
 			EXPECT(b.status == (int)sizeof(rpc));
 			EXPECT(mem_compare(b.got, rpc, sizeof(rpc)) == 0);
-			EXPECT(b.ep->stats.local_inv_needed.read() == (int)cl.read[0].nsegs);
+			EXPECT(b.ep->stats.read(ClntStat::LocalInvNeeded) == (int)cl.read[0].nsegs);
 		}
 	}
 	bench_down(&b);
@@ -1129,7 +1130,7 @@ static void gss_no_ddp_case(Reporter check)
 		EXPECT(cl.has_call_chunk() && cl.nread == 1);
 		EXPECT(cl.nwrite == 0 && cl.has_reply);
 		EXPECT(cl.chunk_length(cl.reply) == b.rcv_len());
-		EXPECT(b.ep->stats.nomsg_calls.read() == 1);
+		EXPECT(b.ep->stats.read(ClntStat::NomsgCalls) == 1);
 		fill_reply(rpc, sizeof(rpc), b.xid, 19);
 		if (b.r->send_inline(check, rpc, sizeof(rpc), 0) && bench_done(check, &b)) {
 			EXPECT(b.status == (int)sizeof(rpc));
@@ -1214,7 +1215,7 @@ static bool bare_ep(Reporter check, Bench *b)
 		return false;
 	b->kx = rpcrdmax_kunit_xprt_new(b->x, 0, b->x->slots);
 	if (EXPECT(b->kx != nullptr))
-		b->ep = new (Gfp::Kernel) ClntEp(b->kx);
+		b->ep = static_cast<ClntEp *>(rpcrdmax_clnt_create(b->kx));
 	return true;
 }
 
@@ -1376,23 +1377,23 @@ static void reply_major_case(Reporter check)
 		/* a major timeout beyond one retransmit timeout stays */
 		EXPECT(b.ep->reply_major(now, now + 3 * to, to, false) == now + 3 * to);
 		EXPECT(b.ep->reply_major(now, now + to, to, false) == now + to);
-		EXPECT(s.late_calls.read() == 0);
+		EXPECT(s.read(ClntStat::LateCalls) == 0);
 		/* sooner: moved to one retransmit timeout from now */
 		EXPECT(b.ep->reply_major(now, now + 5, to, false) == now + to);
-		EXPECT(s.late_calls.read() == 0);
+		EXPECT(s.read(ClntStat::LateCalls) == 0);
 		/* run out while the Call waited to be sent: moved, counted */
 		EXPECT(b.ep->reply_major(now, now - 4 * to, to, false) == now + to);
 		EXPECT(b.ep->reply_major(now, now, to, false) == now + to);
-		EXPECT(s.late_calls.read() == 2);
+		EXPECT(s.read(ClntStat::LateCalls) == 2);
 		/* soft: its own, even run out */
 		EXPECT(b.ep->reply_major(now, now - 4 * to, to, true) == now - 4 * to);
 		EXPECT(b.ep->reply_major(now, now + 5, to, true) == now + 5);
-		EXPECT(s.late_calls.read() == 2);
+		EXPECT(s.read(ClntStat::LateCalls) == 2);
 		/* across the jiffies wrap */
 		const unsigned long near = (unsigned long)-100;
 		EXPECT(b.ep->reply_major(near, near + 3 * to, to, false) == near + 3 * to);
 		EXPECT(b.ep->reply_major(near, near - 50, to, false) == near + to);
-		EXPECT(s.late_calls.read() == 3);
+		EXPECT(s.read(ClntStat::LateCalls) == 3);
 	}
 	delete b.ep;
 	b.ep = nullptr;
@@ -1467,11 +1468,11 @@ static void write_chunk_case(Reporter check)
 			EXPECT(tail[0] == 0 && tail[1] == 0 && tail[2] == 0);
 			EXPECT(mem_compare(tail + kPad, rpc + 120, 8) == 0);
 			EXPECT(all_poison(tail + kPad + 8, 16 - kPad - 8));
-			EXPECT(b.ep->stats.write_chunks.read() == 1);
-			EXPECT(b.ep->stats.reply_bytes.read() == kLen);
-			EXPECT(b.ep->stats.fixup_bytes.read() == (long long)sizeof(rpc));
+			EXPECT(b.ep->stats.read(ClntStat::WriteChunks) == 1);
+			EXPECT(b.ep->stats.read(ClntStat::ReplyBytes) == kLen);
+			EXPECT(b.ep->stats.read(ClntStat::FixupBytes) == (long long)sizeof(rpc));
 			/* The server retired the one MR: no LOCAL_INV. */
-			EXPECT(b.ep->stats.local_inv_needed.read() == 0);
+			EXPECT(b.ep->stats.read(ClntStat::LocalInvNeeded) == 0);
 		}
 	}
 	bench_down(&b);
@@ -1527,7 +1528,7 @@ static void mr_reuse_case(Reporter check)
 	}
 	EXPECT(i == array_size(steps));
 	EXPECT(segs > array_size(steps)); /* the Reply chunk took more than one */
-	EXPECT(b.ep->stats.local_inv_needed.read() == (int)segs);
+	EXPECT(b.ep->stats.read(ClntStat::LocalInvNeeded) == (int)segs);
 out:
 	bench_down(&b);
 }
@@ -1548,7 +1549,7 @@ static void mr_pool_case(Reporter check)
 
 	read_style(&b);
 	if (!bench_up(check, &b, kDefaultPd) ||
-	    !EXPECT(b.ep->stats.mrs_allocated.read() == (long long)kMrBatch))
+	    !EXPECT(b.ep->stats.read(ClntStat::MrsAllocated) == (long long)kMrBatch))
 		goto out;
 	for (; held < kHeld; held++) {
 		if (!bench_send(check, &b, 0x11110100 + held) || !b.r->take_call(check) ||
@@ -1559,11 +1560,11 @@ static void mr_pool_case(Reporter check)
 	}
 	if (EXPECT(held == kHeld)) {
 		for (u32 ms = 0; ms < kWaitMs; ms += 10) {
-			if (b.ep->stats.mrs_allocated.read() >= 2 * (long long)kMrBatch)
+			if (b.ep->stats.read(ClntStat::MrsAllocated) >= 2 * (long long)kMrBatch)
 				break;
 			rpcrdmax_msleep(10);
 		}
-		EXPECT(b.ep->stats.mrs_allocated.read() == 2 * (long long)kMrBatch);
+		EXPECT(b.ep->stats.read(ClntStat::MrsAllocated) == 2 * (long long)kMrBatch);
 	}
 out:
 	for (u32 i = 0; i < held; i++) {
@@ -1608,7 +1609,7 @@ static void foreign_rkey_case(Reporter check)
 				rpcrdmax_msleep(10);
 			EXPECT(b.x->disconnects.read() == lost + 1);
 			EXPECT(b.x->completions.read() == 0);
-			EXPECT(b.ep->stats.bad_reply.read() == 1);
+			EXPECT(b.ep->stats.read(ClntStat::BadReply) == 1);
 		}
 	}
 	rpcrdmax_clnt_buf_free(b.ep, first_rqst);
@@ -1644,8 +1645,8 @@ static void inv_fence_case(Reporter check)
 	b.ep->invalidate_ms = 100;
 	rpcrdmax_clnt_buf_free(b.ep, rqst);
 	EXPECT(xprtrdma::rqst_buffer(rqst) == nullptr);
-	EXPECT(b.ep->stats.local_inv_needed.read() == 1);
-	EXPECT(b.ep->stats.inv_fenced.read() == 1);
+	EXPECT(b.ep->stats.read(ClntStat::LocalInvNeeded) == 1);
+	EXPECT(b.ep->stats.read(ClntStat::InvFenced) == 1);
 	EXPECT(b.x->disconnects.read() == lost + 1);
 	rpcrdmax_kunit_rqst_free(rqst);
 	bench_down(&b);
@@ -1667,7 +1668,7 @@ static void reply_chunk_case(Reporter check)
 		EXPECT(cl.nread == 0 && cl.nwrite == 0 && cl.has_reply);
 		EXPECT(cl.chunk_length(cl.reply) == b.rcv_len());
 		EXPECT(cl.reply.nsegs >= 3);
-		EXPECT(b.ep->stats.reply_chunks.read() == (int)cl.reply.nsegs);
+		EXPECT(b.ep->stats.read(ClntStat::ReplyChunks) == (int)cl.reply.nsegs);
 		fill_reply(r->data, kLen, b.xid, 17);
 		WrSpec wrs[RPCRDMAX_MAX_WR_CHAIN];
 		rpcrdmax_sge sges[RPCRDMAX_MAX_WR_CHAIN];
@@ -1689,8 +1690,8 @@ static void reply_chunk_case(Reporter check)
 			EXPECT(b.status == (int)kLen);
 			EXPECT(mem_compare(b.got, r->data, kLen) == 0);
 			EXPECT(all_poison(b.got + kLen, b.rcv_len() - kLen));
-			EXPECT(b.ep->stats.reply_bytes.read() == kLen);
-			EXPECT(b.ep->stats.local_inv_needed.read() == (int)cl.reply.nsegs);
+			EXPECT(b.ep->stats.read(ClntStat::ReplyBytes) == kLen);
+			EXPECT(b.ep->stats.read(ClntStat::LocalInvNeeded) == (int)cl.reply.nsegs);
 		}
 	}
 	bench_down(&b);
@@ -1741,8 +1742,8 @@ static void reply_chunk_head_case(Reporter check)
 			EXPECT(b.status == (int)kLen);
 			EXPECT(mem_compare(b.got, r->data, kLen) == 0);
 			EXPECT(all_poison(b.got + kLen, kRoom - kLen));
-			EXPECT(b.ep->stats.reply_chunks.read() == 1);
-			EXPECT(b.ep->stats.local_inv_needed.read() == 1);
+			EXPECT(b.ep->stats.read(ClntStat::ReplyChunks) == 1);
+			EXPECT(b.ep->stats.read(ClntStat::LocalInvNeeded) == 1);
 		}
 	}
 	bench_next(&b);
@@ -1754,8 +1755,8 @@ static void reply_chunk_head_case(Reporter check)
 		    bench_done(check, &b)) {
 			EXPECT(b.status == (int)sizeof(rpc));
 			EXPECT(mem_compare(b.got, rpc, sizeof(rpc)) == 0);
-			EXPECT(b.ep->stats.reply_chunks.read() == 2);
-			EXPECT(b.ep->stats.local_inv_needed.read() == 1); /* the Send invalidated it */
+			EXPECT(b.ep->stats.read(ClntStat::ReplyChunks) == 2);
+			EXPECT(b.ep->stats.read(ClntStat::LocalInvNeeded) == 1); /* the Send invalidated it */
 		}
 	}
 	bench_down(&b);
@@ -1794,8 +1795,8 @@ static void rdma_error(Reporter check, u32 code, u32 seed)
 			EXPECT(b.status == -err::EIO);
 			EXPECT(all_poison(b.got, b.rcv_len()));
 			/* Not malformed: an error the RPC gets, no bad reply. */
-			EXPECT(b.ep->stats.bad_reply.read() == 0);
-			EXPECT(b.ep->stats.local_inv_needed.read() == 1);
+			EXPECT(b.ep->stats.read(ClntStat::BadReply) == 0);
+			EXPECT(b.ep->stats.read(ClntStat::LocalInvNeeded) == 1);
 			EXPECT(rpcrdmax_kunit_rdma_errs(false, &err) == (unrecognized ? 0u : 1u));
 			EXPECT(rpcrdmax_kunit_rdma_errs(true, &err) == (unrecognized ? 1u : 0u));
 			EXPECT(err == (unrecognized ? code : 0u));
@@ -1832,15 +1833,15 @@ static void write_overrun_case(Reporter check)
 		if (reply_write(check, &b, 100, 8192 + 4, rpc, sizeof(rpc), 0) &&
 		    bench_done(check, &b)) {
 			EXPECT(b.status == -err::EIO);
-			EXPECT(b.ep->stats.bad_reply.read() == 1);
+			EXPECT(b.ep->stats.read(ClntStat::BadReply) == 1);
 			/* stock's name for a Reply whose chunks do not fit the Call */
 			EXPECT(rpcrdmax_kunit_reply_errs(RPCRDMAX_REPLY_ERR_HDR, &xid) == 1 &&
 			       xid == b.xid);
 			/* Nothing placed: head and tail keep the poison. */
 			EXPECT(all_poison(b.got, 120));
 			EXPECT(all_poison(b.got + 120 + 8192, 16));
-			EXPECT(b.ep->stats.reply_bytes.read() == 0);
-			EXPECT(b.ep->stats.local_inv_needed.read() == 1);
+			EXPECT(b.ep->stats.read(ClntStat::ReplyBytes) == 0);
+			EXPECT(b.ep->stats.read(ClntStat::LocalInvNeeded) == 1);
 		}
 	}
 	if (watched)
@@ -1890,7 +1891,7 @@ static void reply_errs_case(Reporter check)
 		    EXPECT(b.x->completed.wait_ms(kWaitMs))) {
 			EXPECT(b.x->status == (int)sizeof(rpc));
 			EXPECT(b.x->bad_xids.read() == 1);
-			EXPECT(b.ep->stats.bad_reply.read() == 3);
+			EXPECT(b.ep->stats.read(ClntStat::BadReply) == 3);
 			EXPECT(rpcrdmax_kunit_reply_errs(RPCRDMAX_REPLY_ERR_SHORT, &xid) == 1 &&
 			       xid == kX);
 			EXPECT(rpcrdmax_kunit_reply_errs(RPCRDMAX_REPLY_ERR_VERS, &xid) == 1 &&
@@ -1975,14 +1976,14 @@ static void bc_call_case(Reporter check)
 				   ? bc_take(check, &b, call, sizeof(call), kXid)
 				   : nullptr;
 		if (rq) {
-			EXPECT(b.ep->stats.backchannel_calls.read() == 1);
+			EXPECT(b.ep->stats.read(ClntStat::BackchannelCalls) == 1);
 			EXPECT(bc_answer(check, &b, rq, kXid, 25));
 			rpcrdmax_kunit_bc_done(rq);
 		}
 		/* Forward: undisturbed, no bad XID, nothing dropped. */
 		EXPECT(forward_rpc(check, &b, 0x11110011));
-		EXPECT(b.ep->stats.bc_dropped.read() == 0);
-		EXPECT(b.ep->stats.bad_reply.read() == 0);
+		EXPECT(b.ep->stats.read(ClntStat::BcDropped) == 0);
+		EXPECT(b.ep->stats.read(ClntStat::BadReply) == 0);
 	}
 	bench_down(&b);
 }
@@ -2054,9 +2055,9 @@ static void bc_malformed_case(Reporter check)
 				   ? bc_take(check, &b, call, sizeof(call), kXid)
 				   : nullptr;
 		if (rq) {
-			EXPECT(b.ep->stats.backchannel_calls.read() == 3);
-			EXPECT(b.ep->stats.bc_dropped.read() == 2);
-			EXPECT(b.ep->stats.bad_reply.read() == 1);
+			EXPECT(b.ep->stats.read(ClntStat::BackchannelCalls) == 3);
+			EXPECT(b.ep->stats.read(ClntStat::BcDropped) == 2);
+			EXPECT(b.ep->stats.read(ClntStat::BadReply) == 1);
 			EXPECT(rpcrdmax_kunit_bc_wait(b.kx, 0) == nullptr);
 			fill_reply(big, kBig, kXid, 31);
 			EXPECT(b.ep->bc_max_payload() < kBig);
@@ -2068,7 +2069,7 @@ static void bc_malformed_case(Reporter check)
 			rpcrdmax_kunit_bc_done(rq);
 		}
 		EXPECT(forward_rpc(check, &b, 0x11110012));
-		EXPECT(b.ep->stats.bc_dropped.read() == 2);
+		EXPECT(b.ep->stats.read(ClntStat::BcDropped) == 2);
 	}
 	bench_down(&b);
 	delete[] big;
@@ -2097,8 +2098,8 @@ static void bc_over_credit_case(Reporter check)
 		}
 		/* The forward Reply arrives after the third Call. */
 		EXPECT(forward_rpc(check, &b, 0x11110013));
-		EXPECT(b.ep->stats.backchannel_calls.read() == 3);
-		EXPECT(b.ep->stats.bc_dropped.read() == 1);
+		EXPECT(b.ep->stats.read(ClntStat::BackchannelCalls) == 3);
+		EXPECT(b.ep->stats.read(ClntStat::BcDropped) == 1);
 		EXPECT(rpcrdmax_kunit_bc_wait(b.kx, 0) == nullptr);
 		if (rq[0] && rq[1]) {
 			EXPECT(bc_answer(check, &b, rq[0], kXid, 39));
@@ -2107,7 +2108,7 @@ static void bc_over_credit_case(Reporter check)
 			/* The server retransmits the dropped Call: a slot is free now. */
 			if (EXPECT(b.r->send_backward(check, kXid + 2, 2, call[2], sizeof(call[2]))))
 				rq[0] = bc_take(check, &b, call[2], sizeof(call[2]), kXid + 2);
-			EXPECT(b.ep->stats.bc_dropped.read() == 1);
+			EXPECT(b.ep->stats.read(ClntStat::BcDropped) == 1);
 		}
 		for (rpc_rqst *r : rq)
 			if (r)
@@ -2126,8 +2127,8 @@ static void bc_no_service_case(Reporter check)
 		fill_call(call, sizeof(call), 0x22220020, 41);
 		EXPECT(b.r->send_backward(check, 0x22220020, 1, call, sizeof(call)));
 		EXPECT(forward_rpc(check, &b, 0x11110014));
-		EXPECT(b.ep->stats.backchannel_calls.read() == 1);
-		EXPECT(b.ep->stats.bc_dropped.read() == 1);
+		EXPECT(b.ep->stats.read(ClntStat::BackchannelCalls) == 1);
+		EXPECT(b.ep->stats.read(ClntStat::BcDropped) == 1);
 		EXPECT(rpcrdmax_kunit_bc_wait(b.kx, 0) == nullptr);
 	}
 	bench_down(&b);
@@ -2238,8 +2239,8 @@ static void v2_accepted_case(Reporter check)
 	if (EXPECT(h != nullptr) && bench_up(check, &b, kDefaultPd) &&
 	    v2_first_rpc(check, &b, 0x44440001, h)) {
 		Responder *r = b.r;
-		EXPECT(b.ep->stats.vers2_conns.read() == 1);
-		EXPECT(b.ep->stats.vers1_conns.read() == 0);
+		EXPECT(b.ep->stats.read(ClntStat::Vers2Conns) == 1);
+		EXPECT(b.ep->stats.read(ClntStat::Vers1Conns) == 0);
 		EXPECT(vers_counted(2) == counted + 1);
 		/* settled: Replies are waited for as long as sunrpc says */
 		EXPECT(b.ep->reply_timeout(60000) == 60000);
@@ -2306,7 +2307,7 @@ static void v2_accepted_case(Reporter check)
 			EXPECT(r->call.chunks.has_call_chunk());
 			EXPECT(v2_answer(check, &b, 64, 53));
 		}
-		EXPECT(b.ep->stats.bad_reply.read() == 0);
+		EXPECT(b.ep->stats.read(ClntStat::BadReply) == 0);
 	}
 	g_max_version = 1;
 	delete h;
@@ -2341,8 +2342,8 @@ static void v2_fallback_case(Reporter check)
 		    r->send_raw(check, raw, sizeof(raw)) && bench_done(check, &b)) {
 			EXPECT(b.status == -err::EAGAIN);
 			EXPECT(b.x->credits == 1);
-			EXPECT(b.ep->stats.vers1_conns.read() == 1);
-			EXPECT(b.ep->stats.vers2_conns.read() == 0);
+			EXPECT(b.ep->stats.read(ClntStat::Vers1Conns) == 1);
+			EXPECT(b.ep->stats.read(ClntStat::Vers2Conns) == 0);
 			constexpr unsigned int kResend =
 				RPCRDMAX_XMIT_CONNECTED | RPCRDMAX_XMIT_CONG |
 				RPCRDMAX_XMIT_SAME_CONNECTION | RPCRDMAX_XMIT_REPLY_EXPECTED;
@@ -2364,7 +2365,7 @@ static void v2_fallback_case(Reporter check)
 		if (bench_reconnect(check, &b, kPort + 1) && bench_send(check, &b, kX + 1) &&
 		    b.r->take_call(check) && call_matches(check, &b)) {
 			EXPECT(v2_answer(check, &b, 80, 62));
-			EXPECT(b.ep->stats.vers1_conns.read() == 2);
+			EXPECT(b.ep->stats.read(ClntStat::Vers1Conns) == 2);
 		}
 	}
 	g_max_version = 1;
@@ -2401,8 +2402,8 @@ static void v2_lost_first_case(Reporter check)
 			EXPECT(bytes_sent(b.rqst) == b.snd_len());
 			if (b.r->take_call(check) && call_matches(check, &b))
 				EXPECT(v2_answer(check, &b, 80, 71));
-			EXPECT(b.ep->stats.vers1_conns.read() == 1);
-			EXPECT(b.ep->stats.vers2_conns.read() == 0);
+			EXPECT(b.ep->stats.read(ClntStat::Vers1Conns) == 1);
+			EXPECT(b.ep->stats.read(ClntStat::Vers2Conns) == 0);
 		}
 	}
 	g_max_version = 1;
@@ -2441,7 +2442,7 @@ static void v2_errors_case(Reporter check)
 				break;
 			EXPECT(b.status == -err::EIO);
 			EXPECT(all_poison(b.got, b.rcv_len()));
-			EXPECT(b.ep->stats.v2_errors.read() == ++n);
+			EXPECT(b.ep->stats.read(ClntStat::V2Errors) == ++n);
 			xid++;
 		}
 		EXPECT(n == (int)array_size(codes));
@@ -2453,7 +2454,7 @@ static void v2_errors_case(Reporter check)
 		if (bench_send(check, &b, xid) && b.r->take_call(check) &&
 		    b.r->send_raw(check, raw, sizeof(raw)) && bench_done(check, &b))
 			EXPECT(b.status == -err::EIO);
-		EXPECT(b.ep->stats.bad_reply.read() == 0);
+		EXPECT(b.ep->stats.read(ClntStat::BadReply) == 0);
 	}
 	g_max_version = 1;
 	delete h;
@@ -2498,13 +2499,13 @@ static void v2_props_case(Reporter check)
 			       h->error.code == (u32)core::V2ErrCode::InvalidOption);
 			xid++;
 		}
-		EXPECT(b.ep->stats.v2_refused.read() == (int)array_size(procs));
+		EXPECT(b.ep->stats.read(ClntStat::V2Refused) == (int)array_size(procs));
 		/* CONNPROP: one propval whose opaque claims 64 octets */
 		u8 bad[] = { 0, 0, 0, 9, 0, 0, 0, 2, 0, 0, 0, 32, 0, 0, 0, 6,
 			     0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 64, 0, 0, 0x10, 0 };
 		EXPECT(r->send_raw(check, bad, sizeof(bad)));
 		EXPECT(v2_sync(check, &b));
-		EXPECT(b.ep->stats.bad_reply.read() == 1);
+		EXPECT(b.ep->stats.read(ClntStat::BadReply) == 1);
 		bench_next(&b);
 		b.snd = { 100, 0, 0, 0, false };
 		if (bench_send(check, &b, 0x44440041) && r->take_call(check) &&
@@ -2550,7 +2551,7 @@ static void v2_inv_handle_case(Reporter check)
 				if (reply_write(check, &b, 100, 100, rpc, sizeof(rpc), named ? wh : rh)) {
 					if (named) {
 						EXPECT(bench_done(check, &b) && b.status > 0);
-						EXPECT(b.ep->stats.local_inv_needed.read() == 1);
+						EXPECT(b.ep->stats.read(ClntStat::LocalInvNeeded) == 1);
 					} else {
 						for (u32 i = 0; i < kWaitMs / 10 &&
 								b.x->disconnects.read() == lost;
@@ -2558,7 +2559,7 @@ static void v2_inv_handle_case(Reporter check)
 							rpcrdmax_msleep(10);
 						EXPECT(b.x->disconnects.read() == lost + 1);
 						EXPECT(b.x->completions.read() == 0);
-						EXPECT(b.ep->stats.bad_reply.read() == 1);
+						EXPECT(b.ep->stats.read(ClntStat::BadReply) == 1);
 					}
 				}
 			}
@@ -2601,8 +2602,8 @@ static void v2_backward_case(Reporter check)
 			EXPECT(bc_answer(check, &b, rq, kXid, 102));
 			EXPECT(b.r->call.vers == core::kRpcRdmaVersion2);
 			EXPECT(b.r->call_dir == core::kMsgReply);
-			EXPECT(b.ep->stats.bc_v2_calls.read() == 2);
-			EXPECT(b.ep->stats.bc_dropped.read() == 1);
+			EXPECT(b.ep->stats.read(ClntStat::BcV2Calls) == 2);
+			EXPECT(b.ep->stats.read(ClntStat::BcDropped) == 1);
 			rpcrdmax_kunit_bc_done(rq);
 		}
 	}
@@ -2610,7 +2611,7 @@ static void v2_backward_case(Reporter check)
 	Bench c;
 	g_max_version = 1;
 	if (bench_up(check, &c, kDefaultPd) && forward_rpc(check, &c, 0x44440061))
-		EXPECT(c.ep->stats.vers1_conns.read() == 1 && c.ep->stats.vers2_conns.read() == 0);
+		EXPECT(c.ep->stats.read(ClntStat::Vers1Conns) == 1 && c.ep->stats.read(ClntStat::Vers2Conns) == 0);
 	delete h;
 	bench_down(&c);
 }

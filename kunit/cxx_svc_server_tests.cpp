@@ -73,6 +73,7 @@ using namespace rpcrdmax::ktl;
 using kunit_rdma::Reporter;
 using kunit_marshal::Bench;
 using svcrdma::SvcConn;
+using xprtrdma::ClntStat;
 using rdma::SockAddr;
 using rdma::WrSpec;
 using rdma::RPCRDMAX_WR_SEND;
@@ -255,7 +256,7 @@ static bool pair_up(Reporter check, Pair *p)
 	b->kx = b->x ? rpcrdmax_kunit_xprt_new(b->x, xprtrdma::kBcSlots, b->x->slots) : nullptr;
 	if (!EXPECT(b->x && b->sent && b->got && b->kx))
 		return false;
-	b->ep = new (Gfp::Kernel) xprtrdma::ClntEp(b->kx);
+	b->ep = static_cast<xprtrdma::ClntEp *>(rpcrdmax_clnt_create(b->kx));
 	if (!EXPECT(b->ep != nullptr))
 		return false;
 	rpcrdmax_kunit_xprt_set_ep(b->kx, b->ep);
@@ -439,13 +440,13 @@ static void inline_pages_case(Reporter check)
 		EXPECT(forward_rpc(check, &p, 0x33330022, { 200, 100, 60 }));
 		EXPECT(p.stats[RPCRDMAX_SVC_STAT_PAGE_SGES] == sges + 1);
 		EXPECT(p.stats[RPCRDMAX_SVC_STAT_PULL_UP] == pulled + 100);
-		const int chunks = p.b.ep->stats.reply_chunks.read();
+		const int chunks = p.b.ep->stats.read(ClntStat::ReplyChunks);
 		const long long writes = p.stats[RPCRDMAX_SVC_STAT_WRITE];
 		bench_again(&p.b);
 		p.b.rcv = { 5000, 0, 0, 0, false };
 		EXPECT(forward_rpc(check, &p, 0x33330023, { 300, 2000, 40 }));
-		EXPECT(p.b.ep->stats.reply_chunks.read() == chunks + 1);
-		EXPECT(p.b.ep->stats.reply_bytes.read() == 0);
+		EXPECT(p.b.ep->stats.read(ClntStat::ReplyChunks) == chunks + 1);
+		EXPECT(p.b.ep->stats.read(ClntStat::ReplyBytes) == 0);
 		EXPECT(p.stats[RPCRDMAX_SVC_STAT_WRITE] == writes);
 		EXPECT(p.stats[RPCRDMAX_SVC_STAT_PAGE_SGES] == sges + 2);
 	}
@@ -461,8 +462,8 @@ static void read_chunk_case(Reporter check)
 	p.b.rcv = { 256, 0, 0, 0, false };
 	if (pair_up(check, &p)) {
 		EXPECT(forward_rpc(check, &p, 0x33330002));
-		EXPECT(p.b.ep->stats.read_chunks.read() >= 1);
-		EXPECT(p.stats[RPCRDMAX_SVC_STAT_READ] == p.b.ep->stats.read_chunks.read());
+		EXPECT(p.b.ep->stats.read(ClntStat::ReadChunks) >= 1);
+		EXPECT(p.stats[RPCRDMAX_SVC_STAT_READ] == p.b.ep->stats.read(ClntStat::ReadChunks));
 		EXPECT(p.stats[RPCRDMAX_SVC_STAT_ERR_CHUNK] == 0);
 	}
 	pair_down(&p);
@@ -478,7 +479,7 @@ static void nomsg_case(Reporter check)
 	p.b.rcv = { 256, 0, 0, 0, false };
 	if (pair_up(check, &p)) {
 		EXPECT(forward_rpc(check, &p, 0x33330005));
-		EXPECT(p.b.ep->stats.nomsg_calls.read() == 1);
+		EXPECT(p.b.ep->stats.read(ClntStat::NomsgCalls) == 1);
 		EXPECT(p.stats[RPCRDMAX_SVC_STAT_READ] >= 1);
 		EXPECT(p.stats[RPCRDMAX_SVC_STAT_ERR_CHUNK] == 0);
 	}
@@ -499,18 +500,18 @@ static void reply_chunk_case(Reporter check)
 	p.b.rcv = { 400, 0, 8000, 200, false };
 	if (pair_up(check, &p)) {
 		EXPECT(forward_rpc(check, &p, 0x33330006, { 2000, 4000, 100 }));
-		EXPECT(p.b.ep->stats.reply_chunks.read() >= 1);
-		EXPECT(p.b.ep->stats.reply_bytes.read() == 6100);
+		EXPECT(p.b.ep->stats.read(ClntStat::ReplyChunks) >= 1);
+		EXPECT(p.b.ep->stats.read(ClntStat::ReplyBytes) == 6100);
 		EXPECT(p.stats[RPCRDMAX_SVC_STAT_WRITE] >= 1);
 		const long long writes = p.stats[RPCRDMAX_SVC_STAT_WRITE];
-		const int chunks = p.b.ep->stats.reply_chunks.read();
-		const int local_inv = p.b.ep->stats.local_inv_needed.read();
+		const int chunks = p.b.ep->stats.read(ClntStat::ReplyChunks);
+		const int local_inv = p.b.ep->stats.read(ClntStat::LocalInvNeeded);
 		bench_again(&p.b);
 		p.b.rcv = { 5000, 0, 0, 0, false };
 		EXPECT(forward_rpc(check, &p, 0x33330016, { 300, 0, 40 }));
-		EXPECT(p.b.ep->stats.reply_chunks.read() == chunks + 1);
-		EXPECT(p.b.ep->stats.reply_bytes.read() == 6100);
-		EXPECT(p.b.ep->stats.local_inv_needed.read() == local_inv);
+		EXPECT(p.b.ep->stats.read(ClntStat::ReplyChunks) == chunks + 1);
+		EXPECT(p.b.ep->stats.read(ClntStat::ReplyBytes) == 6100);
+		EXPECT(p.b.ep->stats.read(ClntStat::LocalInvNeeded) == local_inv);
 		EXPECT(p.stats[RPCRDMAX_SVC_STAT_WRITE] == writes);
 	}
 	pair_down(&p);
@@ -534,7 +535,7 @@ static bool serve_read(Reporter check, Pair *p, u32 xid, u32 seed, ReplyShape rs
 	const u8 *got = p->b.got, *tail = got + p->b.rcv.head_len + p->b.rcv.page_len;
 	return EXPECT(p->b.status == (int)rs.len()) && EXPECT(mem_compare(got, rpc, end) == 0) &&
 	       EXPECT(mem_compare(tail, rpc + end, after) == 0) &&
-	       EXPECT(p->b.ep->stats.reply_bytes.read() == rs.pay_len);
+	       EXPECT(p->b.ep->stats.read(ClntStat::ReplyBytes) == rs.pay_len);
 }
 
 /*
@@ -552,7 +553,7 @@ static void write_chunk_case(Reporter check)
 	p.b.rcv = { 120, 512, 8192, 16, true };
 	if (pair_up(check, &p) &&
 	    serve_read(check, &p, 0x33330007, 53, { 120, kLen, kPad + 8, 120, kLen })) {
-		EXPECT(p.b.ep->stats.write_chunks.read() == 1);
+		EXPECT(p.b.ep->stats.read(ClntStat::WriteChunks) == 1);
 		EXPECT(p.stats[RPCRDMAX_SVC_STAT_WRITE] >= 1);
 	}
 	pair_down(&p);
@@ -706,7 +707,7 @@ static void payload_too_big_case(Reporter check)
 			if (EXPECT(kunit_marshal::bench_done(check, &p.b))) {
 				EXPECT(p.b.status == (int)rs.len());
 				EXPECT(mem_compare(p.b.got, p.reply, rs.len()) == 0);
-				EXPECT(p.b.ep->stats.reply_bytes.read() == 0);
+				EXPECT(p.b.ep->stats.read(ClntStat::ReplyBytes) == 0);
 			}
 		}
 	}
@@ -742,7 +743,7 @@ static void send_ring_case(Reporter check)
 	if (pair_up(check, &p) && EXPECT(forward_rpc(check, &p, 0x33330070)) &&
 	    EXPECT(p.b.slots == 32)) {
 		EXPECT(more_rpcs(check, &p, 0x33330070, kRpcs));
-		EXPECT(p.b.ep->stats.empty_sendctx.read() == 0);
+		EXPECT(p.b.ep->stats.read(ClntStat::EmptySendctx) == 0);
 	}
 	pair_down(&p);
 }
@@ -1782,7 +1783,7 @@ static void v2_peers_case(Reporter check)
 	if (pair_up(check, &p) && forward_rpc(check, &p, 0x33330101)) {
 		EXPECT(p.stats[RPCRDMAX_SVC_STAT_VERS2] == 1 && p.stats[RPCRDMAX_SVC_STAT_VERS1] == 0);
 		EXPECT(p.stats[RPCRDMAX_SVC_STAT_CONNPROP_SENT] == 1);
-		EXPECT(p.b.ep->stats.vers2_conns.read() == 1);
+		EXPECT(p.b.ep->stats.read(ClntStat::Vers2Conns) == 1);
 		EXPECT(svc_recv(check, &p, &ctxt) == 0 && ctxt == nullptr);
 		EXPECT(p.stats[RPCRDMAX_SVC_STAT_CONNPROP_RECV] == 1);
 		bench_again(&p.b);
@@ -1794,7 +1795,7 @@ static void v2_peers_case(Reporter check)
 			EXPECT(rpcrdmax_kunit_bc_call(rq, got, sizeof(got), &got_xid) ==
 			       (int)sizeof(call));
 			EXPECT(got_xid == kXid && mem_compare(got, call, sizeof(call)) == 0);
-			EXPECT(p.b.ep->stats.bc_v2_calls.read() == 1);
+			EXPECT(p.b.ep->stats.read(ClntStat::BcV2Calls) == 1);
 			fill_reply(rep, sizeof(rep), kXid, 47);
 			EXPECT(rpcrdmax_kunit_bc_set_reply(rq, rep, sizeof(rep)) == 0);
 			EXPECT(p.b.ep->bc_send(rq, kXid, sizeof(rep)) == 0);
@@ -1804,7 +1805,7 @@ static void v2_peers_case(Reporter check)
 		EXPECT(p.stats[RPCRDMAX_SVC_STAT_BC_REPLIES] == 1);
 		EXPECT(p.stats[RPCRDMAX_SVC_STAT_BC_DROPPED] == 0);
 		EXPECT(mem_compare(p.sx->bc.msg, rep, sizeof(rep)) == 0);
-		EXPECT(p.b.ep->stats.bad_reply.read() == 0);
+		EXPECT(p.b.ep->stats.read(ClntStat::BadReply) == 0);
 		EXPECT(p.stats[RPCRDMAX_SVC_STAT_DROPPED] == 0);
 	}
 	kunit_marshal::g_max_version = 1;

@@ -71,7 +71,7 @@ Req *ClntEp::take_req_slow(Req *kept, u32 need, unsigned int gfp)
 	void *raw = rpcrdmax_kmalloc(size, gfp);
 	if (!raw)
 		return nullptr;
-	stats.req_blocks.add_return(1);
+	stats.add(ClntStat::ReqBlocks);
 	req = new (raw) Req;
 	req->block_size = size;
 	return req;
@@ -166,7 +166,7 @@ void ClntEp::release_live(Req *req)
  */
 void Conn::fence_invalidate(Req *req)
 {
-	ep_->stats.inv_fenced.add_return(1);
+	ep_->stats.add(ClntStat::InvFenced);
 	rpcrdmax_log_ratelimited(RPCRDMAX_LOG_WARNING,
 				 "LOCAL_INV not done in %u ms: disconnecting to fence the MRs",
 				 ep_->invalidate_ms);

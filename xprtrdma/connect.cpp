@@ -20,7 +20,7 @@ Conn::~Conn()
 	frwr_detach_all();
 	delete v2hdr_;
 	delete[] mrs_;
-	ep_->stats.mrs_live.add_return(-(int)mrs_made_);
+	ep_->stats.add(ClntStat::MrsLive, -(int)mrs_made_);
 	if (recvs_) {
 		/* Unmapped while the device is still there, without copying a
 		 * bounce buffer back over a Reply sunrpc may be reading (or

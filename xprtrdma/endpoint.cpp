@@ -58,7 +58,7 @@ unsigned long ClntEp::reply_major(unsigned long now, unsigned long major, unsign
 	if (soft || (long)(major - full) >= 0)
 		return major;
 	if ((long)(major - now) <= 0)
-		stats.late_calls.add_return(1);
+		stats.add(ClntStat::LateCalls);
 	return full;
 }
 
@@ -224,7 +224,13 @@ using rpcrdmax::xprtrdma::Req;
  */
 extern "C" rpcrdmax_clnt *rpcrdmax_clnt_create(rpc_xprt *xprt) noexcept
 {
-	return new (rpcrdmax::ktl::Gfp::Kernel) ClntEp(xprt);
+	auto *ep = new (rpcrdmax::ktl::Gfp::Kernel) ClntEp(xprt);
+
+	if (ep && !ep->stats.made()) {
+		delete ep;
+		return nullptr;
+	}
+	return ep;
 }
 
 /** rpcrdmax_clnt_max_payload - largest RPC payload the endpoint carries */

@@ -45,8 +45,8 @@ Result<void> Conn::frwr_grow()
 				rpcrdmax_trace_frwr_alloc(i, r.error().code());
 			return r;
 		}
-		ep_->stats.mrs_allocated.add_return(1);
-		ep_->stats.mrs_live.add_return(1);
+		ep_->stats.add(ClntStat::MrsAllocated);
+		ep_->stats.add(ClntStat::MrsLive);
 		SpinLockBhGuard g(&free_lock_);
 		mrs_made_ = i + 1;
 		frwr_put_free(m, false);
@@ -237,7 +237,7 @@ Result<void> Conn::frwr_invalidate(Req *req, bool)
 {
 	if (!req->valid_mrs)
 		return error(err::ENOENT);
-	ep_->stats.local_inv_needed.add_return((int)req->valid_mrs);
+	ep_->stats.add(ClntStat::LocalInvNeeded, (int)req->valid_mrs);
 
 	Wr *first = nullptr, *prev = nullptr;
 	req->mrs.for_each([&](ClntMr *m) {
@@ -274,7 +274,7 @@ RPCRDMAX_HOT_ENTRY void Req::inv_done(Cqe *c, const ib_wc &wc)
 		req->mrs.for_each([&](ClntMr *m) {
 			m->mr.unmap();
 			if (m->mr.recover().is_ok())
-				conn->ep()->stats.mrs_recovered.add_return(1);
+				conn->ep()->stats.add(ClntStat::MrsRecovered);
 		});
 		if (status != RPCRDMAX_IB_WC_WR_FLUSH_ERR)
 			rpcrdmax_log_ratelimited(RPCRDMAX_LOG_WARNING, "LOCAL_INV failed: %s",

@@ -94,7 +94,7 @@ Result<CallShortcut> Conn::plan_call(rpc_rqst *rqst, u32 xid, u32 vers,
 	*call = marshal_shape(*cs);
 	const core::PlanError pe = core::plan_rpc(*call, reply, params, &plan_);
 	if (pe != core::PlanError::None) {
-		ep_->stats.failed_marshal.add_return(1);
+		ep_->stats.add(ClntStat::FailedMarshal);
 		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_WARNING, "cannot plan XID %08x: %s", xid,
 					 core::plan_error_name(pe));
 		return error(err::EIO);
@@ -216,19 +216,19 @@ void Conn::count_chunks(const Req *req)
 	Counters &st = ep_->stats;
 
 	if (plan_.has_read || plan_.has_call_chunk) {
-		st.read_chunks.add_return((int)((plan_.has_read ? plan_.read.nsegs : 0) +
+		st.add(ClntStat::ReadChunks, (int)((plan_.has_read ? plan_.read.nsegs : 0) +
 						(plan_.has_call_chunk ? plan_.call_chunk.nsegs : 0)));
-		st.request_bytes.add_return((plan_.has_read ? plan_.read.length : 0) +
+		st.add(ClntStat::RequestBytes, (plan_.has_read ? plan_.read.length : 0) +
 					    (plan_.has_call_chunk ? plan_.call_chunk.length : 0));
 	}
 	if (plan_.has_write)
-		st.write_chunks.add_return((int)plan_.write.nsegs);
+		st.add(ClntStat::WriteChunks, (int)plan_.write.nsegs);
 	if (plan_.has_reply)
-		st.reply_chunks.add_return((int)plan_.reply_chunk.nsegs);
+		st.add(ClntStat::ReplyChunks, (int)plan_.reply_chunk.nsegs);
 	if (req->write_offered || req->reply_offered)
-		st.request_bytes.add_return(req->write_offered + req->reply_offered);
+		st.add(ClntStat::RequestBytes, req->write_offered + req->reply_offered);
 	if (plan_.proc == core::V1Proc::NoMsg)
-		st.nomsg_calls.add_return(1);
+		st.add(ClntStat::NomsgCalls);
 }
 
 /*
@@ -348,12 +348,12 @@ Result<void> Conn::marshal_failed(Req *req, u32 xid, Result<void> r)
 {
 	frwr_release(req);
 	if (r.error().code() != -err::ENOBUFS) {
-		ep_->stats.failed_marshal.add_return(1);
+		ep_->stats.add(ClntStat::FailedMarshal);
 		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_WARNING, "cannot marshal XID %08x: %d", xid,
 					 r.error().code());
 		return error(err::EIO);
 	}
-	ep_->stats.empty_sendctx.add_return(1);
+	ep_->stats.add(ClntStat::EmptySendctx);
 	return r;
 }
 
@@ -421,7 +421,7 @@ Result<void> Conn::marshal(Req *req, rpc_rqst *rqst, u32 xid, SendBuf *sb, u32 *
 	req->resend_ok = false;
 	const bool pulled = (u32)copied > cs.head_len;
 	if (pulled)
-		ep_->stats.pullup_bytes.add_return((u32)copied - cs.head_len);
+		ep_->stats.add(ClntStat::PullupBytes, (u32)copied - cs.head_len);
 	req->write_offered = !inline_rpc && plan_.has_write ? plan_.write.length : 0;
 	req->reply_offered = !inline_rpc && plan_.has_reply ? plan_.reply_chunk.length : 0;
 	if (!inline_rpc)
@@ -478,7 +478,7 @@ static bool marshal_written(const core::ChunkLists &cl, const core::ChunkRef &c,
  */
 void Conn::backward_call(const core::V1Header &h, const u8 *msg)
 {
-	ep_->stats.backchannel_calls.add_return(1);
+	ep_->stats.add(ClntStat::BackchannelCalls);
 	if (core::v1_has_chunks(h)) {
 		refuse_backward_chunks(h.xid, (u32)bc_vers_.read());
 		return;
@@ -489,7 +489,7 @@ void Conn::backward_call(const core::V1Header &h, const u8 *msg)
 			rpcrdmax_trace_cb(ep_->xprt_, load_be32(msg), false);
 		return;
 	}
-	ep_->stats.bc_dropped.add_return(1);
+	ep_->stats.add(ClntStat::BcDropped);
 	rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "dropped a backward Call (XID %08x): %s",
 				 load_be32(msg),
 				 rc == -err::ENOBUFS   ? "every backward slot is busy"
@@ -515,7 +515,7 @@ bool Conn::backward_read_list(ConstBytes raw)
 		    core::MsgDirection::Call)
 		return false;
 	bc_vers_.set((int)core::kRpcRdmaVersion1);
-	ep_->stats.backchannel_calls.add_return(1);
+	ep_->stats.add(ClntStat::BackchannelCalls);
 	refuse_backward_chunks(h.xid, core::kRpcRdmaVersion1);
 	return true;
 }
@@ -616,7 +616,7 @@ bool Conn::handle_reply(RecvBuf *rb, u32 len, const ib_wc &wc)
 		return true;
 
 	if (action == core::RequesterAction::Drop) {
-		st.bad_reply.add_return(1);
+		st.add(ClntStat::BadReply);
 		reply_err(verdict == core::V1Verdict::TooShort ? RPCRDMAX_REPLY_ERR_SHORT
 			  : verdict == core::V1Verdict::VersionMismatch ? RPCRDMAX_REPLY_ERR_VERS
 									: RPCRDMAX_REPLY_ERR_HDR,
@@ -636,7 +636,7 @@ bool Conn::handle_reply(RecvBuf *rb, u32 len, const ib_wc &wc)
 	}
 	if (call_vers() == core::kRpcRdmaVersion2) {
 		/* Draft Section 7.3: a version 2 Call gets a version 2 Reply. */
-		st.bad_reply.add_return(1);
+		st.add(ClntStat::BadReply);
 		reply_err(RPCRDMAX_REPLY_ERR_VERS, raw);
 		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_WARNING,
 					 "dropped a version 1 Reply to a version 2 Call");
@@ -724,7 +724,7 @@ bool Conn::invalidation_ok(const ib_wc &wc, const core::V1Header &h, Req *req)
 	if ((h.vers != core::kRpcRdmaVersion2 || wc_invalidated_rkey(wc) == req->inv_handle) &&
 	    frwr_remote_invalidated(req, wc_invalidated_rkey(wc)))
 		return true;
-	ep_->stats.bad_reply.add_return(1);
+	ep_->stats.add(ClntStat::BadReply);
 	rpcrdmax_log_ratelimited(RPCRDMAX_LOG_WARNING,
 				 "XID %08x: server invalidated rkey %08x, not %s", h.xid,
 				 wc_invalidated_rkey(wc),
@@ -758,7 +758,7 @@ void Conn::take_reply(Req *req, rpc_rqst *rqst, RecvBuf *rb, ConstBytes raw,
 			ok = false;
 		if (!ok) {
 			req->reply_status = -err::EIO;
-			st.bad_reply.add_return(1);
+			st.add(ClntStat::BadReply);
 			reply_err(RPCRDMAX_REPLY_ERR_HDR, raw);
 		} else {
 			req->held = rb;
@@ -770,7 +770,7 @@ void Conn::take_reply(Req *req, rpc_rqst *rqst, RecvBuf *rb, ConstBytes raw,
 		if (!h.chunks.has_reply || !req->reply_offered ||
 		    !marshal_written(h.chunks, h.chunks.reply, req->reply_offered, &written)) {
 			req->reply_status = -err::EIO;
-			st.bad_reply.add_return(1);
+			st.add(ClntStat::BadReply);
 			reply_err(RPCRDMAX_REPLY_ERR_HDR, raw);
 		} else {
 			req->nomsg_len = written;
@@ -815,7 +815,7 @@ void Conn::finish_reply(Req *req, bool may_lend)
 
 	frwr_release(req);
 	if (req->ddp_len || req->nomsg_len)
-		ep_->stats.reply_bytes.add_return((long long)req->ddp_len + req->nomsg_len);
+		ep_->stats.add(ClntStat::ReplyBytes, (long long)req->ddp_len + req->nomsg_len);
 	if (status == 0) {
 		if (req->nomsg_len) {
 			status = (int)req->nomsg_len;
@@ -830,7 +830,7 @@ void Conn::finish_reply(Req *req, bool may_lend)
 			if (status < 0)
 				status = -err::EIO;
 			else if (req->ddp_len)
-				ep_->stats.fixup_bytes.add_return(req->reply_len);
+				ep_->stats.add(ClntStat::FixupBytes, req->reply_len);
 		}
 	}
 	rpcrdmax_xprt_complete_unpin(ep_->xprt_, rqst, status);

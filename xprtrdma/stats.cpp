@@ -20,14 +20,17 @@ void ClntEp::print_stats(seq_file *seq)
 	 * request's buffers at the size sunrpc asks for, and Send and
 	 * Receive buffers are fixed per connection.  Replies waiting for a
 	 * Send: the stock module prints 0 in that column too. */
-	Counters &s = stats;
-	rpcrdmax_seq_printf(seq, "%d %d %d %lld %lld %lld %lld %u %d %d %d ", s.read_chunks.read(),
-			    s.write_chunks.read(), s.reply_chunks.read(), s.request_bytes.read(),
-			    s.reply_bytes.read(), s.pullup_bytes.read(), s.fixup_bytes.read(), 0,
-			    s.failed_marshal.read(), s.bad_reply.read(), s.nomsg_calls.read());
-	rpcrdmax_seq_printf(seq, "%d %u %d %d %d %u\n", s.mrs_recovered.read(), 0,
-			    s.mrs_allocated.read(), s.local_inv_needed.read(),
-			    s.empty_sendctx.read(), 0);
+	auto v = [this](ClntStat c) { return stats.read(c); };
+
+	rpcrdmax_seq_printf(seq, "%lld %lld %lld %lld %lld %lld %lld %u %lld %lld %lld ",
+			    v(ClntStat::ReadChunks), v(ClntStat::WriteChunks),
+			    v(ClntStat::ReplyChunks), v(ClntStat::RequestBytes),
+			    v(ClntStat::ReplyBytes), v(ClntStat::PullupBytes), v(ClntStat::FixupBytes),
+			    0, v(ClntStat::FailedMarshal), v(ClntStat::BadReply),
+			    v(ClntStat::NomsgCalls));
+	rpcrdmax_seq_printf(seq, "%lld %u %lld %lld %lld %u\n", v(ClntStat::MrsRecovered), 0,
+			    v(ClntStat::MrsAllocated), v(ClntStat::LocalInvNeeded),
+			    v(ClntStat::EmptySendctx), 0);
 }
 
 /*
@@ -36,39 +39,39 @@ void ClntEp::print_stats(seq_file *seq)
  */
 void ClntEp::print_counters(seq_file *seq)
 {
-	Counters &s = stats;
+	const Counters &s = stats;
 	const struct {
 		const char *name;
 		long long value;
 	} rows[] = {
-		{ "read_chunk_count", s.read_chunks.read() },
-		{ "write_chunk_count", s.write_chunks.read() },
-		{ "reply_chunk_count", s.reply_chunks.read() },
-		{ "total_rdma_request", s.request_bytes.read() },
-		{ "total_rdma_reply", s.reply_bytes.read() },
-		{ "pullup_copy_count", s.pullup_bytes.read() },
-		{ "fixup_copy_count", s.fixup_bytes.read() },
-		{ "failed_marshal_count", s.failed_marshal.read() },
-		{ "bad_reply_count", s.bad_reply.read() },
-		{ "nomsg_call_count", s.nomsg_calls.read() },
-		{ "bcall_count", s.backchannel_calls.read() },
-		{ "mrs_recycled", s.mrs_recovered.read() },
-		{ "mrs_allocated", s.mrs_allocated.read() },
-		{ "local_inv_needed", s.local_inv_needed.read() },
-		{ "empty_sendctx_q", s.empty_sendctx.read() },
+		{ "read_chunk_count", s.read(ClntStat::ReadChunks) },
+		{ "write_chunk_count", s.read(ClntStat::WriteChunks) },
+		{ "reply_chunk_count", s.read(ClntStat::ReplyChunks) },
+		{ "total_rdma_request", s.read(ClntStat::RequestBytes) },
+		{ "total_rdma_reply", s.read(ClntStat::ReplyBytes) },
+		{ "pullup_copy_count", s.read(ClntStat::PullupBytes) },
+		{ "fixup_copy_count", s.read(ClntStat::FixupBytes) },
+		{ "failed_marshal_count", s.read(ClntStat::FailedMarshal) },
+		{ "bad_reply_count", s.read(ClntStat::BadReply) },
+		{ "nomsg_call_count", s.read(ClntStat::NomsgCalls) },
+		{ "bcall_count", s.read(ClntStat::BackchannelCalls) },
+		{ "mrs_recycled", s.read(ClntStat::MrsRecovered) },
+		{ "mrs_allocated", s.read(ClntStat::MrsAllocated) },
+		{ "local_inv_needed", s.read(ClntStat::LocalInvNeeded) },
+		{ "empty_sendctx_q", s.read(ClntStat::EmptySendctx) },
 		/* not in stock */
-		{ "bcall_reply_count", s.bc_replies.read() },
-		{ "bcall_dropped_count", s.bc_dropped.read() },
-		{ "send_error_count", s.send_errors.read() },
-		{ "req_block_alloc_count", s.req_blocks.read() },
-		{ "vers1_conn_count", s.vers1_conns.read() },
-		{ "vers2_conn_count", s.vers2_conns.read() },
-		{ "v2_error_count", s.v2_errors.read() },
-		{ "v2_refused_count", s.v2_refused.read() },
-		{ "bcall_v2_count", s.bc_v2_calls.read() },
-		{ "local_inv_fenced_count", s.inv_fenced.read() },
-		{ "late_call_count", s.late_calls.read() },
-		{ "mrs_live", s.mrs_live.read() },
+		{ "bcall_reply_count", s.read(ClntStat::BcReplies) },
+		{ "bcall_dropped_count", s.read(ClntStat::BcDropped) },
+		{ "send_error_count", s.read(ClntStat::SendErrors) },
+		{ "req_block_alloc_count", s.read(ClntStat::ReqBlocks) },
+		{ "vers1_conn_count", s.read(ClntStat::Vers1Conns) },
+		{ "vers2_conn_count", s.read(ClntStat::Vers2Conns) },
+		{ "v2_error_count", s.read(ClntStat::V2Errors) },
+		{ "v2_refused_count", s.read(ClntStat::V2Refused) },
+		{ "bcall_v2_count", s.read(ClntStat::BcV2Calls) },
+		{ "local_inv_fenced_count", s.read(ClntStat::InvFenced) },
+		{ "late_call_count", s.read(ClntStat::LateCalls) },
+		{ "mrs_live", s.read(ClntStat::MrsLive) },
 	};
 	for (const auto &r : rows)
 		rpcrdmax_seq_printf(seq, "%s %lld\n", r.name, r.value);

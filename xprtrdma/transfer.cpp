@@ -31,7 +31,7 @@ void Conn::send_status(const ib_wc &wc)
 	if (wc_ok(wc, "Send"))
 		return;
 	if (wc_status(wc) != RPCRDMAX_IB_WC_WR_FLUSH_ERR)
-		ep_->stats.send_errors.add_return(1);
+		ep_->stats.add(ClntStat::SendErrors);
 	lost();
 }
 
@@ -111,7 +111,7 @@ Result<void> Conn::send(rpc_rqst *rqst, u32 xid)
 	req->give_back_if_lent();
 	SendBuf *sb = take_send(&signal);
 	if (!sb) {
-		ep_->stats.empty_sendctx.add_return(1);
+		ep_->stats.add(ClntStat::EmptySendctx);
 		return error(err::ENOBUFS);
 	}
 	u32 len = 0;
@@ -148,7 +148,7 @@ Result<void> Conn::bc_send(rpc_rqst *rqst, u32 xid, u32 len)
 		return error(err::EMSGSIZE);
 	SendBuf *sb = take_send(&signal);
 	if (!sb) {
-		ep_->stats.empty_sendctx.add_return(1);
+		ep_->stats.add(ClntStat::EmptySendctx);
 		return error(err::ENOBUFS);
 	}
 	/* rdma_credit: the backward Calls we take at once.  In the version
@@ -163,7 +163,7 @@ Result<void> Conn::bc_send(rpc_rqst *rqst, u32 xid, u32 len)
 		return error(err::EMSGSIZE);
 	}
 	RPCRDMAX_TRY(post_send_chain(rqst, sb, enc.value() + len, signal, 0));
-	ep_->stats.bc_replies.add_return(1);
+	ep_->stats.add(ClntStat::BcReplies);
 	if (tp_on(RPCRDMAX_TP_XPRTRDMA_CB_REPLY))
 		rpcrdmax_trace_cb(ep_->xprt_, xid, true);
 	return {};

@@ -99,7 +99,7 @@ template <typename Encode> Result<void> Conn::post_control(Encode encode)
  */
 void Conn::refuse_backward_chunks(u32 xid, u32 vers)
 {
-	ep_->stats.bc_dropped.add_return(1);
+	ep_->stats.add(ClntStat::BcDropped);
 	auto r = post_control([&](Bytes out) -> Result<u32> {
 		if (vers == core::kRpcRdmaVersion2) {
 			core::V2Error e = {};
@@ -145,8 +145,7 @@ void Conn::count_version(u32 vers)
 {
 	if (vers_counted_.cmpxchg(0, 1) != 0)
 		return;
-	Counters &st = ep_->stats;
-	(vers == core::kRpcRdmaVersion2 ? st.vers2_conns : st.vers1_conns).add_return(1);
+	ep_->stats.add(vers == core::kRpcRdmaVersion2 ? ClntStat::Vers2Conns : ClntStat::Vers1Conns);
 	rpcrdmax_clnt_count_version(vers);
 }
 
@@ -223,7 +222,7 @@ void Conn::v2_error(ConstBytes raw)
 	core::V2Verdict v = core::v2_decode(raw, lim, &h);
 
 	if (v != core::V2Verdict::Ok) {
-		ep_->stats.bad_reply.add_return(1);
+		ep_->stats.add(ClntStat::BadReply);
 		reply_err(RPCRDMAX_REPLY_ERR_HDR, raw);
 		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_WARNING, "dropped an RDMA2_ERROR: %s",
 					 core::v2_verdict_name(v));
@@ -242,7 +241,7 @@ void Conn::v2_error(ConstBytes raw)
 		return;
 	}
 	Req *req = Req::from_call_buffer(rqst_buffer(rqst));
-	ep_->stats.v2_errors.add_return(1);
+	ep_->stats.add(ClntStat::V2Errors);
 	if (tp_on(RPCRDMAX_TP_XPRTRDMA_ERR_UNRECOGNIZED))
 		rpcrdmax_trace_err_unrecognized(rqst, h.error.code);
 	const core::V2Error &e = h.error;
@@ -268,7 +267,7 @@ void Conn::v2_control(ConstBytes raw)
 	core::V2Error e;
 
 	if (v != core::V2Verdict::Ok) {
-		ep_->stats.bad_reply.add_return(1);
+		ep_->stats.add(ClntStat::BadReply);
 		reply_err(RPCRDMAX_REPLY_ERR_HDR, raw);
 		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_WARNING,
 					 "dropped a version 2 message (rdma_proc %u): %s",
@@ -285,7 +284,7 @@ void Conn::v2_control(ConstBytes raw)
 	case core::V2Control::ReplyError:
 		break;
 	}
-	ep_->stats.v2_refused.add_return(1);
+	ep_->stats.add(ClntStat::V2Refused);
 	rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE,
 				 "server sent rdma_proc %u (opttype %u), which we do not take: "
 				 "answering %s",
@@ -310,7 +309,7 @@ bool Conn::v2_message(RecvBuf *rb, ConstBytes raw, const ib_wc &wc, core::V2Proc
 
 	if (call_vers() != core::kRpcRdmaVersion2) {
 		/* We went back to version 1 (ERR_VERS): the server must too. */
-		st.bad_reply.add_return(1);
+		st.add(ClntStat::BadReply);
 		reply_err(RPCRDMAX_REPLY_ERR_VERS, raw);
 		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_WARNING,
 					 "dropped a version 2 message on a version 1 connection");
@@ -333,7 +332,7 @@ bool Conn::v2_message(RecvBuf *rb, ConstBytes raw, const ib_wc &wc, core::V2Proc
 	    (h.payload_len < 8 || load_be32(msg + 4) != dir))
 		v = core::V2Verdict::BadXdr;
 	if (v != core::V2Verdict::Ok) {
-		st.bad_reply.add_return(1);
+		st.add(ClntStat::BadReply);
 		reply_err(RPCRDMAX_REPLY_ERR_HDR, raw);
 		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_WARNING, "dropped a version 2 message: %s",
 					 core::v2_verdict_name(v));
@@ -341,7 +340,7 @@ bool Conn::v2_message(RecvBuf *rb, ConstBytes raw, const ib_wc &wc, core::V2Proc
 	}
 	if (dir == core::kMsgCall) {
 		bc_vers_.set((int)core::kRpcRdmaVersion2);
-		st.bc_v2_calls.add_return(1);
+		st.add(ClntStat::BcV2Calls);
 		backward_call(h, msg);
 		return true;
 	}

@@ -27,6 +27,7 @@
 #include "rpcrdmax/ktl/alloc.h"
 #include "rpcrdmax/ktl/list.h"
 #include "rpcrdmax/ktl/lock.h"
+#include "rpcrdmax/ktl/percpu.h"
 #include "rpcrdmax/ktl/sync.h"
 #include "rpcrdmax/ktl/trace.h"
 #include "rpcrdmax/rdma/endpoint.h"
@@ -249,20 +250,51 @@ struct Req {
 };
 void destroy_req(Req *req);
 
-struct Counters {
-	Atomic read_chunks, write_chunks, reply_chunks, nomsg_calls;
-	Atomic64 request_bytes, reply_bytes, pullup_bytes, fixup_bytes;
-	Atomic failed_marshal, bad_reply, backchannel_calls, bc_replies, bc_dropped, send_errors;
-	Atomic mrs_allocated, mrs_recovered, local_inv_needed, empty_sendctx;
-	Atomic mrs_live;	/* MRs its connections hold now (mrs_allocated never falls) */
-	Atomic req_blocks; /* request blocks allocated (reused ones not counted) */
+/*
+ * The client's counters, stock's rx_stats and ours (stats.cpp names them),
+ * per ClntEp and per CPU like the server's rdma_stat_*: an add is this
+ * CPU's copy, one instruction (ktl/percpu.h); a read sums the copies.
+ */
+enum class ClntStat : u32 {
+	ReadChunks, WriteChunks, ReplyChunks, NomsgCalls,
+	RequestBytes, ReplyBytes, PullupBytes, FixupBytes,
+	FailedMarshal, BadReply, BackchannelCalls, BcReplies, BcDropped, SendErrors,
+	MrsAllocated, MrsRecovered, LocalInvNeeded, EmptySendctx,
+	MrsLive,	/* MRs its connections hold now (MrsAllocated never falls) */
+	ReqBlocks,	/* request blocks allocated (reused ones not counted) */
 	/* RPC-over-RDMA Version Two: connections by the version they
 	 * settled on, RDMA2_ERRORs received for our Calls, property
 	 * operations refused with RDMA2_ERR_INVAL_OPTION. */
-	Atomic vers1_conns, vers2_conns, v2_errors, v2_refused;
-	Atomic bc_v2_calls;	/* backward Calls that came in version 2 */
-	Atomic inv_fenced;	/* LOCAL_INVs not done in time: fence_invalidate */
-	Atomic late_calls;	/* sent after their major timeout: reply_major */
+	Vers1Conns, Vers2Conns, V2Errors, V2Refused,
+	BcV2Calls,	/* backward Calls that came in version 2 */
+	InvFenced,	/* LOCAL_INVs not done in time: fence_invalidate */
+	LateCalls,	/* sent after their major timeout: reply_major */
+	Count
+};
+
+class Counters {
+public:
+	Counters() : pcpu_(rpcrdmax_alloc_percpu_u64((u32)ClntStat::Count)) {}
+	~Counters() { rpcrdmax_free_percpu_u64(pcpu_); }
+	Counters(const Counters &) = delete;
+	Counters &operator=(const Counters &) = delete;
+
+	/// Whether the counters were made: a ClntEp without them is not
+	/// used (rpcrdmax_clnt_create fails), so add() need not test.
+	bool made() const { return pcpu_ != nullptr; }
+	/// Count @n (negative: a gauge going down) in @s.
+	void add(ClntStat s, long long n = 1)
+	{
+		this_cpu_add(pcpu_ + (u32)s, (unsigned long long)n);
+	}
+	/// @s, summed over the CPUs.
+	long long read(ClntStat s) const
+	{
+		return pcpu_ ? (long long)rpcrdmax_percpu_sum_u64(pcpu_, (u32)s) : 0;
+	}
+
+private:
+	unsigned long long RPCRDMAX_PERCPU *pcpu_;
 };
 
 class Conn final : public CmEvents {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * shim/kernel/mem.c - memory and pages for the C++ side.
+ * shim/kernel/mem.c - memory, pages and per-CPU counters for the C++ side.
  *
  * C++ allocates only through these (see ktl/alloc.h: every allocation names
  * its GFP flags and may fail).  The GFP values C++ passes come from the
@@ -102,4 +102,42 @@ void *rpcrdmax_page_address(struct page *page)
 unsigned long long rpcrdmax_totalram_bytes(void)
 {
 	return (unsigned long long)totalram_pages() << PAGE_SHIFT;
+}
+
+/**
+ * rpcrdmax_alloc_percpu_u64 - per-CPU counters for C++
+ * @n: 64-bit counters wanted in each CPU's copy
+ *
+ * Returns the per-CPU array, zeroed, or NULL.  C++ adds to this CPU's
+ * copy itself (ktl/percpu.h) and reads the sum through
+ * rpcrdmax_percpu_sum_u64().
+ */
+unsigned long long __percpu *rpcrdmax_alloc_percpu_u64(unsigned int n)
+{
+	return __alloc_percpu(sizeof(unsigned long long) * n, __alignof__(unsigned long long));
+}
+ALLOW_ERROR_INJECTION(rpcrdmax_alloc_percpu_u64, NULL);
+
+/**
+ * rpcrdmax_free_percpu_u64 - free rpcrdmax_alloc_percpu_u64()'s array
+ * @p: the array, or NULL
+ */
+void rpcrdmax_free_percpu_u64(unsigned long long __percpu *p)
+{
+	free_percpu(p);
+}
+
+/**
+ * rpcrdmax_percpu_sum_u64 - counter @i of per-CPU array @p, summed over the CPUs
+ * @p: an array from rpcrdmax_alloc_percpu_u64()
+ * @i: the counter's index
+ */
+unsigned long long rpcrdmax_percpu_sum_u64(const unsigned long long __percpu *p, unsigned int i)
+{
+	unsigned long long sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += READ_ONCE(per_cpu_ptr(p, cpu)[i]);
+	return sum;
 }
