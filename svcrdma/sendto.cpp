@@ -632,8 +632,10 @@ using rpcrdmax::svcrdma::CallCtx;
 using rpcrdmax::svcrdma::SvcConn;
 
 /** rpcrdmax_svcc_result_payload - mark a DDP-eligible result of the Reply; 0 or -E2BIG */
-extern "C" int rpcrdmax_svcc_result_payload(rpcrdmax_svcc *conn, rpcrdmax_svc_ctxt *ctxt,
-					    unsigned int offset, unsigned int length) noexcept
+extern "C" RPCRDMAX_HOT_ENTRY int rpcrdmax_svcc_result_payload(rpcrdmax_svcc *conn,
+							      rpcrdmax_svc_ctxt *ctxt,
+							      unsigned int offset,
+							      unsigned int length) noexcept
 {
 	if (!ctxt)
 		return 0;
