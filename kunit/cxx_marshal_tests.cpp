@@ -1250,11 +1250,12 @@ static void connect_fails_case(Reporter check)
 			break;
 		rpcrdmax_cm_event_info ev = {};
 		ev.event = f.event;
-		EXPECT(str_equal(c->fail_reason(), "no CM event in time"));
+		EXPECT(str_equal(c->fail_reason(-err::ETIMEDOUT), "no CM event in time"));
+		EXPECT(str_equal(c->fail_reason(-err::ECONNREFUSED), "failed before any CM event"));
 		c->cm_event(nullptr, ev);
 		auto r = c->wait_established(kWaitMs);
 		EXPECT(r.is_error() && r.error().code() == f.err);
-		EXPECT(str_equal(c->fail_reason(), f.reason));
+		EXPECT(str_equal(c->fail_reason(r.error().code()), f.reason));
 		EXPECT(b.x->disconnects.read() == 0);
 		delete c;
 	}

@@ -173,10 +173,14 @@ Result<void> Conn::wait_event(Completion *c, unsigned int ms)
 	}
 }
 
-const char *Conn::fail_reason() const
+/* What failed the connect that ended with @rc: the CM event that did,
+ * else whether its wait ran out or a step failed by itself (as
+ * rdma_connect() does on iWARP when the peer refuses at once). */
+const char *Conn::fail_reason(int rc) const
 {
 	switch (fail_event_.read()) {
-	case -1: return "no CM event in time";
+	case -1:
+		return rc == -err::ETIMEDOUT ? "no CM event in time" : "failed before any CM event";
 	case RPCRDMAX_CM_ADDR_ERROR: return "address error";
 	case RPCRDMAX_CM_ROUTE_ERROR: return "route error";
 	case RPCRDMAX_CM_CONNECT_ERROR: return "connect error";

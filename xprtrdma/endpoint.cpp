@@ -94,10 +94,12 @@ int ClntEp::connect(const void *addr, unsigned int addrlen)
 	if (tp_on(RPCRDMAX_TP_XPRTRDMA_CONNECT))
 		rpcrdmax_trace_connect(xprt_, r.is_error() ? r.error().code() : 0);
 	if (r.is_error()) {
+		const int rc = r.error().code();
+
 		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE, "connect failed while %s: %d (%s)",
-					 c->stage, r.error().code(), c->fail_reason());
+					 c->stage, rc, c->fail_reason(rc));
 		delete c;
-		return r.error().code();
+		return rc;
 	}
 	bc_max_.set((int)c->bc_max_payload());
 	delete exchange(conn_, c);

@@ -409,7 +409,7 @@ public:
 	Result<void> wait_established(unsigned int ms) { return wait_event(&established_, ms); }
 	/* What failed the connect, for its log line: the CM event, by the
 	 * name rdma_cm's own messages use, or "no CM event in time". */
-	const char *fail_reason() const;
+	const char *fail_reason(int rc) const;
 	bool established() const { return connected_.read() != 0; }
 
 private:
