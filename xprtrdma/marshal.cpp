@@ -563,11 +563,9 @@ static int place_reply(rpc_rqst *rqst, const u8 *src, u32 len, u32 ddp_len)
 }
 
 /* xprtrdma_decode_seg: each Write list and Reply chunk segment a Reply
- * returns, walked only while the event is on. */
+ * returns (called only while the event is on). */
 static void trace_returned(const core::ChunkLists &cl)
 {
-	if (!tp_on(RPCRDMAX_TP_XPRTRDMA_DECODE_SEG))
-		return;
 	cl.for_each_segment(cl.kWriteList | cl.kReplyChunk,
 			    [](const core::ChunkRef &, u32, const core::Segment &s) {
 				    rpcrdmax_trace_decode_seg(s.handle, s.length, s.offset);
@@ -707,7 +705,8 @@ bool Conn::forward_reply(RecvBuf *rb, ConstBytes raw, const ib_wc &wc,
 		return true;
 	}
 	req->reset_reply();
-	trace_returned(h.chunks);
+	if (tp_on(RPCRDMAX_TP_XPRTRDMA_DECODE_SEG))
+		trace_returned(h.chunks);
 	take_reply(req, rqst, rb, raw, h);
 	return complete(req, rqst);
 }
