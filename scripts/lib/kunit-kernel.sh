@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Build the KUnit kernel: linux-source-6.1 of the guest kernel's version,
 # `ARCH=x86_64 tinyconfig` plus kunit/kunit.config, compiled with ccache;
-# and the debug kernel: the same plus kunit/debug.config (issue 14).
+# and the debug kernel: the same plus kunit/debug.config.
 # The tree stays in place (modules are built against it with KDIR=), so
 # "atomic" here means: a directory without its .complete stamp is wiped
 # and rebuilt, never used.

@@ -8,7 +8,7 @@
 #    modules the Debian kernel needs to mount it (fast; keyed by kernel
 #    version and the content of this file and scripts/guest/init).
 # Both are made in a temporary folder and renamed into place when complete.
-# A third, the package root, is for e2e's package case (issue 15): the
+# A third, the package root, is for e2e's package case: the
 # guest tree plus what DKMS needs to build rpcrdmax for the guest kernel.
 
 build_rootfs_base() {
