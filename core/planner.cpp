@@ -33,9 +33,10 @@ static u64 stream_len(const MsgShape &m)
 	return (u64)m.head.len + m.pages.len + m.pad + m.tail.len;
 }
 
-static bool shape_ok(const MsgShape &m)
+/* @m, whose stream is @len octets (stream_len), as the planner takes it */
+static bool shape_ok(const MsgShape &m, u64 len)
 {
-	if (m.pad > 3 || stream_len(m) > ktl::U32_MAX)
+	if (m.pad > 3 || len > ktl::U32_MAX)
 		return false;
 	/* A DDP item sits after the RPC header: never at position zero,
 	 * which RFC 8166 Section 3.5.3.1 reserves for the Long Call. */
@@ -72,6 +73,12 @@ static bool add_extent(PlannedChunk *c, ExtentId id, u32 len, u32 page_offset,
 	u64 in_reg = page_offset & (p.page_size - 1); /* octets before us */
 	u32 done = 0;
 
+	/* within one registration (a READ's data, mostly): one segment */
+	if (len && in_reg + len <= reg && c->nsegs < limit) {
+		c->segs[c->nsegs++] = PlannedSegment{id, 0, len};
+		c->length += len;
+		return true;
+	}
 	while (done < len) {
 		u64 room = reg - in_reg;
 		u32 n = (u32)ktl::min<u64>(room, len - done);
@@ -107,9 +114,9 @@ static bool ddp_usable(const MsgShape &m, const PlanParams &p)
 	return m.ddp && p.ddp_allowed && m.pages.len > 0;
 }
 
-static PlanError plan_reply(const MsgShape &m, const PlanParams &p, Plan *out)
+/* The Reply of @m (its stream @total octets long) */
+static PlanError plan_reply(const MsgShape &m, u64 total, const PlanParams &p, Plan *out)
 {
-	u64 total = stream_len(m);
 	u64 hdr = min_header_size(p.vers);
 
 	out->reply = ReplyForm::Inline;
@@ -147,9 +154,9 @@ static PlanError plan_reply(const MsgShape &m, const PlanParams &p, Plan *out)
 	return PlanError::None;
 }
 
-static PlanError plan_call(const MsgShape &m, const PlanParams &p, Plan *out)
+/* The Call of @m (its stream @total octets long), after its Reply's */
+static PlanError plan_call(const MsgShape &m, u64 total, const PlanParams &p, Plan *out)
 {
-	u64 total = stream_len(m);
 	u64 hdr = min_header_size(p.vers);
 	u64 reduced = (u64)m.head.len + m.tail.len;
 
@@ -221,13 +228,15 @@ PlanError plan_rpc(const MsgShape &call, const MsgShape &reply,
 
 	if (!planner_impl::params_ok(params))
 		return PlanError::BadParams;
-	if (!planner_impl::shape_ok(call) || !planner_impl::shape_ok(reply))
+	const u64 call_len = planner_impl::stream_len(call);
+	const u64 reply_len = planner_impl::stream_len(reply);
+	if (!planner_impl::shape_ok(call, call_len) || !planner_impl::shape_ok(reply, reply_len))
 		return PlanError::BadShape;
-	e = planner_impl::plan_reply(reply, params, out);
+	e = planner_impl::plan_reply(reply, reply_len, params, out);
 	if (e != PlanError::None)
 		return e;
 	out->reply_inline_max = params.reply_threshold - out->reply_hdr_len;
-	return planner_impl::plan_call(call, params, out);
+	return planner_impl::plan_call(call, call_len, params, out);
 }
 
 namespace planner_impl {
@@ -270,14 +279,16 @@ bool plan_one_write(u64 call_len, const MsgShape &reply, const PlanParams &param
 {
 	using namespace planner_impl;
 
+	const u64 reply_len = stream_len(reply);
+
 	/* the shape's own test first: it tells most other RPCs apart */
-	if (!ddp_usable(reply, params) || !params_ok(params) || !shape_ok(reply))
+	if (!ddp_usable(reply, params) || !params_ok(params) || !shape_ok(reply, reply_len))
 		return false;
 	const u64 hdr = one_segment_msg_size(params.vers, true); /* the Call's and the Reply's */
 
 	/* the whole Reply would not fit inline; its data item fits one
 	 * registration; the rest of it and the Call fit inline */
-	if (min_header_size(params.vers) + stream_len(reply) <= params.reply_threshold ||
+	if (min_header_size(params.vers) + reply_len <= params.reply_threshold ||
 	    !fits_one_registration(reply.pages.page_offset, reply.pages.len, params) ||
 	    hdr + reply.head.len + reply.tail.len > params.reply_threshold ||
 	    hdr + call_len > params.call_threshold)
@@ -291,7 +302,8 @@ bool plan_one_reply(u64 call_len, const MsgShape &reply, const PlanParams &param
 {
 	using namespace planner_impl;
 
-	if (reply.pages.len || reply.pad || reply.tail.len || !params_ok(params) || !shape_ok(reply))
+	if (reply.pages.len || reply.pad || reply.tail.len || !params_ok(params) ||
+	    !shape_ok(reply, stream_len(reply)))
 		return false;
 	const u64 hdr = one_segment_msg_size(params.vers, false);
 

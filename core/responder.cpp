@@ -84,47 +84,63 @@ static bool echo_chunk(ChunkLists *out, const ChunkLists &cl, const ChunkRef &c,
 	return true;
 }
 
-/* The results lie inside the Reply, in order, without overlap. */
-static bool payloads_valid(const ReplyShape &s)
+/*
+ * Which results go into Write chunks, and what that leaves for the body:
+ * false when the results do not lie inside the Reply, in order, without
+ * overlap.  One pass; the counts stay in locals until the end, as the
+ * compiler cannot keep fields of *@p in registers across the stores into
+ * p->writes[] and p->body[].
+ */
+static bool plan_writes(const ChunkLists &cl, const ReplyShape &s, ReplyPlan *p)
 {
-	u32 prev_end = 0;
+	const u32 nwrites = ktl::min(cl.nwrite, kMaxChunksCap);
+	u32 at = 0, prev_end = 0, write_len = 0, nbody = 0, body_len = 0;
 
+	/* no Write list, no results (a Short or Long Reply): the body is
+	 * the whole Reply */
+	if (!nwrites && !s.npayloads) {
+		p->body[0] = { 0, s.len };
+		p->nbody = s.len ? 1 : 0;
+		p->nwrites = 0;
+		p->write_len = 0;
+		p->body_len = s.len;
+		return true;
+	}
 	if (s.npayloads > kMaxChunksCap)
 		return false;
 	for (u32 i = 0; i < s.npayloads; i++) {
-		const Range &r = s.payloads[i];
+		const Range r = s.payloads[i];
 		if (r.off < prev_end || r.off > s.len || r.len > s.len - r.off)
 			return false;
 		prev_end = r.off + r.len;
-	}
-	return true;
-}
-
-/* Which results go into Write chunks, and what that leaves for the body. */
-static void plan_writes(const ChunkLists &cl, const ReplyShape &s, ReplyPlan *p)
-{
-	u32 at = 0; /* the body's next octet */
-
-	p->nwrites = ktl::min(cl.nwrite, kMaxChunksCap);
-	for (u32 i = 0; i < p->nwrites; i++)
-		p->writes[i] = {};
-	for (u32 i = 0; i < s.npayloads && i < p->nwrites; i++) {
-		const Range &r = s.payloads[i];
-		if (!r.len || cl.chunk_length(cl.write[i]) < r.len)
-			continue; /* stays in the body */
-		u32 end = r.off + r.len;
-		u32 next = i + 1 < s.npayloads ? s.payloads[i + 1].off : s.len;
-		u32 pad = ktl::min(ktl::round_up<u32>(r.len, 4) - r.len, next - end);
+		if (i >= nwrites)
+			continue;
+		if (!r.len || cl.chunk_length(cl.write[i]) < r.len) {
+			p->writes[i] = {}; /* it stays in the body */
+			continue;
+		}
+		/* its round-up, as far as the Reply holds it before the next */
+		const u32 next = i + 1 < s.npayloads ? s.payloads[i + 1].off : s.len;
+		const u32 pad = ktl::min(ktl::round_up<u32>(r.len, 4) - r.len, next - prev_end);
 		p->writes[i] = r;
-		p->write_len += r.len;
-		if (r.off > at)
-			p->body[p->nbody++] = { at, r.off - at };
-		at = end + pad;
+		write_len += r.len;
+		if (r.off > at) {
+			p->body[nbody++] = { at, r.off - at };
+			body_len += r.off - at;
+		}
+		at = prev_end + pad;
 	}
-	if (at < s.len)
-		p->body[p->nbody++] = { at, s.len - at };
-	for (u32 i = 0; i < p->nbody; i++)
-		p->body_len += p->body[i].len;
+	for (u32 i = s.npayloads; i < nwrites; i++)
+		p->writes[i] = {};
+	if (at < s.len) {
+		p->body[nbody++] = { at, s.len - at };
+		body_len += s.len - at;
+	}
+	p->nwrites = nwrites;
+	p->write_len = write_len;
+	p->nbody = nbody;
+	p->body_len = body_len;
+	return true;
 }
 
 ReplyPlan v1_plan_reply(const V1Header &call, const ReplyShape &s, u32 vers, u32 inline_max)
@@ -134,24 +150,20 @@ ReplyPlan v1_plan_reply(const V1Header &call, const ReplyShape &s, u32 vers, u32
 	ReplyPlan p RPCRDMAX_NOINIT;
 
 	p.route = ReplyRoute::Bad;
-	p.nwrites = 0;
-	p.write_len = 0;
-	p.body_len = 0;
-	p.nbody = 0;
-	if ((u64)s.head_len + s.page_len + s.tail_len != s.len || !payloads_valid(s))
+	if ((u64)s.head_len + s.page_len + s.tail_len != s.len || !plan_writes(cl, s, &p)) {
+		p.nwrites = 0;
+		p.write_len = 0;
+		p.body_len = 0;
+		p.nbody = 0;
 		return p;
-	plan_writes(cl, s, &p);
+	}
 	/* RFC 8166 Section 4.3.3: a Short Reply too copies the Reply chunk */
-	if ((u64)fixed_header_size(vers) + reply_lists_size(cl) + p.body_len <=
-	    inline_max) {
+	if ((u64)fixed_header_size(vers) + reply_lists_size(cl) + p.body_len <= inline_max)
 		p.route = ReplyRoute::Inline;
-		return p;
-	}
-	if (!cl.has_reply || cl.chunk_length(cl.reply) < p.body_len) {
+	else if (!cl.has_reply || cl.chunk_length(cl.reply) < p.body_len)
 		p.route = ReplyRoute::NoRoom;
-		return p;
-	}
-	p.route = ReplyRoute::ReplyChunk;
+	else
+		p.route = ReplyRoute::ReplyChunk;
 	return p;
 }
 
@@ -223,6 +235,23 @@ u32 reply_lists_size(const ChunkLists &cl)
 
 u8 *put_reply_lists(u8 *p, const ChunkLists &cl, const ReplyPlan &plan)
 {
+	/* Most Replies echo no list, or one Write chunk of one segment (a
+	 * READ's): those at fixed offsets */
+	if (!cl.has_reply && (!cl.nwrite || (cl.nwrite == 1 && cl.write[0].nsegs == 1))) {
+		ktl::store_be32(p, 0); /* the Read list's end */
+		if (!cl.nwrite) {
+			ktl::store_be32(p + 4, 0); /* the Write list's end */
+			ktl::store_be32(p + 8, 0); /* no Reply chunk */
+			return p + 3 * kXdrWord;
+		}
+		u32 left = reply_written(plan, 0);
+		ktl::store_be32(p + 4, 1); /* a Write chunk */
+		ktl::store_be32(p + 8, 1); /* of one segment */
+		p = put_segment(p + 12, chunks::echo_segment(cl.segment(cl.write[0], 0), &left));
+		ktl::store_be32(p, 0);
+		ktl::store_be32(p + 4, 0);
+		return p + 2 * kXdrWord;
+	}
 	ktl::store_be32(p, 0);
 	p += kXdrWord;
 	for (u32 i = 0; i < cl.nwrite; i++) {
