@@ -114,9 +114,6 @@ u32 ChunkLists::encoded_size() const
 {
 	u32 n = 0;
 
-	if (!nread && nwrite == 1 && !has_reply) /* a READ's Call */
-		return 5 * kXdrWord + write[0].nsegs * kSegmentSize;
-
 	/* each read segment carries its own discriminator and position */
 	for (u32 i = 0; i < nread; i++)
 		n += read[i].nsegs * kReadSegmentSize;
@@ -320,17 +317,8 @@ u8 *put_lists(u8 *p, const ChunkLists &cl)
 {
 	using chunks_impl::put_word;
 
-	/* A READ's Call: one Write chunk of one segment, nothing else, at
-	 * fixed offsets */
-	if (!cl.nread && cl.nwrite == 1 && cl.write[0].nsegs == 1 && !cl.has_reply) {
-		ktl::store_be32(p, 0);	   /* the Read list's end */
-		ktl::store_be32(p + 4, 1); /* a Write chunk */
-		ktl::store_be32(p + 8, 1); /* of one segment */
-		p = put_segment(p + 12, cl.segment(cl.write[0], 0));
-		ktl::store_be32(p, 0);	   /* the Write list's end */
-		ktl::store_be32(p + 4, 0); /* no Reply chunk */
-		return p + 2 * kXdrWord;
-	}
+	if (!cl.nread && cl.nwrite == 1 && cl.write[0].nsegs == 1 && !cl.has_reply)
+		return put_one_write_lists(p, cl.segment(cl.write[0], 0));
 	for (u32 i = 0; i < cl.nread; i++) {
 		const ChunkRef &c = cl.read[i];
 		for (u32 j = 0; j < c.nsegs; j++) {

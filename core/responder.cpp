@@ -235,22 +235,11 @@ u32 reply_lists_size(const ChunkLists &cl)
 
 u8 *put_reply_lists(u8 *p, const ChunkLists &cl, const ReplyPlan &plan)
 {
-	/* Most Replies echo no list, or one Write chunk of one segment (a
-	 * READ's): those at fixed offsets */
-	if (!cl.has_reply && (!cl.nwrite || (cl.nwrite == 1 && cl.write[0].nsegs == 1))) {
-		ktl::store_be32(p, 0); /* the Read list's end */
-		if (!cl.nwrite) {
-			ktl::store_be32(p + 4, 0); /* the Write list's end */
-			ktl::store_be32(p + 8, 0); /* no Reply chunk */
-			return p + 3 * kXdrWord;
-		}
+	/* a READ's: one Write chunk of one segment, echoed */
+	if (!cl.has_reply && cl.nwrite == 1 && cl.write[0].nsegs == 1) {
 		u32 left = reply_written(plan, 0);
-		ktl::store_be32(p + 4, 1); /* a Write chunk */
-		ktl::store_be32(p + 8, 1); /* of one segment */
-		p = put_segment(p + 12, chunks::echo_segment(cl.segment(cl.write[0], 0), &left));
-		ktl::store_be32(p, 0);
-		ktl::store_be32(p + 4, 0);
-		return p + 2 * kXdrWord;
+		return chunks::put_one_write_lists(
+			p, chunks::echo_segment(cl.segment(cl.write[0], 0), &left));
 	}
 	ktl::store_be32(p, 0);
 	p += kXdrWord;

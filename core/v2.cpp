@@ -428,19 +428,15 @@ static ktl::Result<u32> encode_one_segment_msg(u32 xid, u32 vers, u32 credits, u
 
 	if (!p)
 		return ktl::error(err);
-	ktl::store_be32(p, 0); /* Read list */
-	p += kXdrWord;
-	if (!write) {
-		ktl::store_be32(p, 0); /* Write list */
-		p += kXdrWord;
-	}
-	ktl::store_be32(p, 1);	   /* a Write chunk, or a Reply chunk */
-	ktl::store_be32(p + 4, 1); /* of one segment */
-	p = put_segment(p + 8, seg);
 	if (write) {
-		ktl::store_be32(p, 0);	   /* the Write list's end */
-		ktl::store_be32(p + 4, 0); /* no Reply chunk */
+		chunks::put_one_write_lists(p, seg);
+		return size;
 	}
+	ktl::store_be32(p, 0);	   /* the Read list's end */
+	ktl::store_be32(p + 4, 0); /* the Write list's end */
+	ktl::store_be32(p + 8, 1); /* a Reply chunk */
+	ktl::store_be32(p + 12, 1); /* of one segment */
+	put_segment(p + 16, seg);
 	return size;
 }
 

@@ -204,6 +204,20 @@ bool encode(ktl::XdrWriter &xdr, const ChunkLists &cl);
  * octets (the caller checked): the octet after them. */
 u8 *put_lists(u8 *p, const ChunkLists &cl);
 
+/* The three lists when their only chunk is one Write chunk of the one
+ * segment @seg (a READ's Call, and its Reply's echo), at @p, which has
+ * room for write_list_size(1, 1) + 2 words: the octet after them. */
+inline u8 *put_one_write_lists(u8 *p, const Segment &seg)
+{
+	ktl::store_be32(p, 0);	   /* the Read list's end */
+	ktl::store_be32(p + 4, 1); /* a Write chunk */
+	ktl::store_be32(p + 8, 1); /* of one segment */
+	p = put_segment(p + 12, seg);
+	ktl::store_be32(p, 0);	   /* the Write list's end */
+	ktl::store_be32(p + 4, 0); /* no Reply chunk */
+	return p + 2 * kXdrWord;
+}
+
 /*
  * A Responder's copy of one of the Call's segments in its Reply: its
  * length cut to the @left octets of the data item not yet accounted
