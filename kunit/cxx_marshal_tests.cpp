@@ -2646,20 +2646,20 @@ static void hot_trace_case(Reporter check)
 {
 	const int probed = __atomic_load_n(&rpcrdmax_tp_hot_probed, __ATOMIC_RELAXED);
 
-	EXPECT(tp_on(RPCRDMAX_TP_XPRTRDMA_MARSHAL) == false && tp_on(RPCRDMAX_TP_XPRTRDMA_REPLY) == false);
+	EXPECT(!tp_on(RPCRDMAX_TP_XPRTRDMA_MARSHAL) && !tp_on(RPCRDMAX_TP_XPRTRDMA_REPLY));
 	if (!EXPECT(rpcrdmax_kunit_watch_hot(true) == 0))
 		return;
 	EXPECT(__atomic_load_n(&rpcrdmax_tp_hot_probed, __ATOMIC_RELAXED) == probed + 2);
 	EXPECT(tp_hot_any());
 	EXPECT(tp_on(RPCRDMAX_TP_XPRTRDMA_MARSHAL) && tp_on(RPCRDMAX_TP_XPRTRDMA_REPLY));
-	EXPECT(tp_on(RPCRDMAX_TP_XPRTRDMA_POST_SEND) == false);
+	EXPECT(!tp_on(RPCRDMAX_TP_XPRTRDMA_POST_SEND));
 	if (inline_round_trip(check, 0x11110101)) {
 		EXPECT(rpcrdmax_kunit_hot(false) == 1);
 		EXPECT(rpcrdmax_kunit_hot(true) == 1);
 	}
 	rpcrdmax_kunit_watch_hot(false);
 	EXPECT(__atomic_load_n(&rpcrdmax_tp_hot_probed, __ATOMIC_RELAXED) == probed);
-	EXPECT(tp_on(RPCRDMAX_TP_XPRTRDMA_MARSHAL) == false && tp_on(RPCRDMAX_TP_XPRTRDMA_REPLY) == false);
+	EXPECT(!tp_on(RPCRDMAX_TP_XPRTRDMA_MARSHAL) && !tp_on(RPCRDMAX_TP_XPRTRDMA_REPLY));
 }
 
 /*

@@ -7,10 +7,10 @@
 #   if (tp_on(...))  /  if (COND && tp_on(...))   the body then traces;
 #   return tp_on(...);                            a helper saying whether
 #                                                 an event is on;
-#   if (NOT tp_on(...)) followed by return;        a tracing helper that
+#   if (!tp_on(...))  followed by  return;        a tracing helper that
 #                                                 has nothing to do.
 # A test negated or followed by more conditions
-# (if (not tp_on(X) && plan(...))) chooses what runs and fails this check.
+# (if (!tp_on(X) && plan(...))) chooses what runs and fails this check.
 # KUnit's svcsrv_trace_observes shows that the server posts the same work
 # with every event on.
 #
@@ -68,7 +68,7 @@ if mode == 'selects':
 
 # ungated: walk each file's blocks; a block or statement under an if
 # whose condition tests a tracepoint is gated, and so is the rest of a
-# body after a negated test followed by "return;".  trace* helpers whose every
+# body after "if (!tp_on(...)) return;".  trace* helpers whose every
 # call is gated count as gated bodies.
 def walk(lines, helper_ok):
     out = []
@@ -145,19 +145,19 @@ for f, lines in files.items():
 PY
 }
 
-sed 's/NOT_/!/g' >"$tmp/a.cpp" <<'CPP'
+cat >"$tmp/a.cpp" <<'CPP'
 int SvcConn::reply(svc_rqst *rqstp, CallCtx *cc)
 {
 	if (tp_on(RPCRDMAX_TP_SVCRDMA_POST_SEND))
 		rpcrdmax_trace_svc_post_send(a, b, c, d);
 	if (!rc && tp_on(RPCRDMAX_TP_SVCRDMA_ENCODE_WSEG))
 		trace_reply_segments(sc, cc->call, p);
-	if (NOT_tp_on(RPCRDMAX_TP_SVCRDMA_ENCODE_WSEG) &&
+	if (!tp_on(RPCRDMAX_TP_SVCRDMA_ENCODE_WSEG) &&
 	    core::plan_one_write_reply(cc->call, &written))
 		return reply_one_write(rqstp, cc);
-	if (NOT_tp_on(RPCRDMAX_TP_XPRTRDMA_DECODE_SEG))
+	if (!tp_on(RPCRDMAX_TP_XPRTRDMA_DECODE_SEG))
 		return;
-	if (NOT_tp_on(RPCRDMAX_TP_XPRTRDMA_DECODE_SEG))
+	if (!tp_on(RPCRDMAX_TP_XPRTRDMA_DECODE_SEG))
 		send_more();
 	return tp_on(RPCRDMAX_TP_XPRTRDMA_MR_UNMAP);
 	bool fast = !tp_any(RPCRDMAX_TP_A, RPCRDMAX_TP_B);
@@ -180,7 +180,7 @@ got=$(tp_lint selects "${srcs[@]}")
 [ -z "$got" ]
 check "the transports: ${got:-no tracepoint test selects what runs}" $?
 
-sed 's/NOT_/!/g' >"$tmp/b.cpp" <<'CPP'
+cat >"$tmp/b.cpp" <<'CPP'
 void Conn::post(Wr *wr)
 {
 	if (r.is_error() && tp_on(RPCRDMAX_TP_XPRTRDMA_POST_SEND_ERR))
@@ -195,7 +195,7 @@ void Conn::post(Wr *wr)
 
 static void trace_returned(const core::ChunkLists &cl)
 {
-	if (NOT_tp_on(RPCRDMAX_TP_XPRTRDMA_DECODE_SEG))
+	if (!tp_on(RPCRDMAX_TP_XPRTRDMA_DECODE_SEG))
 		return;
 	rpcrdmax_trace_decode_seg(s.handle, s.length, s.offset);
 }
