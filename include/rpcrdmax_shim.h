@@ -24,8 +24,8 @@ extern "C" {
 #endif
 
 #define RPCRDMAX_PRINTF(a, b) __attribute__((format(printf, a, b)))
-/* A per-CPU pointer: sparse's address space in C; C++ adds through it
- * only with rpcrdmax/ktl/percpu.h. */
+/* A per-CPU pointer: sparse's address space in C; C++ only hands it back
+ * (rpcrdmax_percpu_add_u64, rpcrdmax_percpu_sum_u64). */
 #ifdef __cplusplus
 #define RPCRDMAX_PERCPU
 #else
@@ -171,9 +171,13 @@ struct page *rpcrdmax_alloc_page(unsigned int gfp) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_free_page(struct page *page) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_put_pages(struct page **pages, unsigned int n) RPCRDMAX_NOEXCEPT;
 void *rpcrdmax_page_address(struct page *page) RPCRDMAX_NOEXCEPT;
-/* Per-CPU 64-bit counters (ktl/percpu.h adds to this CPU's copy). */
+/* Per-CPU 64-bit counters: an add is this CPU's copy, a read the sum. */
 unsigned long long RPCRDMAX_PERCPU *rpcrdmax_alloc_percpu_u64(unsigned int n) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_free_percpu_u64(unsigned long long RPCRDMAX_PERCPU *p) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_percpu_add_u64(unsigned long long RPCRDMAX_PERCPU *p, unsigned int i,
+			     unsigned long long n) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_percpu_add2_u64(unsigned long long RPCRDMAX_PERCPU *p, unsigned int i,
+			      unsigned long long n, unsigned int j, unsigned long long m) RPCRDMAX_NOEXCEPT;
 unsigned long long rpcrdmax_percpu_sum_u64(const unsigned long long RPCRDMAX_PERCPU *p,
 					   unsigned int i) RPCRDMAX_NOEXCEPT;
 /**
@@ -504,7 +508,7 @@ enum {
 /*
  * The rdma_stat_* counters: RPCRDMAX_SVC_STAT_COUNT of them per CPU
  * (alloc_percpu, shim/sunrpc/sysctl.c).  The C++ adds to this CPU's copy
- * in one instruction, no call (ktl/percpu.h); reading a sysctl sums the
+ * (rpcrdmax_percpu_add_u64); reading a sysctl sums the
  * CPUs' copies, writing one zeroes them.  NULL while the server part is
  * not registered (nothing is counted then).
  */

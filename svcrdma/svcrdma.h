@@ -49,7 +49,6 @@
 #include "rpcrdmax/ktl/alloc.h"
 #include "rpcrdmax/ktl/list.h"
 #include "rpcrdmax/ktl/lock.h"
-#include "rpcrdmax/ktl/percpu.h"
 #include "rpcrdmax/ktl/svc_rqst.h"
 #include "rpcrdmax/ktl/svc_xprt.h"
 #include "rpcrdmax/ktl/sync.h"
@@ -94,13 +93,13 @@ inline int res_pieces(svc_rqst *rqstp, u32 off, u32 len, rpcrdmax_page_seg *segs
 }
 
 /// Count @n events in rdma_stat_* counter @which (RPCRDMAX_SVC_STAT_*):
-/// this CPU's copy, one instruction; nothing before the counters exist.
+/// this CPU's copy; nothing before the counters exist.
 inline void stat_add(unsigned int which, unsigned int n = 1)
 {
 	unsigned long long *c = rpcrdmax_svc_stats;
 
 	if (c)
-		this_cpu_add(c + which, n);
+		rpcrdmax_percpu_add_u64(c, which, n);
 }
 
 /*

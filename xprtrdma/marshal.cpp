@@ -217,16 +217,17 @@ void Conn::count_chunks(const Req *req)
 
 	if (plan_.has_read || plan_.has_call_chunk) {
 		st.add(ClntStat::ReadChunks, (int)((plan_.has_read ? plan_.read.nsegs : 0) +
-						(plan_.has_call_chunk ? plan_.call_chunk.nsegs : 0)));
-		st.add(ClntStat::RequestBytes, (plan_.has_read ? plan_.read.length : 0) +
-					    (plan_.has_call_chunk ? plan_.call_chunk.length : 0));
+						(plan_.has_call_chunk ? plan_.call_chunk.nsegs : 0)),
+		       ClntStat::RequestBytes, (plan_.has_read ? plan_.read.length : 0) +
+					       (plan_.has_call_chunk ? plan_.call_chunk.length : 0));
 	}
+	/* write_offered and reply_offered are zero without their chunk */
 	if (plan_.has_write)
-		st.add(ClntStat::WriteChunks, (int)plan_.write.nsegs);
+		st.add(ClntStat::WriteChunks, (int)plan_.write.nsegs,
+		       ClntStat::RequestBytes, req->write_offered);
 	if (plan_.has_reply)
-		st.add(ClntStat::ReplyChunks, (int)plan_.reply_chunk.nsegs);
-	if (req->write_offered || req->reply_offered)
-		st.add(ClntStat::RequestBytes, req->write_offered + req->reply_offered);
+		st.add(ClntStat::ReplyChunks, (int)plan_.reply_chunk.nsegs,
+		       ClntStat::RequestBytes, req->reply_offered);
 	if (plan_.proc == core::V1Proc::NoMsg)
 		st.add(ClntStat::NomsgCalls);
 }

@@ -27,7 +27,6 @@
 #include "rpcrdmax/ktl/alloc.h"
 #include "rpcrdmax/ktl/list.h"
 #include "rpcrdmax/ktl/lock.h"
-#include "rpcrdmax/ktl/percpu.h"
 #include "rpcrdmax/ktl/sync.h"
 #include "rpcrdmax/ktl/trace.h"
 #include "rpcrdmax/rdma/endpoint.h"
@@ -253,7 +252,7 @@ void destroy_req(Req *req);
 /*
  * The client's counters, stock's rx_stats and ours (stats.cpp names them),
  * per ClntEp and per CPU like the server's rdma_stat_*: an add is this
- * CPU's copy, one instruction (ktl/percpu.h); a read sums the copies.
+ * CPU's copy (this_cpu_add() through the shim); a read sums the copies.
  */
 enum class ClntStat : u32 {
 	ReadChunks, WriteChunks, ReplyChunks, NomsgCalls,
@@ -285,7 +284,13 @@ public:
 	/// Count @n (negative: a gauge going down) in @s.
 	void add(ClntStat s, long long n = 1)
 	{
-		this_cpu_add(pcpu_ + (u32)s, (unsigned long long)n);
+		rpcrdmax_percpu_add_u64(pcpu_, (u32)s, (unsigned long long)n);
+	}
+	/// Count @n in @s and @m in @t: one call for two counters.
+	void add(ClntStat s, long long n, ClntStat t, long long m)
+	{
+		rpcrdmax_percpu_add2_u64(pcpu_, (u32)s, (unsigned long long)n, (u32)t,
+					 (unsigned long long)m);
 	}
 	/// @s, summed over the CPUs.
 	long long read(ClntStat s) const

@@ -109,7 +109,7 @@ unsigned long long rpcrdmax_totalram_bytes(void)
  * @n: 64-bit counters wanted in each CPU's copy
  *
  * Returns the per-CPU array, zeroed, or NULL.  C++ adds to this CPU's
- * copy itself (ktl/percpu.h) and reads the sum through
+ * copy through rpcrdmax_percpu_add_u64() and reads the sum through
  * rpcrdmax_percpu_sum_u64().
  */
 unsigned long long __percpu *rpcrdmax_alloc_percpu_u64(unsigned int n)
@@ -125,6 +125,38 @@ ALLOW_ERROR_INJECTION(rpcrdmax_alloc_percpu_u64, NULL);
 void rpcrdmax_free_percpu_u64(unsigned long long __percpu *p)
 {
 	free_percpu(p);
+}
+
+/**
+ * rpcrdmax_percpu_add_u64 - add to this CPU's copy of a per-CPU counter
+ * @p: an array from rpcrdmax_alloc_percpu_u64()
+ * @i: the counter's index
+ * @n: what to add (a gauge going down adds its two's complement)
+ *
+ * this_cpu_add(), as the kernel builds it for the target: safe against
+ * preemption and interrupts without a lock.
+ */
+void rpcrdmax_percpu_add_u64(unsigned long long __percpu *p, unsigned int i, unsigned long long n)
+{
+	this_cpu_add(p[i], n);
+}
+
+/**
+ * rpcrdmax_percpu_add2_u64 - add to two counters of this CPU's copy
+ * @p: an array from rpcrdmax_alloc_percpu_u64()
+ * @i: the first counter's index
+ * @n: what to add to it
+ * @j: the second counter's index
+ * @m: what to add to that
+ *
+ * Two rpcrdmax_percpu_add_u64() for the price of one call, for the
+ * counters that go up together (a chunk and its octets).
+ */
+void rpcrdmax_percpu_add2_u64(unsigned long long __percpu *p, unsigned int i, unsigned long long n,
+			      unsigned int j, unsigned long long m)
+{
+	this_cpu_add(p[i], n);
+	this_cpu_add(p[j], m);
 }
 
 /**
