@@ -20,19 +20,20 @@
  * disables the key: a probe going away may miss the events of that
  * moment, as any probe racing its removal does).  So while a probe is
  * attached to a hot event, this count is above zero; the C++ reads it
- * first.
+ * first.  The kernel calls both under its tracepoints_mutex, so they
+ * never race each other.
  */
 int rpcrdmax_tp_hot_probed;
 
 int rpcrdmax_tp_hot_reg(void)
 {
-	__atomic_add_fetch(&rpcrdmax_tp_hot_probed, 1, __ATOMIC_RELAXED);
+	WRITE_ONCE(rpcrdmax_tp_hot_probed, rpcrdmax_tp_hot_probed + 1);
 	return 0;
 }
 
 void rpcrdmax_tp_hot_unreg(void)
 {
-	__atomic_sub_fetch(&rpcrdmax_tp_hot_probed, 1, __ATOMIC_RELAXED);
+	WRITE_ONCE(rpcrdmax_tp_hot_probed, rpcrdmax_tp_hot_probed - 1);
 }
 
 #ifdef CONFIG_TRACEPOINTS
