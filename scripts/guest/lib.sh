@@ -454,14 +454,29 @@ install_rpcrdmax() {
 	fi
 }
 
+# svc_rdma_defaults: the svc_rdma sysctls a transport module starts with
+# (max_requests max_req_size max_outbound_read_requests).
+svc_rdma_defaults() {
+	local d=/proc/sys/sunrpc/svc_rdma
+	echo "$(cat $d/max_requests) $(cat $d/max_req_size) $(cat $d/max_outbound_read_requests)"
+}
+
 # rpcrdmax_server_up: soft-RoCE, rpcrdmax installed and loaded by a plain
 # modprobe (the stock transport must not be loaded behind our back as
-# "svcrdma"), and nfsd loaded.
+# "svcrdma"), and nfsd loaded.  Before that, the stock module is loaded
+# once for its svc_rdma defaults, which rpcrdmax's must equal: a
+# connection gets the credits stock would grant on this kernel.
 rpcrdmax_server_up() {
+	local stock ours
 	step "server: rxe up" rxe_up
+	stock=$(modprobe rpcrdma && svc_rdma_defaults && rmmod rpcrdma)
 	step "server: install rpcrdmax.ko" install_rpcrdmax
 	echo 'install rpcrdma /bin/false' >/etc/modprobe.d/no-stock.conf
 	step "server: modprobe rpcrdmax" modprobe rpcrdmax
+	ours=$(svc_rdma_defaults)
+	[ -n "$stock" ] && [ "$ours" = "$stock" ] &&
+		step_ok "server: svc_rdma defaults are stock's on this kernel ($ours)" ||
+		step_fail "server: svc_rdma defaults $ours, stock's on this kernel '$stock'"
 	step "server: load nfsd" modprobe nfsd
 }
 

@@ -46,6 +46,7 @@
  * any outcome for, which is a defect of ours (logged).
  * They exist while the server transport is registered.
  */
+#include <linux/sunrpc/svc_rdma.h>
 #include <linux/sunrpc/xprtrdma.h>
 #include <linux/atomic.h>
 #include <linux/kernel.h>
@@ -203,9 +204,12 @@ void rpcrdmax_clnt_count_version(unsigned int vers)
 
 /* ---- /proc/sys/sunrpc/svc_rdma ---------------------------------------- */
 
-/* Defaults and ranges as the stock module has them. */
-static unsigned int rpcrdmax_svc_max_requests = 64;
-static unsigned int rpcrdmax_svc_max_req_size = 4096;
+/* Defaults and ranges as the stock module has them; the credits and the
+ * inline size from the kernel's own header, whose credit default went
+ * from 64 to 128 in 6.19: a connection gets what stock's would on the
+ * same kernel. */
+static unsigned int rpcrdmax_svc_max_requests = RPCRDMA_MAX_REQUESTS;
+static unsigned int rpcrdmax_svc_max_req_size = RPCRDMA_DEF_INLINE_THRESH;
 static unsigned int rpcrdmax_svc_ord = 16;
 static unsigned int rpcrdmax_svc_min_requests = 4;
 static unsigned int rpcrdmax_svc_max_max_requests = 16384;
