@@ -341,8 +341,11 @@ credits_trace_check() {
 rdma_fabric() { if [ -e /share/siw.ko ]; then echo siw; else echo rxe; fi; }
 rxe_up() {
 	if [ "$(rdma_fabric)" = siw ]; then
+		# (its dependencies as modinfo names them: 7.x's siw has
+		# no libcrc32c)
 		grep -q '^siw ' /proc/modules ||
-			{ modprobe -a ib_core libcrc32c && insmod /share/siw.ko; } || return 1
+			{ modprobe -a $(modinfo -F depends /share/siw.ko | tr , ' ') &&
+				insmod /share/siw.ko; } || return 1
 	else
 		modprobe rdma_rxe || return 1
 	fi
