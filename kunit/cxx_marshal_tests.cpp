@@ -939,7 +939,10 @@ static void credits_case(Reporter check)
 /*
  * The server's grant drives sunrpc's congestion window (set_credits), set
  * only when it changes, as stock sets it: three Replies granting 32 set
- * it once; one granting 16 sets it again.
+ * it once; one granting 16 sets it again.  A grant of zero, which RFC
+ * 8166 section 3.3.1 forbids, counts as one (a window of zero would stall
+ * every Call for good): the next Calls still go, and a grant of one
+ * after it changes nothing.
  */
 static void cwnd_case(Reporter check)
 {
@@ -952,8 +955,9 @@ static void cwnd_case(Reporter check)
 		bench_down(&b);
 		return;
 	}
-	const u32 grants[] = { 32, 32, 32, 16 };
-	const u32 want_calls[] = { 1, 1, 1, 2 };
+	const u32 grants[] = { 32, 32, 32, 16, 0, 1, 0, 8 };
+	const u32 want_credits[] = { 32, 32, 32, 16, 1, 1, 1, 8 };
+	const u32 want_calls[] = { 1, 1, 1, 2, 3, 3, 3, 4 };
 	for (u32 i = 0; i < array_size(grants); i++) {
 		const u32 xid = 0x11110200 + i;
 		b.r->grant = grants[i];
@@ -962,7 +966,7 @@ static void cwnd_case(Reporter check)
 		    !b.r->send_inline(check, rpc, sizeof(rpc), 0) || !bench_done(check, &b))
 			break;
 		EXPECT(b.status == (int)sizeof(rpc));
-		EXPECT(b.x->credits == grants[i]);
+		EXPECT(b.x->credits == want_credits[i]);
 		EXPECT(b.x->grants == want_calls[i]);
 		bench_next(&b);
 	}
