@@ -26,23 +26,6 @@ void destroy_req(Req *req)
 	rpcrdmax_kfree(req);
 }
 
-/* Every per-RPC field at its default (see struct Req); lent is null
- * already (buf_free gave it back). */
-void Req::reuse()
-{
-	conn = nullptr;
-	valid_mrs = 0;
-	rqst = nullptr;
-	reset_reply();
-	write_offered = 0;
-	reply_offered = 0;
-	inv_handle = 0;
-	msg_offset = 0;
-	sync_wait = false;
-	call = nullptr;
-	rcv = nullptr;
-}
-
 /*
  * buf_alloc() without a fitting request in last_freed_ (@kept: the one
  * it held, too small, or nullptr): one from the cache if it fits, else a

@@ -644,17 +644,6 @@ bool Conn::handle_reply(RecvBuf *rb, u32 len, const ib_wc &wc)
 	return forward_reply(rb, raw, wc, h);
 }
 
-/* Empty the Reply state of a request before a Reply is handled. */
-void Req::reset_reply()
-{
-	reply_status = 0;
-	reply_len = 0;
-	ddp_len = 0;
-	nomsg_len = 0;
-	held = nullptr;
-	resend_ok = false;
-}
-
 /*
  * A Reply's rdma_credit (@credit_field) into our grant, and sunrpc's
  * congestion window set to it when it changed (as stock does): the

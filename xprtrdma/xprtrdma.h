@@ -198,18 +198,52 @@ struct ClntMr {
 	}
 };
 
+/* What a Reply sets in its request: Req::reset_reply() puts it back to
+ * these defaults before the Reply to a Call sent again. */
+struct ReqReply {
+	u32 reply_len = 0;		/* inline RPC octets in the held Receive */
+	u32 ddp_len = 0;		/* octets the server wrote (Write chunk) */
+	u32 nomsg_len = 0;		/* RDMA_NOMSG: octets in the Reply chunk */
+	int reply_status = 0;
+	/* Answered by ERR_VERS: it goes again, in version 1, on the same
+	 * connection (the server returned its credit). */
+	bool resend_ok = false;
+	RecvBuf *held = nullptr;	/* the Receive holding the inline Reply */
+};
+
+/* What one RPC sets in its request, its Reply's included: Req::reuse()
+ * puts it back to these defaults for the next RPC. */
+struct ReqRpc : ReqReply {
+	u32 valid_mrs = 0;		/* of mrs, those the server did not invalidate */
+	Conn *conn = nullptr;		/* whose pool the MRs come from */
+	/* A Reply waiting for the invalidation of this request's MRs. */
+	rpc_rqst *rqst = nullptr;
+	u32 write_offered = 0;		/* octets offered in the Write chunk */
+	u32 reply_offered = 0;		/* octets offered in the Reply chunk */
+	u32 inv_handle = 0;		/* version 2: the handle the server may invalidate */
+	u32 msg_offset = 0;		/* where its RPC message starts */
+	bool sync_wait = false;		/* buf_free waits for the invalidation */
+	void *call = nullptr;
+	void *rcv = nullptr;
+};
+
 /*
  * One RPC's transport state.  A Req is made once per allocation and kept
- * with it in ClntEp's cache between RPCs (its completion entry and
- * completion stay initialized); reuse() resets every per-RPC field below
- * to its default: a field added here is added there too.
+ * with it in ClntEp's cache between RPCs; its own fields (completion
+ * entry, completion, MR list, allocation) stay as they are, and reuse()
+ * sets the per-RPC ones (ReqRpc) back to their defaults.
  */
-struct Req {
+struct Req : ReqRpc {
 	Req() : inv_cqe(&Req::inv_done, RPCRDMAX_WC_EV_CLNT_LI_WAKE) {}
 	static void inv_done(Cqe *c, const ib_wc &wc);
 	static Req *from_call_buffer(void *call);
-	void reset_reply();
-	void reuse();
+	/* assigned from constants, stored straight into the fields (an
+	 * assigned temporary is built on the stack first) */
+	void reset_reply() { static_cast<ReqReply &>(*this) = kDefaultReply; }
+	/* lent is null already: buf_free gave it back */
+	void reuse() { static_cast<ReqRpc &>(*this) = kDefaultRpc; }
+	static constexpr ReqReply kDefaultReply{};
+	static constexpr ReqRpc kDefaultRpc{};
 	void give_back();
 	/* give_back() where lending is rare (a Call sent again) */
 	void give_back_if_lent()
@@ -221,29 +255,10 @@ struct Req {
 
 	Cqe inv_cqe;			/* the signaled LOCAL_INV of a chain */
 	List<ClntMr, &ClntMr::node> mrs;
-	u32 valid_mrs = 0;		/* of mrs, those the server did not invalidate */
-	Conn *conn = nullptr;		/* whose pool the MRs come from */
-	/* A Reply waiting for the invalidation of this request's MRs. */
-	rpc_rqst *rqst = nullptr;
-	u32 reply_len = 0;		/* inline RPC octets in the held Receive */
-	u32 ddp_len = 0;		/* octets the server wrote (Write chunk) */
-	u32 nomsg_len = 0;		/* RDMA_NOMSG: octets in the Reply chunk */
-	u32 write_offered = 0;		/* octets offered in the Write chunk */
-	u32 reply_offered = 0;		/* octets offered in the Reply chunk */
-	u32 inv_handle = 0;		/* version 2: the handle the server may invalidate */
-	int reply_status = 0;
-	/* Answered by ERR_VERS: it goes again, in version 1, on the same
-	 * connection (the server returned its credit). */
-	bool resend_ok = false;
-	RecvBuf *held = nullptr;	/* the Receive holding the inline Reply */
 	/* The Receive whose Reply sunrpc reads in place (Conn::lend):
 	 * given back when the RPC's buffers are freed or it is sent again. */
 	RecvBuf *lent = nullptr;
-	u32 msg_offset = 0;		/* where its RPC message starts */
 	Completion invalidated;		/* for buf_free's synchronous wait */
-	bool sync_wait = false;
-	void *call = nullptr;
-	void *rcv = nullptr;
 	u32 block_size = 0;		/* of the allocation it heads */
 	ListNode cache_node;		/* in ClntEp's cache while free */
 };
