@@ -809,6 +809,69 @@ static void teardown_order_case(Reporter check)
 	pair_down(&p);
 }
 
+/* An nfsd thread's wait for Send Queue room (SvcConn::sq_reserve, as
+ * sendto makes it), from a work item: the test itself never sleeps in
+ * it. */
+struct SqWaiter {
+	SqWaiter() : work(&SqWaiter::run) {}
+	static void run(FnWork *w)
+	{
+		SqWaiter *t = container_of(w, &SqWaiter::work);
+		auto r = t->conn->sq_reserve(1);
+
+		t->result = r.is_ok() ? 0 : r.error().code();
+		t->done.complete();
+	}
+	FnWork work;
+	SvcConn *conn = nullptr;
+	int result = 1; /* 1: still waiting */
+	Completion done;
+};
+
+/*
+ * svc marks a connection closing (XPT_CLOSE, set without telling the
+ * transport) while a thread waits for Send Queue room that nothing will
+ * return: the waiter gives up with -ENOTCONN when it next wakes (its
+ * wait wakes each 10 s).  Once svc detaches the connection, a thread
+ * that comes later does not wait at all.
+ */
+static void sq_close_case(Reporter check)
+{
+	Pair p;
+	auto *t = new (Gfp::Kernel) SqWaiter[2];
+	int held = 0;
+
+	if (EXPECT(t) && pair_up(check, &p)) {
+		SvcConn *c = p.conn();
+		held = c->sq_free();
+		if (EXPECT(held > 0 && c->sq_reserve((u32)held).is_ok())) {
+			t[0].conn = c;
+			EXPECT(t[0].work.queue());
+			EXPECT(!t[0].done.wait_ms(200)); /* no room: it waits */
+			p.sx->closes.add_return(1);
+			EXPECT(t[0].done.wait_ms(2 * kWaitMs));
+			EXPECT(t[0].result == -err::ENOTCONN);
+			rpcrdmax_svcc_detach(p.sx->svcc);
+			t[1].conn = c;
+			EXPECT(t[1].work.queue() && t[1].done.wait_ms(kWaitMs));
+			EXPECT(t[1].result == -err::ENOTCONN);
+		} else {
+			held = 0;
+		}
+	}
+	/* Whatever happened, no waiter outlives the test. */
+	if (held)
+		p.conn()->sq_release((u32)held);
+	if (t)
+		for (int i = 0; i < 2; i++) {
+			t[i].work.cancel_sync();
+			if (t[i].result == 0)
+				p.conn()->sq_release(1);
+		}
+	delete[] t;
+	pair_down(&p);
+}
+
 /*
  * Receives go back in batches, one chained post each: after 2 x
  * kRecvBatch RPCs, two posts; the RPCs in between were served by the
@@ -2031,6 +2094,7 @@ RPCRDMAX_KUNIT_SVCSRV_ENTRY(write_chunk)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(reuse)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(setup)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(teardown_order)
+RPCRDMAX_KUNIT_SVCSRV_ENTRY(sq_close)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(recv_batch)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(in_place)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(send_batch)

@@ -339,6 +339,7 @@ RPCRDMAX_CXX_TP_CASE(svcsrv_payload_too_big)
 RPCRDMAX_CXX_CASE(svcsrv_reuse)
 RPCRDMAX_CXX_CASE(svcsrv_setup)
 RPCRDMAX_CXX_KPROBE_CASE(svcsrv_teardown_order)
+RPCRDMAX_CXX_CASE(svcsrv_sq_close)
 RPCRDMAX_CXX_CASE(svcsrv_recv_batch)
 RPCRDMAX_CXX_CASE(svcsrv_in_place)
 RPCRDMAX_CXX_CASE(svcsrv_send_batch)
@@ -369,6 +370,7 @@ static struct kunit_case rpcrdmax_svc_server_cases[] = {
 	KUNIT_CASE(svcsrv_reuse_case),
 	KUNIT_CASE(svcsrv_setup_case),
 	KUNIT_CASE(svcsrv_teardown_order_case),
+	KUNIT_CASE(svcsrv_sq_close_case),
 	KUNIT_CASE(svcsrv_recv_batch_case),
 	KUNIT_CASE(svcsrv_in_place_case),
 	KUNIT_CASE(svcsrv_send_batch_case),

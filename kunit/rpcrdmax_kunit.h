@@ -129,6 +129,7 @@ void rpcrdmax_kunit_cxx_svcsrv_reuse(struct kunit *ctx, rpcrdmax_check_fn check)
 void rpcrdmax_kunit_cxx_svcsrv_setup(struct kunit *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svcsrv_teardown_order(struct kunit *ctx,
 					       rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svcsrv_sq_close(struct kunit *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svcsrv_recv_batch(struct kunit *ctx,
 					  rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svcsrv_in_place(struct kunit *ctx,

@@ -471,7 +471,9 @@ public:
 
 	void recv_done(RecvBuf *rb, const ib_wc &wc);
 	void send_done(SendCtx *sc, const ib_wc &wc);
+	Result<void> sq_reserve(u32 n);
 	void sq_release(u32 n);
+	int sq_free() { return sq_.available(); }
 
 	svc_xprt *xprt = nullptr;		/* our svc_xprt */
 	ListNode accept_node;		/* the Listener's queue until accepted */
@@ -520,7 +522,6 @@ private:
 	u32 control_grant();
 	u32 reply_thr(const CallCtx *cc) const;
 	RPCRDMAX_COLD Result<void> chunk_error(const CallCtx *cc, core::V2ErrCode code, u32 length_needed);
-	Result<void> sq_reserve(u32 n);
 	Result<void> add_writes(SendCtx *sc, svc_rqst *rqstp, CallCtx *cc, const core::ChunkRef &c,
 				const core::Range *ranges, u32 nranges);
 	u32 write_pieces_max(u32 longest, u32 nranges) const;

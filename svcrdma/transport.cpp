@@ -476,8 +476,12 @@ void SvcConn::drain()
 	id.drain();
 }
 
+/* svc closes the connection (xpo_detach): a thread waiting for Send
+ * Queue room gives up at once, as on a loss, rather than when the
+ * disconnect's flushes return its slots. */
 void SvcConn::detach()
 {
+	sq_.shut();
 	(void)id.disconnect();
 }
 
@@ -485,10 +489,14 @@ void SvcConn::detach()
 
 /* Take @n Send Queue slots (rdma::SqSlots): each time too few are free
  * counts in rdma_stat_sq_starve and fires svcrdma_sq_full, each retry
- * after waking svcrdma_sq_retry, as stock. */
+ * after waking svcrdma_sq_retry, as stock.  A waiter that wakes to find
+ * svc closing the connection (XPT_CLOSE, which no one here was told of)
+ * gives up. */
 Result<void> SvcConn::sq_reserve(u32 n)
 {
 	return sq_.reserve(n, [this](bool retry) {
+		if (retry && xprt && rpcrdmax_svc_xprt_closing(xprt))
+			sq_.shut();
 		if (!retry)
 			stat_add(RPCRDMAX_SVC_STAT_SQ_STARVE);
 		if (tp_any(RPCRDMAX_TP_SVCRDMA_SQ_FULL, RPCRDMAX_TP_SVCRDMA_SQ_RETRY))
