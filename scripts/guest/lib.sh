@@ -804,14 +804,14 @@ rdma_res_settle() {
 	}
 }
 
-# rdma_res_snapshot: the counts of the RDMA core's PDs, CQs, QPs and MRs,
-# as "pd=N cq=N qp=N mr=N" (a baseline for rdma_res_back).
+# rdma_res_snapshot: the counts of the RDMA core's PDs, CQs, QPs, MRs and
+# CM IDs, as "pd=N cq=N qp=N mr=N cm_id=N" (a baseline for rdma_res_back).
 rdma_res_snapshot() {
-	echo "pd=$(rdma_res_count pd) cq=$(rdma_res_count cq) qp=$(rdma_res_count qp) mr=$(rdma_res_count mr)"
+	echo "pd=$(rdma_res_count pd) cq=$(rdma_res_count cq) qp=$(rdma_res_count qp) mr=$(rdma_res_count mr) cm_id=$(rdma_res_count cm_id)"
 }
 
 # rdma_res_back SNAPSHOT SECONDS: wait until the counts are SNAPSHOT's
-# again; if they are not by the deadline, print the resources of each kind
+# again (SECONDS 0: they must be at once); if they are not by the deadline, print the resources of each kind
 # that differs (so a leak names its owner) and, last (step keeps the last
 # lines), the counts; and fail.
 rdma_res_back() {

@@ -42,7 +42,7 @@ while [ "$(rdma_res_count qp RC)" = 0 ] && before $end; do sleep 0.5; done
 touch /share/server.removed
 wait_for /share/client.done 1200 || step_fail "server: client never finished"
 step "server: rpc.nfsd 0" timeout 120 rpc.nfsd 0
-step "server: RDMA resources back to $RES0" rdma_res_back "$RES0" 30
+step "server: RDMA resources back to $RES0 as rpc.nfsd 0 returns" rdma_res_back "$RES0" 0
 step "server: rpcrdmax unloads" transport_unload rpcrdmax
 step "server: kernel log clean" kernel_log_clean
 exit $STEP_FAILS

@@ -1,11 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # e2e, server side with rpcrdmax's server transport: nfsd serves a tmpfs
 # over RDMA through rpcrdmax (a plain modprobe) to the stock client
-# (baseline-client.sh); after the client is done, nfsd stops, the module
-# unloads, and the kernel log stays clean.
+# (baseline-client.sh); after the client is done, nfsd stops with no RDMA
+# resource of it left once rpc.nfsd 0 returns, the module unloads, and
+# the kernel log stays clean.
 . /share/lib.sh
 set -u
 rpcrdmax_server_up
+RES0=$(rdma_res_snapshot)
 # Connection events, for the report if the client stalls (lib.sh).
 trace_conn_on || echo "server: no tracefs: no connection trace"
 # Tracepoints (the stock module's names, trace system rpcrdma): each
@@ -208,6 +210,7 @@ fi
 # which its traffic would add to (the settled check below counts it).
 netns_serve_rdma
 step "server: rpc.nfsd 0" rpc.nfsd 0
+step "server: RDMA resources back to $RES0 as rpc.nfsd 0 returns" rdma_res_back "$RES0" 0
 # Every connection ended with each of its messages settled, and the
 # whole run's counts add up (lib.sh, settled_step); Calls are lost with
 # their connection only where the client made faults.

@@ -2,6 +2,9 @@
 # e2e server-faults, server side: rpcrdmax's server (loaded by a plain
 # modprobe, no parameters) torn down under load.  With the stock client
 # (server-faults-client.sh) writing through a mount:
+#   0. with nfsd listening and no connection, the rxe device is deleted
+#      and re-added: the listener takes the client's mount afterwards
+#      without nfsd being restarted;
 #   1. the module refuses to unload while the rdma listener exists;
 #   2. rpc.nfsd 0 with I/O in flight releases every RDMA resource
 #      (connections' QPs, MRs, PDs back to the pre-nfsd counts), and the
@@ -73,6 +76,18 @@ done
 	step_fail "sysctl: max_requests is $(cat $SVC/max_requests) after refused writes"
 step "sysctl: max_requests 16 accepted" sh -c "echo 16 >$SVC/max_requests && [ \$(cat $SVC/max_requests) = 16 ]"
 nfs_server_start
+# ---- 0. the listener outlives its device ------------------------------------
+# With nfsd listening and no connection, the device goes and comes back;
+# the listener must still take the client's mount (its first step) and
+# its first I/O (round 1 below) without nfsd being restarted.
+step "listener: rdma link delete rxe0 with nfsd listening, no connection" \
+	timeout 120 rdma link delete rxe0
+step "listener: rdma link add rxe0" rxe_readd
+grep -q '^rdma ' /proc/fs/nfsd/portlist && step_ok "listener: nfsd still lists its rdma listener" ||
+	step_fail "listener: no rdma listener after the device came back: '$(tr '\n' ' ' </proc/fs/nfsd/portlist)'"
+# With nfsd listening and no connection: RES0 and the listeners' CM IDs.
+RESL=$(rdma_res_snapshot)
+echo "server: RDMA resources with nfsd listening: $RESL"
 touch /share/server.ready
 
 # ---- 1-2. unload refused; rpc.nfsd 0 with I/O in flight --------------------
@@ -88,7 +103,7 @@ else
 	step_ok "nfsd0: unload refused while the listener exists"
 fi
 step "nfsd0: rpc.nfsd 0 with I/O in flight" timeout 120 rpc.nfsd 0
-step "nfsd0: RDMA resources back to $RES0" rdma_res_back "$RES0" 30
+step "nfsd0: RDMA resources back to $RES0 as rpc.nfsd 0 returns" rdma_res_back "$RES0" 0
 settled_step nfsd0 yes
 step "nfsd0: rpcrdmax unloads" transport_unload rpcrdmax
 step "nfsd0: modprobe rpcrdmax again" modprobe rpcrdmax
@@ -118,7 +133,7 @@ REF0=$(cat $SVC/rdma_stat_refused)
 step "refuse: max_requests 16384 and max_req_size 65536 accepted" \
 	sh -c "echo 16384 >$SVC/max_requests && echo 65536 >$SVC/max_req_size"
 step "refuse: rpc.nfsd 0 with I/O in flight" timeout 120 rpc.nfsd 0
-step "refuse: RDMA resources back to $RES0 after rpc.nfsd 0" rdma_res_back "$RES0" 30
+step "refuse: RDMA resources back to $RES0 as rpc.nfsd 0 returns" rdma_res_back "$RES0" 0
 settled_step refuse yes
 nfsd_up
 # The stock client retries with a growing delay; two refusals show that
@@ -133,7 +148,7 @@ dmesg | grep -Eq "$msg" && step_ok "refuse: logged '$(dmesg | grep -Eo "$msg" | 
 	step_fail "refuse: no refusal message; last rpcrdmax lines: $(dmesg | grep rpcrdmax | tail -n 3 | tr '\n' ' ')"
 [ "$(rc_qps)" = 0 ] && step_ok "refuse: no RC QP while refusing" ||
 	step_fail "refuse: $(rc_qps) RC QPs while refusing: $(rdma res show qp | grep 'type RC' | tr '\n' ' ')"
-step "refuse: no RDMA resource left by the refusals" rdma_res_back "$RES0" 10
+step "refuse: no RDMA resource left by the refusals" rdma_res_back "$RESL" 10
 pgrep -x nfsd >/dev/null && grep -q rdma /proc/fs/nfsd/portlist &&
 	step_ok "refuse: nfsd still runs with its rdma listener ($(cat /proc/fs/nfsd/threads) threads)" ||
 	step_fail "refuse: nfsd gone or no listener: $(pgrep -xc nfsd) nfsd threads, portlist '$(tr '\n' ' ' </proc/fs/nfsd/portlist)'"
@@ -176,7 +191,7 @@ storm() {
 	[ "$(rc_qps)" -gt 0 ] && step_ok "storm: the client is connected under its kill storm" ||
 		step_fail "storm: no RC QP under the client's kill storm"
 	step "storm: rpc.nfsd 0 under the kill storm" timeout 120 rpc.nfsd 0
-	step "storm: RDMA resources back to $RES0" rdma_res_back "$RES0" 30
+	step "storm: RDMA resources back to $RES0 as rpc.nfsd 0 returns" rdma_res_back "$RES0" 0
 	settled_step storm yes
 	step "storm: memory filled" pressure_on
 	echo "server: storm: MemAvailable $(mem_avail) MiB with the fill"
@@ -254,7 +269,7 @@ flap() {
 [ -e /share/flap.want ] && flap
 wait_for /share/client.done 1800 || step_fail "server: client never finished"
 # No connection outlives its client (one the flap broke included).
-step "server: RDMA resources back to $RES0 60 s after the client unmounted" rdma_res_back "$RES0" 60
+step "server: RDMA resources back to $RESL 60 s after the client unmounted" rdma_res_back "$RESL" 60
 settled_step server yes
 
 # ---- 7. counters ------------------------------------------------------------

@@ -10,9 +10,11 @@
  * ready, close); the helpers that copy RPC messages between its buffers
  * and an svc_rqst's xdr_bufs are in shim/sunrpc/svc_rqst.c.
  *
- * Freeing sleeps (the QP is drained), so xpo_free hands it to a work
- * item on our own workqueue; module exit destroys that workqueue, which
- * waits for every pending free.
+ * xpo_free releases everything at once, in the caller's context (it
+ * sleeps: the QP is drained): once rpc.nfsd 0 returns, no QP, CQ, PD,
+ * MR or CM ID of ours is left.  The last reference to one of our
+ * transports is always dropped by svc or nfsd in process context; our
+ * own CM and completion handlers only ask svc to close it.
  */
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -30,10 +32,8 @@ struct rpcrdmax_svc_xprt {
 		struct rpcrdmax_svcl *svcl;	/* when listener */
 		struct rpcrdmax_svcc *svcc;
 	};
-	struct work_struct free_work;
 };
 
-static struct workqueue_struct *rpcrdmax_svc_wq;
 static struct svc_xprt_class rpcrdmax_svc_class;
 
 static struct rpcrdmax_svc_xprt *rpcrdmax_sx(struct svc_xprt *xprt)
@@ -139,23 +139,16 @@ static void rpcrdmax_svc_detach(struct svc_xprt *xprt)
 		rpcrdmax_svcc_detach(sx->svcc);
 }
 
-static void rpcrdmax_svc_free_worker(struct work_struct *work)
+static void rpcrdmax_svc_free(struct svc_xprt *xprt)
 {
-	struct rpcrdmax_svc_xprt *sx = container_of(work, struct rpcrdmax_svc_xprt, free_work);
+	struct rpcrdmax_svc_xprt *sx = rpcrdmax_sx(xprt);
 
+	might_sleep();
 	if (sx->listener && sx->svcl)
 		rpcrdmax_svcl_destroy(sx->svcl);
 	else if (!sx->listener && sx->svcc)
 		rpcrdmax_svcc_destroy(sx->svcc);
 	kfree(sx);
-}
-
-static void rpcrdmax_svc_free(struct svc_xprt *xprt)
-{
-	struct rpcrdmax_svc_xprt *sx = rpcrdmax_sx(xprt);
-
-	INIT_WORK(&sx->free_work, rpcrdmax_svc_free_worker);
-	queue_work(rpcrdmax_svc_wq, &sx->free_work);
 }
 
 static int rpcrdmax_svc_has_wspace(struct svc_xprt *xprt)
@@ -215,29 +208,20 @@ int rpcrdmax_svc_register(void)
 {
 	int rc;
 
-	rpcrdmax_svc_wq = alloc_workqueue("rpcrdmax_svc", WQ_UNBOUND, 0);
-	if (!rpcrdmax_svc_wq)
-		return -ENOMEM;
 	rc = rpcrdmax_svc_bc_register();
 	if (rc)
-		goto out_wq;
+		return rc;
 	rc = svc_reg_xprt_class(&rpcrdmax_svc_class);
-	if (!rc)
-		return 0;
-	rpcrdmax_svc_bc_unregister();
-out_wq:
-	destroy_workqueue(rpcrdmax_svc_wq);
-	rpcrdmax_svc_wq = NULL;
+	if (rc)
+		rpcrdmax_svc_bc_unregister();
 	return rc;
 }
 
-/** rpcrdmax_svc_unregister - unregister the classes; waits for pending frees */
+/** rpcrdmax_svc_unregister - unregister the classes */
 void rpcrdmax_svc_unregister(void)
 {
 	svc_unreg_xprt_class(&rpcrdmax_svc_class);
 	rpcrdmax_svc_bc_unregister();
-	destroy_workqueue(rpcrdmax_svc_wq);
-	rpcrdmax_svc_wq = NULL;
 }
 
 /**
