@@ -553,7 +553,7 @@ extern "C" void rpcrdmax_svcl_destroy(rpcrdmax_svcl *listener) noexcept
 	delete static_cast<Listener *>(listener);
 }
 
-/** rpcrdmax_svcc_detach - start disconnecting */
+/** rpcrdmax_svcc_detach - stop taking Send Queue room, start disconnecting */
 extern "C" void rpcrdmax_svcc_detach(rpcrdmax_svcc *conn) noexcept
 {
 	static_cast<SvcConn *>(conn)->detach();
