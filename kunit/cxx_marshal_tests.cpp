@@ -76,6 +76,11 @@
  *                  LOCAL_INV cannot complete (stuck behind a Send the
  *                  responder never acknowledges): the client disconnects
  *                  and waits for the flush before the pages go back;
+ *   send_held      Replies to Calls whose Sends have not completed
+ *                  (the responder has no Receive posted): the requests
+ *                  go back and are made again, the Send buffers stay
+ *                  with their Sends until those complete, and each Call
+ *                  arrives as it was sent;
  *   reply_chunk    reply threshold 1 KiB: RDMA_NOMSG Reply written into
  *                  the Reply chunk across head, pages and tail;
  *   rdma_error     RDMA_ERROR/ERR_CHUNK fails the RPC with -EIO after
@@ -287,6 +292,7 @@ struct Responder {
 	u32 want_vers = 1;	/* the version take_call() expects */
 	u32 call_dir = 0, call_inv = 0; /* a version 2 Call's direction, inv_handle */
 	u32 call_bytes = 0;	/* the last Call's whole message */
+	bool repost = true;	/* take_call() posts the Receive it took again */
 	u8 msg[kData + kInline]; /* the last Call's RPC message, rebuilt */
 	u32 msg_len = 0;
 
@@ -401,7 +407,7 @@ struct Responder {
 			mem_copy(msg, in, call.payload_len);
 			msg_len = call.payload_len;
 		}
-		return ok && EXPECT_OK(post_recv(i));
+		return ok && (!repost || EXPECT_OK(post_recv(i)));
 	}
 
 	/* A Reply header for the last Call, chunk lists empty. */
@@ -1657,6 +1663,79 @@ static void inv_fence_case(Reporter check)
 	bench_down(&b);
 }
 
+/*
+ * A Call's Send that completes only after its Reply arrived (the
+ * Receive and Send CQs keep no order between them): the responder, its
+ * Receives taken and not posted again, answers Calls it has not
+ * received, whose Sends meanwhile wait for a Receive (RNR, retried
+ * without end).  Each RPC completes and its request goes back, to be
+ * made again for the next Call with other octets; the Send buffers stay
+ * with their Sends, so once all of them are in flight the next Call is
+ * refused (-ENOBUFS, counted in empty_sendctx_q).  When the responder
+ * posts its Receives again, every Call arrives as it was sent, the
+ * first one too, and the transport goes on.
+ */
+static void send_held_case(Reporter check)
+{
+	Bench b;
+	constexpr u32 kLen = 100, kHeld = xprtrdma::send_bufs(4);
+	u8 rpc[64];
+	u8 *want = new (Gfp::Kernel) u8[(kHeld + 1) * kLen]; /* the held Calls as sent */
+
+	b.slots = 4; /* the least a connection asks for: kHeld Send buffers */
+	b.snd = { kLen, 0, 0, 0, false };
+	b.rcv = { 256, 0, 0, 0, false };
+	if (!EXPECT(want != nullptr) || !bench_up(check, &b, kDefaultPd)) {
+		delete[] want;
+		bench_down(&b);
+		return;
+	}
+	Responder *r = b.r;
+	r->repost = false;
+	bool ok = true;
+	for (u32 i = 0; ok && i < kRecvs; i++) {
+		ok = inline_rpc(check, &b, 0x11110300 + i, rpc, sizeof(rpc), i);
+		bench_next(&b);
+	}
+	/* Every Call from here waits for a Receive; each is answered anyway,
+	 * until no Send buffer is left (the last Replies' Sends may still
+	 * hold one or two of them when this starts). */
+	u32 held = 0;
+	bool refused = false;
+	while (ok && !refused && held <= kHeld) {
+		const u32 xid = 0x11110310 + held;
+		ok = bench_prepare(check, &b, xid);
+		const int rc = ok ? b.ep->send(b.rqst, xid) : 0;
+		refused = rc == -err::ENOBUFS;
+		ok = ok && (refused || EXPECT(rc == 0));
+		if (ok && !refused) {
+			mem_copy(want + held * kLen, b.sent, kLen);
+			r->call.xid = xid;
+			fill_reply(rpc, sizeof(rpc), xid, held);
+			ok = r->send_inline(check, rpc, sizeof(rpc), 0) && bench_done(check, &b) &&
+			     EXPECT(b.status == (int)sizeof(rpc));
+			held++;
+		}
+		bench_next(&b);
+	}
+	EXPECT(refused);
+	EXPECT(held >= kHeld - 2 && held <= kHeld);
+	EXPECT(b.ep->stats.read(ClntStat::EmptySendctx) == 1);
+	/* Receives again: the held Calls arrive, as they were sent. */
+	r->repost = true;
+	for (u32 i = 0; ok && i < kRecvs; i++)
+		ok = EXPECT_OK(r->post_recv(i));
+	for (u32 i = 0; ok && i < held; i++)
+		ok = r->take_call(check) && EXPECT(r->call.xid == 0x11110310 + i) &&
+		     EXPECT(r->msg_len == kLen) &&
+		     EXPECT(mem_compare(r->msg, want + i * kLen, kLen) == 0);
+	/* their Sends completed: the buffers serve the next Call */
+	if (ok)
+		inline_rpc(check, &b, 0x11110321, rpc, sizeof(rpc), 9);
+	delete[] want;
+	bench_down(&b);
+}
+
 static void reply_chunk_case(Reporter check)
 {
 	Bench b;
@@ -2745,6 +2824,7 @@ RPCRDMAX_KUNIT_MARSHAL_ENTRY(mr_reuse)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(foreign_rkey)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(mr_pool)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(inv_fence)
+RPCRDMAX_KUNIT_MARSHAL_ENTRY(send_held)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(reply_chunk)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(reply_chunk_head)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(rdma_error)

@@ -258,6 +258,7 @@ RPCRDMAX_CXX_CASE(marshal_mr_reuse)
 RPCRDMAX_CXX_CASE(marshal_foreign_rkey)
 RPCRDMAX_CXX_CASE(marshal_mr_pool)
 RPCRDMAX_CXX_CASE(marshal_inv_fence)
+RPCRDMAX_CXX_CASE(marshal_send_held)
 RPCRDMAX_CXX_CASE(marshal_reply_chunk)
 RPCRDMAX_CXX_CASE(marshal_reply_chunk_head)
 RPCRDMAX_CXX_TP_CASE(marshal_rdma_error)
@@ -298,6 +299,7 @@ static struct kunit_case rpcrdmax_xprt_marshal_cases[] = {
 	KUNIT_CASE(marshal_foreign_rkey_case),
 	KUNIT_CASE(marshal_mr_pool_case),
 	KUNIT_CASE(marshal_inv_fence_case),
+	KUNIT_CASE(marshal_send_held_case),
 	KUNIT_CASE(marshal_reply_chunk_case),
 	KUNIT_CASE(marshal_reply_chunk_head_case),
 	KUNIT_CASE(marshal_rdma_error_case),

@@ -72,6 +72,8 @@ void rpcrdmax_kunit_cxx_marshal_mr_pool(struct kunit *ctx,
 					rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_inv_fence(struct kunit *ctx,
 					  rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_marshal_send_held(struct kunit *ctx,
+					  rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_reply_chunk(struct kunit *ctx,
 					    rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_reply_chunk_head(struct kunit *ctx,
