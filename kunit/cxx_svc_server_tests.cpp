@@ -51,6 +51,10 @@
  *              two Write chunks in one page it registered, nfsd marks two
  *              results; each lands in its chunk, the Reply returns both
  *              with the octets written, the rest of the Reply inline;
+ *   send_held  a READ's Reply whose Send waits (the raw client posts no
+ *              Receive): the page list's pages stay with the Send after
+ *              nfsd gives the context back, until the connection's
+ *              teardown drains the QP;
  *   short_reply  a raw client offers a Reply chunk of one segment, then of
  *              two, for Replies that fit inline: each Short Reply copies
  *              the chunk with no octets returned (RFC 8166 Section 4.3.3);
@@ -1169,8 +1173,8 @@ static u32 raw_received(Reporter check, RawClient *c)
 }
 
 /* Register a zeroed page on the raw client for the server to write, and
- * post a Receive for the Reply. */
-static bool raw_ready_reply(Reporter check, RawClient *c)
+ * post a Receive for the Reply unless @no_recv. */
+static bool raw_ready_reply(Reporter check, RawClient *c, bool no_recv = false)
 {
 	ib_device *dev = c->end.id.device();
 	unsigned int bad;
@@ -1188,7 +1192,8 @@ static bool raw_ready_reply(Reporter check, RawClient *c)
 								   RPCRDMAX_ACCESS_REMOTE_WRITE);
 	return EXPECT(c->end.id.post_send(&wr, 1, &bad).is_ok()) &&
 	       EXPECT(c->reg.completion.wait_ms(kWaitMs)) &&
-	       EXPECT(c->reg.wc.status == RPCRDMAX_IB_WC_SUCCESS) && raw_post_recv(check, c);
+	       EXPECT(c->reg.wc.status == RPCRDMAX_IB_WC_SUCCESS) &&
+	       (no_recv || raw_post_recv(check, c));
 }
 
 /* nfsd's part in a raw client's Call that raw_take took (when @ok): a
@@ -1337,6 +1342,30 @@ static void settle_case(Reporter check)
 	pair_down(&p);
 }
 
+/* The raw client's Call @xid (RDMA_MSG, and 40 octets of RPC Call of
+ * @seed) offering a Write chunk of one @len-octet segment at each of
+ * c->page's offsets @at[0, @n), sent. */
+static bool raw_send_write_call(Reporter check, RawClient *c, u32 xid, u32 n, const u32 *at,
+				u32 len, u32 seed)
+{
+	core::V1Header &h = c->call;
+
+	h.xid = xid;
+	h.vers = 1;
+	h.credits = 32;
+	h.proc = core::V1Proc::Msg;
+	h.chunks.clear();
+	for (u32 i = 0; i < n; i++)
+		EXPECT(h.chunks.add_write_chunk() == core::ListError::None &&
+		       h.chunks.add_write_segment({ c->mr.rkey(), len, c->mr.iova() + at[i] }) ==
+			       core::ListError::None);
+	auto enc = core::v1_encode(h, Bytes(c->msgs[0], sizeof(c->msgs[0])));
+	if (!EXPECT(enc.is_ok()))
+		return false;
+	fill_call(c->msgs[0] + enc.value(), 40, xid, seed);
+	return raw_send(check, c, enc.value() + 40);
+}
+
 static void write_chunks_case(Reporter check)
 {
 	Pair p;
@@ -1355,23 +1384,7 @@ static void write_chunks_case(Reporter check)
 		goto out;
 	{
 		/* The Call: RDMA_MSG offering two Write chunks of 1 KiB each. */
-		core::V1Header &h = c->call;
-		h.xid = kXid;
-		h.vers = 1;
-		h.credits = 32;
-		h.proc = core::V1Proc::Msg;
-		h.chunks.clear();
-		for (u32 i = 0; i < 2; i++)
-			EXPECT(h.chunks.add_write_chunk() == core::ListError::None &&
-			       h.chunks.add_write_segment({ c->mr.rkey(), 1024,
-							    c->mr.iova() + kAt[i] }) ==
-				       core::ListError::None);
-		auto enc = core::v1_encode(h, Bytes(c->msgs[0], sizeof(c->msgs[0])));
-		if (!EXPECT(enc.is_ok()))
-			goto out;
-		const u32 hlen = enc.value();
-		fill_call(c->msgs[0] + hlen, 40, kXid, 71);
-		if (!raw_send(check, c, hlen + 40))
+		if (!raw_send_write_call(check, c, kXid, 2, kAt, 1024, 71))
 			goto out;
 
 		/* nfsd: the COMPOUND's two READ results marked, the Reply sent. */
@@ -1410,6 +1423,62 @@ static void write_chunks_case(Reporter check)
 	}
 out:
 	raw_end(&p, c, ctxt);
+}
+
+/*
+ * A Reply whose Send waits (the raw client posts no Receive: RNR,
+ * retried without end) keeps the rq_res pages its RDMA Write and its
+ * Send read: sendto takes them from rq_respages and they stay held
+ * after nfsd gives the context back.  The connection goes with the
+ * Send still waiting: they are let go only once its QP is drained,
+ * and then they are.
+ */
+static void send_held_case(Reporter check)
+{
+	Pair p;
+	auto *c = new (Gfp::Kernel) RawClient;
+	constexpr u32 kXid = 0x55550031, kHead = 100, kPages = 3000;
+	rpcrdmax_svc_ctxt *ctxt = nullptr;
+	::page *pg = nullptr;
+
+	p.b.snd = { 100, 0, 0, 0, false };
+	p.b.rcv = { 256, 0, 0, 0, false };
+	if (!EXPECT(c != nullptr) || !pair_up(check, &p) || !raw_connect(check, &p, c) ||
+	    !raw_ready_reply(check, c, true))
+		goto out;
+	{
+		/* The Call: a READ's, offering one Write chunk of a page. */
+		const u32 at = 0;
+		if (!raw_send_write_call(check, c, kXid, 1, &at, RPCRDMAX_PAGE_SIZE, 81) ||
+		    !EXPECT(raw_take(check, &p, c, &ctxt) == 40))
+			goto out;
+		/* nfsd: the page list is the READ's data, the Reply sent */
+		fill_reply(p.reply, kHead + kPages, kXid, 83);
+		if (!EXPECT(rpcrdmax_kunit_svc_rqst_reply(p.rqstp, p.reply, kHead, kPages, 0) == 0))
+			goto out;
+		pg = rpcrdmax_kunit_svc_rqst_slot(p.rqstp, 1); /* the page list's */
+		if (!EXPECT(pg != nullptr) || !EXPECT(rpcrdmax_kunit_page_get(pg) == 2)) {
+			pg = nullptr;
+			goto out;
+		}
+		EXPECT(rpcrdmax_svcc_result_payload(c->sx->svcc, ctxt, kHead, kPages) == 0);
+		EXPECT(rpcrdmax_svcc_sendto(c->sx->svcc, p.rqstp, ctxt) == 0);
+		/* the page went with the Reply: ours and its Send's references */
+		EXPECT(rpcrdmax_kunit_svc_rqst_slot(p.rqstp, 1) != pg);
+		EXPECT(rpcrdmax_kunit_page_count(pg) == 2);
+		rpcrdmax_svcc_release(c->sx->svcc, ctxt);
+		ctxt = nullptr;
+		/* nothing answers the Send yet; the Write landed */
+		EXPECT(!c->recv.completion.wait_ms(200));
+		EXPECT(rpcrdmax_kunit_page_count(pg) == 2);
+	}
+out:
+	raw_end(&p, c, ctxt);
+	/* the connection's teardown flushed the Send and let the page go */
+	if (pg) {
+		EXPECT(rpcrdmax_kunit_page_count(pg) == 1);
+		rpcrdmax_kunit_page_put(pg);
+	}
 }
 
 /*
@@ -2103,6 +2172,7 @@ RPCRDMAX_KUNIT_SVCSRV_ENTRY(bc_call)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(bc_bad)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(credit_overrun)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(write_chunks)
+RPCRDMAX_KUNIT_SVCSRV_ENTRY(send_held)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(short_reply)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(v2)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(v2_capped)

@@ -350,6 +350,7 @@ RPCRDMAX_CXX_CASE(svcsrv_bc_call)
 RPCRDMAX_CXX_CASE(svcsrv_bc_bad)
 RPCRDMAX_CXX_CASE(svcsrv_credit_overrun)
 RPCRDMAX_CXX_CASE(svcsrv_write_chunks)
+RPCRDMAX_CXX_CASE(svcsrv_send_held)
 RPCRDMAX_CXX_CASE(svcsrv_short_reply)
 RPCRDMAX_CXX_CASE(svcsrv_v2)
 RPCRDMAX_CXX_CASE(svcsrv_v2_capped)
@@ -381,6 +382,7 @@ static struct kunit_case rpcrdmax_svc_server_cases[] = {
 	KUNIT_CASE(svcsrv_bc_bad_case),
 	KUNIT_CASE(svcsrv_credit_overrun_case),
 	KUNIT_CASE(svcsrv_write_chunks_case),
+	KUNIT_CASE(svcsrv_send_held_case),
 	KUNIT_CASE(svcsrv_short_reply_case),
 	KUNIT_CASE(svcsrv_v2_case),
 	KUNIT_CASE(svcsrv_v2_capped_case),

@@ -147,6 +147,8 @@ void rpcrdmax_kunit_cxx_svcsrv_credit_overrun(struct kunit *ctx,
 					      rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svcsrv_write_chunks(struct kunit *ctx,
 					    rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svcsrv_send_held(struct kunit *ctx,
+					 rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svcsrv_short_reply(struct kunit *ctx,
 					   rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svcsrv_v2(struct kunit *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
@@ -276,6 +278,9 @@ void rpcrdmax_kunit_svc_rqst_next_back(struct svc_rqst *rqstp, unsigned int n) R
 struct page *rpcrdmax_kunit_svc_rqst_slot(struct svc_rqst *rqstp, int i) RPCRDMAX_NOEXCEPT;
 struct page *rpcrdmax_kunit_svc_rqst_swap_slot(struct svc_rqst *rqstp, unsigned int i,
 					       struct page *page) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_kunit_page_get(struct page *page) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_kunit_page_count(struct page *page) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_page_put(struct page *page) RPCRDMAX_NOEXCEPT;
 
 #ifdef __cplusplus
 }

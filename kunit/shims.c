@@ -632,6 +632,25 @@ struct page *rpcrdmax_kunit_svc_rqst_slot(struct svc_rqst *rqstp, int i)
 	return rqstp->rq_respages[i];
 }
 
+/** rpcrdmax_kunit_page_get - take a reference on @page; its count after */
+int rpcrdmax_kunit_page_get(struct page *page)
+{
+	get_page(page);
+	return page_count(page);
+}
+
+/** rpcrdmax_kunit_page_count - the references on @page, which the caller holds one of */
+int rpcrdmax_kunit_page_count(struct page *page)
+{
+	return page_count(page);
+}
+
+/** rpcrdmax_kunit_page_put - drop the reference rpcrdmax_kunit_page_get() took */
+void rpcrdmax_kunit_page_put(struct page *page)
+{
+	put_page(page);
+}
+
 /** rpcrdmax_kunit_svc_rqst_swap_slot - put @page in rq_respages[@i]; what it held */
 struct page *rpcrdmax_kunit_svc_rqst_swap_slot(struct svc_rqst *rqstp, unsigned int i,
 					       struct page *page)
