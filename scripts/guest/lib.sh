@@ -382,6 +382,12 @@ removal_delete() {
 
 # rxe_readd: add the soft-RoCE device (again, after `rdma link delete
 # rxe0`) and wait until its port is up.
+# addr_move FROM TO: eth0's IPv4 address FROM/24 replaced by TO/24; the
+# RDMA connections made from FROM lose their source address with it.
+addr_move() {
+	ip addr del "$1/24" dev eth0 && ip addr add "$2/24" dev eth0
+}
+
 rxe_readd() {
 	rdma link add rxe0 type "$(rdma_fabric)" netdev eth0 || return 1
 	local end=$(deadline 5)

@@ -13,8 +13,8 @@
 #   CLIENT_LEAN       1: without the swap file, the isolated namespace's
 #                     mount and the tracepoint window (scripts/e2e's smoke
 #                     case: make check-debug-smoke); default 0
-# and /share/faults.skip leaves out the kill storm, the device removal
-# and the late: steps (RPCRDMAX_FAULTS=0 scripts/e2e: make check's 6.12
+# and /share/faults.skip leaves out the kill storm, the device removal,
+# the address change and the late: steps (RPCRDMAX_FAULTS=0 scripts/e2e: make check's 6.12
 # case, whose faults the 7.x case and Debian 12's client case run).
 . /share/lib.sh
 set -u
@@ -283,9 +283,10 @@ steady_client_io "rdma,port=20049,vers=4.2"
 # chunk can no longer be pulled is dropped.  rpcrdmax's server leaves the
 # window "faults" out of its counts (lib.sh, window_begin).
 if [ -e /share/faults.skip ]; then
-	echo "client: the faults steps (storm, removal, late:) are left out (faults.skip)"
+	echo "client: the faults steps (storm, removal, addr:, late:) are left out (faults.skip)"
 else
 	window_begin faults
+	RESF=$(rdma_res_snapshot)
 	opts="rdma,port=20049,vers=3,nolock"
 	if timeout 120 mount -t nfs -o "$opts" 192.0.2.1:/export /mnt/nfs; then
 		step_ok "faults: mount v3"
@@ -341,7 +342,38 @@ else
 		sleep 3
 		step "removal: rdma link add rxe0" rxe_readd
 		step "removal: I/O after the device returns" timeout 600 sh -c "cp /tmp/src/f1048577 /mnt/nfs/storm/removal && sync && cmp /tmp/src/f1048577 /mnt/nfs/storm/removal"
+		# ---- the client's address changed under a writer, then put back ---
+		# rxe sends nothing from a GID whose address is gone: the
+		# connection fails, and the transport connects again from the
+		# address eth0 has then (Documentation/stock-fixes.rst, "Address
+		# changes").
+		dd if=/tmp/src/f8388608 of=/mnt/nfs/storm/addr bs=64k oflag=direct status=none &
+		addr_pid=$!
+		sleep 1
+		step "addr: 192.0.2.2 replaced by 192.0.2.12 under a writer" addr_move 192.0.2.2 192.0.2.12
+		step "addr: I/O from 192.0.2.12" timeout 300 sh -c "cp /tmp/src/f65537 /mnt/nfs/storm/addr12 && cmp /tmp/src/f65537 /mnt/nfs/storm/addr12"
+		rdma res show cm_id 2>/dev/null | grep -q 'src-addr 192\.0\.2\.12:' &&
+			step_ok "addr: the transport connected again from 192.0.2.12" ||
+			step_fail "addr: no connection from 192.0.2.12: $(rdma res show cm_id 2>&1 | tr '\n' '|')"
+		step "addr: 192.0.2.2 back" addr_move 192.0.2.12 192.0.2.2
+		end=$(deadline 300)
+		while kill -0 $addr_pid 2>/dev/null && before $end; do sleep 1; done
+		if kill -0 $addr_pid 2>/dev/null; then
+			step_fail "addr: the writer still runs 300 s after the address came back"
+			kill -9 $addr_pid
+		elif wait $addr_pid; then
+			step "addr: the writer's file intact" cmp /tmp/src/f8388608 /mnt/nfs/storm/addr
+		else
+			step_fail "addr: the writer failed"
+		fi
+		step "addr: I/O from 192.0.2.2 again" timeout 300 sh -c "cp /tmp/src/f65537 /mnt/nfs/storm/addr2 && cmp /tmp/src/f65537 /mnt/nfs/storm/addr2"
+		rdma res show cm_id 2>/dev/null | grep -q 'src-addr 192\.0\.2\.12:' &&
+			step_fail "addr: a connection from 192.0.2.12 outlives the address: $(rdma res show cm_id 2>&1 | tr '\n' '|')" ||
+			step_ok "addr: no connection left from 192.0.2.12"
 		step "faults: umount" timeout 120 umount /mnt/nfs
+		# Nothing of the connections that went is left (kmemleak too, on
+		# the debug kernel: kernel_log_clean).
+		step "faults: the client's RDMA resources back to $RESF" rdma_res_back "$RESF" 30
 	else
 		step_fail "faults: mount v3"
 	fi

@@ -2,8 +2,9 @@
 # e2e server-faults, client side (stock rpcrdma): keeps writers busy on a
 # hard NFSv3 mount while the server (server-faults.sh) stops nfsd, removes
 # its RDMA device, refuses reconnects over its memory budget, stops and
-# starts nfsd under a kill storm of writers and memory pressure, and (when
-# asked: /share/flap.want) takes its link down and up; each
+# starts nfsd under a kill storm of writers and memory pressure, moves its
+# address away and back, and (when asked: /share/flap.want) takes its
+# link down and up; each
 # time the writers must finish once the server is back, and every file
 # must hold what was written.
 . /share/lib.sh
@@ -128,6 +129,7 @@ round 3 server.back3
 touch /share/client.round3
 wait_for /share/server.checked3 300 || step_fail "client: the server never checked the reconnection"
 storm
+round 6 server.back6
 if [ -e /share/flap.want ]; then
 	trace_conn_on || echo "client: no tracefs: the flap round runs without a trace"
 	round 4 server.back4

@@ -22,10 +22,12 @@
 #      started again with memory filled to about 64 MiB available: the
 #      RDMA resources come back, the client reconnects under the
 #      pressure, no OOM kill, killed writers exit, completed files intact;
-#   6. (when asked) eth0 goes down for 10 s and up again under the
+#   6. 192.0.2.1 moves to 192.0.2.11 for 10 s under the writers and
+#      comes back: the writers finish with their data intact;
+#   7. (when asked) eth0 goes down for 10 s and up again under the
 #      writers: the writers finish with their data intact; in every run,
 #      no connection outlives its client;
-#   7. the svc_rdma sysctls refuse out-of-range values, max_requests sizes
+#   8. the svc_rdma sysctls refuse out-of-range values, max_requests sizes
 #      each new connection, and the counters count what the traffic did
 #      and reset on write.
 . /share/lib.sh
@@ -208,7 +210,45 @@ storm() {
 }
 storm
 
-# ---- 6. a link flap under the mount -----------------------------------------
+# ---- 6. the server's address changed under the writers ----------------------
+# 192.0.2.1 becomes 192.0.2.11 for 10 s and comes back.  The client's
+# packets find no GID of 192.0.2.1 here any more, so the connection
+# fails, and its reconnects find no one until the address is back; its
+# round 6 requires its writers to finish with their files intact, and
+# below (once it unmounted) nothing of the connections that went may be
+# left (Documentation/stock-fixes.rst, "Address changes").
+# new_qp BEFORE NOW: some RC QP number in NOW is not in BEFORE.
+new_qp() {
+	local q
+	for q in $2; do
+		case " $1 " in *" $q "*) ;; *) return 0 ;; esac
+	done
+	return 1
+}
+addr_round() {
+	local before now end
+	wait_for /share/io.6 600 || step_fail "server: the client's sixth I/O never started"
+	sleep 2
+	before=$(echo $(rc_qpns))
+	[ -n "$before" ] && step_ok "addr: the client is connected (RC QP $before)" ||
+		step_fail "addr: no RC QP while the client writes"
+	step "addr: 192.0.2.1 replaced by 192.0.2.11 under the writers" addr_move 192.0.2.1 192.0.2.11
+	sleep 10
+	step "addr: 192.0.2.1 back" addr_move 192.0.2.11 192.0.2.1
+	end=$(deadline 300)
+	now=$(echo $(rc_qpns))
+	while ! { [ -n "$now" ] && new_qp "$before" "$now"; } && before $end; do
+		sleep 0.5
+		now=$(echo $(rc_qpns))
+	done
+	[ -n "$now" ] && new_qp "$before" "$now" &&
+		step_ok "addr: the client connected again (RC QP $before, then $now)" ||
+		step_fail "addr: no new connection 300 s after the address came back (RC QP $before, now '$now')"
+	touch /share/server.back6
+}
+addr_round
+
+# ---- 7. a link flap under the mount -----------------------------------------
 # When asked (/share/flap.want: RPCRDMAX_FLAP=1 scripts/e2e server-faults),
 # eth0 goes down for 10 s under the writers (rxe's port goes with it).
 # Either RC retransmission outlasts the outage and the connection
@@ -219,14 +259,6 @@ storm
 # way it went.  (Past 30 s, scripts/vm would call a guest reading nothing
 # while its tap drops packets a NIC stall.)
 
-# new_qp BEFORE NOW: some RC QP number in NOW is not in BEFORE.
-new_qp() {
-	local q
-	for q in $2; do
-		case " $1 " in *" $q "*) ;; *) return 0 ;; esac
-	done
-	return 1
-}
 flap() {
 	local before now t0 seen=
 	wait_for /share/io.4 600 || step_fail "server: the client's fourth I/O never started"
@@ -272,7 +304,7 @@ wait_for /share/client.done 1800 || step_fail "server: client never finished"
 step "server: RDMA resources back to $RESL 60 s after the client unmounted" rdma_res_back "$RESL" 60
 settled_step server yes
 
-# ---- 7. counters ------------------------------------------------------------
+# ---- 8. counters ------------------------------------------------------------
 for f in rdma_stat_recv rdma_stat_read rdma_stat_write; do
 	v=$(cat "$SVC/$f")
 	[ "$v" -gt 0 ] 2>/dev/null && step_ok "sysctl: $f counted ($v)" ||
