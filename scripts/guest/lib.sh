@@ -380,14 +380,14 @@ removal_delete() {
 	return 1
 }
 
-# rxe_readd: add the soft-RoCE device (again, after `rdma link delete
-# rxe0`) and wait until its port is up.
 # addr_move FROM TO: eth0's IPv4 address FROM/24 replaced by TO/24; the
 # RDMA connections made from FROM lose their source address with it.
 addr_move() {
 	ip addr del "$1/24" dev eth0 && ip addr add "$2/24" dev eth0
 }
 
+# rxe_readd: add the soft-RoCE device (again, after `rdma link delete
+# rxe0`) and wait until its port is up.
 rxe_readd() {
 	rdma link add rxe0 type "$(rdma_fabric)" netdev eth0 || return 1
 	local end=$(deadline 5)
@@ -817,9 +817,10 @@ rdma_res_snapshot() {
 }
 
 # rdma_res_back SNAPSHOT SECONDS: wait until the counts are SNAPSHOT's
-# again (SECONDS 0: they must be at once); if they are not by the deadline, print the resources of each kind
-# that differs (so a leak names its owner) and, last (step keeps the last
-# lines), the counts; and fail.
+# again (SECONDS 0: they must be at once); if they are not by the
+# deadline, print the resources of each kind that differs (so a leak
+# names its owner) and, last (step keeps the last lines), the counts;
+# and fail.
 rdma_res_back() {
 	local end=$(deadline $2) now kv
 	while [ "$(rdma_res_snapshot)" != "$1" ] && before $end; do sleep 0.2; done

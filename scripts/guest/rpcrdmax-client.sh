@@ -14,8 +14,9 @@
 #                     mount and the tracepoint window (scripts/e2e's smoke
 #                     case: make check-debug-smoke); default 0
 # and /share/faults.skip leaves out the kill storm, the device removal,
-# the address change and the late: steps (RPCRDMAX_FAULTS=0 scripts/e2e: make check's 6.12
-# case, whose faults the 7.x case and Debian 12's client case run).
+# the address change and the late: steps (RPCRDMAX_FAULTS=0 scripts/e2e:
+# make check's 6.12 case, whose faults the 7.x case and Debian 12's
+# client case run).
 . /share/lib.sh
 set -u
 CLIENT_VERSIONS="3 4.0 4.1 4.2" CLIENT_IPV6=1 CLIENT_NCONNECT=1 CLIENT_LEAN=0
