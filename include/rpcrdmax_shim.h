@@ -534,6 +534,10 @@ void rpcrdmax_xprt_set_credits(struct rpc_xprt *xprt, unsigned int credits) RPCR
 /* A new connection: its credits start at one, none taken (RFC 5666
  * Section 3.3: the requester stays within the grant of the connection). */
 void rpcrdmax_xprt_reset_cong(struct rpc_xprt *xprt) RPCRDMAX_NOEXCEPT;
+/* No Send buffer or MR for a transmission: sunrpc's writers wait
+ * (XPRT_WRITE_SPACE) until rpcrdmax_xprt_write_space() lets them go on. */
+void rpcrdmax_xprt_wait_for_space(struct rpc_xprt *xprt) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_xprt_write_space(struct rpc_xprt *xprt) RPCRDMAX_NOEXCEPT;
 /*
  * Backward-direction RPC (shim/sunrpc/xprt_rqst.c; the slots:
  * shim/sunrpc/xprt_bc.c): queue a backward Call (its RPC message,

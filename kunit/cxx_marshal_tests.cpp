@@ -137,6 +137,9 @@ struct FakeXprt {
 	u32 credits = 0;	/* the latest grant the transport reported */
 	u32 grants = 0;		/* times it reported one (set_credits calls) */
 	u32 cong_resets = 0;	/* connections that started the window again */
+	/* XPRT_WRITE_SPACE: writers held for a Send buffer or MR; the
+	 * holds asked for, and the wakes that ended one. */
+	Atomic write_space, space_waits, space_wakes;
 };
 
 /* /proc/sys/sunrpc/rdma_max_version as the cases set it: 1 unless a
@@ -196,6 +199,19 @@ extern "C" void rpcrdmax_xprt_reset_cong(rpc_xprt *xprt) noexcept
 {
 	fake_of(xprt)->credits = 1;
 	fake_of(xprt)->cong_resets++;
+}
+
+extern "C" void rpcrdmax_xprt_wait_for_space(rpc_xprt *xprt) noexcept
+{
+	fake_of(xprt)->write_space.set(1);
+	fake_of(xprt)->space_waits.add_return(1);
+}
+
+/* As xprt_write_space(): only a transport whose writers are held wakes. */
+extern "C" void rpcrdmax_xprt_write_space(rpc_xprt *xprt) noexcept
+{
+	if (fake_of(xprt)->write_space.exchange(0))
+		fake_of(xprt)->space_wakes.add_return(1);
 }
 
 extern "C" bool rpcrdmax_xprt_reestablish_set(rpc_xprt *xprt) noexcept
@@ -1670,10 +1686,11 @@ static void inv_fence_case(Reporter check)
  * received, whose Sends meanwhile wait for a Receive (RNR, retried
  * without end).  Each RPC completes and its request goes back, to be
  * made again for the next Call with other octets; the Send buffers stay
- * with their Sends, so once all of them are in flight the next Call is
- * refused (-ENOBUFS, counted in empty_sendctx_q).  When the responder
- * posts its Receives again, every Call arrives as it was sent, the
- * first one too, and the transport goes on.
+ * with their Sends, so once all of them are in flight the next Call
+ * waits: -EAGAIN, sunrpc's writers held (XPRT_WRITE_SPACE, counted in
+ * empty_sendctx_q).  When the responder posts its Receives again, every
+ * Call arrives as it was sent, the first one too, the Sends' completion
+ * lets the writers go on, and the transport goes on.
  */
 static void send_held_case(Reporter check)
 {
@@ -1706,7 +1723,7 @@ static void send_held_case(Reporter check)
 		const u32 xid = 0x11110310 + held;
 		ok = bench_prepare(check, &b, xid);
 		const int rc = ok ? b.ep->send(b.rqst, xid) : 0;
-		refused = rc == -err::ENOBUFS;
+		refused = rc == -err::EAGAIN;
 		ok = ok && (refused || EXPECT(rc == 0));
 		if (ok && !refused) {
 			mem_copy(want + held * kLen, b.sent, kLen);
@@ -1721,6 +1738,8 @@ static void send_held_case(Reporter check)
 	EXPECT(refused);
 	EXPECT(held >= kHeld - 2 && held <= kHeld);
 	EXPECT(b.ep->stats.read(ClntStat::EmptySendctx) == 1);
+	EXPECT(b.x->space_waits.read() == 1 && b.x->write_space.read() == 1);
+	EXPECT(b.x->space_wakes.read() == 0);
 	/* Receives again: the held Calls arrive, as they were sent. */
 	r->repost = true;
 	for (u32 i = 0; ok && i < kRecvs; i++)
@@ -1729,9 +1748,15 @@ static void send_held_case(Reporter check)
 		ok = r->take_call(check) && EXPECT(r->call.xid == 0x11110310 + i) &&
 		     EXPECT(r->msg_len == kLen) &&
 		     EXPECT(mem_compare(r->msg, want + i * kLen, kLen) == 0);
-	/* their Sends completed: the buffers serve the next Call */
+	/* their Sends' completion lets the writers go on (no Call did since
+	 * the hold: the wake is the completion's), and the buffers serve the
+	 * next Call */
+	for (u32 ms = 0; ok && ms < kWaitMs && b.x->space_wakes.read() == 0; ms += 10)
+		rpcrdmax_msleep(10);
+	EXPECT(b.x->space_wakes.read() == 1 && b.x->write_space.read() == 0);
 	if (ok)
 		inline_rpc(check, &b, 0x11110321, rpc, sizeof(rpc), 9);
+	EXPECT(b.x->space_waits.read() == 1);
 	delete[] want;
 	bench_down(&b);
 }

@@ -69,8 +69,18 @@ void Conn::frwr_refill(FnWork *w)
 		more = !c->refill_stopped_ && c->free_mr_count_ < kMrLowWater &&
 		       c->mrs_made_ < kMrPool;
 	}
-	SpinLockBhGuard g(&c->free_lock_);
-	c->refill_queued_ = false;
+	{
+		SpinLockBhGuard g(&c->free_lock_);
+		c->refill_queued_ = false;
+	}
+	c->space_freed();
+}
+
+/* Whether a registration would find an MR now. */
+bool Conn::mr_free()
+{
+	SpinLockBhGuard g(&free_lock_);
+	return spare_mr_.read() || free_mr_count_;
 }
 
 /* The connection is going: no refill runs after this returns. */
@@ -127,7 +137,7 @@ Result<u32> Conn::frwr_map(ClntMr *m, rpc_rqst *rqst, bool rcv, const core::Plan
  * server reads it) or (@rcv) receive buffer (a Write or Reply chunk's:
  * the server writes into it with RDMA Writes, RFC 8166 Sections 3.4.6
  * and 3.5.3), mapped and its REG_MR prepared in m->reg_wr; it joins
- * @req's MRs.  -ENOBUFS when the pool has none free.
+ * @req's MRs.  -EAGAIN when the pool has none free (wait_for_space).
  */
 Result<ClntMr *> Conn::frwr_register(Req *req, rpc_rqst *rqst, bool rcv,
 				     const core::PlannedSegment &ps, u32 extent_shift)
@@ -140,7 +150,7 @@ Result<ClntMr *> Conn::frwr_register(Req *req, rpc_rqst *rqst, bool rcv,
 	if (!m && !(m = frwr_take_free())) {
 		if (tp_on(RPCRDMAX_TP_XPRTRDMA_NOMRS_ERR))
 			rpcrdmax_trace_nomrs_err(ep_->xprt_, rqst);
-		return error(err::ENOBUFS);
+		return wait_for_space(true).error();
 	}
 
 	Result<u32> mapped = frwr_map(m, rqst, rcv, ps, extent_shift, dir);
@@ -181,10 +191,12 @@ ClntMr *Conn::frwr_take_free()
 
 /* Unmap and pool every MR of @req: they must be invalid by now.  Each
  * becomes the spare (spare_mr_); the one it displaces goes to the free
- * list. */
-void Conn::frwr_release(Req *req)
+ * list.  With @wake, writers waiting for an MR go on. */
+void Conn::frwr_release(Req *req, bool wake)
 {
 	req->valid_mrs = 0;
+	if (req->mrs.empty())
+		return;
 	while (ClntMr *m = req->mrs.pop_front()) {
 		m->trace(RPCRDMAX_MR_EV_UNMAP);
 		m->mr.unmap();
@@ -194,6 +206,8 @@ void Conn::frwr_release(Req *req)
 			frwr_put_free(old, false);
 		}
 	}
+	if (wake)
+		space_freed();
 }
 
 /* @m into the free list, counted; @next: at its head, to be taken next

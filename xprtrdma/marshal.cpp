@@ -343,19 +343,21 @@ Result<void> Conn::encode_chunked_call(Req *req, rpc_rqst *rqst, u32 xid, u32 ve
 }
 
 /* A Call that could not be marshalled (@r): its MRs, only mapped, let go;
- * -ENOBUFS as it is (sunrpc retries), anything else counted, logged and
+ * -EAGAIN (no MR: wait_for_space) and -ENOBUFS (no memory: sunrpc tries
+ * again a little later) as they are, anything else counted, logged and
  * -EIO. */
 Result<void> Conn::marshal_failed(Req *req, u32 xid, Result<void> r)
 {
-	frwr_release(req);
-	if (r.error().code() != -err::ENOBUFS) {
-		ep_->stats.add(ClntStat::FailedMarshal);
-		rpcrdmax_log_ratelimited(RPCRDMAX_LOG_WARNING, "cannot marshal XID %08x: %d", xid,
-					 r.error().code());
-		return error(err::EIO);
-	}
-	ep_->stats.add(ClntStat::EmptySendctx);
-	return r;
+	const int rc = r.error().code();
+
+	/* No wake: with -EAGAIN the writers wait for MRs others free, and
+	 * these alone were too few for this Call. */
+	frwr_release(req, false);
+	if (rc == -err::EAGAIN || rc == -err::ENOBUFS)
+		return r;
+	ep_->stats.add(ClntStat::FailedMarshal);
+	rpcrdmax_log_ratelimited(RPCRDMAX_LOG_WARNING, "cannot marshal XID %08x: %d", xid, rc);
+	return error(err::EIO);
 }
 
 /* A version 2 Call is going out: until the version is settled, Replies
@@ -376,8 +378,9 @@ void Conn::note_v2_call()
  * counted.  An RPC whose Call and largest Reply both fit inline (LOOKUP;
  * on 6.1 a GETATTR too) skips the shapes and registration: a chunkless
  * header and the Call copied after it.  *@send_len: the octets to send;
- * wrs[0, *@nwr): the REG_MRs to post before the Send.  -ENOBUFS when no
- * MR is free (sunrpc retries), -EIO when the Call cannot be sent.
+ * wrs[0, *@nwr): the REG_MRs to post before the Send.  -EAGAIN when no
+ * MR is free (sunrpc waits, wait_for_space), -ENOBUFS when the Reply's
+ * pages cannot be had, -EIO when the Call cannot be sent.
  */
 Result<void> Conn::marshal(Req *req, rpc_rqst *rqst, u32 xid, SendBuf *sb, u32 *send_len,
 			   Wr **wrs, unsigned int *nwr)

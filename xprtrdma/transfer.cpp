@@ -21,7 +21,36 @@ RPCRDMAX_HOT_ENTRY void Conn::send_done(SendBuf *sb, const ib_wc &wc)
 {
 	/* Only some Sends are signaled: this one frees its elders too. */
 	sends_freed_.set_release(sb->taken + 1);
+	space_freed();
 	send_status(wc);
+}
+
+/*
+ * A transmission found no Send buffer (@mr: no MR) free.  As stock's
+ * transport does, sunrpc holds this transport's writers
+ * (XPRT_WRITE_SPACE) and -EAGAIN sends the message again once
+ * space_freed() wakes them: a Send's completion, an MR coming back, or
+ * the refill.  One freed between the failed take and space_wanted_ is
+ * seen by the look after the barrier (space_freed() orders its side the
+ * same way), so no wake is lost.
+ */
+Result<void> Conn::wait_for_space(bool mr)
+{
+	ep_->stats.add(ClntStat::EmptySendctx);
+	rpcrdmax_xprt_wait_for_space(ep_->xprt_);
+	space_wanted_.set_release(1);
+	full_barrier();
+	if (mr ? mr_free() : sends_busy() < nsends_)
+		space_freed();
+	return error(err::EAGAIN);
+}
+
+/* Send buffers or MRs were freed: the writers waiting for one go on. */
+void Conn::space_freed()
+{
+	full_barrier();
+	if (space_wanted_.read() && space_wanted_.exchange(0))
+		rpcrdmax_xprt_write_space(ep_->xprt_);
 }
 
 /* A Send's completion status: an error (but a flush) is counted and
@@ -43,7 +72,7 @@ void Conn::send_status(const ib_wc &wc)
  */
 SendBuf *Conn::take_send(bool *signal)
 {
-	const u32 busy = sends_taken_ - sends_freed_.read_acquire();
+	const u32 busy = sends_busy();
 
 	if (busy >= nsends_)
 		return nullptr;
@@ -110,10 +139,8 @@ Result<void> Conn::send(rpc_rqst *rqst, u32 xid)
 	/* sunrpc set the Reply buffer up again when it encoded the Call */
 	req->give_back_if_lent();
 	SendBuf *sb = take_send(&signal);
-	if (!sb) {
-		ep_->stats.add(ClntStat::EmptySendctx);
-		return error(err::ENOBUFS);
-	}
+	if (!sb)
+		return wait_for_space(false);
 	u32 len = 0;
 	unsigned int n = 0;
 	auto m = marshal(req, rqst, xid, sb, &len, wrs_, &n);
@@ -147,10 +174,8 @@ Result<void> Conn::bc_send(rpc_rqst *rqst, u32 xid, u32 len)
 	if (len > bc_max_payload(vers))
 		return error(err::EMSGSIZE);
 	SendBuf *sb = take_send(&signal);
-	if (!sb) {
-		ep_->stats.add(ClntStat::EmptySendctx);
-		return error(err::ENOBUFS);
-	}
+	if (!sb)
+		return wait_for_space(false);
 	/* rdma_credit: the backward Calls we take at once.  In the version
 	 * the server's backward Calls use (draft Section 7.3). */
 	auto enc = v2 ? core::v2_encode_inline_msg(xid, kBcSlots, core::kMsgReply,

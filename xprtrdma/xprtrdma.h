@@ -64,8 +64,8 @@ inline constexpr u32 kMrsPerReq = 8;		/* registrations one RPC may hold */
  * (a READ's or WRITE's data; on 7.x a GETATTR's Reply chunk) or none.  A connection starts
  * with kMrBatch; when fewer than kMrLowWater are free, a work item makes
  * kMrBatch more (frwr.cpp), as stock makes its MRs on demand.  A Call
- * that finds none free gets -ENOBUFS: sunrpc sends it again a quarter
- * second later (call_transmit_status). */
+ * that finds none free waits, as one that finds no Send buffer does,
+ * until an MR comes back or the refill makes more (Conn::wait_for_space). */
 inline constexpr u32 kMrPool = 32 * kMrsPerReq;
 inline constexpr u32 kMrBatch = 4 * kMrsPerReq;
 inline constexpr u32 kMrLowWater = 2 * kMrsPerReq;
@@ -346,7 +346,7 @@ public:
 			     u32 shift, int dir);
 	Result<ClntMr *> frwr_register(Req *req, rpc_rqst *rqst, bool rcv,
 				       const core::PlannedSegment &ps, u32 extent_shift);
-	void frwr_release(Req *req);
+	void frwr_release(Req *req, bool wake = true);
 	ClntMr *frwr_take_free();
 	void frwr_put_free(ClntMr *m, bool next);
 	bool frwr_remote_invalidated(Req *req, u32 rkey);
@@ -436,6 +436,10 @@ private:
 	Result<void> wait_event(Completion *c, unsigned int ms);
 	SendBuf *take_send(bool *signal);
 	void untake_send(SendBuf *sb);
+	u32 sends_busy() const { return sends_taken_ - sends_freed_.read_acquire(); }
+	bool mr_free();
+	RPCRDMAX_COLD Result<void> wait_for_space(bool mr);
+	void space_freed();
 	Result<void> post_send_chain(rpc_rqst *rqst, SendBuf *sb, u32 len, bool signal,
 				     unsigned int n);
 
@@ -484,6 +488,10 @@ private:
 	BasicAtomic<ClntMr *> spare_mr_{ nullptr };
 	bool refill_queued_ = false;	/* under free_lock_ */
 	bool refill_stopped_ = false;	/* the connection is going: queue no more */
+	/* A transmission found no Send buffer or no MR free and sunrpc
+	 * holds the transport's writers (wait_for_space); whatever frees
+	 * one wakes them (space_freed). */
+	BasicAtomic<u32> space_wanted_;
 	/* Transmit-path scratch, serialized by sunrpc's write lock. */
 	core::V1Header send_hdr_;
 	core::Plan plan_;

@@ -430,6 +430,24 @@ void rpcrdmax_xprt_reset_cong(struct rpc_xprt *xprt)
 	rpcrdmax_cong_reset(xprt, &rpcrdmax_x(xprt)->cong_tag);
 }
 
+/**
+ * rpcrdmax_xprt_wait_for_space - hold @xprt's writers
+ * @xprt: the transport
+ *
+ * A transmission found no Send buffer or MR: the tasks that would
+ * transmit next wait on xprt->sending until rpcrdmax_xprt_write_space().
+ */
+void rpcrdmax_xprt_wait_for_space(struct rpc_xprt *xprt)
+{
+	xprt_wait_for_buffer_space(xprt);
+}
+
+/** rpcrdmax_xprt_write_space - let @xprt's writers held for space go on */
+void rpcrdmax_xprt_write_space(struct rpc_xprt *xprt)
+{
+	xprt_write_space(xprt);
+}
+
 /** rpcrdmax_xprt_reestablish_set - whether @xprt has a reconnect wait (it connected before) */
 bool rpcrdmax_xprt_reestablish_set(struct rpc_xprt *xprt)
 {

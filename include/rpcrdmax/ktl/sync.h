@@ -56,6 +56,9 @@ private:
 	T v_;
 };
 using Atomic = BasicAtomic<int>;
+
+/* smp_mb(): a store before it is seen before a load after it. */
+inline void full_barrier() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 /* A 64-bit counter (byte counts that must not wrap at 2 GiB). */
 using Atomic64 = BasicAtomic<long long>;
 
@@ -93,7 +96,7 @@ public:
 	 * list head itself), read in place. */
 	void wake_all()
 	{
-		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		full_barrier();
 		auto *wq = reinterpret_cast<unsigned char *>(raw_.get());
 		auto *head = wq + RPCRDMAX_OFF_WAITQ_HEAD_NEXT;
 		static_assert(RPCRDMAX_FSIZE_WAITQ_HEAD_NEXT == sizeof(void *));
