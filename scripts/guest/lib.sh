@@ -67,9 +67,9 @@ conn_trace_report() {
 
 # stuck_report CMD...: CMD's report to /share/NAME.stuck and the console.
 stuck_report() {
-	"$@" >/tmp/stall.report 2>&1
-	cat /tmp/stall.report >>"/share/$RPCRDMAX_name.stuck"
-	cat /tmp/stall.report >/dev/console 2>/dev/null
+	"$@" >/tmp/nconnect.report 2>&1
+	cat /tmp/nconnect.report >>"/share/$RPCRDMAX_name.stuck"
+	cat /tmp/nconnect.report >/dev/console 2>/dev/null
 }
 
 # peer_stall_report: the server's side of its client's stall (the client
@@ -785,6 +785,7 @@ nfsd_up() {
 # as well, checked once the client is done).
 nfs_server_serve() {
 	nfs_server_start
+	nconnect_server_watch
 	if battery_after; then
 		deleg_server_round cb1 cb/f1
 		deleg_server_round cb2 cb/f2
@@ -1290,6 +1291,104 @@ clnt_counter_delta() {
 		d=$((d + now - v))
 	done <"$2"
 	echo $d
+}
+
+# ---- stalls under nconnect ---------------------------------------------
+# nconnect_server_watch (server, in the background): while the client's
+# nconnect rounds run (/share/nconnect.want holds a grant), connections accepted
+# get that many credits (max_requests), then the default again.
+nconnect_server_watch() {
+	local f=/proc/sys/sunrpc/svc_rdma/max_requests
+	(
+		wait_for /share/nconnect.want 3600 || exit 0
+		old=$(cat $f) && cat /share/nconnect.want >$f && touch /share/nconnect.set
+		wait_for /share/nconnect.done 3600
+		echo "$old" >$f && touch /share/nconnect.back
+	) &
+}
+
+# nconnect_round NCONNECT: a mount with NCONNECT connections, each with the
+# few credits and slots nconnect_rounds set, and 2 * NCONNECT writers of
+# 32 MiB in all (16 KiB WRITEs with Read chunks), then as many O_DIRECT
+# readers that compare.  sunrpc's waits are traced: a transmission put
+# off with rpc_delay (the delayq, 250 ms for -ENOBUFS) fails the round;
+# the waits for a slot (xprt_backlog) and to transmit (xprt_sending: the
+# credit window, or a Send buffer or MR) are reported with the longest,
+# and the writers and readers must finish.
+nconnect_round() {
+	local nc=$1 n=$(($1 * 2)) t=$TRACEFS/instances/nconnect e q waits
+	local opts="rdma,port=20049,vers=3,nolock,nconnect=$1,wsize=16384,rsize=16384"
+	head -c $((32 / n))M /tmp/nconnect.src >/tmp/nconnect.f
+	step "nconnect=$nc: mount, 4 credits and 4 slots a transport" timeout 120 mount -t nfs -o "$opts" 192.0.2.1:/export /mnt/nfs ||
+		return
+	mkdir -p $t && echo 8192 >$t/buffer_size_kb && : >$t/trace
+	for e in rpc_task_sleep rpc_task_wakeup; do
+		echo 'q_name == "delayq" || q_name == "xprt_backlog" || q_name == "xprt_sending"' \
+			>$t/events/sunrpc/$e/filter && echo 1 >$t/events/sunrpc/$e/enable
+	done
+	step "nconnect=$nc: $n writers, written back" timeout 600 sh -c \
+		"mkdir -p /mnt/nfs/st$nc && for i in \$(seq $n); do cp /tmp/nconnect.f /mnt/nfs/st$nc/f\$i & done; wait; sync"
+	step "nconnect=$nc: $n O_DIRECT readers compare" timeout 600 sh -c \
+		"for i in \$(seq $n); do (dd if=/mnt/nfs/st$nc/f\$i bs=16k iflag=direct status=none | cmp -s - /tmp/nconnect.f || echo f\$i) & done >/tmp/nconnect.bad; wait; [ ! -s /tmp/nconnect.bad ] || { echo differ: \$(cat /tmp/nconnect.bad); exit 1; }"
+	echo 0 >$t/events/enable
+	e=$(grep -c "xprt:	rdma" /proc/self/mountstats)
+	[ "$e" = "$nc" ] && step_ok "nconnect=$nc: $e rdma transports" ||
+		step_fail "nconnect=$nc: $e rdma transports"
+	waits=$(nconnect_waits <$t/trace)
+	echo "client: nconnect=$nc: waits (queue count longest-ms): $(echo $waits)"
+	echo "client: nconnect=$nc: empty_sendctx_q $(clnt_counters empty_sendctx_q |
+		awk '{ s += $2 } END { print s + 0 }')"
+	q=$(echo "$waits" | awk '$1 == "delayq" { print $2 }')
+	[ -z "$q" ] && step_ok "nconnect=$nc: no transmission put off (delayq)" ||
+		step_fail "nconnect=$nc: $q waits on the delayq"
+	q=$(echo "$waits" | awk '$1 == "asleep" { print $2 }')
+	[ -z "$q" ] && step_ok "nconnect=$nc: every wait ended" ||
+		step_fail "nconnect=$nc: $q tasks still asleep"
+	step "nconnect=$nc: umount" timeout 120 umount /mnt/nfs
+}
+
+# nconnect_waits <TRACE: from rpc_task_sleep and rpc_task_wakeup lines, per
+# queue "QUEUE WAITS LONGEST-MS", and "asleep N" for sleeps not woken.
+nconnect_waits() {
+	awk '{
+		ev = ""; id = ""; q = ""
+		for (i = 1; i <= NF; i++) {
+			if (ev == "" && $i ~ /^[0-9]+\.[0-9]+:$/) { ts = substr($i, 1, length($i) - 1); ev = $(i + 1) }
+			if ($i ~ /^task:/) id = $i
+			if ($i ~ /^queue=/) q = substr($i, 7)
+		}
+		if (ev == "rpc_task_sleep:") { n[q]++; at[id] = ts; on[id] = q }
+		else if (ev == "rpc_task_wakeup:" && (id in at)) {
+			d = ts - at[id]
+			if (d > max[on[id]]) max[on[id]] = d
+			delete at[id]
+		}
+	} END {
+		for (q in n) printf "%s %d %.0f\n", q, n[q], max[q] * 1000
+		for (id in at) left++
+		if (left) print "asleep", left
+	}'
+}
+
+# nconnect_rounds: the server grants 4 credits and the client has 4 slots
+# per transport; nconnect_round with nconnect=8 and 16, each slot and credit
+# used some 32 times over.  The empty_sendctx_q counts (a transmission
+# that found no Send buffer or MR and waited) are reported.
+nconnect_rounds() {
+	local f=/proc/sys/sunrpc/rdma_slot_table_entries slots nc
+	echo 4 >/share/nconnect.want
+	if ! wait_for /share/nconnect.set 60; then
+		step_fail "nconnect: the server did not set max_requests"
+		return
+	fi
+	slots=$(cat $f)
+	echo 4 >$f
+	head -c 4M /dev/urandom >/tmp/nconnect.src
+	mkdir -p /mnt/nfs
+	for nc in 8 16; do nconnect_round $nc; done
+	echo "$slots" >$f
+	touch /share/nconnect.done
+	wait_for /share/nconnect.back 60 || step_fail "nconnect: the server did not set max_requests back"
 }
 
 # deleg_client_round TAG PATH: the client's side of a round: hold PATH

@@ -276,6 +276,10 @@ else
 	step_fail "nconnect: mount nconnect=4"
 fi
 
+# ---- stalls under nconnect: few credits and slots, many writers (lib.sh,
+# nconnect_rounds; on Debian 12's kernel only: /share/nconnect.skip elsewhere)
+[ -e /share/nconnect.skip ] || nconnect_rounds
+
 # rpcrdmax's server: no context allocated while I/O runs (lib.sh).
 steady_client_io "rdma,port=20049,vers=4.2"
 
