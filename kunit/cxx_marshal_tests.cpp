@@ -46,9 +46,9 @@
  *                  Call sent leaves the timeouts its Reply is waited for
  *                  with (reply_major's), one with no Reply its own;
  *   connect_fails  a CM event that fails a connect in progress ends its
- *                  wait at once with stock's errno (device removal:
- *                  -ENODEV) and is named for the log line; a removal
- *                  once connected is a lost connection;
+ *                  wait at once with an errno sunrpc retries after
+ *                  (device removal: -ENETDOWN) and is named for the log
+ *                  line; a removal once connected is a lost connection;
  *   connect_delay  sunrpc's ->connect: the first attempt at once (the
  *                  reconnect wait set to 5 s), later ones after what is
  *                  left of that wait, which then backs off from 5 s;
@@ -1246,8 +1246,9 @@ static bool bare_ep(Reporter check, Bench *b)
 }
 
 /*
- * A connect in progress ends at once on a CM event that fails it, with
- * stock's errno: the device removed or the address changed, -ENODEV; a
+ * A connect in progress ends at once on a CM event that fails it, with an
+ * errno sunrpc connects again after: the device removed or the address
+ * changed, -ENETDOWN (stock's -ENODEV fails the RPCs waiting); a
  * disconnect before ESTABLISHED, -ECONNABORTED; a rejection,
  * -ECONNREFUSED.  sunrpc is not told to disconnect (nothing was
  * connected).  Once ESTABLISHED, a removal is a lost connection: the
@@ -1259,8 +1260,8 @@ static void connect_fails_case(Reporter check)
 		int event, err;
 		const char *reason; /* for the log line */
 	} kFails[] = {
-		{ RPCRDMAX_CM_DEVICE_REMOVAL, -err::ENODEV, "device removal" },
-		{ RPCRDMAX_CM_ADDR_CHANGE, -err::ENODEV, "address change" },
+		{ RPCRDMAX_CM_DEVICE_REMOVAL, -err::ENETDOWN, "device removal" },
+		{ RPCRDMAX_CM_ADDR_CHANGE, -err::ENETDOWN, "address change" },
 		{ RPCRDMAX_CM_DISCONNECTED, -err::ECONNABORTED, "disconnected" },
 		{ RPCRDMAX_CM_REJECTED, -err::ECONNREFUSED, "rejected" },
 		{ RPCRDMAX_CM_UNREACHABLE, -err::EHOSTUNREACH, "unreachable" },

@@ -145,9 +145,11 @@ void Conn::lost()
 
 /*
  * Wait up to @ms for @c, which its CM event completes, or for a failure
- * (fail() completes it too); the errno tells which (stock's choices:
- * ENODEV for a removed device or a changed address, ECONNABORTED for a
- * disconnect before the connection was up).
+ * (fail() completes it too); the errno tells which, one that sunrpc's
+ * call_connect_status tries again after: ENETDOWN for a removed device
+ * or a changed address (stock's ENODEV fails every RPC waiting for the
+ * connect, a hard mount's writes too), ECONNABORTED for a disconnect
+ * before the connection was up.
  */
 Result<void> Conn::wait_event(Completion *c, unsigned int ms)
 {
@@ -162,7 +164,7 @@ Result<void> Conn::wait_event(Completion *c, unsigned int ms)
 		return error(err::ENETUNREACH);
 	case RPCRDMAX_CM_DEVICE_REMOVAL:
 	case RPCRDMAX_CM_ADDR_CHANGE:
-		return error(err::ENODEV);
+		return error(err::ENETDOWN);
 	case RPCRDMAX_CM_DISCONNECTED:
 		return error(err::ECONNABORTED);
 	case RPCRDMAX_CM_ADDR_ERROR:

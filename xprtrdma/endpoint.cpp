@@ -258,8 +258,9 @@ extern "C" unsigned long rpcrdmax_clnt_connect_delay(rpcrdmax_clnt *ep) noexcept
  * @addr: the server's sockaddr
  * @addrlen: its length
  *
- * Returns 0 or -ECONNREFUSED, -EHOSTUNREACH, -ENETUNREACH, -ETIMEDOUT,
- * -EOPNOTSUPP (no FRWR), -ENOMEM, as sunrpc expects of a failed connect.
+ * Returns 0 or -ECONNREFUSED, -EHOSTUNREACH, -ENETUNREACH, -ENETDOWN
+ * (the device removed or the address changed), -ECONNABORTED, -ETIMEDOUT,
+ * after which sunrpc connects again; -EOPNOTSUPP (no FRWR) or -ENOMEM.
  */
 extern "C" int rpcrdmax_clnt_connect(rpcrdmax_clnt *ep, const void *addr,
 				     unsigned int addrlen) noexcept

@@ -42,6 +42,7 @@ inline constexpr int EMSGSIZE = 90;
 inline constexpr int EPROTONOSUPPORT = 93;
 inline constexpr int EOPNOTSUPP = 95;
 inline constexpr int EADDRINUSE = 98;
+inline constexpr int ENETDOWN = 100;
 inline constexpr int ENETUNREACH = 101;
 inline constexpr int ECONNABORTED = 103;
 inline constexpr int ECONNRESET = 104;
