@@ -386,16 +386,105 @@ addr_move() {
 	ip addr del "$1/24" dev eth0 && ip addr add "$2/24" dev eth0
 }
 
-# rxe_readd: add the soft-RoCE device (again, after `rdma link delete
-# rxe0`) and wait until its port is up.
+# rxe_readd [NETDEV]: add the soft-RoCE device (again, after `rdma link
+# delete rxe0`) on NETDEV (eth0) and wait until its port is up.
 rxe_readd() {
-	rdma link add rxe0 type "$(rdma_fabric)" netdev eth0 || return 1
+	rdma link add rxe0 type "$(rdma_fabric)" netdev "${1:-eth0}" || return 1
 	local end=$(deadline 5)
 	while before $end; do
 		rdma link show rxe0/1 2>/dev/null | grep -q 'state ACTIVE' && return 0
 		sleep 0.1
 	done
 	return 1
+}
+
+# ---- RDMA_CM_EVENT_ADDR_CHANGE (client) -----------------------------------
+# rdma_cm sends the event to each CM id bound to a bond whose link-layer
+# address changes in a failover (cma_netdev_callback), which
+# fail_over_mac=active makes it do.  bond_up moves rxe0 and eth0's
+# addresses onto bond0, active-backup over eth0 and dummy0 (which reaches
+# nothing); bond_down puts them back on eth0.
+BOND_SLAVE=/sys/class/net/bond0/bonding/active_slave
+bond_up() {
+	# (neither module makes a device of its own here)
+	modprobe bonding max_bonds=0 && modprobe dummy numdummies=0 && rxe_delete || return 1
+	ip link add bond0 type bond mode active-backup fail_over_mac active miimon 100 &&
+		ip link add dummy0 type dummy && ip addr flush dev eth0 && ip link set eth0 down &&
+		ip link set eth0 master bond0 && ip link set dummy0 master bond0 &&
+		ip link set bond0 up && echo eth0 >$BOND_SLAVE &&
+		ip addr add "$RPCRDMAX_ip" dev bond0 && rxe_readd bond0
+}
+bond_down() {
+	rdma link show rxe0 >/dev/null 2>&1 && { rxe_delete || return 1; }
+	ip link del bond0 2>/dev/null
+	ip link del dummy0 2>/dev/null
+	ip link set eth0 up && ip addr replace "$RPCRDMAX_ip" dev eth0 &&
+		ip -6 addr replace "$RPCRDMAX_ip6" dev eth0 nodad && rxe_readd
+}
+# addr_changes: how many times rdma_cm has sent the event for bond0;
+# connects_changed: how many connects rpcrdmax says it ended; server_qpn:
+# the QP numbers of the CM ids to the server.
+addr_changes() { dmesg | grep -c 'RDMA CM addr change for ndev bond0' || true; }
+connects_changed() { dmesg | grep -c 'rpcrdmax: connect failed while .*(address change)' || true; }
+server_qpn() {
+	rdma res show cm_id 2>/dev/null | grep 'dst-addr 192\.0\.2\.1:20049' |
+		sed -n 's/.* lqpn \([0-9]*\) .*/\1/p'
+}
+
+# addr_event_round OPTS: with rxe0 on bond0, a mount with OPTS and an
+# O_DIRECT writer; a failover to dummy0 sends the event to the
+# established connection; once the transport is connecting again (its
+# CM id to the server exists; nothing answers over dummy0), the
+# failover back to eth0 sends it to that connect.  The writer must finish
+# with its file intact and the mount's RDMA resources go with the umount.
+addr_event_round() {
+	local res n0 p end mac qpn
+	if ! step "addr-event: rxe0 on bond0 (active-backup: eth0, dummy0)" bond_up; then
+		step "addr-event: rxe0 back on eth0" bond_down
+		return
+	fi
+	res=$(rdma_res_snapshot) n0=$(addr_changes)
+	if step "addr-event: mount over bond0" timeout 120 mount -t nfs -o "$1" 192.0.2.1:/export /mnt/nfs; then
+		dd if=/tmp/src/f8388608 of=/mnt/nfs/addr-event bs=64k oflag=direct status=none &
+		p=$!
+		sleep 1
+		mac=$(ip neigh show 192.0.2.1 dev bond0 | awk '{ print $3 }')
+		qpn=$(server_qpn)
+		echo dummy0 >$BOND_SLAVE
+		# The server's link-layer address kept (the new address of the
+		# bond flushed it): over dummy0 a connect then resolves, binds
+		# its CM id to rxe0 and waits for an answer.
+		ip neigh replace 192.0.2.1 dev bond0 lladdr "$mac" nud permanent
+		end=$(deadline 60)
+		while [ "$(addr_changes)" = "$n0" ] && before $end; do sleep 0.2; done
+		[ "$(addr_changes)" -gt "$n0" ] &&
+			step_ok "addr-event: the failover to dummy0 sent RDMA_CM_EVENT_ADDR_CHANGE" ||
+			step_fail "addr-event: no RDMA_CM_EVENT_ADDR_CHANGE after the failover to dummy0"
+		# a new connection's CM id: a connect under way
+		n0=$(connects_changed)
+		end=$(deadline 120)
+		until server_qpn | grep -qvx "$qpn" || ! before $end; do sleep 0.2; done
+		echo "client: addr-event: connecting: $(rdma res show cm_id 2>&1 | grep 'dst-addr 192\.0\.2\.1:20049' | tr '\n' '|')"
+		echo eth0 >$BOND_SLAVE
+		end=$(deadline 60)
+		while [ "$(connects_changed)" = "$n0" ] && before $end; do sleep 0.2; done
+		[ "$(connects_changed)" -gt "$n0" ] &&
+			step_ok "addr-event: the failover back ended the connect under way (RDMA_CM_EVENT_ADDR_CHANGE)" ||
+			step_fail "addr-event: no connect under way ended by RDMA_CM_EVENT_ADDR_CHANGE"
+		end=$(deadline 300)
+		while kill -0 $p 2>/dev/null && before $end; do sleep 1; done
+		if kill -0 $p 2>/dev/null; then
+			step_fail "addr-event: the writer still runs 300 s after the failover back"
+			kill -9 $p
+		elif wait $p; then
+			step "addr-event: the writer's file intact" cmp /tmp/src/f8388608 /mnt/nfs/addr-event
+		else
+			step_fail "addr-event: the writer failed"
+		fi
+		step "addr-event: umount" timeout 120 umount /mnt/nfs
+		step "addr-event: the mount's RDMA resources gone ($res)" rdma_res_back "$res" 30
+	fi
+	step "addr-event: rxe0 back on eth0" bond_down
 }
 
 # Kernel messages that mean something went wrong.
@@ -1295,16 +1384,20 @@ clnt_counter_delta() {
 
 # ---- stalls under nconnect ---------------------------------------------
 # nconnect_server_watch (server, in the background): while the client's
-# nconnect rounds run (/share/nconnect.want holds a grant), connections accepted
-# get that many credits (max_requests), then the default again.
+# nconnect rounds run (/share/nconnect.want holds a grant), connections
+# accepted get that many credits (max_requests), then the default again.
+# It ends with the client (client.done) if the client never asks, and
+# writes to no pipe of the script's (the guest's init waits for its log's
+# end).
 nconnect_server_watch() {
 	local f=/proc/sys/sunrpc/svc_rdma/max_requests
 	(
-		wait_for /share/nconnect.want 3600 || exit 0
+		until [ -e /share/nconnect.want ] || [ -e /share/client.done ]; do sleep 0.2; done
+		[ -e /share/nconnect.want ] || exit 0
 		old=$(cat $f) && cat /share/nconnect.want >$f && touch /share/nconnect.set
-		wait_for /share/nconnect.done 3600
+		until [ -e /share/nconnect.done ] || [ -e /share/client.done ]; do sleep 0.2; done
 		echo "$old" >$f && touch /share/nconnect.back
-	) &
+	) </dev/null >/dev/null 2>&1 &
 }
 
 # nconnect_round NCONNECT: a mount with NCONNECT connections, each with the

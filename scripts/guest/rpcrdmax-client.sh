@@ -14,7 +14,7 @@
 #                     mount and the tracepoint window (scripts/e2e's smoke
 #                     case: make check-debug-smoke); default 0
 # and /share/faults.skip leaves out the kill storm, the device removal,
-# the address change and the late: steps (RPCRDMAX_FAULTS=0 scripts/e2e:
+# the address changes and the late: steps (RPCRDMAX_FAULTS=0 scripts/e2e:
 # make check's 6.12 case, whose faults the 7.x case and Debian 12's
 # client case run).
 . /share/lib.sh
@@ -288,7 +288,7 @@ steady_client_io "rdma,port=20049,vers=4.2"
 # chunk can no longer be pulled is dropped.  rpcrdmax's server leaves the
 # window "faults" out of its counts (lib.sh, window_begin).
 if [ -e /share/faults.skip ]; then
-	echo "client: the faults steps (storm, removal, addr:, late:) are left out (faults.skip)"
+	echo "client: the faults steps (storm, removal, addr:, addr-event:, late:) are left out (faults.skip)"
 else
 	window_begin faults
 	RESF=$(rdma_res_snapshot)
@@ -382,6 +382,9 @@ else
 	else
 		step_fail "faults: mount v3"
 	fi
+	# ---- RDMA_CM_EVENT_ADDR_CHANGE, established and while connecting (lib.sh;
+	# RPCRDMAX_ADDR_EVENT=1 scripts/e2e: /share/addr-event.want)
+	[ ! -e /share/addr-event.want ] || addr_event_round "$opts"
 
 	# ---- Calls whose major timeout runs out while the transport reconnects ----
 	# (ClntEp::reply_major) timeo=50,retrans=1: a major timeout of 10 s.
