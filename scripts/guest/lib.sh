@@ -358,17 +358,42 @@ rxe_up() {
 # for every CM id on the device to be destroyed); if it still runs then,
 # print each task in uninterruptible sleep with its stack and fail.
 rxe_delete() {
-	local p end
 	# (its output to a file: a caller's $(...) would wait for a stuck one)
 	rdma link delete rxe0 >/tmp/rxe_delete.out 2>&1 </dev/null &
-	p=$! end=$(deadline 120)
-	while kill -0 "$p" 2>/dev/null && before "$end"; do sleep 0.2; done
-	if kill -0 "$p" 2>/dev/null; then
+	pid_wait $! 120
+	case $? in
+	0) ;;
+	124)
 		echo "rdma link delete rxe0 still running after 120 s; tasks in D state:"
 		d_tasks
 		return 1
-	fi
-	wait "$p" || { cat /tmp/rxe_delete.out; return 1; }
+		;;
+	*) cat /tmp/rxe_delete.out; return 1 ;;
+	esac
+}
+
+# pid_wait PID SECONDS: wait at most SECONDS for the background job PID to
+# end; its exit status, or 124 (as timeout's) if it still runs.
+pid_wait() {
+	local end=$(deadline $2)
+	while kill -0 "$1" 2>/dev/null && before "$end"; do sleep 0.2; done
+	! kill -0 "$1" 2>/dev/null || return 124
+	wait "$1"
+}
+
+# writer_done PID FILE WHAT SINCE: a step for the background writer PID
+# of FILE (from /tmp/src): it must end within 300 s of SINCE with FILE
+# intact.
+writer_done() {
+	pid_wait "$1" 300
+	case $? in
+	0) step "$3: the writer's file intact" cmp "/tmp/src/${2##*/}" "$2" ;;
+	124)
+		step_fail "$3: the writer still runs 300 s after $4"
+		kill -9 "$1"
+		;;
+	*) step_fail "$3: the writer failed" ;;
+	esac
 }
 
 # removal_delete WHO ROUND: rxe_delete for the removal case's round ROUND
@@ -445,7 +470,8 @@ addr_event_round() {
 	fi
 	res=$(rdma_res_snapshot) n0=$(addr_changes)
 	if step "addr-event: mount over bond0" timeout 120 mount -t nfs -o "$1" 192.0.2.1:/export /mnt/nfs; then
-		dd if=/tmp/src/f8388608 of=/mnt/nfs/addr-event bs=64k oflag=direct status=none &
+		mkdir -p /mnt/nfs/addr-event
+		dd if=/tmp/src/f8388608 of=/mnt/nfs/addr-event/f8388608 bs=64k oflag=direct status=none &
 		p=$!
 		sleep 1
 		mac=$(ip neigh show 192.0.2.1 dev bond0 | awk '{ print $3 }')
@@ -471,16 +497,7 @@ addr_event_round() {
 		[ "$(connects_changed)" -gt "$n0" ] &&
 			step_ok "addr-event: the failover back ended the connect under way (RDMA_CM_EVENT_ADDR_CHANGE)" ||
 			step_fail "addr-event: no connect under way ended by RDMA_CM_EVENT_ADDR_CHANGE"
-		end=$(deadline 300)
-		while kill -0 $p 2>/dev/null && before $end; do sleep 1; done
-		if kill -0 $p 2>/dev/null; then
-			step_fail "addr-event: the writer still runs 300 s after the failover back"
-			kill -9 $p
-		elif wait $p; then
-			step "addr-event: the writer's file intact" cmp /tmp/src/f8388608 /mnt/nfs/addr-event
-		else
-			step_fail "addr-event: the writer failed"
-		fi
+		writer_done $p /mnt/nfs/addr-event/f8388608 addr-event "the failover back"
 		step "addr-event: umount" timeout 120 umount /mnt/nfs
 		step "addr-event: the mount's RDMA resources gone ($res)" rdma_res_back "$res" 30
 	fi

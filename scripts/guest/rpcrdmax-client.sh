@@ -352,7 +352,8 @@ else
 		# connection fails, and the transport connects again from the
 		# address eth0 has then (Documentation/stock-fixes.rst, "Address
 		# changes").
-		dd if=/tmp/src/f8388608 of=/mnt/nfs/storm/addr bs=64k oflag=direct status=none &
+		mkdir -p /mnt/nfs/storm/addr
+		dd if=/tmp/src/f8388608 of=/mnt/nfs/storm/addr/f8388608 bs=64k oflag=direct status=none &
 		addr_pid=$!
 		sleep 1
 		step "addr: 192.0.2.2 replaced by 192.0.2.12 under a writer" addr_move 192.0.2.2 192.0.2.12
@@ -361,16 +362,7 @@ else
 			step_ok "addr: the transport connected again from 192.0.2.12" ||
 			step_fail "addr: no connection from 192.0.2.12: $(rdma res show cm_id 2>&1 | tr '\n' '|')"
 		step "addr: 192.0.2.2 back" addr_move 192.0.2.12 192.0.2.2
-		end=$(deadline 300)
-		while kill -0 $addr_pid 2>/dev/null && before $end; do sleep 1; done
-		if kill -0 $addr_pid 2>/dev/null; then
-			step_fail "addr: the writer still runs 300 s after the address came back"
-			kill -9 $addr_pid
-		elif wait $addr_pid; then
-			step "addr: the writer's file intact" cmp /tmp/src/f8388608 /mnt/nfs/storm/addr
-		else
-			step_fail "addr: the writer failed"
-		fi
+		writer_done $addr_pid /mnt/nfs/storm/addr/f8388608 addr "the address came back"
 		step "addr: I/O from 192.0.2.2 again" timeout 300 sh -c "cp /tmp/src/f65537 /mnt/nfs/storm/addr2 && cmp /tmp/src/f65537 /mnt/nfs/storm/addr2"
 		rdma res show cm_id 2>/dev/null | grep -q 'src-addr 192\.0\.2\.12:' &&
 			step_fail "addr: a connection from 192.0.2.12 outlives the address: $(rdma res show cm_id 2>&1 | tr '\n' '|')" ||

@@ -56,11 +56,11 @@ private:
 	T v_;
 };
 using Atomic = BasicAtomic<int>;
+/* A 64-bit counter (byte counts that must not wrap at 2 GiB). */
+using Atomic64 = BasicAtomic<long long>;
 
 /* smp_mb(): a store before it is seen before a load after it. */
 inline void full_barrier() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
-/* A 64-bit counter (byte counts that must not wrap at 2 GiB). */
-using Atomic64 = BasicAtomic<long long>;
 
 class Completion {
 public:
