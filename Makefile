@@ -62,7 +62,7 @@ SHELL := /bin/bash
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 
 .PHONY: all modules setup deb build-6.12 check-6.12 build-7 check-7 check check-quick check-host check-build check-kunit \
-	check-e2e check-debug check-debug-smoke check-battery check-battery-v2 check-fresh check-iwarp fuzz-server demo bench bench-cost bench-scale bench-core soak clean \
+	check-e2e check-debug check-debug-smoke check-battery check-battery-v2 check-fresh check-iwarp check-addr-event fuzz-server demo bench bench-cost bench-scale bench-core soak clean \
 	install uninstall
 
 all: modules
@@ -114,6 +114,12 @@ check-iwarp:
 # The rpcrdmax-dkms Debian package, in build/deb/ (scripts/deb).
 deb:
 	$(TOP)/scripts/deb
+
+# rpcrdmax's client under RDMA_CM_EVENT_ADDR_CHANGE (a bond's failovers,
+# Documentation/stock-fixes.rst "Address changes"): the client case with
+# that round added; make check-debug runs it too, with kmemleak.
+check-addr-event:
+	RPCRDMAX_ADDR_EVENT=1 $(TOP)/scripts/e2e client
 
 check:
 	$(TOP)/scripts/check
