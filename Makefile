@@ -117,7 +117,8 @@ deb:
 
 # rpcrdmax's client under RDMA_CM_EVENT_ADDR_CHANGE (a bond's failovers,
 # Documentation/stock-fixes.rst "Address changes"): the client case with
-# that round added; make check-debug runs it too, with kmemleak.
+# that round added (with --debug too: RPCRDMAX_ADDR_EVENT=1 scripts/e2e
+# --debug client).
 check-addr-event:
 	RPCRDMAX_ADDR_EVENT=1 $(TOP)/scripts/e2e client
 
