@@ -62,7 +62,7 @@ SHELL := /bin/bash
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 
 .PHONY: all modules setup deb build-6.12 check-6.12 build-7 check-7 check check-quick check-host check-build check-kunit \
-	check-e2e check-debug check-debug-smoke check-battery check-battery-v2 check-fresh check-iwarp check-addr-event fuzz-server demo bench bench-cost bench-scale bench-core soak clean \
+	check-e2e check-debug check-debug-smoke check-battery check-battery-v2 check-fresh check-iwarp check-addr-event check-arm64 fuzz-server demo bench bench-cost bench-scale bench-core soak clean \
 	install uninstall
 
 all: modules
@@ -110,6 +110,11 @@ check-7:
 # 12's 6.1 and on trixie-backports' 7.x; both run, whichever fails.
 check-iwarp:
 	@rc=0; $(TOP)/scripts/e2e --siw || rc=1; $(TOP)/scripts/e2e --siw --backports || rc=1; exit $$rc
+
+# The e2e cases on Debian 12's arm64 guests (qemu-system-aarch64, TCG):
+# modload and both, rpcrdmax cross-built for arm64 (scripts/e2e --arm64).
+check-arm64:
+	$(TOP)/scripts/e2e --arm64
 
 # The rpcrdmax-dkms Debian package, in build/deb/ (scripts/deb).
 deb:

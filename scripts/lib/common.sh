@@ -116,14 +116,37 @@ apt_mirror() {
 # PACKAGES into TMP/tree from this box's mirror (log in TMP); on failure,
 # the log's tail, TMP removed, and die.
 debootstrap_tree() {
-	local suite=$1 pkgs=$2 tmp=$3
-	say "debootstrap $suite (minbase + $pkgs)"
-	if ! debootstrap --variant=minbase --include="$pkgs" "$suite" "$tmp/tree" \
+	local suite=$1 pkgs=$2 tmp=$3 arch=()
+	if [ "${RPCRDMAX_GUEST_ARCH:-amd64}" != amd64 ]; then
+		arch=(--arch "$RPCRDMAX_GUEST_ARCH")
+		foreign_binfmt "$RPCRDMAX_GUEST_ARCH"
+	fi
+	say "debootstrap $suite ${arch[*]} (minbase + $pkgs)"
+	if ! debootstrap ${arch[@]+"${arch[@]}"} --variant=minbase --include="$pkgs" "$suite" "$tmp/tree" \
 		"$(apt_mirror)" >"$tmp/debootstrap.log" 2>&1; then
 		tail -n 20 "$tmp/debootstrap.log" >&2
 		rm -rf "$tmp"
 		die "debootstrap $suite failed"
 	fi
+}
+
+# foreign_binfmt ARCH: the kernel runs ARCH's programs through qemu-user
+# (qemu-user-binfmt's entry, with the F flag: in a chroot too), as
+# debootstrap's second stage and a chroot of that root need.  Mounts
+# binfmt_misc and registers the entry where no systemd did.
+foreign_binfmt() {
+	local q
+	case $1 in
+	arm64) q=aarch64 ;;
+	*) die "no qemu-user entry for '$1'" ;;
+	esac
+	[ -e "/proc/sys/fs/binfmt_misc/qemu-$q" ] && return 0
+	mountpoint -q /proc/sys/fs/binfmt_misc ||
+		mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc ||
+		die "cannot mount binfmt_misc (for $1's programs)"
+	[ -f "/usr/lib/binfmt.d/qemu-$q.conf" ] || die "no /usr/lib/binfmt.d/qemu-$q.conf (scripts/setup arm64-guests installs qemu-user-binfmt)"
+	/usr/lib/systemd/systemd-binfmt "/usr/lib/binfmt.d/qemu-$q.conf" &&
+		[ -e "/proc/sys/fs/binfmt_misc/qemu-$q" ] || die "cannot register qemu-$q with binfmt_misc"
 }
 
 # copy_apt_config ROOT: this box's apt sources (with updates and security,

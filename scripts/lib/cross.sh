@@ -63,6 +63,15 @@ cross_abi() {
 	echo "$dep"
 }
 
+# cross_kver ARCH ABI: the package version of ARCH's kernel image ABI.
+cross_kver() {
+	local opts v
+	mapfile -t opts < <(cross_apt_opts "$1")
+	v=$(apt-cache "${opts[@]}" show "linux-image-$2-unsigned" 2>/dev/null | awk '/^Version:/ {print $2; exit}')
+	[ -n "$v" ] || die "no package linux-image-$2-unsigned in Debian's $1 lists"
+	echo "$v"
+}
+
 # cross_headers_dir ARCH: the cached headers of ARCH's current kernel,
 # keyed by its ABI and package version.
 cross_headers_dir() {

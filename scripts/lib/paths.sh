@@ -13,9 +13,24 @@
 # its package version; RPCRDMAX_DIST is the guests' Debian release.
 
 : "${RPCRDMAX_SUITE:=bookworm}"
+# RPCRDMAX_GUEST_ARCH picks the guests' CPU: amd64 (the default), or
+# arm64, emulated by qemu-system-aarch64, with Debian 12's arm64 kernel
+# (resolved from the private apt state of scripts/lib/cross.sh).
+: "${RPCRDMAX_GUEST_ARCH:=amd64}"
+case $RPCRDMAX_GUEST_ARCH in
+amd64) ;;
+arm64) [ "$RPCRDMAX_SUITE" = bookworm ] || die "arm64 guests run Debian 12: not with RPCRDMAX_SUITE=$RPCRDMAX_SUITE" ;;
+*) die "RPCRDMAX_GUEST_ARCH='$RPCRDMAX_GUEST_ARCH': amd64 or arm64" ;;
+esac
 case $RPCRDMAX_SUITE in
 bookworm)
 	RPCRDMAX_DIST=bookworm
+	if [ "$RPCRDMAX_GUEST_ARCH" = arm64 ]; then
+		. "$RPCRDMAX_TOP/scripts/lib/cross.sh"
+		cross_apt_update arm64
+		: "${RPCRDMAX_ABI:=$(cross_abi arm64)}"
+		: "${RPCRDMAX_KVER:=$(cross_kver arm64 "$RPCRDMAX_ABI")}"
+	fi
 	: "${RPCRDMAX_ABI:=$(resolve_abi)}"
 	: "${RPCRDMAX_KVER:=$(resolve_kver "$RPCRDMAX_ABI")}"
 	;;
@@ -40,11 +55,16 @@ GUEST_PACKAGES="kmod,iproute2,rdma-core,ibverbs-utils,ibverbs-providers,rdmacm-u
 # brings perl and python), in root filesystems of their own (the cache
 # keys hash the list); make check never builds them.
 [ -z "${RPCRDMAX_GUEST_PERF:-}" ] || GUEST_PACKAGES="$GUEST_PACKAGES,linux-perf"
+# arm64 guests: the root holds their busybox (the initramfs's too),
+# where amd64's comes from the host.
+[ "$RPCRDMAX_GUEST_ARCH" = amd64 ] || GUEST_PACKAGES="$GUEST_PACKAGES,busybox-static"
 
 guest_kernel_dir() { echo "$RPCRDMAX_CACHE/guest-kernel/$RPCRDMAX_ABI-$RPCRDMAX_KVER"; }
 
 rootfs_base_dir() {
-	echo "$RPCRDMAX_CACHE/rootfs-base/$RPCRDMAX_DIST-$(printf '%s' "$GUEST_PACKAGES" | sha256sum | cut -c1-12)"
+	local arch=
+	[ "$RPCRDMAX_GUEST_ARCH" = amd64 ] || arch=-$RPCRDMAX_GUEST_ARCH
+	echo "$RPCRDMAX_CACHE/rootfs-base/$RPCRDMAX_DIST$arch-$(printf '%s' "$GUEST_PACKAGES" | sha256sum | cut -c1-12)"
 }
 
 # rootfs_key: the guest images' key: kernel, packages, how they are made.

@@ -42,7 +42,8 @@ rootfs_guest_tree() {
 		xargs -0 -r -n 100 -P "$(nproc)" xz -d
 	depmod -b "$tree" "$abi"
 	install -m 0755 "$RPCRDMAX_TOP/scripts/guest/init" "$tree/sbin/rpcrdmax-init"
-	install -m 0755 /bin/busybox "$tree/bin/busybox"
+	# amd64: the host's; another CPU's root has its own (paths.sh)
+	[ "$RPCRDMAX_GUEST_ARCH" != amd64 ] || install -m 0755 /bin/busybox "$tree/bin/busybox"
 	echo rpcrdmax-guest >"$tree/etc/hostname"
 	: >"$tree/etc/fstab"
 	# NFS exports and server options used by the tests live on the 9p
@@ -72,7 +73,11 @@ build_rootfs_image() {
 	# initramfs: busybox + the early modules in dependency order.
 	mkdir -p "$tmp/initrd/bin" "$tmp/initrd/lib/modules" "$tmp/initrd/dev" \
 		"$tmp/initrd/proc" "$tmp/initrd/sys" "$tmp/initrd/newroot"
-	cp /bin/busybox "$tmp/initrd/bin/busybox"
+	if [ "$RPCRDMAX_GUEST_ARCH" = amd64 ]; then
+		cp /bin/busybox "$tmp/initrd/bin/busybox"
+	else
+		cp "$base/tree/bin/busybox" "$tmp/initrd/bin/busybox"
+	fi
 	: >"$tmp/initrd/modules.list"
 	# One modprobe call per module: further words would be module options.
 	for m in $(for e in $ROOTFS_EARLY_MODULES; do
