@@ -112,7 +112,8 @@ check-iwarp:
 	@rc=0; $(TOP)/scripts/e2e --siw || rc=1; $(TOP)/scripts/e2e --siw --backports || rc=1; exit $$rc
 
 # The e2e cases on Debian 12's arm64 guests (qemu-system-aarch64, TCG):
-# modload and both, rpcrdmax cross-built for arm64 (scripts/e2e --arm64).
+# modload, package (the DKMS build in an arm64 root, under qemu-user) and
+# both, rpcrdmax cross-built for arm64 (scripts/e2e --arm64).
 check-arm64:
 	$(TOP)/scripts/e2e --arm64
 

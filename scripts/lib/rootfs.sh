@@ -134,6 +134,7 @@ build_pkgroot() {
 	need_space "$RPCRDMAX_CACHE" 4
 	tmp=$(mktemp -d "$RPCRDMAX_CACHE/.pkgroot.XXXXXX")
 	say "assembling the package root: the guest tree + $(pkgroot_packages)"
+	[ "$RPCRDMAX_GUEST_ARCH" = amd64 ] || foreign_binfmt "$RPCRDMAX_GUEST_ARCH"
 	cp -a "$base/tree" "$tmp/tree"
 	rootfs_guest_tree "$tmp/tree" "$gk"
 	copy_apt_config "$tmp/tree"
@@ -145,7 +146,8 @@ build_pkgroot() {
 		rm -rf "$tmp"
 		die "cannot install $(pkgroot_packages) in the package root"
 	fi
-	[ -e "$tmp/tree/lib/modules/$RPCRDMAX_ABI/build/Makefile" ] ||
+	# (the tree's build link is absolute: look where it points in the tree)
+	[ -e "$tmp/tree/usr/src/linux-headers-$RPCRDMAX_ABI/Makefile" ] ||
 		{ rm -rf "$tmp"; die "the package root has no headers for $RPCRDMAX_ABI"; }
 	rm -rf "$tmp"/tree/var/cache/apt/archives/*.deb "$tmp"/tree/var/lib/apt/lists/*
 	cache_mark "$tmp"
@@ -161,8 +163,13 @@ build_pkgroot() {
 # Prints STEP lines (scripts/e2e counts them); returns 1 when there is no
 # image to boot.
 pkgroot_install() {
-	local pkgroot=$1 deb=$2 out=$3 tree abi=$RPCRDMAX_ABI ko st vm rc=0
+	local pkgroot=$1 deb=$2 out=$3 tree abi=$RPCRDMAX_ABI ko st vm rc=0 cpu=x86_64
 	tree=$out/tree
+	if [ "$RPCRDMAX_GUEST_ARCH" != amd64 ]; then
+		# the chroot's programs (DKMS's compiler) run under qemu-user
+		foreign_binfmt "$RPCRDMAX_GUEST_ARCH"
+		cpu=aarch64
+	fi
 	rm -rf "$tree"
 	cp -a "$pkgroot/tree" "$tree"
 	cp "$deb" "$tree/tmp/"
@@ -174,7 +181,7 @@ pkgroot_install() {
 	fi
 	st=$(in_chroot "$tree" dkms status rpcrdmax 2>&1)
 	case $st in
-	*", $abi, x86_64: installed"*) echo "STEP ok package: dkms status: $st" ;;
+	*", $abi, $cpu: installed"*) echo "STEP ok package: dkms status: $st" ;;
 	*) echo "STEP FAIL package: dkms status says '$st', not installed for $abi"; rc=1 ;;
 	esac
 	ko=$tree/lib/modules/$abi/updates/dkms/rpcrdmax.ko
