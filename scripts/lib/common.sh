@@ -121,7 +121,7 @@ debootstrap_tree() {
 		arch=(--arch "$RPCRDMAX_GUEST_ARCH")
 		foreign_binfmt "$RPCRDMAX_GUEST_ARCH"
 	fi
-	say "debootstrap $suite ${arch[*]} (minbase + $pkgs)"
+	say "debootstrap $suite${arch[*]:+ ${arch[*]}} (minbase + $pkgs)"
 	if ! debootstrap ${arch[@]+"${arch[@]}"} --variant=minbase --include="$pkgs" "$suite" "$tmp/tree" \
 		"$(apt_mirror)" >"$tmp/debootstrap.log" 2>&1; then
 		tail -n 20 "$tmp/debootstrap.log" >&2
