@@ -130,16 +130,23 @@ debootstrap_tree() {
 	fi
 }
 
+# cpu_name ARCH: Debian architecture ARCH's name for the kernel and QEMU
+# (uname -m): x86_64, aarch64.
+cpu_name() {
+	case $1 in
+	amd64) echo x86_64 ;;
+	arm64) echo aarch64 ;;
+	*) die "no CPU name for '$1'" ;;
+	esac
+}
+
 # foreign_binfmt ARCH: the kernel runs ARCH's programs through qemu-user
 # (qemu-user-binfmt's entry, with the F flag: in a chroot too), as
 # debootstrap's second stage and a chroot of that root need.  Mounts
 # binfmt_misc and registers the entry where no systemd did.
 foreign_binfmt() {
 	local q
-	case $1 in
-	arm64) q=aarch64 ;;
-	*) die "no qemu-user entry for '$1'" ;;
-	esac
+	q=$(cpu_name "$1")
 	[ -e "/proc/sys/fs/binfmt_misc/qemu-$q" ] && return 0
 	mountpoint -q /proc/sys/fs/binfmt_misc ||
 		mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc ||

@@ -163,13 +163,11 @@ build_pkgroot() {
 # Prints STEP lines (scripts/e2e counts them); returns 1 when there is no
 # image to boot.
 pkgroot_install() {
-	local pkgroot=$1 deb=$2 out=$3 tree abi=$RPCRDMAX_ABI ko st vm rc=0 cpu=x86_64
+	local pkgroot=$1 deb=$2 out=$3 tree abi=$RPCRDMAX_ABI ko st vm rc=0 cpu
 	tree=$out/tree
-	if [ "$RPCRDMAX_GUEST_ARCH" != amd64 ]; then
-		# the chroot's programs (DKMS's compiler) run under qemu-user
-		foreign_binfmt "$RPCRDMAX_GUEST_ARCH"
-		cpu=aarch64
-	fi
+	cpu=$(cpu_name "$RPCRDMAX_GUEST_ARCH")
+	# another CPU's chroot programs (DKMS's compiler) run under qemu-user
+	[ "$RPCRDMAX_GUEST_ARCH" = amd64 ] || foreign_binfmt "$RPCRDMAX_GUEST_ARCH"
 	rm -rf "$tree"
 	cp -a "$pkgroot/tree" "$tree"
 	cp "$deb" "$tree/tmp/"
