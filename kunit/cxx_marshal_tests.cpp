@@ -2483,12 +2483,13 @@ static void v2_fallback_case(Reporter check)
 }
 
 /*
- * The first version 2 Call is lost (Section 7.2): no answer, and the
- * connection goes.  While it is unanswered, a Call's Reply is waited for
- * kV2ProbeMs at most (ClntEp::reply_timeout), however long sunrpc's
- * timeout.  The transport assumes a version 1 server: the Call,
- * retransmitted on the new connection, is version 1 with the same XID,
- * and waits as long as sunrpc says.
+ * The first version 2 Call is lost (Section 7.2): no answer until its
+ * retransmit timeout runs out (->timer), and the connection is reset.
+ * While it is unanswered, a Call's Reply is waited for kV2ProbeMs at
+ * most (ClntEp::reply_timeout), however long sunrpc's timeout.  The
+ * transport assumes a version 1 server: the Call, retransmitted on the
+ * new connection, is version 1 with the same XID, and waits as long as
+ * sunrpc says.
  */
 static void v2_lost_first_case(Reporter check)
 {
@@ -2503,7 +2504,8 @@ static void v2_lost_first_case(Reporter check)
 		const unsigned long probe = rpcrdmax_msecs_to_jiffies(xprtrdma::kV2ProbeMs);
 		EXPECT(b.ep->reply_timeout(60 * probe) == probe);
 		EXPECT(b.ep->reply_timeout(probe / 3) == probe / 3);
-		if (b.r->take_call(check) && bench_reconnect(check, &b, kPort + 2)) {
+		if (b.r->take_call(check) && (b.ep->timer(), true) &&
+		    bench_reconnect(check, &b, kPort + 2)) {
 			EXPECT(b.ep->reply_timeout(60 * probe) == 60 * probe);
 			EXPECT(b.ep->transmit(b.rqst,
 					      RPCRDMAX_XMIT_CONNECTED | RPCRDMAX_XMIT_CONG |
@@ -2516,6 +2518,58 @@ static void v2_lost_first_case(Reporter check)
 			EXPECT(b.ep->stats.read(ClntStat::Vers2Conns) == 0);
 		}
 	}
+	g_max_version = 1;
+	bench_down(&b);
+}
+
+/*
+ * The first version 2 Call is unanswered when its connection ends for
+ * another reason (the peer disconnected, the device went): that says
+ * little of the server's version, and no retransmit timeout ran out.
+ * The Call goes again on the new connection in version 2, and a Reply
+ * settles version 2 there; a timer that runs out while no version 2 Call
+ * is waiting is no evidence either.  Only kV2CutOffs connections in a
+ * row cut off so (counted again after a version 2 Reply) make the
+ * transport take version 1.
+ */
+static void v2_first_cut_off_case(Reporter check)
+{
+	Bench b;
+	const u32 kX = 0x44440028;
+	constexpr unsigned int kResend = RPCRDMAX_XMIT_CONNECTED | RPCRDMAX_XMIT_CONG |
+					 RPCRDMAX_XMIT_REPLY_EXPECTED;
+
+	g_max_version = 2;
+	b.snd = { 100, 0, 0, 0, false };
+	b.rcv = { 256, 0, 0, 0, false };
+	if (!bench_up(check, &b, kDefaultPd) || !bench_send(check, &b, kX))
+		goto out;
+	b.r->want_vers = core::kRpcRdmaVersion2;
+	if (!b.r->take_call(check) || !bench_reconnect(check, &b, kPort + 3))
+		goto out;
+	b.ep->timer(); /* after close(): nothing is being probed */
+	b.r->want_vers = core::kRpcRdmaVersion2;
+	EXPECT(b.ep->transmit(b.rqst, kResend, rpcrdmax_jiffies(), 1) == 0);
+	if (!b.r->take_call(check) || !call_matches(check, &b) || !v2_answer(check, &b, 80, 72))
+		goto out;
+	EXPECT(b.ep->stats.read(ClntStat::Vers2Conns) == 1);
+	EXPECT(b.ep->stats.read(ClntStat::Vers1Conns) == 0);
+	for (int i = 0; i < xprtrdma::kV2CutOffs; i++) {
+		bench_next(&b);
+		if (!bench_reconnect(check, &b, kPort + 4 + i) ||
+		    !bench_send(check, &b, kX + 1 + i))
+			goto out;
+		b.r->want_vers = core::kRpcRdmaVersion2;
+		if (!b.r->take_call(check) || !call_matches(check, &b))
+			goto out;
+	}
+	bench_next(&b);
+	if (bench_reconnect(check, &b, kPort + 8) && bench_send(check, &b, kX + 9) &&
+	    b.r->take_call(check) && call_matches(check, &b)) {
+		EXPECT(v2_answer(check, &b, 80, 73));
+		EXPECT(b.ep->stats.read(ClntStat::Vers1Conns) == 1);
+	}
+out:
 	g_max_version = 1;
 	bench_down(&b);
 }
@@ -2864,6 +2918,7 @@ RPCRDMAX_KUNIT_MARSHAL_ENTRY(bc_no_service)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(v2_accepted)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(v2_fallback)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(v2_lost_first)
+RPCRDMAX_KUNIT_MARSHAL_ENTRY(v2_first_cut_off)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(v2_errors)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(v2_props)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(v2_inv_handle)

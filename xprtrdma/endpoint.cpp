@@ -178,6 +178,22 @@ void ClntEp::remember_v1(const char *why)
 }
 
 /*
+ * sunrpc's ->timer: a Call's retransmit timeout ran out, and the shim
+ * resets the connection next.  If the connection's first Version Two
+ * Call was still unanswered, that is the draft's Section 7.2 case ("the
+ * initial negotiation message is lost or dropped"): close() then
+ * remembers Version One.  A connection that ends for another reason (a
+ * device removed, the peer gone) says little about the version; only
+ * kV2CutOffs of them in a row do (a server that disconnects instead of
+ * answering would otherwise be asked again for ever).
+ */
+void ClntEp::timer()
+{
+	if (v2_probing())
+		(void)probe_expired_.cmpxchg(0, 1);
+}
+
+/*
  * The latest connection's limit (before the first: the RFC 8166 default
  * threshold's).  Lock-free: sunrpc asks under rcu_read_lock()
  * (rpc_max_bc_payload()), where the endpoint mutex may not be taken.
@@ -192,10 +208,16 @@ void ClntEp::close()
 	MutexGuard g(&mutex_);
 	Conn *c = exchange(conn_, nullptr);
 
+	const bool expired = probe_expired_.exchange(0) != 0;
+
 	if (!c)
 		return;
-	if (c->v2_unanswered())
-		remember_v1("the first version 2 Call got no answer");
+	if (c->established() && c->v2_unanswered()) {
+		if (expired)
+			remember_v1("the first version 2 Call got no answer");
+		else if (cut_off_.add_return(1) >= kV2CutOffs)
+			remember_v1("connections end before the first version 2 Call is answered");
+	}
 	v2_probe(false);
 	auto d = c->id.disconnect();
 	if (tp_on(RPCRDMAX_TP_XPRTRDMA_DISCONNECT))
@@ -301,6 +323,12 @@ extern "C" unsigned int rpcrdmax_clnt_bc_slots(void) noexcept
 extern "C" void rpcrdmax_clnt_close(rpcrdmax_clnt *ep) noexcept
 {
 	static_cast<ClntEp *>(ep)->close();
+}
+
+/** rpcrdmax_clnt_timer - a Call's retransmit timeout ran out (->timer) */
+extern "C" void rpcrdmax_clnt_timer(rpcrdmax_clnt *ep) noexcept
+{
+	static_cast<ClntEp *>(ep)->timer();
 }
 
 /** rpcrdmax_clnt_destroy - free the endpoint (after close) */

@@ -156,6 +156,7 @@ void Conn::v2_confirm()
 	if (v2_confirmed_.read() || v2_confirmed_.cmpxchg(0, 1) != 0)
 		return;
 	ep_->v2_probe(false);
+	ep_->v2_settled();
 	count_version(core::kRpcRdmaVersion2);
 	auto r = post_control([&](Bytes out) {
 		return core::v2_encode_connprop(kConnPropXid, kBcSlots, recv_size, true,
