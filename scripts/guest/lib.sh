@@ -15,8 +15,12 @@ if [ -z "${STALL_SECS:-}" ]; then
 	[ ! -e /sys/kernel/debug/kmemleak ] || STALL_SECS=720
 fi
 stall_due() {
-	local m
+	local m d
 	m=$(stat -c %Y "$1" 2>/dev/null) || return 1
+	# a pair's server: silent while its client runs, so counted from
+	# the client's end too
+	d=$(stat -c %Y "${STALL_CLIENT_DONE:-/share/client.done}" 2>/dev/null) &&
+		[ "$d" -gt "$m" ] && m=$d
 	[ $(($(date +%s) - m)) -ge "$STALL_SECS" ]
 }
 
@@ -123,14 +127,16 @@ stall_newest() {
 # The same loop watches the guest's log (stall_due): once per stall it
 # says where the script is stuck (stall_report, to NAME.stuck and the
 # console), since a guest that scripts/vm's time-out then kills leaves no
-# dmesg behind.  Not on a pair's server, whose script waits silently for
-# its client: it reports once its client has (peer_stall_report).
+# dmesg behind.  A pair's server, whose script waits silently for its
+# client, reports once its client has (peer_stall_report), or once its
+# own log has been silent that long after its client ended (its nfsd
+# stuck at shutdown, say).
 if [ -n "${RPCRDMAX_name:-}" ] && [ -z "${RPCRDMAX_HEARTBEAT:-}" ]; then
 	RPCRDMAX_HEARTBEAT=1
 	export RPCRDMAX_HEARTBEAT
 	( (cd / && log=/share/$RPCRDMAX_name.log script=$$ reported=; while :; do
 		: >"/share/$RPCRDMAX_name.alive"
-		if [ "$RPCRDMAX_name" = server ]; then
+		if [ "$RPCRDMAX_name" = server ] && [ ! -e /share/client.done ]; then
 			[ -n "$reported" ] || [ ! -e /share/client.stuck ] ||
 				{ reported=1; stuck_report peer_stall_report; }
 		elif ! stall_due "$log"; then

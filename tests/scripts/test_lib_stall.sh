@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Host test of the guests' stall report (scripts/guest/lib.sh: stall_due,
-# stall_report): a log silent for STALL_SECS is due, a fresh one is not,
+# stall_report): a log silent for STALL_SECS is due (a pair's server's,
+# counted from its client's end), a fresh one is not,
 # and the report's first line (which scripts/e2e quotes when a guest
 # times out) names the last step and the command still running.
 # Prints "ok NAME" or "FAIL NAME" per case; exits non-zero on a failure.
@@ -17,6 +18,16 @@ stall_due "$log"
 check "stall_due: a log silent for $STALL_SECS s is due" $?
 ! stall_due "$tmp/none"
 check "stall_due: no log yet is not due" $?
+# A pair's server waits silently for its client: counted from the
+# client's end when that is later.
+STALL_CLIENT_DONE=$tmp/client.done
+touch "$STALL_CLIENT_DONE"
+! stall_due "$log"
+check "stall_due: a server log silent since before its client ended just now is not due" $?
+touch -d "@$(($(date +%s) - STALL_SECS - 1))" "$STALL_CLIENT_DONE"
+stall_due "$log"
+check "stall_due: a server log silent for $STALL_SECS s since its client ended is due" $?
+unset STALL_CLIENT_DONE
 
 # The step under way: the newest command that is not the report's own.
 tail -f /dev/null --pid=$$ -s 30 &
