@@ -503,6 +503,7 @@ enum {
 	RPCRDMAX_SVC_STAT_LOST,		/* rdma_stat_lost: Calls lost with their connection */
 	RPCRDMAX_SVC_STAT_SVC_DROP,	/* rdma_stat_svc_drop: Calls nfsd released without a Reply */
 	RPCRDMAX_SVC_STAT_UNSETTLED,	/* rdma_stat_unsettled: messages a connection ended without an outcome for (a defect) */
+	RPCRDMAX_SVC_STAT_READ_RESET,	/* rdma_stat_read_reset: connections reset with a Call's RDMA Reads unanswered */
 	RPCRDMAX_SVC_STAT_COUNT
 };
 /*

@@ -65,6 +65,10 @@
  *              RDMA_NOMSG without chunks, rdma_xid not the RPC
  *              message's, inline or in a Long Call) in versions 1 and
  *              2: each answered with its error, none served;
+ *   read_stalled  a client that stops answering a Long Call's RDMA
+ *              Reads: after read_wait_ms the connection is reset, the
+ *              Reads flushed, the Call not served, rdma_stat_read_reset
+ *              counted;
  *   settle     every Call received ends one way, counted: answered,
  *              released by nfsd without a Reply, lost with the
  *              connection (taken, or still queued).
@@ -1807,6 +1811,47 @@ out:
 	delete h;
 }
 
+/*
+ * A peer that stops answering: the raw client sends a Long Call (its
+ * Position Zero Read chunk in c->page), then its QP goes to the error
+ * state without a word, so the server's RDMA Reads get no response.  On
+ * RoCE they would end in the retry limit's error seconds later; on
+ * iWARP TCP may keep them waiting for many minutes (post_reads).  After
+ * read_wait_ms the connection is reset: svc told to close it, the Reads
+ * flushed, recvfrom serves nothing, rdma_stat_read_reset counts it.
+ */
+static void read_stalled_case(Reporter check)
+{
+	Pair p;
+	auto *c = new (Gfp::Kernel) RawClient;
+	constexpr u32 kXid = 0x55550501;
+	const u32 slots[1] = { kXid };
+	rpcrdmax_svc_ctxt *ctxt = nullptr;
+	long long resets = 0;
+	u32 len;
+
+	p.b.snd = { 100, 0, 0, 0, false };
+	p.b.rcv = { 256, 0, 0, 0, false };
+	if (!EXPECT(c != nullptr) || !pair_up(check, &p) || !raw_connect(check, &p, c) ||
+	    !raw_ready_reads(check, c, slots, 1))
+		goto out;
+	resets = p.stats[RPCRDMAX_SVC_STAT_READ_RESET];
+	len = example_call(c, 1, 4, kXid, 0);
+	static_cast<SvcConn *>(c->sx->svcc)->read_wait_ms = 200;
+	if (!EXPECT(len > 0) || !raw_send(check, c, len) ||
+	    !EXPECT(c->sx->ready.wait_ms(kWaitMs)) ||
+	    !EXPECT(rpcrdmax_kunit_qp_error(c->end.id.qp()) == 0) ||
+	    !EXPECT(rpcrdmax_kunit_svc_rqst_reset(p.rqstp) == 0))
+		goto out;
+	/* the flushed Reads fail the Call: svc closes the connection */
+	EXPECT(rpcrdmax_svcc_recvfrom(c->sx->svcc, p.rqstp, &ctxt) == -err::EIO);
+	EXPECT(ctxt == nullptr);
+	EXPECT(p.stats[RPCRDMAX_SVC_STAT_READ_RESET] == resets + 1);
+	EXPECT(c->sx->closes.read() == 1);
+out:
+	raw_end(&p, c, ctxt);
+}
+
 static void v2_case(Reporter check)
 {
 	Pair p;
@@ -2181,3 +2226,4 @@ RPCRDMAX_KUNIT_SVCSRV_ENTRY(res_beyond_next)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(res_pieces)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(settle)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(xdr_errors)
+RPCRDMAX_KUNIT_SVCSRV_ENTRY(read_stalled)

@@ -165,6 +165,8 @@ void rpcrdmax_kunit_cxx_svcsrv_res_pieces(struct kunit *ctx,
 void rpcrdmax_kunit_cxx_svcsrv_settle(struct kunit *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svcsrv_xdr_errors(struct kunit *ctx,
 					  rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
+void rpcrdmax_kunit_cxx_svcsrv_read_stalled(struct kunit *ctx,
+					  rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 /* rpcrdmax_svcrdma (kunit/cxx_svc_tests.cpp) */
 void rpcrdmax_kunit_cxx_svc_accept(struct kunit *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_svc_rw_read(struct kunit *ctx, rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
@@ -280,6 +282,7 @@ void rpcrdmax_kunit_svc_rqst_next_back(struct svc_rqst *rqstp, unsigned int n) R
 struct page *rpcrdmax_kunit_svc_rqst_slot(struct svc_rqst *rqstp, int i) RPCRDMAX_NOEXCEPT;
 struct page *rpcrdmax_kunit_svc_rqst_swap_slot(struct svc_rqst *rqstp, unsigned int i,
 					       struct page *page) RPCRDMAX_NOEXCEPT;
+int rpcrdmax_kunit_qp_error(struct ib_qp *qp) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_kunit_page_get(struct page *page) RPCRDMAX_NOEXCEPT;
 int rpcrdmax_kunit_page_count(struct page *page) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_page_put(struct page *page) RPCRDMAX_NOEXCEPT;

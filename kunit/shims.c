@@ -632,6 +632,20 @@ struct page *rpcrdmax_kunit_svc_rqst_slot(struct svc_rqst *rqstp, int i)
 	return rqstp->rq_respages[i];
 }
 
+/**
+ * rpcrdmax_kunit_qp_error - move @qp to the error state, nothing sent
+ * @qp: a connected QP
+ *
+ * Its peer's requests then go unanswered (no DREQ, no disconnect): a
+ * peer gone silent.  0 or a negative errno.
+ */
+int rpcrdmax_kunit_qp_error(struct ib_qp *qp)
+{
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+
+	return ib_modify_qp(qp, &attr, IB_QP_STATE);
+}
+
 /** rpcrdmax_kunit_page_get - take a reference on @page; its count after */
 int rpcrdmax_kunit_page_get(struct page *page)
 {

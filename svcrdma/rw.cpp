@@ -118,13 +118,31 @@ Result<void> SvcConn::post_reads(RwList &rw)
 		return error(err::ENOTCONN);
 	}
 	/* Posted Reads complete or flush (the connection closes on error;
-	 * an unanswered Read ends in the RC retry limit's error). */
-	rc.all_done.wait();
+	 * an unanswered Read ends in the RC retry limit's error on IB and
+	 * RoCE).  A peer that leaves them unanswered longer (on iWARP TCP
+	 * may keep its connection for many minutes) has its connection
+	 * reset: the QP in error, the Reads flush. */
+	if (!rc.all_done.wait_ms(read_wait_ms))
+		reset_unanswered_reads(&rc);
 	if (rc.failed) {
 		lost();
 		return error(err::EIO);
 	}
 	return {};
+}
+
+/* post_reads' Reads went unanswered for read_wait_ms: counted, logged,
+ * the connection lost and the QP drained (moved to error: every work
+ * request flushes), then @rc's own flushes waited for. */
+void SvcConn::reset_unanswered_reads(ReadCtx *rc)
+{
+	stat_add(RPCRDMAX_SVC_STAT_READ_RESET);
+	rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE,
+				 "%pISc: RDMA Reads unanswered after %u ms: connection reset",
+				 rpcrdmax_cm_peer_addr(id.get()), read_wait_ms);
+	lost();
+	drain();
+	rc->all_done.wait();
 }
 
 /* The pieces a segment's Writes take at most, the longest of the

@@ -195,6 +195,15 @@ inline AcceptPlan plan_accept(ConstBytes peer_pd, const rpcrdmax_dev_attrs &attr
 }
 
 inline constexpr unsigned int kListenBacklog = 64;
+/* The longest a Call's RDMA Reads are waited for before the connection
+ * is reset (SvcConn::post_reads).  On InfiniBand and RoCE an unanswered
+ * Read ends in the RC retry limit's error within seconds; on iWARP it
+ * rides on TCP, which may keep a silent peer's connection for many
+ * minutes, and the nfsd thread with it.  Longer than any Read of a live
+ * peer takes, shorter than the hung-task report's 120 s, and as long as
+ * sunrpc's client waits for a Reply before it resets the connection
+ * itself (NFS over RDMA's timeo=600). */
+inline constexpr unsigned int kReadWaitMs = 60000;
 /* Private data kept from a connection request: RFC 8797's is 8 octets;
  * more is kept but not looked at. */
 inline constexpr u32 kReqPdMax = 64;
@@ -459,6 +468,9 @@ public:
 	void detach();
 	RPCRDMAX_COLD void lost();
 	void drain();
+	/* post_reads' bound (kReadWaitMs); KUnit's stalled-Read case
+	 * shortens it. */
+	unsigned int read_wait_ms = kReadWaitMs;
 
 	/* Backward Calls outstanding at once: the Receives (for their
 	 * Replies) and Send Queue room set-up reserved, kBcSlots on every
@@ -506,6 +518,7 @@ private:
 	Result<void> add_reads(svc_rqst *rqstp, CallCtx *cc, const core::ChunkRef &c, u32 skip,
 			       u32 len, u32 at);
 	Result<void> post_reads(RwList &rw);
+	RPCRDMAX_COLD void reset_unanswered_reads(ReadCtx *rc);
 	RPCRDMAX_COLD Result<void> send_error(u32 xid, bool vers, const core::V2Error *e = nullptr,
 				u32 rvers = core::kRpcRdmaVersion2);
 	/* RPC-over-RDMA Version Two (svcrdma/v2.cpp) */

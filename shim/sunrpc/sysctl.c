@@ -44,6 +44,8 @@
  * their connection, rdma_stat_svc_drop Calls nfsd released without a
  * Reply, and rdma_stat_unsettled messages a connection ended without
  * any outcome for, which is a defect of ours (logged).
+ * rdma_stat_read_reset counts connections reset because a Call's RDMA
+ * Reads went unanswered for a minute (svcrdma/rw.cpp, post_reads).
  * They exist while the server transport is registered.
  */
 #include <linux/sunrpc/svc_rdma.h>
@@ -298,6 +300,7 @@ static struct ctl_table rpcrdmax_svc_table[] = {
 	RPCRDMAX_SVC_STAT("rdma_stat_lost", RPCRDMAX_SVC_STAT_LOST),
 	RPCRDMAX_SVC_STAT("rdma_stat_svc_drop", RPCRDMAX_SVC_STAT_SVC_DROP),
 	RPCRDMAX_SVC_STAT("rdma_stat_unsettled", RPCRDMAX_SVC_STAT_UNSETTLED),
+	RPCRDMAX_SVC_STAT("rdma_stat_read_reset", RPCRDMAX_SVC_STAT_READ_RESET),
 	RPCRDMAX_CTL_TABLE_END
 };
 
