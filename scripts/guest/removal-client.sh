@@ -13,13 +13,20 @@
 # device: the kernel log stays free of restrack and driver warnings
 # after every round, every read and written file is intact, and umount
 # and unload leave no RDMA resource.  /share/removal.rounds: the most
-# rounds at each end (default 24).
+# rounds at each end (default 24); /share/removal.transport: stock puts
+# the stock rpcrdma on both ends instead (the same rounds, to tell a
+# fault of the fabric or of stock's transport from one of rpcrdmax's).
 . /share/lib.sh
 set -u
 ROUNDS=$(cat /share/removal.rounds 2>/dev/null || echo 24)
+T=$(cat /share/removal.transport 2>/dev/null || echo rpcrdmax)
 step "client: $(rdma_fabric) up" rxe_up
-step "client: install rpcrdmax.ko" install_rpcrdmax
-echo "install rpcrdma /sbin/modprobe --ignore-install rpcrdmax" >/etc/modprobe.d/rpcrdmax.conf
+if [ "$T" = stock ]; then
+	step "client: load rpcrdma" transport_load client stock
+else
+	step "client: install rpcrdmax.ko" install_rpcrdmax
+	echo "install rpcrdma /sbin/modprobe --ignore-install rpcrdmax" >/etc/modprobe.d/rpcrdmax.conf
+fi
 RES0=$(rdma_res_snapshot)
 wait_for /share/server.ready 300 || { step_fail "client: server never became ready"; exit 1; }
 head -c 1048577 /dev/urandom >/tmp/src
@@ -105,7 +112,7 @@ bad=$(for f in /tmp/read.?; do grep -qvx -- "$want" "$f" && echo "$f"; done)
 step "removal: the written files intact" sh -c 'for f in /mnt/nfs/w*.*; do cmp /tmp/src "$f" || exit 1; done'
 step "removal: umount" timeout 120 umount /mnt/nfs
 step "removal: the client's RDMA resources back to $RES0" rdma_res_back "$RES0" 30
-step "removal: rpcrdmax unloads" transport_unload rpcrdmax
+step "removal: $(transport_kmod "$T") unloads" transport_unload "$T"
 step "client: kernel log clean" kernel_log_clean
 touch /share/client.done
 exit $STEP_FAILS

@@ -9,7 +9,14 @@
 . /share/lib.sh
 set -u
 ROUNDS=$(cat /share/removal.rounds 2>/dev/null || echo 24)
-rpcrdmax_server_up
+# /share/removal.transport: stock, the stock rpcrdma (removal-client.sh)
+T=$(cat /share/removal.transport 2>/dev/null || echo rpcrdmax)
+if [ "$T" = stock ]; then
+	step "server: $(rdma_fabric) up" rxe_up
+	step "server: load rpcrdma and nfsd" modprobe -a rpcrdma nfsd
+else
+	rpcrdmax_server_up
+fi
 RES0=$(rdma_res_snapshot)
 nfs_server_start
 touch /share/server.ready
@@ -43,6 +50,6 @@ touch /share/server.removed
 wait_for /share/client.done 1200 || step_fail "server: client never finished"
 step "server: rpc.nfsd 0" timeout 120 rpc.nfsd 0
 step "server: RDMA resources back to $RES0 as rpc.nfsd 0 returns" rdma_res_back "$RES0" 0
-step "server: rpcrdmax unloads" transport_unload rpcrdmax
+step "server: $(transport_kmod "$T") unloads" transport_unload "$T"
 step "server: kernel log clean" kernel_log_clean
 exit $STEP_FAILS
