@@ -36,7 +36,7 @@ build_kunit_kernel() {
 	say "building the $what kernel (ccache in $RPCRDMAX_CACHE/ccache)"
 	# ccache's depend mode: a miss compiles once, where its default mode
 	# runs the preprocessor first, to hash its output; that made a build
-	# with an empty cache about a third slower (Documentation/testing.rst,
+	# with an empty cache about a quarter slower (Documentation/testing.rst,
 	# "Measured durations").
 	export CCACHE_DIR=$RPCRDMAX_CACHE/ccache CCACHE_BASEDIR=$dir CCACHE_NOHASHDIR=1 CCACHE_DEPEND=1
 	"${mk[@]}" CC="ccache gcc" -j"$(nproc)" bzImage modules >"$dir/build.log" 2>&1 ||
