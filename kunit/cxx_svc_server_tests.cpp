@@ -69,6 +69,11 @@
  *              Reads: after read_wait_ms the connection is reset, the
  *              Reads flushed, the Call not served, rdma_stat_read_reset
  *              counted;
+ *   read_unflushed  the same, on a device whose Reads do not flush when
+ *              the reset drains the QP (6.1's siw): recvfrom gives the
+ *              Call up after kReadFlushWaitMs, and the Reads' context
+ *              outlives their late completion until the teardown frees
+ *              the CQs;
  *   settle     every Call received ends one way, counted: answered,
  *              released by nfsd without a Reply, lost with the
  *              connection (taken, or still queued).
@@ -1811,6 +1816,14 @@ out:
 	delete h;
 }
 
+/* A device that never flushes a Read (read_unflushed): the completion
+ * arrives and is not passed on. */
+static int swallowed_reads;
+static void swallow_read(rdma::Cqe *, const ib_wc &)
+{
+	__atomic_add_fetch(&swallowed_reads, 1, __ATOMIC_SEQ_CST);
+}
+
 /*
  * A peer that stops answering: the raw client sends a Long Call (its
  * Position Zero Read chunk in c->page), then its QP goes to the error
@@ -1819,15 +1832,17 @@ out:
  * iWARP TCP may keep them waiting for many minutes (post_reads).  After
  * read_wait_ms the connection is reset: svc told to close it, the Reads
  * flushed, recvfrom serves nothing, rdma_stat_read_reset counts it.
+ * With @unflushed the Read's completion is swallowed (read_unflushed).
  */
-static void read_stalled_case(Reporter check)
+static void stalled_reads(Reporter check, u32 xid, bool unflushed)
 {
 	Pair p;
 	auto *c = new (Gfp::Kernel) RawClient;
-	constexpr u32 kXid = 0x55550501;
-	const u32 slots[1] = { kXid };
+	const u32 slots[1] = { xid };
 	rpcrdmax_svc_ctxt *ctxt = nullptr;
-	long long resets = 0;
+	long long resets = 0, lost = 0;
+	const int swallowed = __atomic_load_n(&swallowed_reads, __ATOMIC_SEQ_CST);
+	SvcConn *conn;
 	u32 len;
 
 	p.b.snd = { 100, 0, 0, 0, false };
@@ -1836,20 +1851,44 @@ static void read_stalled_case(Reporter check)
 	    !raw_ready_reads(check, c, slots, 1))
 		goto out;
 	resets = p.stats[RPCRDMAX_SVC_STAT_READ_RESET];
-	len = example_call(c, 1, 4, kXid, 0);
-	static_cast<SvcConn *>(c->sx->svcc)->read_wait_ms = 200;
+	lost = p.stats[RPCRDMAX_SVC_STAT_LOST];
+	len = example_call(c, 1, 4, xid, 0);
+	conn = static_cast<SvcConn *>(c->sx->svcc);
+	conn->read_wait_ms = 200;
+	if (unflushed)
+		conn->read_done = &swallow_read;
 	if (!EXPECT(len > 0) || !raw_send(check, c, len) ||
 	    !EXPECT(c->sx->ready.wait_ms(kWaitMs)) ||
 	    !EXPECT(rpcrdmax_kunit_qp_error(c->end.id.qp()) == 0) ||
 	    !EXPECT(rpcrdmax_kunit_svc_rqst_reset(p.rqstp) == 0))
 		goto out;
-	/* the flushed Reads fail the Call: svc closes the connection */
+	/* the flushed (or given up) Reads fail the Call: svc closes the
+	 * connection */
 	EXPECT(rpcrdmax_svcc_recvfrom(c->sx->svcc, p.rqstp, &ctxt) == -err::EIO);
 	EXPECT(ctxt == nullptr);
+	/* rxe flushed the Read when the reset drained the QP */
+	EXPECT(__atomic_load_n(&swallowed_reads, __ATOMIC_SEQ_CST) == swallowed + unflushed);
 	EXPECT(p.stats[RPCRDMAX_SVC_STAT_READ_RESET] == resets + 1);
+	EXPECT(p.stats[RPCRDMAX_SVC_STAT_LOST] == lost + 1);
 	EXPECT(c->sx->closes.read() == 1);
 out:
 	raw_end(&p, c, ctxt);
+}
+
+static void read_stalled_case(Reporter check)
+{
+	stalled_reads(check, 0x55550501, false);
+}
+
+/*
+ * read_stalled's peer on a device that leaves the Reads unflushed after
+ * the reset's drain: recvfrom returns rather than wait for ever, the
+ * Call lost; the Read's completion, when it comes, finds its context,
+ * which the teardown frees after the CQs (KASAN on the debug kernel).
+ */
+static void read_unflushed_case(Reporter check)
+{
+	stalled_reads(check, 0x55550601, true);
 }
 
 static void v2_case(Reporter check)
@@ -2227,3 +2266,4 @@ RPCRDMAX_KUNIT_SVCSRV_ENTRY(res_pieces)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(settle)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(xdr_errors)
 RPCRDMAX_KUNIT_SVCSRV_ENTRY(read_stalled)
+RPCRDMAX_KUNIT_SVCSRV_ENTRY(read_unflushed)

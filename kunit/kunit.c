@@ -361,6 +361,7 @@ RPCRDMAX_CXX_CASE(svcsrv_res_beyond_next)
 RPCRDMAX_CXX_CASE(svcsrv_settle)
 RPCRDMAX_CXX_CASE(svcsrv_xdr_errors)
 RPCRDMAX_CXX_CASE(svcsrv_read_stalled)
+RPCRDMAX_CXX_CASE(svcsrv_read_unflushed)
 RPCRDMAX_CXX_CASE(svcsrv_res_pieces)
 
 static struct kunit_case rpcrdmax_svc_server_cases[] = {
@@ -395,6 +396,7 @@ static struct kunit_case rpcrdmax_svc_server_cases[] = {
 	KUNIT_CASE(svcsrv_settle_case),
 	KUNIT_CASE(svcsrv_xdr_errors_case),
 	KUNIT_CASE(svcsrv_read_stalled_case),
+	KUNIT_CASE(svcsrv_read_unflushed_case),
 	{}
 };
 

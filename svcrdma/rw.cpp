@@ -95,26 +95,30 @@ Result<void> SvcConn::read_chunks(svc_rqst *rqstp, CallCtx *cc)
 	}
 	count_allocs(rw.take_grown());
 	if (r.is_ok() && rw.size())
-		r = post_reads(rw);
-	rw.destroy(); /* unmapped: the data is the CPU's */
+		r = post_reads(&cc->reads, rw);
+	/* unmapped: the data is the CPU's (Reads a reset could not flush
+	 * are on a QP in the error state, which places no data) */
+	rw.destroy();
 	return r;
 }
 
-/* Post the Reads of @rw and wait for them all to complete or flush. */
-Result<void> SvcConn::post_reads(RwList &rw)
+/* Post the Reads of @rw and wait for them all to complete or flush
+ * (@rc their completion). */
+Result<void> SvcConn::post_reads(ReadCtx *rc, RwList &rw)
 {
-	ReadCtx rc;
-	rc.conn = this;
-	rc.sq_entries = rw.sq_entries();
-	RPCRDMAX_TRY(sq_reserve(rc.sq_entries));
+	rc->conn = this;
+	rc->cqe.set_fn(read_done);
+	rc->sq_entries = rw.sq_entries();
+	rc->failed = false;
+	RPCRDMAX_TRY(sq_reserve(rc->sq_entries));
 	if (tp_on(RPCRDMAX_TP_SVCRDMA_POST_READ_CHUNK))
-		rpcrdmax_trace_svc_post_read_chunk(scq_.get(), rc.cqe.id(), (int)rc.sq_entries);
-	if (sq_posted(rw.post(id, &rc.cqe, nullptr)).is_error()) {
+		rpcrdmax_trace_svc_post_read_chunk(scq_.get(), rc->cqe.id(), (int)rc->sq_entries);
+	if (sq_posted(rw.post(id, &rc->cqe, nullptr)).is_error()) {
 		/* Reads ahead of the failure may run: flush them before
 		 * the pages go back to nfsd. */
 		lost();
 		drain();
-		sq_release(rc.sq_entries);
+		sq_release(rc->sq_entries);
 		return error(err::ENOTCONN);
 	}
 	/* Posted Reads complete or flush (the connection closes on error;
@@ -122,9 +126,9 @@ Result<void> SvcConn::post_reads(RwList &rw)
 	 * RoCE).  A peer that leaves them unanswered longer (on iWARP TCP
 	 * may keep its connection for many minutes) has its connection
 	 * reset: the QP in error, the Reads flush. */
-	if (!rc.all_done.wait_ms(read_wait_ms))
-		reset_unanswered_reads(&rc);
-	if (rc.failed) {
+	if (!rc->all_done.wait_ms(read_wait_ms) && !reset_unanswered_reads(rc))
+		return error(err::EIO);
+	if (rc->failed) {
 		lost();
 		return error(err::EIO);
 	}
@@ -133,8 +137,9 @@ Result<void> SvcConn::post_reads(RwList &rw)
 
 /* post_reads' Reads went unanswered for read_wait_ms: counted, logged,
  * the connection lost and the QP drained (moved to error: every work
- * request flushes), then @rc's own flushes waited for. */
-void SvcConn::reset_unanswered_reads(ReadCtx *rc)
+ * request flushes), then @rc's own flushes waited for, kReadFlushWaitMs
+ * at most.  False when they did not come: @rc is held (ReadCtx). */
+bool SvcConn::reset_unanswered_reads(ReadCtx *rc)
 {
 	stat_add(RPCRDMAX_SVC_STAT_READ_RESET);
 	rpcrdmax_log_ratelimited(RPCRDMAX_LOG_NOTICE,
@@ -142,7 +147,13 @@ void SvcConn::reset_unanswered_reads(ReadCtx *rc)
 				 rpcrdmax_cm_peer_addr(id.get()), read_wait_ms);
 	lost();
 	drain();
-	rc->all_done.wait();
+	if (rc->all_done.wait_ms(kReadFlushWaitMs))
+		return true;
+	rc->held = true;
+	rpcrdmax_log_ratelimited(RPCRDMAX_LOG_WARNING,
+				 "%pISc: RDMA Reads not flushed by the reset: Call given up",
+				 rpcrdmax_cm_peer_addr(id.get()));
+	return false;
 }
 
 /* The pieces a segment's Writes take at most, the longest of the

@@ -15,8 +15,8 @@
  *             contexts of its RDMA Writes and the rq_res pages they
  *             read; back on the free list when the Send, or a later
  *             signaled one, completes (kSendBatch).
- *   ReadCtx   the RDMA Reads of one Call, on the stack of the recvfrom
- *             that waits for them.
+ *   ReadCtx   the RDMA Reads of one Call, in its CallCtx: recvfrom
+ *             waits for them.
  *
  * Contexts are made when the connection is set up, or when more are in
  * use at once than it has; each one made counts in rdma_stat_ctxt_alloc.
@@ -204,6 +204,12 @@ inline constexpr unsigned int kListenBacklog = 64;
  * sunrpc's client waits for a Reply before it resets the connection
  * itself (NFS over RDMA's timeo=600). */
 inline constexpr unsigned int kReadWaitMs = 60000;
+/* After such a reset has drained the QP, every Read has flushed on a
+ * device that keeps the verbs' order (the drain's own request completes
+ * after them).  One that did not within this long never will: 6.1's siw
+ * leaves Reads in its ORQ when the QP was already closing.  The Call is
+ * then given up and its Reads' context kept (ReadCtx::held). */
+inline constexpr unsigned int kReadFlushWaitMs = 1000;
 /* Private data kept from a connection request: RFC 8797's is 8 octets;
  * more is kept but not looked at. */
 inline constexpr u32 kReqPdMax = 64;
@@ -346,6 +352,24 @@ struct RecvBuf : MsgBuf {
 };
 
 /*
+ * The RDMA Reads of one Call, waited for in recvfrom (SvcConn::post_reads),
+ * reused with its CallCtx.  Reads a reset could not flush (a device that
+ * never completes them) leave it @held: its CallCtx stays off the free
+ * list until the connection's CQs are freed, since their completion may
+ * still come.
+ */
+struct ReadCtx {
+	ReadCtx() : cqe(&ReadCtx::done, RPCRDMAX_WC_EV_SVC_READ) {}
+	static void done(Cqe *c, const ib_wc &wc);
+	Cqe cqe;
+	SvcConn *conn = nullptr;
+	u32 sq_entries = 0;
+	bool failed = false;
+	bool held = false;
+	Completion all_done;
+};
+
+/*
  * A receive context: one per Call between recvfrom and release, taken
  * from and given back to the connection's free list.  It owns the
  * decoded transport header (from which sendto encodes the Reply's), the
@@ -358,6 +382,7 @@ struct CallCtx : ::rpcrdmax_svc_ctxt {
 	core::V1Header call;
 	core::CallLayout layout; /* the Call's pieces (recvfrom) */
 	RwList read_rw;
+	ReadCtx reads;		/* of read_rw */
 	Scratch<rpcrdmax_page_seg, kPiecesInPlace> pieces; /* one segment's (rpcrdmax_svc_*_pages) */
 	/* The Reply's shape: its DDP-eligible results as xpo_result_payload
 	 * marks them (the i-th for Write chunk i), its lengths at sendto. */
@@ -424,17 +449,6 @@ struct SendCtx : MsgBuf {
 static_assert(sizeof(CallCtx) <= 8192, "a receive context outgrew its 8 KiB block");
 static_assert(sizeof(SendCtx) <= 1024, "a send context outgrew its 1 KiB block");
 
-/* RDMA Reads of one Call, waited for in recvfrom. */
-struct ReadCtx {
-	ReadCtx() : cqe(&ReadCtx::done, RPCRDMAX_WC_EV_SVC_READ) {}
-	static void done(Cqe *c, const ib_wc &wc);
-	Cqe cqe;
-	SvcConn *conn = nullptr;
-	u32 sq_entries = 0;
-	bool failed = false;
-	Completion all_done;
-};
-
 class SvcConn final : public ::rpcrdmax_svcc, public CmEvents {
 public:
 	SvcConn() = default;
@@ -471,6 +485,9 @@ public:
 	/* post_reads' bound (kReadWaitMs); KUnit's stalled-Read case
 	 * shortens it. */
 	unsigned int read_wait_ms = kReadWaitMs;
+	/* What a Read's completion calls: ReadCtx::done, or KUnit's
+	 * case of a device that never flushes a Read. */
+	Cqe::Fn read_done = &ReadCtx::done;
 
 	/* Backward Calls outstanding at once: the Receives (for their
 	 * Replies) and Send Queue room set-up reserved, kBcSlots on every
@@ -517,8 +534,8 @@ private:
 	Result<void> read_chunks(svc_rqst *rqstp, CallCtx *cc);
 	Result<void> add_reads(svc_rqst *rqstp, CallCtx *cc, const core::ChunkRef &c, u32 skip,
 			       u32 len, u32 at);
-	Result<void> post_reads(RwList &rw);
-	RPCRDMAX_COLD void reset_unanswered_reads(ReadCtx *rc);
+	Result<void> post_reads(ReadCtx *rc, RwList &rw);
+	RPCRDMAX_COLD bool reset_unanswered_reads(ReadCtx *rc);
 	RPCRDMAX_COLD Result<void> send_error(u32 xid, bool vers, const core::V2Error *e = nullptr,
 				u32 rvers = core::kRpcRdmaVersion2);
 	/* RPC-over-RDMA Version Two (svcrdma/v2.cpp) */

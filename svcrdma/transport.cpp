@@ -131,10 +131,14 @@ SvcConn::~SvcConn()
 	 * context svc never gave back. */
 	while (ready_.pop_front())
 		settle(Settle::Lost);
+	List<CallCtx, &CallCtx::all> held; /* Reads that may complete yet */
 	while (CallCtx *cc = calls_.pop_front()) { /* free or never given back */
 		if (cc->busy)
 			settle(cc, Settle::Lost);
-		delete cc;
+		if (cc->reads.held)
+			held.push_back(cc);
+		else
+			delete cc;
 	}
 	if (int n = unsettled_.read()) {
 		stat_add(RPCRDMAX_SVC_STAT_UNSETTLED, (u32)(n < 0 ? -n : n));
@@ -149,6 +153,12 @@ SvcConn::~SvcConn()
 	/* after the contexts (rdma_rw's need it), before the CQs and PD; the
 	 * id last (svcrdma.h) */
 	id.destroy_qp();
+	if (!held.empty()) {
+		scq_.free();
+		rcq_.free();
+		while (CallCtx *cc = held.pop_front())
+			delete cc;
+	}
 }
 
 /* ---- context free lists ----------------------------------------------- */
@@ -228,7 +238,8 @@ RPCRDMAX_HOT_ENTRY void SvcConn::put_call(CallCtx *cc)
 	if (cc->rb)
 		spare_recvs_.push_back(cc->rb);
 	cc->rb = nullptr;
-	call_free_.push_front(cc);
+	if (!cc->reads.held) /* else it stays on calls_ alone: ~SvcConn */
+		call_free_.push_front(cc);
 }
 
 SendCtx *SvcConn::get_send()

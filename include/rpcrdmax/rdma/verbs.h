@@ -113,6 +113,8 @@ public:
 	/* The cid its tracepoints print. */
 	void set_id(int id) { rpcrdmax_ib_cqe_set_id(raw_.get(), id); }
 	int id() const { return RPCRDMAX_FIELD(int, raw_.get(), CQE_ID); }
+	/* The function the next completions call (before its WR is posted). */
+	void set_fn(Fn fn) { fn_ = fn; }
 
 private:
 	static void upcall(rpcrdmax_cqe *raw, const ib_wc *wc)
@@ -357,12 +359,14 @@ public:
 	Cq() = default;
 	Cq(const Cq &) = delete;
 	Cq &operator=(const Cq &) = delete;
-	~Cq() { rpcrdmax_ib_free_cq(cq_); }
+	~Cq() { free(); }
 	Result<void> alloc(ib_device *device, int entries, int vector, bool workqueue)
 	{
 		return check(rpcrdmax_ib_alloc_cq(device, entries, vector, workqueue, &cq_));
 	}
 	ib_cq *get() const { return cq_; }
+	/* Free it now: no completion handler runs for it after this. */
+	void free() { rpcrdmax_ib_free_cq(ktl::exchange(cq_, nullptr)); }
 
 private:
 	ib_cq *cq_ = nullptr;
