@@ -2329,6 +2329,21 @@ static bool v2_answer(Reporter check, Bench *b, u32 len, u32 seed)
 	       EXPECT(b->status == (int)len) && EXPECT(mem_compare(b->got, rpc, len) == 0);
 }
 
+/* A transport that offers version 2 (g_max_version, put back by the
+ * case), connected, with a 100-octet Call @xid sent: the first version 2
+ * Call, which the case answers (or not) itself. */
+static bool v2_probe_up(Reporter check, Bench *b, u32 xid)
+{
+	g_max_version = 2;
+	b->snd = { 100, 0, 0, 0, false };
+	b->rcv = { 256, 0, 0, 0, false };
+	return bench_up(check, b, kDefaultPd) && bench_send(check, b, xid);
+}
+
+/* A Call transmitted again after its connection was reset. */
+constexpr unsigned int kResendReconnected = RPCRDMAX_XMIT_CONNECTED | RPCRDMAX_XMIT_CONG |
+					    RPCRDMAX_XMIT_REPLY_EXPECTED;
+
 /*
  * Version 2 accepted: the first RPC as above, counted once as a version 2
  * connection; then a 3000-octet Call goes inline (the draft's 4096
@@ -2439,10 +2454,7 @@ static void v2_fallback_case(Reporter check)
 	u8 raw[28];
 	const u32 kX = 0x44440010;
 
-	g_max_version = 2;
-	b.snd = { 100, 0, 0, 0, false };
-	b.rcv = { 256, 0, 0, 0, false };
-	if (bench_up(check, &b, kDefaultPd) && bench_send(check, &b, kX)) {
+	if (v2_probe_up(check, &b, kX)) {
 		Responder *r = b.r;
 		r->want_vers = core::kRpcRdmaVersion2;
 		const u32 w[] = { kX, 2, kCredits, 4, 1, 1, 1 };
@@ -2496,10 +2508,7 @@ static void v2_lost_first_case(Reporter check)
 	Bench b;
 	const u32 kX = 0x44440020;
 
-	g_max_version = 2;
-	b.snd = { 100, 0, 0, 0, false };
-	b.rcv = { 256, 0, 0, 0, false };
-	if (bench_up(check, &b, kDefaultPd) && bench_send(check, &b, kX)) {
+	if (v2_probe_up(check, &b, kX)) {
 		b.r->want_vers = core::kRpcRdmaVersion2;
 		const unsigned long probe = rpcrdmax_msecs_to_jiffies(xprtrdma::kV2ProbeMs);
 		EXPECT(b.ep->reply_timeout(60 * probe) == probe);
@@ -2507,10 +2516,7 @@ static void v2_lost_first_case(Reporter check)
 		if (b.r->take_call(check) && (b.ep->timer(), true) &&
 		    bench_reconnect(check, &b, kPort + 2)) {
 			EXPECT(b.ep->reply_timeout(60 * probe) == 60 * probe);
-			EXPECT(b.ep->transmit(b.rqst,
-					      RPCRDMAX_XMIT_CONNECTED | RPCRDMAX_XMIT_CONG |
-						      RPCRDMAX_XMIT_REPLY_EXPECTED,
-					      rpcrdmax_jiffies(), 1) == 0);
+			EXPECT(b.ep->transmit(b.rqst, kResendReconnected, rpcrdmax_jiffies(), 1) == 0);
 			EXPECT(bytes_sent(b.rqst) == b.snd_len());
 			if (b.r->take_call(check) && call_matches(check, &b))
 				EXPECT(v2_answer(check, &b, 80, 71));
@@ -2519,6 +2525,54 @@ static void v2_lost_first_case(Reporter check)
 		}
 	}
 	g_max_version = 1;
+	bench_down(&b);
+}
+
+/*
+ * The server takes version 2 but drops the first Call (nfsd drops a Call
+ * while an upcall for it is pending): its RDMA2_CONNPROP, a non-error
+ * version 2 message, arrives and no Reply does.  That settles version 2
+ * (draft Section 7.1): the client sends its own RDMA2_CONNPROP, the
+ * probe's short wait ends, the connection is counted as version 2, and
+ * when sunrpc's timeout runs out and the connection is reset the Call
+ * goes again in version 2.
+ */
+static void v2_dropped_first_case(Reporter check)
+{
+	Bench b;
+	core::V2Header *h = new (Gfp::Kernel) core::V2Header;
+	const u32 kX = 0x44440024;
+	if (EXPECT(h != nullptr) && v2_probe_up(check, &b, kX)) {
+		b.r->want_vers = core::kRpcRdmaVersion2;
+		const unsigned long probe = rpcrdmax_msecs_to_jiffies(xprtrdma::kV2ProbeMs);
+		if (b.r->take_call(check) && call_matches(check, &b)) {
+			mem_set(h, 0, sizeof(*h));
+			h->vers = core::kRpcRdmaVersion2;
+			h->credits = kCredits;
+			h->proc = core::V2Proc::ConnProp;
+			EXPECT(h->props.add_u32(core::kV2PropRbsiz, kInline));
+			const u8 *m;
+			u32 n = 0;
+			/* the client answers it with its own (Section 5.3.1) */
+			if (v2_send(check, b.r, *h))
+				n = b.r->take_raw(check, &m);
+			EXPECT(n && core::v2_decode(ConstBytes(m, n), core::DecodeLimits(), h) ==
+					    core::V2Verdict::Ok &&
+			       h->proc == core::V2Proc::ConnProp);
+			EXPECT(b.ep->reply_timeout(60 * probe) == 60 * probe);
+			EXPECT(b.ep->stats.read(ClntStat::Vers2Conns) == 1);
+		}
+		b.ep->timer();
+		if (bench_reconnect(check, &b, kPort + 9)) {
+			b.r->want_vers = core::kRpcRdmaVersion2;
+			EXPECT(b.ep->transmit(b.rqst, kResendReconnected, rpcrdmax_jiffies(), 1) == 0);
+			if (b.r->take_call(check) && call_matches(check, &b))
+				EXPECT(v2_answer(check, &b, 80, 74));
+			EXPECT(b.ep->stats.read(ClntStat::Vers1Conns) == 0);
+		}
+	}
+	g_max_version = 1;
+	delete h;
 	bench_down(&b);
 }
 
@@ -2536,20 +2590,14 @@ static void v2_first_cut_off_case(Reporter check)
 {
 	Bench b;
 	const u32 kX = 0x44440028;
-	constexpr unsigned int kResend = RPCRDMAX_XMIT_CONNECTED | RPCRDMAX_XMIT_CONG |
-					 RPCRDMAX_XMIT_REPLY_EXPECTED;
-
-	g_max_version = 2;
-	b.snd = { 100, 0, 0, 0, false };
-	b.rcv = { 256, 0, 0, 0, false };
-	if (!bench_up(check, &b, kDefaultPd) || !bench_send(check, &b, kX))
+	if (!v2_probe_up(check, &b, kX))
 		goto out;
 	b.r->want_vers = core::kRpcRdmaVersion2;
 	if (!b.r->take_call(check) || !bench_reconnect(check, &b, kPort + 3))
 		goto out;
 	b.ep->timer(); /* after close(): nothing is being probed */
 	b.r->want_vers = core::kRpcRdmaVersion2;
-	EXPECT(b.ep->transmit(b.rqst, kResend, rpcrdmax_jiffies(), 1) == 0);
+	EXPECT(b.ep->transmit(b.rqst, kResendReconnected, rpcrdmax_jiffies(), 1) == 0);
 	if (!b.r->take_call(check) || !call_matches(check, &b) || !v2_answer(check, &b, 80, 72))
 		goto out;
 	EXPECT(b.ep->stats.read(ClntStat::Vers2Conns) == 1);
@@ -2918,6 +2966,7 @@ RPCRDMAX_KUNIT_MARSHAL_ENTRY(bc_no_service)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(v2_accepted)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(v2_fallback)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(v2_lost_first)
+RPCRDMAX_KUNIT_MARSHAL_ENTRY(v2_dropped_first)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(v2_first_cut_off)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(v2_errors)
 RPCRDMAX_KUNIT_MARSHAL_ENTRY(v2_props)

@@ -7,10 +7,11 @@
  * Negotiation (Section 7): while /proc/sys/sunrpc/rdma_max_version is 2
  * and this transport has not learnt otherwise, a new connection's first
  * Call goes as version 2, no larger than 1024 octets, with one credit
- * until a non-error Reply grants more (sunrpc's congestion window starts
- * at one).
- *  - A version 2 Reply settles version 2 (Section 7.1): we send our
- *    RDMA2_CONNPROP and use the server's Receive size - its RDMA2_CONNPROP
+ * until a non-error message grants more (sunrpc's congestion window
+ * starts at one).
+ *  - A version 2 Reply or RDMA2_CONNPROP settles version 2 (Section 7.1;
+ *    a server that drops the Call still sends its RDMA2_CONNPROP): we
+ *    send ours and use the server's Receive size - its RDMA2_CONNPROP
  *    RBSIZ, else its RFC 8797 private data, else the draft's 4096
  *    (Sections 2.3, 5.2.1).
  *  - ERR_VERS naming version 1 (Section 7.2; a version 1 server's own
@@ -279,6 +280,10 @@ void Conn::v2_control(ConstBytes raw)
 	switch (core::v2_responder_control(&h, &e)) {
 	case core::V2Control::ConnProp:
 		note_connprop(h.props);
+		/* A server that drops our first Call still sends this:
+		 * it takes version 2 (Section 7.1). */
+		v2_confirm();
+		update_grant(h.credits);
 		return;
 	case core::V2Control::Drop: /* not reached: errors go to v2_error() */
 		return;
