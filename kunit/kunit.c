@@ -273,7 +273,6 @@ RPCRDMAX_CXX_CASE(marshal_v2_accepted)
 RPCRDMAX_CXX_CASE(marshal_v2_fallback)
 RPCRDMAX_CXX_CASE(marshal_v2_lost_first)
 RPCRDMAX_CXX_CASE(marshal_v2_dropped_first)
-RPCRDMAX_CXX_CASE(marshal_v2_held_first)
 RPCRDMAX_CXX_CASE(marshal_v2_first_cut_off)
 RPCRDMAX_CXX_CASE(marshal_v2_errors)
 RPCRDMAX_CXX_CASE(marshal_v2_props)
@@ -317,7 +316,6 @@ static struct kunit_case rpcrdmax_xprt_marshal_cases[] = {
 	KUNIT_CASE(marshal_v2_fallback_case),
 	KUNIT_CASE(marshal_v2_lost_first_case),
 	KUNIT_CASE(marshal_v2_dropped_first_case),
-	KUNIT_CASE(marshal_v2_held_first_case),
 	KUNIT_CASE(marshal_v2_first_cut_off_case),
 	KUNIT_CASE(marshal_v2_errors_case),
 	KUNIT_CASE(marshal_v2_props_case),

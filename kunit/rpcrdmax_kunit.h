@@ -102,8 +102,6 @@ void rpcrdmax_kunit_cxx_marshal_v2_lost_first(struct kunit *ctx,
 					      rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_v2_dropped_first(struct kunit *ctx,
 						 rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_marshal_v2_held_first(struct kunit *ctx,
-					      rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_v2_first_cut_off(struct kunit *ctx,
 						 rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_v2_errors(struct kunit *ctx,

@@ -168,12 +168,6 @@ bool ClntEp::may_resend(rpc_rqst *rqst)
 	return exchange(req->resend_ok, false);
 }
 
-bool ClntEp::v2_probe_left()
-{
-	MutexGuard g(&mutex_);
-	return conn_ && conn_->v2_probe_left();
-}
-
 void ClntEp::remember_v1(const char *why)
 {
 	v2_probe(false);
@@ -186,14 +180,12 @@ void ClntEp::remember_v1(const char *why)
 /*
  * sunrpc's ->timer: a Call's retransmit timeout ran out, and the shim
  * resets the connection next.  If the connection's first Version Two
- * Call left (its Send completed) and was still unanswered, that is the
- * draft's Section 7.2 case ("the initial negotiation message is lost or
- * dropped"): close() then remembers Version One.  A Call whose Send had
- * not completed (a device that held it) and a connection that ends for
- * another reason (a device removed, the peer gone) say little about the
- * version; only kV2CutOffs of them in a row do (a server that
- * disconnects instead of answering would otherwise be asked again for
- * ever).
+ * Call was still unanswered, that is the draft's Section 7.2 case ("the
+ * initial negotiation message is lost or dropped"): close() then
+ * remembers Version One.  A connection that ends for another reason (a
+ * device removed, the peer gone) says little about the version; only
+ * kV2CutOffs of them in a row do (a server that disconnects instead of
+ * answering would otherwise be asked again for ever).
  */
 void ClntEp::timer()
 {
@@ -221,7 +213,7 @@ void ClntEp::close()
 	if (!c)
 		return;
 	if (c->established() && c->v2_unanswered()) {
-		if (expired && c->v2_probe_left())
+		if (expired)
 			remember_v1("the first version 2 Call got no answer");
 		else if (cut_off_.add_return(1) >= kV2CutOffs)
 			remember_v1("connections end before the first version 2 Call is answered");

@@ -360,16 +360,12 @@ Result<void> Conn::marshal_failed(Req *req, u32 xid, Result<void> r)
 	return error(err::EIO);
 }
 
-/* A version 2 Call is going out in @sb: until the version is settled,
- * Replies are waited for kV2ProbeMs at most (ClntEp::reply_timeout), and
- * the Send is signaled (*@signal), so that close() can tell a Call the
- * server did not answer from one that never left. */
-void Conn::note_v2_call(const SendBuf *sb, bool *signal)
+/* A version 2 Call is going out: until the version is settled, Replies
+ * are waited for kV2ProbeMs at most (ClntEp::reply_timeout). */
+void Conn::note_v2_call()
 {
 	v2_sent_.set(1);
 	if (!v2_confirmed()) {
-		probe_send_.set((int)(sb->taken + 1));
-		*signal = true;
 		ep_->v2_probe(true);
 		if (v2_confirmed())
 			ep_->v2_probe(false);
@@ -387,7 +383,7 @@ void Conn::note_v2_call(const SendBuf *sb, bool *signal)
  * pages cannot be had, -EIO when the Call cannot be sent.
  */
 Result<void> Conn::marshal(Req *req, rpc_rqst *rqst, u32 xid, SendBuf *sb, u32 *send_len,
-			   Wr **wrs, unsigned int *nwr, bool *signal)
+			   Wr **wrs, unsigned int *nwr)
 {
 	/* the lengths decide an inline RPC; an RPC with chunks reads the rest */
 	rpcrdmax_xdr_shape cs = rqst_lengths(rqst, false), rs = rqst_lengths(rqst, true);
@@ -425,7 +421,7 @@ Result<void> Conn::marshal(Req *req, rpc_rqst *rqst, u32 xid, SendBuf *sb, u32 *
 	if (r.is_error())
 		return marshal_failed(req, xid, r);
 	if (vers == core::kRpcRdmaVersion2)
-		note_v2_call(sb, signal);
+		note_v2_call();
 	req->resend_ok = false;
 	const bool pulled = (u32)copied > cs.head_len;
 	if (pulled)

@@ -21,19 +21,8 @@ RPCRDMAX_HOT_ENTRY void Conn::send_done(SendBuf *sb, const ib_wc &wc)
 {
 	/* Only some Sends are signaled: this one frees its elders too. */
 	sends_freed_.set_release(sb->taken + 1);
-	if (probe_send_.read())
-		note_probe_sent(sb, wc);
 	space_freed();
 	send_status(wc);
-}
-
-/* A Send completed while a version 2 Call's was signaled (note_v2_call):
- * that Call left when this one or a later one completed without error. */
-void Conn::note_probe_sent(const SendBuf *sb, const ib_wc &wc)
-{
-	if (wc_status(wc) == RPCRDMAX_IB_WC_SUCCESS &&
-	    (int)(sb->taken + 1 - (u32)probe_send_.read()) >= 0)
-		probe_left_.set(1);
 }
 
 /*
@@ -154,7 +143,7 @@ Result<void> Conn::send(rpc_rqst *rqst, u32 xid)
 		return wait_for_space(false);
 	u32 len = 0;
 	unsigned int n = 0;
-	auto m = marshal(req, rqst, xid, sb, &len, wrs_, &n, &signal);
+	auto m = marshal(req, rqst, xid, sb, &len, wrs_, &n);
 	if (m.is_error()) {
 		if (tp_on(RPCRDMAX_TP_XPRTRDMA_MARSHAL_FAILED))
 			rpcrdmax_trace_marshal_failed(rqst, m.error().code());

@@ -157,7 +157,6 @@ void Conn::v2_confirm()
 	if (v2_confirmed_.read() || v2_confirmed_.cmpxchg(0, 1) != 0)
 		return;
 	ep_->v2_probe(false);
-	probe_send_.set(0);
 	ep_->v2_settled();
 	count_version(core::kRpcRdmaVersion2);
 	auto r = post_control([&](Bytes out) {

@@ -363,7 +363,7 @@ public:
 	static void trace_chunk(rpcrdmax_chunk_event which, rpc_rqst *rqst, u32 pos,
 				ClntMr *const *mrs, u32 n);
 	Result<void> marshal(Req *req, rpc_rqst *rqst, u32 xid, SendBuf *sb, u32 *send_len,
-			     Wr **wrs, unsigned int *nwr, bool *signal);
+			     Wr **wrs, unsigned int *nwr);
 	/* Conn::marshal's steps */
 	Result<void> encode_inline_call(Req *req, rpc_rqst *rqst, u32 xid, u32 vers,
 					const rpcrdmax_xdr_shape &cs, Bytes out, u32 *hl, int *copied);
@@ -372,8 +372,7 @@ public:
 					 const rpcrdmax_xdr_shape &cs, Bytes out, Wr **wrs,
 					 unsigned int *n, u32 *hl, int *copied);
 	RPCRDMAX_COLD Result<void> marshal_failed(Req *req, u32 xid, Result<void> r);
-	void note_v2_call(const SendBuf *sb, bool *signal);
-	RPCRDMAX_COLD void note_probe_sent(const SendBuf *sb, const ib_wc &wc);
+	void note_v2_call();
 	Result<CallShortcut> plan_call(rpc_rqst *rqst, u32 xid, u32 vers,
 				       const core::InlineThresholds &thr, u64 call_len,
 				       const core::MsgShape &reply, rpcrdmax_xdr_shape *cs,
@@ -420,7 +419,6 @@ public:
 	u32 call_vers() const { return (u32)calls_vers_.read(); }
 	bool v2_confirmed() const { return v2_confirmed_.read() != 0; }
 	bool v2_unanswered() const;
-	bool v2_probe_left() const { return probe_left_.read() != 0; }
 	core::InlineThresholds call_thresholds(u32 vers) const;
 
 	core::InlineThresholds thresholds = { core::kPdMinInline, core::kPdMinInline };
@@ -517,11 +515,6 @@ private:
 	Atomic calls_vers_{ 1 };	/* the version our Calls use now */
 	Atomic v2_sent_;		/* a version 2 Call went out */
 	Atomic v2_confirmed_;		/* a non-error version 2 Reply came */
-	/* An unconfirmed version 2 Call's Send (its taken + 1; 0: none) is
-	 * signaled, and probe_left_ says that it completed: a Call that
-	 * never left says nothing of the server's version (ClntEp::close). */
-	Atomic probe_send_;
-	Atomic probe_left_;
 	Atomic peer_rbsiz_;		/* the server's RDMA2_CONNPROP RBSIZ; 0: none */
 	/* the peer's Receive size: its private data's, else the draft's
 	 * 4096, within [kPdMinInline, send_size]; set at each connect */
@@ -573,9 +566,6 @@ public:
 	 * the first version 2 Call got no answer (draft Section 7.2). */
 	void remember_v1(const char *why);
 	bool may_resend(rpc_rqst *rqst);
-	/* The connection's unconfirmed version 2 Call left: its Send
-	 * completed (what close() asks of it; KUnit waits for it). */
-	bool v2_probe_left();
 
 	rpc_xprt *xprt_;
 	Counters stats;
