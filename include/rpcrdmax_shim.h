@@ -957,8 +957,6 @@ enum rpcrdmax_xmit_how {
 int rpcrdmax_clnt_transmit(struct rpcrdmax_clnt *ep, struct rpc_rqst *rqst, unsigned int how,
 			   unsigned long now, long long xtime) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_clnt_close(struct rpcrdmax_clnt *ep) RPCRDMAX_NOEXCEPT;
-/* ->timer: a Call's retransmit timeout ran out; the connection is reset next. */
-void rpcrdmax_clnt_timer(struct rpcrdmax_clnt *ep) RPCRDMAX_NOEXCEPT;
 /* Backward-direction RPC: the largest backward message's RPC part, the
  * slots a transport keeps for backward Calls. */
 unsigned int rpcrdmax_clnt_bc_max_payload(struct rpcrdmax_clnt *ep) RPCRDMAX_NOEXCEPT;

@@ -271,7 +271,6 @@ RPCRDMAX_CXX_CASE(marshal_bc_over_credit)
 RPCRDMAX_CXX_CASE(marshal_bc_no_service)
 RPCRDMAX_CXX_CASE(marshal_v2_accepted)
 RPCRDMAX_CXX_CASE(marshal_v2_fallback)
-RPCRDMAX_CXX_CASE(marshal_v2_lost_first)
 RPCRDMAX_CXX_CASE(marshal_v2_dropped_first)
 RPCRDMAX_CXX_CASE(marshal_v2_first_cut_off)
 RPCRDMAX_CXX_CASE(marshal_v2_errors)
@@ -314,7 +313,6 @@ static struct kunit_case rpcrdmax_xprt_marshal_cases[] = {
 	KUNIT_CASE(marshal_bc_no_service_case),
 	KUNIT_CASE(marshal_v2_accepted_case),
 	KUNIT_CASE(marshal_v2_fallback_case),
-	KUNIT_CASE(marshal_v2_lost_first_case),
 	KUNIT_CASE(marshal_v2_dropped_first_case),
 	KUNIT_CASE(marshal_v2_first_cut_off_case),
 	KUNIT_CASE(marshal_v2_errors_case),

@@ -98,8 +98,6 @@ void rpcrdmax_kunit_cxx_marshal_v2_accepted(struct kunit *ctx,
 					    rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_v2_fallback(struct kunit *ctx,
 					    rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
-void rpcrdmax_kunit_cxx_marshal_v2_lost_first(struct kunit *ctx,
-					      rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_v2_dropped_first(struct kunit *ctx,
 						 rpcrdmax_check_fn check) RPCRDMAX_NOEXCEPT;
 void rpcrdmax_kunit_cxx_marshal_v2_first_cut_off(struct kunit *ctx,

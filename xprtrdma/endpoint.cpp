@@ -178,22 +178,6 @@ void ClntEp::remember_v1(const char *why)
 }
 
 /*
- * sunrpc's ->timer: a Call's retransmit timeout ran out, and the shim
- * resets the connection next.  If the connection's first Version Two
- * Call was still unanswered, that is the draft's Section 7.2 case ("the
- * initial negotiation message is lost or dropped"): close() then
- * remembers Version One.  A connection that ends for another reason (a
- * device removed, the peer gone) says little about the version; only
- * kV2CutOffs of them in a row do (a server that disconnects instead of
- * answering would otherwise be asked again for ever).
- */
-void ClntEp::timer()
-{
-	if (v2_probing())
-		(void)probe_expired_.cmpxchg(0, 1);
-}
-
-/*
  * The latest connection's limit (before the first: the RFC 8166 default
  * threshold's).  Lock-free: sunrpc asks under rcu_read_lock()
  * (rpc_max_bc_payload()), where the endpoint mutex may not be taken.
@@ -208,16 +192,22 @@ void ClntEp::close()
 	MutexGuard g(&mutex_);
 	Conn *c = exchange(conn_, nullptr);
 
-	const bool expired = probe_expired_.exchange(0) != 0;
-
 	if (!c)
 		return;
-	if (c->established() && c->v2_unanswered()) {
-		if (expired)
-			remember_v1("the first version 2 Call got no answer");
-		else if (cut_off_.add_return(1) >= kV2CutOffs)
-			remember_v1("connections end before the first version 2 Call is answered");
-	}
+	/*
+	 * The connection ends with its first Version Two Call unanswered:
+	 * its short wait ran out (ClntEp::reply_timeout), the peer went, or
+	 * a device was removed.  One such end says little of the server's
+	 * version: the Call may never have reached it (soft-iWARP has held
+	 * a connection's first Send until the connection was torn down),
+	 * or nfsd may have been slow with it.  kV2CutOffs in a row are the
+	 * draft's Section 7.2 case ("the initial negotiation message is
+	 * lost or dropped"): Version One from then on, so that a server
+	 * that drops Version Two Calls is not asked for ever.
+	 */
+	if (c->established() && c->v2_unanswered() &&
+	    cut_off_.add_return(1) >= kV2CutOffs)
+		remember_v1("the first version 2 Call got no answer on three connections in a row");
 	v2_probe(false);
 	auto d = c->id.disconnect();
 	if (tp_on(RPCRDMAX_TP_XPRTRDMA_DISCONNECT))
@@ -325,11 +315,6 @@ extern "C" void rpcrdmax_clnt_close(rpcrdmax_clnt *ep) noexcept
 	static_cast<ClntEp *>(ep)->close();
 }
 
-/** rpcrdmax_clnt_timer - a Call's retransmit timeout ran out (->timer) */
-extern "C" void rpcrdmax_clnt_timer(rpcrdmax_clnt *ep) noexcept
-{
-	static_cast<ClntEp *>(ep)->timer();
-}
 
 /** rpcrdmax_clnt_destroy - free the endpoint (after close) */
 extern "C" void rpcrdmax_clnt_destroy(rpcrdmax_clnt *ep) noexcept

@@ -19,9 +19,10 @@
  *    settles version 1 on this same connection: the Call completes with
  *    -EAGAIN, which sunrpc answers by encoding and transmitting it again,
  *    and transmit lets it go on this connection, now as version 1.
- *  - The transport remembers version 1 after ERR_VERS, and after a
- *    connection lost before its first version 2 Call was answered, so a
- *    reconnect does not negotiate again (Section 7.2).
+ *  - The transport remembers version 1 after ERR_VERS, and after
+ *    kV2CutOffs connections in a row lost before their first version 2
+ *    Call was answered, so a reconnect does not negotiate again
+ *    (Section 7.2; ClntEp::close).
  *
  * Replies (Sections 6.2.2-6.2.4): RDMA2_MSG and RDMA2_NOMSG are decoded
  * into the version 1 view and handled as version 1 Replies are, with

@@ -87,9 +87,9 @@ inline constexpr unsigned int kInvalidateMs = 10000;
  * Version Two Call is unanswered (ClntEp::reply_timeout;
  * Documentation/v2.rst, "A server that drops Version Two Calls"). */
 inline constexpr unsigned int kV2ProbeMs = 15000;
-/* Connections in a row that may end (not by a time-out) before their
- * first Version Two Call is answered until the transport takes the
- * server for one that drops them (ClntEp::close). */
+/* Connections in a row that may end before their first Version Two
+ * Call is answered (its wait ran out, or the connection went) until the
+ * transport takes the server for one that drops them (ClntEp::close). */
 inline constexpr int kV2CutOffs = 3;
 inline constexpr u32 kCtlSize = 256;	/* a control message (Conn::post_control) */
 
@@ -551,7 +551,6 @@ public:
 	void v2_probe(bool on) { (void)v2_probing_.cmpxchg(on ? 0 : 1, on ? 1 : 0); }
 	bool v2_probing() const { return v2_probing_.read() != 0; }
 	void v2_settled() { cut_off_.set(0); }
-	void timer();
 	int transmit(rpc_rqst *rqst, unsigned int how, unsigned long now,
 		     long long xtime); /* enum rpcrdmax_xmit_how */
 	int send(rpc_rqst *rqst, u32 xid);
@@ -582,7 +581,6 @@ private:
 	Conn *conn_ = nullptr;
 	Atomic v1_only_;	/* remember_v1() */
 	Atomic v2_probing_;	/* v2_probe() */
-	Atomic probe_expired_;	/* timer() while probing: close() remembers v1 */
 	Atomic cut_off_;	/* close(): ended with the first v2 Call unanswered */
 	Atomic bc_max_{ (int)(core::kPdMinInline - core::kMinChunkHeaderSize) };	/* bc_max_payload() */
 	/* Requests kept for reuse, each with its allocation: at most the

@@ -180,7 +180,6 @@ static void rpcrdmax_xprt_release_rqst(struct rpc_task *task)
 static void rpcrdmax_xprt_timer(struct rpc_xprt *xprt, struct rpc_task *task)
 {
 	/* A timed-out RPC on a reliable transport: reset the connection. */
-	rpcrdmax_clnt_timer(rpcrdmax_x(xprt)->ep);
 	xprt_force_disconnect(xprt);
 }
 
