@@ -207,7 +207,7 @@ void ClntEp::close()
 	 */
 	if (c->established() && c->v2_unanswered() &&
 	    cut_off_.add_return(1) >= kV2CutOffs)
-		remember_v1("the first version 2 Call got no answer on three connections in a row");
+		remember_v1("connections in a row ended before the first version 2 Call was answered");
 	v2_probe(false);
 	auto d = c->id.disconnect();
 	if (tp_on(RPCRDMAX_TP_XPRTRDMA_DISCONNECT))
@@ -314,7 +314,6 @@ extern "C" void rpcrdmax_clnt_close(rpcrdmax_clnt *ep) noexcept
 {
 	static_cast<ClntEp *>(ep)->close();
 }
-
 
 /** rpcrdmax_clnt_destroy - free the endpoint (after close) */
 extern "C" void rpcrdmax_clnt_destroy(rpcrdmax_clnt *ep) noexcept
