@@ -482,6 +482,7 @@ if [ -e /share/v2.want ]; then
 		step_ok "v2: rdma_max_version 1 made $n1 connection(s) Version One, none Version Two" ||
 		step_fail "v2: capped: client_vers1_conns '$n1', client_vers2_conns '$n2' (was $v2c)"
 	echo "$n1" >/share/v1-conns
+	echo "$n2" >/share/v2-conns
 else
 	[ "$v1c" -gt 0 ] 2>/dev/null && [ "$v2c" = 0 ] &&
 		dmesg | grep -q 'version 1 only (it answered ERR_VERS)' &&

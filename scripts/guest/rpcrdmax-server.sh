@@ -79,8 +79,11 @@ done
 # (/share/v2.want) settles on Version Two, but for the connections it made
 # with rdma_max_version 1 (their count in /share/v1-conns) and the one the
 # hostile tool's big-io case makes on 7.x (/share/bigio.want), which
-# speaks Version One.  The hostile peer sends Version Two messages of its
-# own.
+# speaks Version One.  The client sends its RDMA2_CONNPROP on each
+# connection it settled on Version Two (/share/v2-conns): a connection
+# that ended before its first Reply reached the client (a device that
+# held the Send) has ours and not the client's.  The hostile peer sends
+# Version Two messages of its own.
 if [ ! -e /share/hostile.strict ]; then
 	v1c=$(cat /proc/sys/sunrpc/svc_rdma/rdma_stat_vers1_conns)
 	v2c=$(cat /proc/sys/sunrpc/svc_rdma/rdma_stat_vers2_conns)
@@ -88,10 +91,12 @@ if [ ! -e /share/hostile.strict ]; then
 	cpr=$(cat /proc/sys/sunrpc/svc_rdma/rdma_stat_connprop_recv)
 	if [ -e /share/v2.want ]; then
 		want1=$(cat /share/v1-conns 2>/dev/null)
+		want2=$(cat /share/v2-conns 2>/dev/null)
 		[ ! -e /share/bigio.want ] || want1=$((want1 + 1))
-		[ "$v2c" -gt 0 ] 2>/dev/null && [ "$v1c" = "$want1" ] && [ "$cps" = "$v2c" ] && [ "$cpr" = "$v2c" ] &&
-			step_ok "server: $v2c connections Version Two, each with RDMA2_CONNPROP both ways; $v1c Version One (the client's capped ones)" ||
-			step_fail "server: rdma_stat_vers2_conns '$v2c', vers1 '$v1c' (want '$want1'), connprop sent '$cps' received '$cpr'"
+		[ "$v2c" -gt 0 ] 2>/dev/null && [ "$v1c" = "$want1" ] && [ "$cps" = "$v2c" ] &&
+			[ "$cpr" = "$want2" ] && [ "$cpr" -le "$v2c" ] &&
+			step_ok "server: $v2c connections Version Two, each with our RDMA2_CONNPROP, the client's on the $cpr it settled; $v1c Version One (the client's capped ones)" ||
+			step_fail "server: rdma_stat_vers2_conns '$v2c', vers1 '$v1c' (want '$want1'), connprop sent '$cps' received '$cpr' (the client settled '$want2')"
 	else
 		[ "$v1c" -gt 0 ] 2>/dev/null && [ "$v2c" = 0 ] && [ "$cps" = 0 ] &&
 			step_ok "server: every connection stayed Version One ($v1c counted, none Version Two)" ||
