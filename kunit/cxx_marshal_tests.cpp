@@ -2507,6 +2507,7 @@ static void v2_dropped_first_case(Reporter check)
 	Bench b;
 	core::V2Header *h = new (Gfp::Kernel) core::V2Header;
 	const u32 kX = 0x44440024;
+
 	if (EXPECT(h != nullptr) && v2_probe_up(check, &b, kX)) {
 		b.r->want_vers = core::kRpcRdmaVersion2;
 		const unsigned long probe = rpcrdmax_msecs_to_jiffies(xprtrdma::kV2ProbeMs);
@@ -2557,6 +2558,7 @@ static void v2_first_cut_off_case(Reporter check)
 	Bench b;
 	const u32 kX = 0x44440028;
 	const unsigned long probe = rpcrdmax_msecs_to_jiffies(xprtrdma::kV2ProbeMs);
+
 	if (!v2_probe_up(check, &b, kX))
 		goto out;
 	b.r->want_vers = core::kRpcRdmaVersion2;
