@@ -549,6 +549,9 @@ if [ "$MOD" = rpcrdmax ]; then
 		[ "$v2c" -gt 0 ] 2>/dev/null && [ "$v1c" = 0 ] &&
 			step_ok "v2: every connection settled on Version Two ($v2c)" ||
 			step_fail "v2: client_vers2_conns '$v2c', client_vers1_conns '$v1c'"
+		# the server's count of our RDMA2_CONNPROPs (rpcrdmax-server.sh):
+		# these connections' besides the first script's
+		echo $(($(cat /share/v2-conns 2>/dev/null || echo 0) + v2c)) >/share/v2-conns
 	else
 		[ "$v1c" -gt 0 ] 2>/dev/null && [ "$v2c" = 0 ] &&
 			step_ok "v2: the stock server answered ERR_VERS; all $v1c connections went on in Version One" ||
